@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-trace.h - the trace.dat reader.
+ *
+ * This is the only module that knows the trace-cmd file format (v6 and v7,
+ * compressed or not, either endianness, 4- or 8-byte longs).  It hands out
+ * raw event payloads merged across CPUs in timestamp order, plus the
+ * metadata the analyzer needs (event layouts, kallsyms, saved cmdlines,
+ * per-CPU overrun counts).  Every size and offset read from the file is
+ * checked against the file before it is used: a damaged file gives an
+ * error naming the section or CPU and the file offset, never a crash.
+ *
+ * Nothing here knows about scheduling or latency; see lt-decode.c for that.
+ */
+#ifndef LT_TRACE_H
+#define LT_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latencytop.h"
+
+struct lt_trace;
+struct lt_event_type;
+
+/* Where a field lives inside an event payload, from the file's format text. */
+enum lt_field_flags {
+	LT_FIELD_SIGNED  = 1 << 0,
+	LT_FIELD_ARRAY   = 1 << 1,	/* "type name[N]": size is the whole array */
+	LT_FIELD_DYNAMIC = 1 << 2,	/* __data_loc: u32 (len << 16 | offset) */
+	LT_FIELD_RELLOC  = 1 << 3,	/* __rel_loc: offset relative to field end */
+	LT_FIELD_STRING  = 1 << 4,	/* char array or dynamic char[] */
+};
+
+struct lt_field {
+	uint32_t offset;
+	uint32_t size;		/* bytes; for arrays, the whole array */
+	uint32_t elem_size;	/* bytes of one element (== size unless array) */
+	uint32_t flags;		/* enum lt_field_flags */
+};
+
+enum lt_record_kind {
+	LT_REC_EVENT,		/* an event payload in data/size */
+	LT_REC_LOST,		/* events lost on @cpu before the next event */
+};
+
+struct lt_record {
+	enum lt_record_kind kind;
+	int cpu;
+	uint64_t ts;		/* ns, after the file's offset/TSC conversion */
+	uint16_t id;		/* common_type; valid for LT_REC_EVENT */
+	const struct lt_event_type *type;	/* NULL: id not in the file */
+	const unsigned char *data;	/* payload, starting at common_type */
+	uint32_t size;		/* payload bytes */
+	int64_t lost;		/* LT_REC_LOST: count, or -1 if unknown */
+};
+
+/* What the file says about itself, filled by lt_trace_open(). */
+struct lt_trace_info {
+	const char *path;
+	int version;		/* 6 or 7 */
+	int big_endian;
+	int long_size;		/* user-space long of the recording machine */
+	int kernel_long_size;	/* from header_page's commit field */
+	uint32_t page_size;
+	const char *compression;	/* "none", "zstd", "zlib" */
+	const char *uname;	/* "" if not recorded */
+	const char *clock;	/* "local", "global", "x86-tsc", ... or "" */
+	const char *tracecmd_version;	/* "" if not recorded */
+	int cpus;		/* CPUs with data slots in the file */
+	uint64_t file_size;
+	unsigned int nr_event_types;
+	unsigned int nr_buffers;	/* instance buffers; only the top one is read */
+};
+
+/*
+ * Open and validate the file's metadata.  On failure returns -1 with @err
+ * filled (code and a one-line message naming the file, what is wrong and
+ * where); *out is left NULL.
+ */
+int lt_trace_open(struct lt_trace **out, const char *path, struct lt_error *err);
+void lt_trace_close(struct lt_trace *trace);
+
+const struct lt_trace_info *lt_trace_info(const struct lt_trace *trace);
+
+/* Event layouts.  NULL / -1 when the file does not have it. */
+const struct lt_event_type *lt_trace_find_event(const struct lt_trace *trace,
+						const char *system,
+						const char *name);
+const struct lt_event_type *lt_trace_event_by_id(const struct lt_trace *trace,
+						 uint16_t id);
+const char *lt_event_type_system(const struct lt_event_type *type);
+const char *lt_event_type_name(const struct lt_event_type *type);
+uint16_t lt_event_type_id(const struct lt_event_type *type);
+/* The raw "print fmt:" text, for the few tables only it carries (prev_state letters). */
+const char *lt_event_type_print_fmt(const struct lt_event_type *type);
+int lt_event_type_field(const struct lt_event_type *type, const char *name,
+			struct lt_field *out);
+
+/*
+ * Field access on a record of that type.  Bounds are checked against the
+ * record: a field that does not fit reads as 0 / "" and returns -1.
+ */
+int lt_field_u64(const struct lt_trace *trace, const struct lt_field *field,
+		 const struct lt_record *rec, uint64_t *val);
+int lt_field_s64(const struct lt_trace *trace, const struct lt_field *field,
+		 const struct lt_record *rec, int64_t *val);
+/* Element @i of an array field (e.g. kernel_stack's caller[]). */
+int lt_field_elem_u64(const struct lt_trace *trace, const struct lt_field *field,
+		      const struct lt_record *rec, uint32_t i, uint64_t *val);
+/*
+ * A string field (char[N] or __data_loc char[]): pointer into the record and
+ * its length up to the first NUL or the field's end.  Not NUL-terminated.
+ */
+int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
+		 const struct lt_record *rec, const char **str, size_t *len);
+
+/*
+ * The next record of the top instance, all CPUs merged by timestamp (ties
+ * keep CPU order, records of one CPU keep file order).  Returns 1 with @rec
+ * filled, 0 at the end, -1 on damage (@err says where).  rec->data is valid
+ * until the next call.
+ */
+int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
+		  struct lt_error *err);
+
+/* Bytes of CPU data consumed so far and in total, for progress display. */
+void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
+		       uint64_t *total);
+
+/* Kernel symbols from the file's kallsyms: name of the function holding @addr. */
+const char *lt_trace_ksym(const struct lt_trace *trace, uint64_t addr,
+			  uint64_t *offset);
+size_t lt_trace_nr_ksyms(const struct lt_trace *trace);
+
+/* Saved cmdlines (pid -> comm) recorded with the trace, for naming tasks. */
+typedef void (*lt_cmdline_fn)(void *ctx, int pid, const char *comm);
+void lt_trace_for_each_cmdline(const struct lt_trace *trace, lt_cmdline_fn fn,
+			       void *ctx);
+
+/*
+ * Per-CPU ring-buffer statistics stored by trace-cmd (CPUSTAT option):
+ * "overrun" and "dropped events".  -1 when the file has none for @cpu.
+ */
+int64_t lt_trace_cpu_overrun(const struct lt_trace *trace, int cpu);
+
+#endif /* LT_TRACE_H */
