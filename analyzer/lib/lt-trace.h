@@ -30,6 +30,10 @@ enum lt_field_flags {
 	LT_FIELD_DYNAMIC = 1 << 2,	/* __data_loc: u32 (len << 16 | offset) */
 	LT_FIELD_RELLOC  = 1 << 3,	/* __rel_loc: offset relative to field end */
 	LT_FIELD_STRING  = 1 << 4,	/* char array or dynamic char[] */
+	LT_FIELD_LAST    = 1 << 5,	/* last field: an array may run on to
+					 * the record's end (kernel_stack's
+					 * caller[] has "size" entries, not
+					 * the 8 its format declares) */
 };
 
 struct lt_field {
@@ -70,7 +74,8 @@ struct lt_trace_info {
 	int cpus;		/* CPUs with data slots in the file */
 	uint64_t file_size;
 	unsigned int nr_event_types;
-	unsigned int nr_buffers;	/* instance buffers; only the top one is read */
+	unsigned int nr_buffers;	/* other instances' buffers; only the
+					 * top instance is read */
 };
 
 /*
@@ -96,6 +101,11 @@ uint16_t lt_event_type_id(const struct lt_event_type *type);
 const char *lt_event_type_print_fmt(const struct lt_event_type *type);
 int lt_event_type_field(const struct lt_event_type *type, const char *name,
 			struct lt_field *out);
+/* All fields in file order (for dumps): name, or NULL past the last. */
+unsigned int lt_event_type_nr_fields(const struct lt_event_type *type);
+const char *lt_event_type_field_at(const struct lt_event_type *type,
+				   unsigned int i, struct lt_field *out,
+				   const char **ctype);
 
 /*
  * Field access on a record of that type.  Bounds are checked against the
@@ -105,6 +115,14 @@ int lt_field_u64(const struct lt_trace *trace, const struct lt_field *field,
 		 const struct lt_record *rec, uint64_t *val);
 int lt_field_s64(const struct lt_trace *trace, const struct lt_field *field,
 		 const struct lt_record *rec, int64_t *val);
+/*
+ * Elements of an array field present in this record: for a dynamic array
+ * its data length, for the last field what the record holds, else at most
+ * the declared size.  Divided by elem_size.
+ */
+uint32_t lt_field_array_len(const struct lt_trace *trace,
+			    const struct lt_field *field,
+			    const struct lt_record *rec);
 /* Element @i of an array field (e.g. kernel_stack's caller[]). */
 int lt_field_elem_u64(const struct lt_trace *trace, const struct lt_field *field,
 		      const struct lt_record *rec, uint32_t i, uint64_t *val);
@@ -120,6 +138,16 @@ int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
  * keep CPU order, records of one CPU keep file order).  Returns 1 with @rec
  * filled, 0 at the end, -1 on damage (@err says where).  rec->data is valid
  * until the next call.
+ *
+ * Damage in one CPU's data (a bad page, a bad chunk, the file ending inside
+ * it) returns -1 once and stops that CPU only: every record before the
+ * damage has been returned, and calling again continues with the other
+ * CPUs.  Stop at the first -1 for an all-or-nothing answer, or keep going
+ * until 0 to use everything readable (--partial).
+ *
+ * A page flagged with missed events gives an LT_REC_LOST record on its CPU,
+ * stamped with the time of the page's first event and returned just
+ * before it (or with the page's time if no event follows on that CPU).
  */
 int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);
@@ -140,7 +168,8 @@ void lt_trace_for_each_cmdline(const struct lt_trace *trace, lt_cmdline_fn fn,
 
 /*
  * Per-CPU ring-buffer statistics stored by trace-cmd (CPUSTAT option):
- * "overrun" and "dropped events".  -1 when the file has none for @cpu.
+ * "overrun" plus "dropped events" (events lost in overwrite and in
+ * non-overwrite mode).  -1 when the file has none for @cpu.
  */
 int64_t lt_trace_cpu_overrun(const struct lt_trace *trace, int cpu);
 

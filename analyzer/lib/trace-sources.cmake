@@ -1,4 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sources of the trace.dat reader (lt-trace.h), relative to analyzer/.
 set(LT_TRACE_SOURCES
+	lib/trace-file.c
+	lib/trace-decomp.c
+	lib/trace-format.c
+	lib/trace-page.c
+	lib/trace-merge.c
+	lib/trace-ksyms.c
 )

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-ksyms.c - kallsyms, saved cmdlines and per-CPU buffer statistics.
+ *
+ * All three are text written by the kernel and copied by trace-cmd.  Lines
+ * that do not parse are skipped: a damaged symbol table should cost some
+ * names, not the whole trace.
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace-local.h"
+
+/* ---- kallsyms -------------------------------------------------------- */
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	/* Same address: keep file order, the first name wins. */
+	return (x->name > y->name) - (x->name < y->name);
+}
+
+static const char *next_line(const char *s, const char *end,
+			     const char **eol)
+{
+	*eol = memchr(s, '\n', end - s);
+	if (!*eol)
+		*eol = end;
+	return s;
+}
+
+static bool parse_hex(const char **sp, const char *end, uint64_t *v)
+{
+	const char *s = *sp;
+	uint64_t n = 0;
+	int digits = 0;
+
+	while (s < end && isxdigit((unsigned char)*s)) {
+		if (++digits > 16)
+			return false;
+		n = n << 4 | (uint64_t)(isdigit((unsigned char)*s) ?
+					*s - '0' : (tolower(*s) - 'a' + 10));
+		s++;
+	}
+	*sp = s;
+	*v = n;
+	return digits > 0;
+}
+
+int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
+		   const char *text, size_t len)
+{
+	const char *s, *end = text + len, *eol, *name;
+	size_t n = 0, lines = 0, pool = 0, nlen, i, out;
+	uint64_t addr;
+	char type;
+
+	if (!len || t->ksyms)
+		return 0;
+	for (s = text; s < end; s = eol + 1) {
+		next_line(s, end, &eol);
+		lines++;
+	}
+	/* Names are pieces of the text, so the text's size bounds the pool. */
+	t->ksyms = malloc(lines * sizeof(*t->ksyms));
+	t->ksym_names = malloc(len + 1);
+	if (!t->ksyms || !t->ksym_names)
+		return trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
+
+	for (s = text; s < end; s = eol + 1) {
+		next_line(s, end, &eol);
+		/* "addr type name [module]" */
+		if (!parse_hex(&s, eol, &addr) || s + 3 > eol || *s != ' ')
+			continue;
+		type = s[1];
+		if (s[2] != ' ' && s[2] != '\t')
+			continue;
+		name = s + 3;
+		nlen = 0;
+		while (name + nlen < eol && !isspace((unsigned char)name[nlen]))
+			nlen++;
+		if (!nlen || addr == 0)
+			continue;	/* hidden addresses (kptr_restrict) */
+		/* Text symbols, and module symbols (they carry [module]). */
+		if (type != 't' && type != 'T' && type != 'w' && type != 'W' &&
+		    !memchr(name + nlen, '[', eol - (name + nlen)))
+			continue;
+		t->ksyms[n].addr = addr;
+		t->ksyms[n].name = pool;
+		memcpy(t->ksym_names + pool, name, nlen);
+		t->ksym_names[pool + nlen] = '\0';
+		pool += nlen + 1;
+		n++;
+	}
+	qsort(t->ksyms, n, sizeof(*t->ksyms), cmp_ksym);
+	/* One name per address. */
+	for (i = 0, out = 0; i < n; i++) {
+		if (out && t->ksyms[out - 1].addr == t->ksyms[i].addr)
+			continue;
+		t->ksyms[out++] = t->ksyms[i];
+	}
+	t->nr_ksyms = out;
+	return 0;
+}
+
+const char *lt_trace_ksym(const struct lt_trace *t, uint64_t addr,
+			  uint64_t *offset)
+{
+	size_t lo = 0, hi = t->nr_ksyms, mid;
+
+	/* The last symbol at or below addr. */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (t->ksyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo) {
+		if (offset)
+			*offset = 0;
+		return NULL;
+	}
+	if (offset)
+		*offset = addr - t->ksyms[lo - 1].addr;
+	return t->ksym_names + t->ksyms[lo - 1].name;
+}
+
+size_t lt_trace_nr_ksyms(const struct lt_trace *t)
+{
+	return t->nr_ksyms;
+}
+
+/* ---- saved cmdlines -------------------------------------------------- */
+
+int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
+		   const char *text, size_t len)
+{
+	const char *s, *end = text + len, *eol, *comm;
+	size_t n = 0, lines = 0, pool = 0, clen;
+	long pid;
+	char *e;
+	char num[16];
+	size_t nl;
+
+	if (!len || t->cmdlines)
+		return 0;
+	for (s = text; s < end; s = eol + 1) {
+		next_line(s, end, &eol);
+		lines++;
+	}
+	t->cmdlines = malloc(lines * sizeof(*t->cmdlines));
+	t->cmdline_names = malloc(len + 1);
+	if (!t->cmdlines || !t->cmdline_names)
+		return trace_fail(t, err, LT_E_NOMEM,
+				  "saved cmdlines: out of memory");
+	for (s = text; s < end; s = eol + 1) {
+		next_line(s, end, &eol);
+		/* "pid comm"; comm may hold spaces, so it is the rest. */
+		nl = 0;
+		while (s + nl < eol && nl < sizeof(num) - 1 &&
+		       isdigit((unsigned char)s[nl]))
+			nl++;
+		if (!nl || s + nl >= eol || s[nl] != ' ')
+			continue;
+		memcpy(num, s, nl);
+		num[nl] = '\0';
+		pid = strtol(num, &e, 10);
+		if (pid < 0 || pid > 0x7fffffff)
+			continue;
+		comm = s + nl + 1;
+		clen = eol - comm;
+		while (clen && (comm[clen - 1] == '\r' || comm[clen - 1] == ' '))
+			clen--;
+		if (!clen || memchr(comm, 0, clen))
+			continue;
+		t->cmdlines[n].pid = pid;
+		t->cmdlines[n].comm = pool;
+		memcpy(t->cmdline_names + pool, comm, clen);
+		t->cmdline_names[pool + clen] = '\0';
+		pool += clen + 1;
+		n++;
+	}
+	t->nr_cmdlines = n;
+	return 0;
+}
+
+void lt_trace_for_each_cmdline(const struct lt_trace *t, lt_cmdline_fn fn,
+			       void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < t->nr_cmdlines; i++)
+		fn(ctx, t->cmdlines[i].pid,
+		   t->cmdline_names + t->cmdlines[i].comm);
+}
+
+/* ---- CPU stats ------------------------------------------------------- */
+
+static bool stat_value(const char *s, const char *eol, const char *key,
+		       int64_t *v)
+{
+	size_t kl = strlen(key);
+	long long n = 0;
+	int digits = 0;
+
+	if ((size_t)(eol - s) < kl || memcmp(s, key, kl))
+		return false;
+	s += kl;
+	while (s < eol && *s == ' ')
+		s++;
+	while (s < eol && isdigit((unsigned char)*s) && digits < 18) {
+		n = n * 10 + (*s++ - '0');
+		digits++;
+	}
+	if (!digits)
+		return false;
+	*v = n;
+	return true;
+}
+
+/*
+ * The text of per_cpu/cpuN/stats.  Newer trace-cmd starts it with
+ * "CPU: N"; older ones wrote one option per CPU in order, @nth.
+ */
+int parse_cpustat(struct lt_trace *t, struct lt_error *err,
+		  const char *text, size_t len, unsigned int nth)
+{
+	const char *s, *end = text + len, *eol;
+	struct cpu_stat st = { .cpu = nth, .overrun = -1, .dropped = -1 };
+	struct cpu_stat *stats;
+	int64_t v;
+	unsigned int i;
+
+	for (s = text; s < end; s = eol + 1) {
+		next_line(s, end, &eol);
+		if (stat_value(s, eol, "CPU:", &v))
+			st.cpu = v < LT_MAX_CPUS ? v : -1;
+		else if (stat_value(s, eol, "overrun:", &v))
+			st.overrun = v;
+		else if (stat_value(s, eol, "dropped events:", &v))
+			st.dropped = v;
+	}
+	if (st.cpu < 0 || (st.overrun < 0 && st.dropped < 0))
+		return 0;
+	for (i = 0; i < t->nr_stats; i++) {
+		if (t->stats[i].cpu == st.cpu)
+			return 0;	/* instances repeat CPUs; first wins */
+	}
+	if (t->nr_stats >= LT_MAX_CPUS)
+		return 0;
+	stats = realloc(t->stats, (t->nr_stats + 1) * sizeof(*stats));
+	if (!stats)
+		return trace_fail(t, err, LT_E_NOMEM, "CPUSTAT: out of memory");
+	t->stats = stats;
+	t->stats[t->nr_stats++] = st;
+	return 0;
+}
+
+int64_t lt_trace_cpu_overrun(const struct lt_trace *t, int cpu)
+{
+	unsigned int i;
+	int64_t sum;
+
+	for (i = 0; i < t->nr_stats; i++) {
+		if (t->stats[i].cpu != cpu)
+			continue;
+		/* Overwrite mode loses old events, the other mode new ones. */
+		sum = t->stats[i].overrun > 0 ? t->stats[i].overrun : 0;
+		if (t->stats[i].dropped > 0)
+			sum += t->stats[i].dropped;
+		return sum;
+	}
+	return -1;
+}

@@ -1,0 +1,333 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * trace-local.h - internals of the trace.dat reader (lt-trace.h).
+ *
+ * Layout of the module:
+ *   trace-file.c    container: v6 header, v7 sections, options, open/close
+ *   trace-decomp.c  zstd/zlib blocks and chunked CPU data
+ *   trace-format.c  header_page, event format text, field access
+ *   trace-page.c    per-CPU streams: ring-buffer pages -> records
+ *   trace-merge.c   lt_trace_next(): CPUs merged by timestamp
+ *   trace-ksyms.c   kallsyms, saved cmdlines, CPU stats
+ *
+ * Everything read from the file is untrusted: each size, offset and count
+ * is checked against what is really there before it is used.
+ *
+ * Threading: a cpu_stream owns all state needed to decode its CPU (page
+ * cursor, decompression context and buffer, its own error), and only
+ * reads the shared struct lt_trace (file map, layout constants).  So a
+ * later version can decode streams ahead in worker threads and keep only
+ * the merge in the caller's thread.
+ */
+#ifndef LT_TRACE_LOCAL_H
+#define LT_TRACE_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lt-trace.h"
+
+/* Caps on values read from the file; beyond them the file is refused. */
+#define LT_MAX_CPUS		4096
+#define LT_MIN_PAGE_SIZE	4096u
+#define LT_MAX_PAGE_SIZE	(1u << 20)
+#define LT_MAX_META_SIZE	(512u << 20)	/* one metadata section */
+#define LT_MAX_FORMAT_SIZE	(1u << 20)	/* one event format text */
+#define LT_MAX_EVENT_TYPES	65536u
+#define LT_MAX_SYSTEMS		65536u
+#define LT_MAX_FIELDS		1024u		/* per event */
+#define LT_MAX_OPTION_SECTIONS	1024u
+#define LT_MAX_OPTIONS		100000u		/* per options section */
+#define LT_MAX_BUFFERS		4096u
+#define LT_MAX_CHUNK_SIZE	(256u << 20)	/* one decompressed CPU chunk */
+
+/* Ring-buffer page commit word. */
+#define RB_MISSED_EVENTS	(1ULL << 31)
+#define RB_MISSED_STORED	(1ULL << 30)
+#define RB_COMMIT_MASK		((1ULL << 27) - 1)
+/* Event header type_len values. */
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+#define RB_TS_SHIFT		27
+/* An absolute time stamp lacks the 5 MSBs; they come from the current ts. */
+#define RB_TS_MSB		(0xf8ULL << 56)
+
+/* v7 option / section ids (trace-cmd.dat.v7(5)). */
+enum {
+	OPT_DONE		= 0,
+	OPT_DATE		= 1,
+	OPT_CPUSTAT		= 2,
+	OPT_BUFFER		= 3,
+	OPT_TRACECLOCK		= 4,
+	OPT_UNAME		= 5,
+	OPT_HOOK		= 6,
+	OPT_OFFSET		= 7,
+	OPT_CPUCOUNT		= 8,
+	OPT_VERSION		= 9,
+	OPT_PROCMAPS		= 10,
+	OPT_TRACEID		= 11,
+	OPT_TIME_SHIFT		= 12,
+	OPT_GUEST		= 13,
+	OPT_TSC2NSEC		= 14,
+	OPT_STRINGS		= 15,
+	OPT_HEADER_INFO		= 16,
+	OPT_FTRACE_EVENTS	= 17,
+	OPT_EVENT_FORMATS	= 18,
+	OPT_KALLSYMS		= 19,
+	OPT_PRINTK		= 20,
+	OPT_CMDLINES		= 21,
+	OPT_BUFFER_TEXT		= 22,
+};
+
+#define SEC_FL_COMPRESS		1
+
+enum lt_compress {
+	LT_COMP_NONE,
+	LT_COMP_ZLIB,
+	LT_COMP_ZSTD,
+};
+
+/* Byte order helpers: @swap is true when the file's order is not ours. */
+static inline uint16_t get16(const void *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t get32(const void *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t get64(const void *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/*
+ * A bounded reader over file bytes or over a decompressed section.
+ * @off is the file offset of p[0] for plain data; for a decompressed
+ * section it is the section's file offset and @packed is set, so errors
+ * can say both where the section is and where inside it things broke.
+ */
+struct rd {
+	const unsigned char *p;
+	size_t len;
+	size_t pos;
+	uint64_t off;
+	bool packed;
+	const char *what;	/* "options section", "EVENT_FORMATS", ... */
+};
+
+struct ev_field {
+	const char *name;
+	const char *type;
+	struct lt_field f;
+};
+
+struct lt_event_type {
+	uint16_t id;
+	const char *system;
+	const char *name;
+	const char *print_fmt;
+	unsigned int nr_fields;
+	struct ev_field *fields;
+	/* the strings above live in this one allocation */
+	char *pool;
+};
+
+struct ksym {
+	uint64_t addr;
+	uint32_t name;		/* offset into ksym_names */
+};
+
+struct cmdline {
+	int pid;
+	uint32_t comm;		/* offset into cmdline_names */
+};
+
+enum cs_state {
+	CS_IDLE,		/* not primed yet */
+	CS_ACTIVE,		/* next_* holds a record */
+	CS_DONE,		/* end of data */
+	CS_FAILED,		/* damaged; stopped */
+};
+
+/* Decoding state of one CPU's ring-buffer data. */
+struct cpu_stream {
+	int cpu;			/* CPU id as recorded */
+	enum cs_state state;
+	uint64_t data_off;		/* the CPU's data in the file */
+	uint64_t data_size;
+	uint64_t done;			/* bytes of file data consumed */
+
+	/* plain data: offset (from data_off) of the next page */
+	uint64_t next_page;
+
+	/* compressed data: chunk walk and the current chunk's bytes */
+	uint32_t chunks_left;
+	uint64_t chunk_pos;		/* file offset of the next chunk header */
+	uint64_t chunk_off;		/* file offset of the current chunk */
+	unsigned char *zbuf;
+	size_t zcap, zlen, zpos;	/* capacity, bytes, next page in it */
+	void *zctx;			/* ZSTD_DCtx, when used */
+
+	/* current page */
+	const unsigned char *page;
+	uint64_t page_off;		/* file offset (plain) or offset in chunk */
+	const unsigned char *ev;	/* page event data */
+	uint32_t commit;		/* bytes of event data */
+	uint32_t cur;			/* offset of the next event header */
+	uint64_t ts;			/* raw ring-buffer clock */
+	bool lost_pending;
+	int64_t lost;
+
+	/* the record this stream offers to the merge */
+	bool next_lost;
+	uint64_t next_ts;		/* converted */
+	const unsigned char *next_data;
+	uint32_t next_size;
+	int64_t next_nlost;
+
+	struct lt_error err;
+};
+
+struct cpu_stat {
+	int cpu;
+	int64_t overrun;
+	int64_t dropped;
+};
+
+struct lt_trace {
+	struct lt_trace_info info;
+	char *path;
+	int fd;
+	const unsigned char *map;
+	uint64_t size;
+	bool swap;
+
+	/* ring buffer layout */
+	uint32_t page_size;
+	uint32_t commit_size;		/* kernel long: 4 or 8 */
+	uint32_t data_off;		/* event data offset in a page */
+	enum lt_compress comp;
+
+	/* time conversion, as libtracecmd does it */
+	uint32_t tsc_mult;
+	uint32_t tsc_shift;
+	uint64_t tsc_offset;		/* kept, not applied (see trace-file.c) */
+	int64_t ts_offset;		/* OFFSET + DATE options */
+
+	/* event formats */
+	struct lt_event_type **types;
+	unsigned int nr_types;
+	struct lt_event_type **by_id;
+	unsigned int by_id_len;
+	uint32_t type_field_off;	/* common_type, from the formats */
+	uint32_t type_field_size;
+
+	/* metadata */
+	struct ksym *ksyms;
+	size_t nr_ksyms;
+	char *ksym_names;
+	struct cmdline *cmdlines;
+	size_t nr_cmdlines;
+	char *cmdline_names;
+	struct cpu_stat *stats;
+	unsigned int nr_stats;
+	char *uname;
+	char *clock;
+	char *version;
+	char *compression;
+	bool have_traceclock;
+
+	/* CPU data of the top instance */
+	struct cpu_stream *streams;
+	unsigned int nr_streams;
+	uint64_t data_total;
+
+	/* merge: min-heap of stream indexes by (next_ts, index) */
+	unsigned int *heap;
+	unsigned int heap_len;
+	unsigned int nr_primed;
+	int last;			/* stream whose record was returned last */
+};
+
+/* trace-file.c */
+int trace_fail(const struct lt_trace *t, struct lt_error *err,
+	       enum lt_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int rd_fail(const struct lt_trace *t, struct lt_error *err,
+	    enum lt_errcode code, const struct rd *r, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int rd_need(const struct lt_trace *t, struct lt_error *err,
+	    const struct rd *r, size_t n, const char *item);
+int rd_u16(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+	   const char *item, uint16_t *v);
+int rd_u32(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+	   const char *item, uint32_t *v);
+int rd_u64(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+	   const char *item, uint64_t *v);
+int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+	   const char *item, const char **s, size_t *len);
+int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+	     const char *item, size_t n, const unsigned char **p);
+
+/* trace-decomp.c */
+int decomp_block(enum lt_compress comp, void **zctx, const void *src,
+		 size_t srclen, void *dst, size_t dstlen);
+void decomp_free_ctx(enum lt_compress comp, void *zctx);
+/*
+ * Read the section body at @r (positioned after the section header):
+ * compressed or not, return a reader over the (decompressed) body.
+ * *@buf is set to memory the caller frees (NULL when not compressed).
+ */
+int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
+		 uint64_t sec_off, uint64_t sec_size, bool compressed,
+		 const char *what, struct rd *body, unsigned char **buf);
+
+/* trace-format.c */
+int parse_header_page(struct lt_trace *t, struct lt_error *err,
+		      const char *text, size_t len, int file_long);
+int add_event_format(struct lt_trace *t, struct lt_error *err,
+		     const char *system, const char *text, size_t len);
+int finish_event_formats(struct lt_trace *t, struct lt_error *err);
+void free_event_formats(struct lt_trace *t);
+/* Parse one format text into a new type; NULL with @why set if unusable. */
+struct lt_event_type *parse_event_format(const char *system,
+					 const char *text, size_t len,
+					 int kernel_long, const char **why);
+void free_event_type(struct lt_event_type *type);
+
+/* trace-page.c */
+void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
+		 uint64_t off, uint64_t size);
+void stream_free(struct lt_trace *t, struct cpu_stream *cs);
+/* Decode the next record into cs->next_*: 1, 0 at end, -1 (cs->err). */
+int stream_advance(struct lt_trace *t, struct cpu_stream *cs);
+/*
+ * Decode one page in memory (for tests and the stream): set up
+ * the page cursor on @cs.  Returns 0 or -1 with cs->err set.
+ */
+int page_load(struct lt_trace *t, struct cpu_stream *cs,
+	      const unsigned char *page, size_t avail, uint64_t where);
+
+/* trace-ksyms.c */
+int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
+		   const char *text, size_t len);
+int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
+		   const char *text, size_t len);
+int parse_cpustat(struct lt_trace *t, struct lt_error *err,
+		  const char *text, size_t len, unsigned int nth);
+
+#endif /* LT_TRACE_LOCAL_H */

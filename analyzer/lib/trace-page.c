@@ -1,0 +1,370 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-page.c - one CPU's ring-buffer data, page by page.
+ *
+ * Page layout (kernel ring_buffer.c, libtraceevent kbuffer-parse.c):
+ *   u64 timestamp; long commit (flags in bits 30/31); event data.
+ * Each event starts with a u32 holding type_len (5 bits) and time_delta
+ * (27 bits); which end holds type_len depends on the file's byte order.
+ *
+ * Plain data is read straight from the file mapping; compressed data one
+ * chunk at a time into a buffer reused for the whole stream.  Nothing is
+ * allocated per event.  Every read is checked against the page's commit,
+ * and the commit against the page: a damaged page stops this CPU with an
+ * error naming the CPU and offset; other CPUs are not affected.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "trace-local.h"
+
+void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
+		 uint64_t off, uint64_t size)
+{
+	memset(cs, 0, sizeof(*cs));
+	cs->cpu = cpu;
+	cs->data_off = off;
+	cs->data_size = size;
+	cs->state = CS_IDLE;
+	(void)t;
+}
+
+void stream_free(struct lt_trace *t, struct cpu_stream *cs)
+{
+	free(cs->zbuf);
+	cs->zbuf = NULL;
+	decomp_free_ctx(t->comp, cs->zctx);
+	cs->zctx = NULL;
+}
+
+static int stream_fail(struct lt_trace *t, struct cpu_stream *cs,
+		       enum lt_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int stream_fail(struct lt_trace *t, struct cpu_stream *cs,
+		       enum lt_errcode code, const char *fmt, ...)
+{
+	char msg[LT_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	lt_error_set(&cs->err, code, "%s: CPU %d data: %s", t->path, cs->cpu,
+		     msg);
+	cs->state = CS_FAILED;
+	return -1;
+}
+
+/* "page at offset 0x..." or, in compressed data, where in which chunk. */
+static const char *page_where(struct lt_trace *t, struct cpu_stream *cs,
+			      char *buf, size_t size)
+{
+	if (t->comp == LT_COMP_NONE)
+		snprintf(buf, size, "page at offset 0x%llx",
+			 (unsigned long long)cs->page_off);
+	else
+		snprintf(buf, size,
+			 "page at uncompressed offset 0x%llx of the chunk at offset 0x%llx",
+			 (unsigned long long)cs->page_off,
+			 (unsigned long long)cs->chunk_off);
+	return buf;
+}
+
+static inline uint64_t read_long(const struct lt_trace *t,
+				 const unsigned char *p)
+{
+	return t->commit_size == 8 ? get64(p, t->swap) : get32(p, t->swap);
+}
+
+int page_load(struct lt_trace *t, struct cpu_stream *cs,
+	      const unsigned char *page, size_t avail, uint64_t where)
+{
+	uint64_t flags, commit, room;
+	char w[128];
+
+	cs->page_off = where;
+	cs->page = page;
+	cs->commit = 0;
+	cs->cur = 0;
+	if (avail < t->data_off)
+		return stream_fail(t, cs, LT_E_TRUNCATED,
+				   "%s has only %zu bytes, not even a page header",
+				   page_where(t, cs, w, sizeof(w)), avail);
+	flags = read_long(t, page + 8);
+	commit = flags & RB_COMMIT_MASK;
+	room = avail - t->data_off;
+	if (commit > room)
+		return stream_fail(t, cs, avail < t->page_size ?
+				   LT_E_TRUNCATED : LT_E_CORRUPT,
+				   "%s has commit %llu > page size %llu",
+				   page_where(t, cs, w, sizeof(w)),
+				   (unsigned long long)commit,
+				   (unsigned long long)room);
+	if (flags & RB_MISSED_EVENTS) {
+		int64_t lost = -1;
+
+		if (flags & RB_MISSED_STORED) {
+			/* The kernel stores the count after the data if it fits. */
+			if (room - commit < t->commit_size)
+				return stream_fail(t, cs, LT_E_CORRUPT,
+						   "%s says a missed-events count follows the data, but there is no room for it",
+						   page_where(t, cs, w, sizeof(w)));
+			lost = read_long(t, page + t->data_off + commit);
+		}
+		if (!cs->lost_pending)
+			cs->lost = lost;
+		else if (cs->lost >= 0)
+			cs->lost = lost < 0 ? -1 : cs->lost + lost;
+		cs->lost_pending = true;
+	}
+	cs->ts = get64(page, t->swap);
+	cs->ev = page + t->data_off;
+	cs->commit = commit;
+	return 0;
+}
+
+/*
+ * The next chunk of compressed data into cs->zbuf: 1, 0 at end, -1.
+ * Chunks are bounded by the file, not by the CPU data size in the BUFFER
+ * option: trace-cmd 3.1 writes that size 4 bytes short (it leaves out the
+ * chunk count), and libtracecmd never looks at it.
+ */
+static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
+{
+	uint32_t count, csize, usize;
+	const unsigned char *p;
+
+	if (!cs->chunk_pos) {
+		/* First call: the chunk count. */
+		if (cs->data_off + 4 > t->size)
+			return stream_fail(t, cs, LT_E_TRUNCATED,
+					   "the file ends before the chunk count at offset 0x%llx",
+					   (unsigned long long)cs->data_off);
+		count = get32(t->map + cs->data_off, t->swap);
+		/* Each chunk takes at least its 8-byte header. */
+		if (count > (t->size - cs->data_off - 4) / 8)
+			return stream_fail(t, cs, LT_E_CORRUPT,
+					   "%u chunks at offset 0x%llx cannot fit in the file",
+					   count, (unsigned long long)cs->data_off);
+		cs->chunks_left = count;
+		cs->chunk_pos = cs->data_off + 4;
+		cs->done += 4;
+	}
+	if (!cs->chunks_left)
+		return 0;
+
+	cs->chunk_off = cs->chunk_pos;
+	if (cs->chunk_pos + 8 > t->size)
+		return stream_fail(t, cs, LT_E_TRUNCATED,
+				   "the file ends inside the chunk header at offset 0x%llx",
+				   (unsigned long long)cs->chunk_pos);
+	p = t->map + cs->chunk_pos;
+	csize = get32(p, t->swap);
+	usize = get32(p + 4, t->swap);
+	if (csize > t->size - cs->chunk_pos - 8)
+		return stream_fail(t, cs, LT_E_TRUNCATED,
+				   "chunk at offset 0x%llx of %u compressed bytes runs past the end of the file",
+				   (unsigned long long)cs->chunk_pos, csize);
+	if (usize == 0 || usize > LT_MAX_CHUNK_SIZE)
+		return stream_fail(t, cs, usize ? LT_E_LIMIT : LT_E_CORRUPT,
+				   "chunk at offset 0x%llx claims %u uncompressed bytes (limit %u)",
+				   (unsigned long long)cs->chunk_pos, usize,
+				   LT_MAX_CHUNK_SIZE);
+	if (usize > cs->zcap) {
+		/* Chunks are all the same size but the last: grows once. */
+		unsigned char *nb = realloc(cs->zbuf, usize);
+
+		if (!nb)
+			return stream_fail(t, cs, LT_E_NOMEM,
+					   "out of memory for a chunk of %u bytes",
+					   usize);
+		cs->zbuf = nb;
+		cs->zcap = usize;
+	}
+	if (decomp_block(t->comp, &cs->zctx, p + 8, csize, cs->zbuf, usize))
+		return stream_fail(t, cs, LT_E_CORRUPT,
+				   "chunk at offset 0x%llx: %u compressed bytes do not decompress to %u",
+				   (unsigned long long)cs->chunk_pos, csize,
+				   usize);
+	cs->zlen = usize;
+	cs->zpos = 0;
+	cs->chunk_pos += 8 + (uint64_t)csize;
+	cs->chunks_left--;
+	cs->done += 8 + (uint64_t)csize;
+	return 1;
+}
+
+/* Load the next page of the stream: 1, 0 at end, -1 on damage. */
+static int next_page(struct lt_trace *t, struct cpu_stream *cs)
+{
+	uint64_t end, off, avail;
+	int ret;
+
+	if (t->comp != LT_COMP_NONE) {
+		while (cs->zpos >= cs->zlen) {
+			ret = next_chunk(t, cs);
+			if (ret <= 0)
+				return ret;
+		}
+		avail = cs->zlen - cs->zpos;
+		if (avail > t->page_size)
+			avail = t->page_size;
+		off = cs->zpos;
+		cs->zpos += avail;
+		return page_load(t, cs, cs->zbuf + off, avail, off) ? -1 : 1;
+	}
+
+	if (cs->next_page >= cs->data_size)
+		return 0;
+	off = cs->data_off + cs->next_page;
+	end = cs->data_off + cs->data_size;
+	if (off >= t->size)
+		return stream_fail(t, cs, LT_E_TRUNCATED,
+				   "the file ends at offset 0x%llx, inside the CPU data (0x%llx..0x%llx)",
+				   (unsigned long long)t->size,
+				   (unsigned long long)cs->data_off,
+				   (unsigned long long)end);
+	avail = end - off;
+	if (avail > t->page_size)
+		avail = t->page_size;
+	if (avail > t->size - off)
+		avail = t->size - off;
+	cs->next_page += t->page_size;
+	cs->done += avail;
+	return page_load(t, cs, t->map + off, avail, off) ? -1 : 1;
+}
+
+static inline uint64_t ts_convert(const struct lt_trace *t, uint64_t ts)
+{
+	/* libtracecmd's order: TSC to ns, then the file's offset. */
+	if (t->tsc_mult)
+		ts = (uint64_t)(((unsigned __int128)ts * t->tsc_mult) >>
+				t->tsc_shift);
+	return ts + t->ts_offset;
+}
+
+int stream_advance(struct lt_trace *t, struct cpu_stream *cs)
+{
+	const bool swap = t->swap, big = t->info.big_endian;
+	const unsigned char *p, *data;
+	uint32_t hdr, type_len, delta, left, len;
+	uint64_t ext;
+	char w[128];
+	int ret;
+
+	if (cs->state == CS_DONE || cs->state == CS_FAILED)
+		return cs->state == CS_DONE ? 0 : -1;
+	for (;;) {
+		while (cs->cur < cs->commit) {
+			p = cs->ev + cs->cur;
+			left = cs->commit - cs->cur;
+			if (left < 4)
+				goto bad_event;
+			hdr = get32(p, swap);
+			if (big) {
+				type_len = hdr >> 27;
+				delta = hdr & ((1u << 27) - 1);
+			} else {
+				type_len = hdr & 31;
+				delta = hdr >> 5;
+			}
+			switch (type_len) {
+			case RB_TYPE_PADDING:
+				/* Delta 0: the rest of the page is empty. */
+				if (!delta) {
+					cs->cur = cs->commit;
+					continue;
+				}
+				/* A discarded event; kbuffer counts its delta. */
+				if (left < 8)
+					goto bad_event;
+				len = get32(p + 4, swap);
+				if (len > left - 4)
+					goto bad_event;
+				cs->ts += delta;
+				cs->cur += 4 + len;
+				continue;
+			case RB_TYPE_TIME_EXTEND:
+				if (left < 8)
+					goto bad_event;
+				ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
+				cs->ts += ext + delta;
+				cs->cur += 8;
+				continue;
+			case RB_TYPE_TIME_STAMP:
+				if (left < 8)
+					goto bad_event;
+				ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
+				cs->ts = (ext + delta) | (cs->ts & RB_TS_MSB);
+				cs->cur += 8;
+				continue;
+			case 0:
+				/* Length in array[0], counting array[0] itself. */
+				if (left < 8)
+					goto bad_event;
+				len = get32(p + 4, swap);
+				if (len < 4 || ((uint64_t)len - 4 + 3) > left - 8)
+					goto bad_event;
+				len = (len - 4 + 3) & ~3u;
+				data = p + 8;
+				cs->cur += 8 + len;
+				break;
+			default:
+				len = type_len * 4;
+				if (len > left - 4)
+					goto bad_event;
+				data = p + 4;
+				cs->cur += 4 + len;
+				break;
+			}
+			cs->ts += delta;
+			if (cs->lost_pending) {
+				/*
+				 * Report the loss first, at this event's time,
+				 * then decode the page again from its start.
+				 */
+				cs->lost_pending = false;
+				cs->next_lost = true;
+				cs->next_nlost = cs->lost;
+				cs->next_ts = ts_convert(t, cs->ts);
+				cs->cur = 0;
+				cs->ts = get64(cs->page, swap);
+				cs->state = CS_ACTIVE;
+				return 1;
+			}
+			cs->next_lost = false;
+			cs->next_ts = ts_convert(t, cs->ts);
+			cs->next_data = data;
+			cs->next_size = len;
+			cs->state = CS_ACTIVE;
+			return 1;
+		}
+		ret = next_page(t, cs);
+		if (ret < 0)
+			return -1;
+		if (ret == 0) {
+			if (cs->lost_pending) {
+				/* Events lost after the last one we have. */
+				cs->lost_pending = false;
+				cs->next_lost = true;
+				cs->next_nlost = cs->lost;
+				cs->next_ts = ts_convert(t, cs->ts);
+				cs->state = CS_ACTIVE;
+				return 1;
+			}
+			cs->state = CS_DONE;
+			return 0;
+		}
+	}
+
+bad_event:
+	return stream_fail(t, cs, LT_E_CORRUPT,
+			   "%s: event at data offset %u (type_len %u) runs past the commit (%u bytes)",
+			   page_where(t, cs, w, sizeof(w)), cs->cur,
+			   (unsigned int)(cs->commit - cs->cur >= 4 ?
+					  (big ? get32(cs->ev + cs->cur, swap) >> 27 :
+					   get32(cs->ev + cs->cur, swap) & 31) : 0),
+			   cs->commit);
+}
