@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-event.h - decoded events, the replay machine's only input.
+ *
+ * lt-decode.c turns trace records into these; unit tests write them by hand.
+ * Strings point into the record (or the test) and are valid only for the
+ * duration of lt_replay_feed().
+ */
+#ifndef LT_EVENT_H
+#define LT_EVENT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum lt_ev_kind {
+	LT_EV_SWITCH,		/* pid -> pid2 on cpu; state = prev's state */
+	LT_EV_WAKING,		/* sched_waking: pid */
+	LT_EV_WAKEUP,		/* sched_wakeup / sched_wakeup_new: pid */
+	LT_EV_STAT_SLEEP,	/* sched_stat_sleep: pid slept value ns */
+	LT_EV_STAT_BLOCKED,	/* sched_stat_blocked: pid blocked value ns */
+	LT_EV_STAT_IOWAIT,	/* sched_stat_iowait: pid, value ns (subset of blocked) */
+	LT_EV_REASON_SET,	/* pid entered str(argument str2), maxtime value us */
+	LT_EV_REASON_RESTORE,	/* pid left str */
+	LT_EV_FORK,		/* pid forked pid2 named str */
+	LT_EV_NEWTASK,		/* pid created pid2 named str, clone flags value */
+	LT_EV_EXEC,		/* pid (was pid2) exec'd str (filename) */
+	LT_EV_EXIT,		/* pid exited */
+	LT_EV_RENAME,		/* pid renamed itself str */
+	LT_EV_STACK,		/* kernel stack of pid, after its switch-out */
+	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown) */
+	LT_EV_OTHER,		/* any other event: only advances time */
+};
+
+/* What a task was doing when it was switched out. */
+enum lt_task_state {
+	LT_STATE_RUNNABLE,	/* preempted, still runnable */
+	LT_STATE_SLEEP,		/* S: interruptible */
+	LT_STATE_BLOCKED,	/* D: uninterruptible */
+	LT_STATE_IDLE,		/* I: a kernel thread idle, waiting for work */
+	LT_STATE_OTHER,		/* stopped, traced, dead, parked */
+};
+
+#define LT_CLONE_THREAD 0x00010000ULL
+
+struct lt_ev {
+	enum lt_ev_kind kind;
+	int cpu;
+	uint64_t ts;
+	int pid;
+	int pid2;
+	enum lt_task_state state;	/* LT_EV_SWITCH */
+	uint64_t value;
+	uint64_t cookie;
+	const char *str;		/* comm, reason, filename */
+	size_t str_len;
+	const char *str2;		/* next_comm, argument */
+	size_t str2_len;
+	const uint64_t *frames;		/* LT_EV_STACK, innermost first */
+	unsigned int nr_frames;
+};
+
+#endif /* LT_EVENT_H */
