@@ -10,6 +10,7 @@
 #ifndef LATENCYTOP_H
 #define LATENCYTOP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@ extern "C" {
 #define LT_ERRORS(_)							\
 	_(OK,		"success",				0)	\
 	_(USAGE,	"invalid argument",			1)	\
+	_(PARTIAL,	"report is partial",			5)	\
 	_(IO,		"cannot read file",			2)	\
 	_(NOT_TRACE,	"not a trace-cmd trace.dat file",	3)	\
 	_(VERSION,	"unsupported trace.dat version",	3)	\
@@ -34,6 +36,7 @@ extern "C" {
 	_(TRUNCATED,	"trace file is truncated",		3)	\
 	_(CORRUPT,	"trace file is damaged",		3)	\
 	_(NO_EVENTS,	"trace has no scheduler events",	4)	\
+	_(TABLE,	"invalid translation table",		1)	\
 	_(LIMIT,	"resource limit exceeded",		6)	\
 	_(NOMEM,	"out of memory",			6)	\
 	_(INTERNAL,	"internal error",			70)
@@ -60,6 +63,179 @@ void lt_error_set(struct lt_error *err, enum lt_errcode code,
 typedef void (*lt_warning_fn)(void *ctx, const char *msg);
 void lt_set_warning_fn(lt_warning_fn fn, void *ctx);
 void lt_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- analysis ------------------------------------------------------- */
+
+/* Where a row's blocked time was explained from. */
+enum lt_cause_kind {
+	LT_CAUSE_ANNOTATED,	/* a latencytop reason emitted by the kernel */
+	LT_CAUSE_TRANSLATED,	/* the kernel stack matched a translation */
+	LT_CAUSE_FUNCTION,	/* a kernel stack without translation: "[func]" */
+	LT_CAUSE_UNKNOWN,	/* no reason and no stack */
+	LT_CAUSE_SCHED,		/* runnable, waiting for a CPU */
+	LT_CAUSE_NR
+};
+const char *lt_cause_kind_name(enum lt_cause_kind kind);
+
+enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
+enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED };
+
+typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+struct lt_options {
+	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
+	bool honour_maxtime;		/* drop waits longer than a reason's maxtime_us */
+	bool kernel_threads;		/* kernel threads in the global table too */
+	bool per_thread;		/* per-thread sections in text output */
+	bool stacks;			/* distinct stacks under each row in text output */
+	enum lt_sort sort;
+	uint64_t window_ns;		/* 0: the whole range as one view */
+	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
+	const char *const *trans_files;	/* extra translation tables, later override */
+	size_t nr_trans_files;
+	bool no_default_trans;		/* skip the built-in and system tables */
+	bool partial;			/* report what was read before damage */
+	unsigned int limit;		/* rows per table in text output; 0 = all */
+	lt_progress_fn progress;	/* called now and then while reading */
+	void *progress_ctx;
+};
+
+void lt_options_init(struct lt_options *opts);
+
+/* ---- the report: plain read-only data ---------------------------------- */
+
+#define LT_REPORT_SCHEMA "latencytop-report/1"
+#define LT_REPORT_WORST 5
+
+struct lt_report_occurrence {
+	uint64_t dur_ns;
+	uint64_t end_ns;		/* absolute trace timestamp of the wakeup */
+	int tid;
+};
+
+/* One distinct kernel stack (and reason path) under a row. */
+struct lt_report_stack {
+	const char *const *frames;	/* symbolised, innermost first */
+	unsigned int nr_frames;
+	const char *const *path;	/* reasons, outermost first */
+	unsigned int path_depth;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+};
+
+struct lt_report_row {
+	const char *reason;
+	const char *argument;		/* "" when none */
+	enum lt_cause_kind kind;
+	uint64_t count, total_ns, max_ns, avg_ns;
+	uint64_t p50_ns, p90_ns, p99_ns;
+	uint64_t max_at_ns;		/* absolute trace timestamp */
+	int max_tid;
+	double percent;			/* of this table's total */
+	struct lt_report_occurrence worst[LT_REPORT_WORST];
+	unsigned int nr_worst;
+	struct lt_report_stack *stacks;	/* by total, descending */
+	size_t nr_stacks;
+};
+
+/* Blocked time split by how it was explained. */
+struct lt_report_coverage {
+	uint64_t ns[LT_CAUSE_NR];
+};
+
+struct lt_report_thread {
+	int tid;
+	const char *comm;
+	uint64_t total_ns;
+	struct lt_report_row *rows;
+	size_t nr_rows;
+};
+
+struct lt_report_process {
+	int pid;
+	const char *comm;
+	bool kernel_thread;
+	uint64_t total_ns;		/* all rows, waiting for cpu included */
+	struct lt_report_coverage coverage;
+	struct lt_report_row *rows;
+	size_t nr_rows;
+	struct lt_report_thread *threads;
+	size_t nr_threads;
+};
+
+/* The tables for one time range: the whole trace, or one window. */
+struct lt_report_view {
+	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
+	uint64_t total_ns;
+	struct lt_report_coverage coverage;	/* of the global table */
+	struct lt_report_row *global;
+	size_t nr_global;
+	struct lt_report_process *processes;	/* by total, descending */
+	size_t nr_processes;
+};
+
+struct lt_report_source {
+	const char *event;		/* "sched:sched_switch" */
+	uint64_t count;
+};
+
+struct lt_report_missing {
+	const char *what;		/* what is missing */
+	const char *effect;		/* what the report lacks because of it */
+	const char *option;		/* trace-cmd record option adding it */
+};
+
+struct lt_report {
+	/* the trace */
+	const char *path;
+	int file_version;
+	const char *compression;
+	const char *uname;
+	const char *clock;
+	int cpus;
+	uint64_t start_ns, end_ns;
+	uint64_t events;
+	uint64_t lost_events;		/* known counts */
+	uint64_t lost_gaps_unknown;	/* gaps of unknown size */
+	const uint64_t *lost_per_cpu;	/* nr_lost_cpus entries */
+	int nr_lost_cpus;
+	struct lt_report_source *sources;
+	size_t nr_sources;
+	struct lt_report_missing *missing;
+	size_t nr_missing;
+	const char *record_hint;	/* a trace-cmd record line that adds them */
+
+	/* what was not charged, and why */
+	uint64_t dropped_interruptible, dropped_interruptible_ns;
+	uint64_t dropped_maxtime, dropped_maxtime_ns;
+	uint64_t began_before_trace, unfinished;
+	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
+
+	struct lt_options options;	/* as used */
+	bool partial;			/* damage stopped the reading early */
+	const char *partial_reason;
+
+	struct lt_report_view whole;
+	struct lt_report_view *windows;
+	size_t nr_windows;
+};
+
+/*
+ * Read @path, replay it and build the report.  Returns 0 and *out, or -1
+ * with @err (and exit status lt_error_exit_status(err->code)).  With
+ * opts->partial, damage after some data was read gives a report marked
+ * partial instead of an error.
+ */
+int lt_analyze(const char *path, const struct lt_options *opts,
+	       struct lt_report **out, struct lt_error *err);
+void lt_report_free(struct lt_report *report);
+
+int lt_report_write(const struct lt_report *report, enum lt_format format,
+		    FILE *out, struct lt_error *err);
+
+/* "12.3 ms", "1.234 s": a duration in LatencyTOP's units. */
+char *lt_format_duration(char *buf, size_t len, uint64_t ns);
+/* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */
+int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency-analyze - LatencyTOP's report from a trace.dat.
+ *
+ * parse options -> analyze -> write -> exit with a status that says what
+ * went wrong (see --help and latency-analyze(1)).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "latencytop.h"
+
+static const char *prog = "latency-analyze";
+static bool quiet;
+
+enum {
+	OPT_FROM = 256,
+	OPT_TO,
+	OPT_SLEEP_CUTOFF,
+	OPT_NO_MAXTIME,
+	OPT_TRANS,
+	OPT_NO_DEFAULT_TRANS,
+	OPT_STACKS,
+	OPT_PARTIAL,
+	OPT_NO_PROGRESS,
+};
+
+static const struct option long_opts[] = {
+	{ "format",		required_argument, NULL, 'f' },
+	{ "output",		required_argument, NULL, 'o' },
+	{ "sort",		required_argument, NULL, 's' },
+	{ "per-thread",		no_argument,	   NULL, 't' },
+	{ "window",		required_argument, NULL, 'w' },
+	{ "from",		required_argument, NULL, OPT_FROM },
+	{ "to",			required_argument, NULL, OPT_TO },
+	{ "kernel-threads",	no_argument,	   NULL, 'k' },
+	{ "sleep-cutoff",	required_argument, NULL, OPT_SLEEP_CUTOFF },
+	{ "no-maxtime",		no_argument,	   NULL, OPT_NO_MAXTIME },
+	{ "trans",		required_argument, NULL, OPT_TRANS },
+	{ "no-default-trans",	no_argument,	   NULL, OPT_NO_DEFAULT_TRANS },
+	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
+	{ "limit",		required_argument, NULL, 'n' },
+	{ "partial",		no_argument,	   NULL, OPT_PARTIAL },
+	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: %s [OPTION]... TRACE.dat\n"
+"Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
+"processes waited, how long, and why.\n"
+"\n"
+"Record with:\n"
+"  trace-cmd record -e latencytop -e sched_stat_sleep -e sched_stat_blocked \\\n"
+"                   -e sched_switch -e sched_wakeup -T <workload>\n"
+"\n"
+"Output:\n"
+"  -f, --format=FMT       text (default), json (schema latencytop-report/1),\n"
+"                         csv, or folded (flame graph input)\n"
+"  -o, --output=FILE      write the report to FILE instead of stdout\n"
+"  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
+"                         total, count or avg\n"
+"  -t, --per-thread       a section per thread under each process\n"
+"      --stacks           list each cause's distinct kernel stacks\n"
+"  -n, --limit=N          at most N rows per table in text output\n"
+"\n"
+"Time:\n"
+"  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
+"                         LatencyTOP's 30-second views\n"
+"      --from=T           start T after the first event (seconds, or 500ms, 2m)\n"
+"      --to=T             stop T after the first event\n"
+"\n"
+"Accounting:\n"
+"  -k, --kernel-threads   include kernel threads in the global table\n"
+"      --sleep-cutoff=DUR interruptible waits longer than DUR are user\n"
+"                         requested and not charged (default 5ms; 0 = keep all)\n"
+"      --no-maxtime       charge waits longer than their reason's maxtime too\n"
+"      --trans=FILE       add a translation table (latencytop.trans format);\n"
+"                         may be repeated, later tables override\n"
+"      --no-default-trans use only --trans tables\n"
+"      --partial          on a damaged trace, report what was read before the\n"
+"                         damage (marked partial, exit status 5)\n"
+"\n"
+"  -q, --quiet            no progress and no warnings on stderr\n"
+"      --no-progress      no progress display\n"
+"  -h, --help             this help\n"
+"  -V, --version          version\n"
+"\n"
+"Exit status:\n"
+"  0  report written          4  trace has no scheduler events\n"
+"  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
+"  2  cannot read a file      6  resource limit or out of memory\n"
+"  3  not a trace, or damaged\n"
+"\n"
+"See latency-analyze(1).\n", prog);
+}
+
+static int bad_arg(const char *opt, const char *val, const char *what)
+{
+	fprintf(stderr, "%s: %s: invalid value '%s': %s\n", prog, opt, val, what);
+	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	return lt_error_exit_status(LT_E_USAGE);
+}
+
+static void on_warning(void *ctx, const char *msg)
+{
+	if (!quiet)
+		fprintf(stderr, "%s: warning: %s\n", prog, msg);
+}
+
+struct progress {
+	const char *path;
+	time_t start;
+	bool shown;
+};
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+
+	/* only for runs long enough to wonder about */
+	if (!p->shown && time(NULL) - p->start < 1)
+		return;
+	p->shown = true;
+	fprintf(stderr, "\r%s: reading %s: %3d%%", prog, p->path,
+		total ? (int)(done * 100 / total) : 0);
+	if (done >= total)
+		fputs("\r\033[K", stderr);
+}
+
+static int parse_time(const char *opt, const char *val, int64_t *out)
+{
+	uint64_t ns;
+
+	if (lt_parse_duration(val, 1000000000ULL, &ns) < 0 || ns > INT64_MAX)
+		return bad_arg(opt, val, "expected seconds from the start of the "
+			       "trace, e.g. 12.5 or 1500ms");
+	*out = (int64_t)ns;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char **trans = NULL;
+	const char *output = NULL;
+	enum lt_format format = LT_FORMAT_TEXT;
+	struct lt_options opts;
+	struct lt_report *report;
+	struct lt_error err = { 0 };
+	struct progress prog_ctx = { 0 };
+	bool progress = true;
+	FILE *out = stdout;
+	int c, status;
+	char *end;
+
+	lt_options_init(&opts);
+	while ((c = getopt_long(argc, argv, "f:o:s:tw:kn:qhV", long_opts,
+				NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			if (!strcmp(optarg, "text"))
+				format = LT_FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				format = LT_FORMAT_JSON;
+			else if (!strcmp(optarg, "csv"))
+				format = LT_FORMAT_CSV;
+			else if (!strcmp(optarg, "folded"))
+				format = LT_FORMAT_FOLDED;
+			else
+				return bad_arg("--format", optarg,
+					       "expected text, json, csv or folded");
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 's':
+			if (!strcmp(optarg, "max"))
+				opts.sort = LT_SORT_MAX;
+			else if (!strcmp(optarg, "total"))
+				opts.sort = LT_SORT_TOTAL;
+			else if (!strcmp(optarg, "count"))
+				opts.sort = LT_SORT_COUNT;
+			else if (!strcmp(optarg, "avg"))
+				opts.sort = LT_SORT_AVG;
+			else
+				return bad_arg("--sort", optarg,
+					       "expected max, total, count or avg");
+			break;
+		case 't':
+			opts.per_thread = true;
+			break;
+		case 'w':
+			if (lt_parse_duration(optarg, 1000000000ULL, &opts.window_ns) < 0 ||
+			    !opts.window_ns)
+				return bad_arg("--window", optarg,
+					       "expected a duration such as 30s or 500ms");
+			break;
+		case OPT_FROM:
+			if (parse_time("--from", optarg, &opts.from_ns))
+				return lt_error_exit_status(LT_E_USAGE);
+			break;
+		case OPT_TO:
+			if (parse_time("--to", optarg, &opts.to_ns))
+				return lt_error_exit_status(LT_E_USAGE);
+			break;
+		case 'k':
+			opts.kernel_threads = true;
+			break;
+		case OPT_SLEEP_CUTOFF:
+			if (lt_parse_duration(optarg, 1000000ULL, &opts.sleep_cutoff_ns) < 0)
+				return bad_arg("--sleep-cutoff", optarg,
+					       "expected a duration such as 5ms, or 0");
+			break;
+		case OPT_NO_MAXTIME:
+			opts.honour_maxtime = false;
+			break;
+		case OPT_TRANS: {
+			const char **t = realloc(trans, (opts.nr_trans_files + 1) *
+						 sizeof(*t));
+
+			if (!t) {
+				fprintf(stderr, "%s: out of memory\n", prog);
+				return lt_error_exit_status(LT_E_NOMEM);
+			}
+			trans = t;
+			trans[opts.nr_trans_files++] = optarg;
+			break;
+		}
+		case OPT_NO_DEFAULT_TRANS:
+			opts.no_default_trans = true;
+			break;
+		case OPT_STACKS:
+			opts.stacks = true;
+			break;
+		case 'n':
+			errno = 0;
+			opts.limit = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-')
+				return bad_arg("--limit", optarg, "expected a number");
+			break;
+		case OPT_PARTIAL:
+			opts.partial = true;
+			break;
+		case OPT_NO_PROGRESS:
+			progress = false;
+			break;
+		case 'q':
+			quiet = true;
+			progress = false;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("latency-analyze %s\n", LT_VERSION_STRING);
+			return 0;
+		default:
+			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+			return lt_error_exit_status(LT_E_USAGE);
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "%s: %s\n", prog, optind >= argc ?
+			"missing TRACE.dat argument" : "only one trace file at a time");
+		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	if (opts.from_ns >= 0 && opts.to_ns >= 0 && opts.to_ns <= opts.from_ns) {
+		fprintf(stderr, "%s: --to must be later than --from\n", prog);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	opts.trans_files = trans;
+
+	lt_set_warning_fn(on_warning, NULL);
+	if (progress && isatty(STDERR_FILENO)) {
+		prog_ctx.path = argv[optind];
+		prog_ctx.start = time(NULL);
+		opts.progress = on_progress;
+		opts.progress_ctx = &prog_ctx;
+	}
+
+	if (lt_analyze(argv[optind], &opts, &report, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		free(trans);
+		return lt_error_exit_status(err.code);
+	}
+	if (output) {
+		out = fopen(output, "w");
+		if (!out) {
+			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
+				strerror(errno));
+			lt_report_free(report);
+			free(trans);
+			return lt_error_exit_status(LT_E_IO);
+		}
+	}
+	status = 0;
+	if (lt_report_write(report, format, out, &err) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
+			err.msg);
+		status = lt_error_exit_status(LT_E_IO);
+	} else if (report->partial) {
+		fprintf(stderr, "%s: partial report: %s\n", prog,
+			report->partial_reason);
+		status = lt_error_exit_status(LT_E_PARTIAL);
+	}
+	if (output && fclose(out) && !status) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, output,
+			strerror(errno));
+		status = lt_error_exit_status(LT_E_IO);
+	}
+	lt_report_free(report);
+	free(trans);
+	return status;
+}

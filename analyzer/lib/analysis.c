@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * analysis.c - lt_analyze(): read, decode, replay, build the report.
+ *
+ * The only module that sees the reader, the decoder and the replay
+ * together; each of them is usable (and tested) alone.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-decode.h"
+#include "lt-replay.h"
+#include "lt-report-local.h"
+#include "lt-trace.h"
+#include "lt-trans.h"
+
+#define PROGRESS_EVERY	(1u << 16)
+#define RECORD_BASE "trace-cmd record -e latencytop -e sched_stat_sleep " \
+		    "-e sched_stat_blocked -e sched_switch -e sched_wakeup -T"
+
+struct analysis {
+	struct lt_trace *trace;
+	struct lt_trans trans;
+	struct lt_replay *rp;
+	uint32_t *by_id;		/* records per event id */
+	char cause[256];		/* "[func]" handed to the replay */
+};
+
+/* ---- stacks ---------------------------------------------------------- */
+
+static const char *symbol(void *ctx, uint64_t addr)
+{
+	struct analysis *a = ctx;
+	const char *name = lt_trace_ksym(a->trace, addr, NULL);
+	char buf[32];
+	uint32_t id;
+
+	if (!name) {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+		name = buf;
+	}
+	/* the replay's string table outlives the trace: the report keeps it */
+	id = lt_strtab_intern(&a->rp->strs, name, strlen(name));
+	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
+}
+
+static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
+		   struct lt_stack_info *out)
+{
+	struct analysis *a = ctx;
+	const char *names[256];
+	unsigned int i;
+
+	if (nr > 256)
+		nr = 256;
+	out->kernel_thread = false;
+	for (i = 0; i < nr; i++) {
+		names[i] = symbol(a, frames[i]);
+		/* every kernel thread runs under kthread(); user tasks never do */
+		if (!strcmp(names[i], "kthread"))
+			out->kernel_thread = true;
+	}
+	out->cause = lt_trans_explain(&a->trans, names, nr, &out->kind,
+				      a->cause, sizeof(a->cause));
+	return 0;
+}
+
+/* ---- setup ------------------------------------------------------------ */
+
+static int load_tables(struct analysis *a, const struct lt_options *opts,
+		       struct lt_error *err)
+{
+	size_t i;
+
+	if (lt_trans_init(&a->trans) < 0) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	if (!opts->no_default_trans && lt_trans_load_defaults(&a->trans, err) < 0)
+		return -1;
+	/* without the defaults, still look past scheduler frames */
+	if (opts->no_default_trans &&
+	    lt_trans_load_skip_buffer(&a->trans, "built-in latencytop.skip",
+				      lt_builtin_skip, lt_builtin_skip_len, err) < 0)
+		return -1;
+	for (i = 0; i < opts->nr_trans_files; i++)
+		if (lt_trans_load_file(&a->trans, opts->trans_files[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+static void name_from_cmdline(void *ctx, int pid, const char *comm)
+{
+	lt_replay_name_task(ctx, pid, comm);
+}
+
+/* ---- what the trace lacks ---------------------------------------------- */
+
+static void add_source(struct lt_report *r, const char *event, uint64_t count)
+{
+	if (!count)
+		return;
+	r->sources[r->nr_sources].event = event;
+	r->sources[r->nr_sources].count = count;
+	r->nr_sources++;
+}
+
+static void add_missing(struct lt_report *r, const char *what,
+			const char *effect, const char *option)
+{
+	r->missing[r->nr_missing].what = what;
+	r->missing[r->nr_missing].effect = effect;
+	r->missing[r->nr_missing].option = option;
+	r->nr_missing++;
+}
+
+static int describe_sources(struct lt_report_priv *priv,
+			    const struct lt_decoder *d)
+{
+	struct lt_report *r = &priv->pub;
+	const uint64_t *c = d->counts;
+	char hint[512];
+	int s;
+
+	r->sources = lt_report_alloc(priv, LT_SRC_NR, sizeof(*r->sources));
+	r->missing = lt_report_alloc(priv, 8, sizeof(*r->missing));
+	if (!r->sources || !r->missing)
+		return -1;
+	for (s = 0; s < LT_SRC_NR; s++) {
+		const char *name;
+
+		if (!c[s])
+			continue;
+		snprintf(hint, sizeof(hint), "%s:%s", lt_src_desc[s].system,
+			 lt_src_desc[s].name);
+		name = lt_report_strdup(priv, hint);
+		if (!name)
+			return -1;
+		add_source(r, name, c[s]);
+	}
+
+	if (!c[LT_SRC_SWITCH])
+		add_missing(r, "sched_switch",
+			    "no run-queue waits, and without sched_stat_* no blocked time",
+			    "-e sched_switch");
+	else if (!c[LT_SRC_WAKEUP] && !c[LT_SRC_WAKING])
+		add_missing(r, "sched_wakeup",
+			    "blocked time runs to the next switch-in and includes waiting for a CPU",
+			    "-e sched_wakeup");
+	if (!c[LT_SRC_STAT_SLEEP] && !c[LT_SRC_STAT_BLOCKED])
+		add_missing(r, "sched_stat_sleep/sched_stat_blocked",
+			    "blocked time is derived from sched_switch "
+			    "(the kernel needs CONFIG_SCHEDSTATS and kernel.sched_schedstats=1)",
+			    "-e sched_stat_sleep -e sched_stat_blocked");
+	if (!c[LT_SRC_REASON_SET])
+		add_missing(r, "latencytop events",
+			    "no kernel annotations: causes come from kernel stacks "
+			    "(load kernel/module or boot the patched kernel)",
+			    "-e latencytop");
+	if (!c[LT_SRC_STACK])
+		add_missing(r, "kernel stacks",
+			    "unannotated waits show as \"Unknown reason\"", "-T");
+	if (!c[LT_SRC_NEWTASK])
+		add_missing(r, "task_newtask",
+			    "threads are not grouped into their processes",
+			    "-e task_newtask");
+	if (!r->nr_missing)
+		return 0;
+	snprintf(hint, sizeof(hint), "%s%s%s <workload>", RECORD_BASE,
+		 c[LT_SRC_NEWTASK] ? "" : " -e task_newtask",
+		 c[LT_SRC_FORK] && c[LT_SRC_EXEC] ? "" :
+		 " -e sched_process_fork -e sched_process_exec -e sched_process_exit");
+	r->record_hint = lt_report_strdup(priv, hint);
+	return r->record_hint ? 0 : -1;
+}
+
+/* One line saying what the file holds instead of scheduler events. */
+static void no_sched_error(struct analysis *a, const char *path,
+			   uint64_t events, struct lt_error *err)
+{
+	char held[256] = "";
+	size_t len = 0;
+	int shown, id;
+
+	for (shown = 0; shown < 4; shown++) {
+		uint32_t best = 0;
+		int best_id = -1;
+
+		for (id = 0; id < 65536; id++)
+			if (a->by_id[id] > best) {
+				best = a->by_id[id];
+				best_id = id;
+			}
+		if (best_id < 0)
+			break;
+		{
+			const struct lt_event_type *t =
+				lt_trace_event_by_id(a->trace, (uint16_t)best_id);
+
+			len += snprintf(held + len, sizeof(held) - len, "%s%s %u",
+					shown ? ", " : "",
+					t ? lt_event_type_name(t) : "unknown", best);
+		}
+		a->by_id[best_id] = 0;
+		if (len >= sizeof(held))
+			break;
+	}
+	lt_error_set(err, LT_E_NO_EVENTS,
+		     "%s: no scheduler events (sched_switch or sched_stat_*) among "
+		     "its %" PRIu64 " events%s%s%s; record with: " RECORD_BASE,
+		     path, events, held[0] ? " (it holds " : "", held,
+		     held[0] ? ")" : "");
+}
+
+/* ---- the run ------------------------------------------------------------- */
+
+static void release(void *ctx)
+{
+	struct analysis *a = ctx;
+
+	lt_trans_free(&a->trans);
+	if (a->trace)
+		lt_trace_close(a->trace);
+	free(a->by_id);
+	free(a);
+}
+
+void lt_report_free(struct lt_report *report)
+{
+	struct lt_report_priv *priv;
+	size_t i;
+
+	if (!report)
+		return;
+	priv = lt_report_priv(report);
+	for (i = 0; i < priv->nr_allocs; i++)
+		free(priv->allocs[i]);
+	free(priv->allocs);
+	if (priv->have_replay)
+		lt_replay_free(&priv->replay);
+	if (priv->release)
+		priv->release(priv->release_ctx);
+	free(priv);
+}
+
+static const char *copy(struct lt_report_priv *priv, const char *s,
+			const char *dflt)
+{
+	const char *c = lt_report_strdup(priv, s ? s : dflt);
+
+	return c ? c : dflt;
+}
+
+/* Copies what it needs from the trace: the trace is closed after. */
+static void fill_report(struct lt_report_priv *priv,
+			const struct lt_trace_info *info,
+			const struct lt_replay *rp, uint64_t events)
+{
+	const struct lt_replay_stats *st = &rp->stats;
+	struct lt_report *r = &priv->pub;
+
+	r->path = copy(priv, info->path, "");
+	r->file_version = info->version;
+	r->compression = copy(priv, info->compression, "none");
+	r->uname = copy(priv, info->uname, "");
+	r->clock = copy(priv, info->clock, "");
+	r->cpus = info->cpus;
+	r->start_ns = st->first_ts;
+	r->end_ns = st->last_ts;
+	r->events = events;
+	r->lost_events = st->lost_events;
+	r->lost_gaps_unknown = st->lost_unknown;
+	r->lost_per_cpu = st->lost_per_cpu;
+	r->nr_lost_cpus = st->nr_cpus_lost;
+	r->dropped_interruptible = st->dropped_interruptible;
+	r->dropped_interruptible_ns = st->dropped_interruptible_ns;
+	r->dropped_maxtime = st->dropped_maxtime;
+	r->dropped_maxtime_ns = st->dropped_maxtime_ns;
+	r->began_before_trace = st->began_before_trace;
+	r->unfinished = st->unfinished;
+	r->discarded_lost = st->discarded_lost;
+	r->resync = st->resync;
+	r->unmatched_restore = st->unmatched_restore;
+	r->inconsistent = st->inconsistent;
+	r->whole.start_ns = rp->origin_ns;
+	r->whole.end_ns = st->last_ts;
+	if (r->options.to_ns >= 0 &&
+	    st->first_ts + (uint64_t)r->options.to_ns < r->whole.end_ns)
+		r->whole.end_ns = st->first_ts + (uint64_t)r->options.to_ns;
+	if (r->whole.end_ns < r->whole.start_ns)
+		r->whole.end_ns = r->whole.start_ns;
+}
+
+int lt_analyze(const char *path, const struct lt_options *opts,
+	       struct lt_report **out, struct lt_error *err)
+{
+	struct lt_replay_opts ro = { 0 };
+	struct lt_report_priv *priv;
+	struct lt_decoder dec;
+	struct analysis *a;
+	struct lt_error rerr;
+	struct lt_record rec;
+	struct lt_ev ev;
+	uint64_t events = 0, done, total;
+	bool have_dec = false;
+	int ret;
+
+	*out = NULL;
+	priv = calloc(1, sizeof(*priv));
+	a = calloc(1, sizeof(*a));
+	if (a)
+		a->by_id = calloc(65536, sizeof(*a->by_id));
+	if (!priv || !a || !a->by_id) {
+		free(priv);
+		if (a)
+			free(a->by_id);
+		free(a);
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	priv->release = release;
+	priv->release_ctx = a;
+	priv->pub.options = *opts;
+	a->rp = &priv->replay;
+
+	if (lt_trace_open(&a->trace, path, err) < 0)
+		goto fail;
+	if (load_tables(a, opts, err) < 0)
+		goto fail;
+	if (lt_decode_init(&dec, a->trace, err) < 0)
+		goto fail;
+	have_dec = true;
+
+	ro.sleep_cutoff_ns = opts->sleep_cutoff_ns;
+	ro.honour_maxtime = opts->honour_maxtime;
+	ro.window_ns = opts->window_ns;
+	ro.from_ns = opts->from_ns;
+	ro.to_ns = opts->to_ns;
+	ro.resolve = resolve;
+	ro.resolve_ctx = a;
+	if (lt_replay_init(a->rp, &ro) < 0) {
+		*err = a->rp->err;
+		priv->have_replay = true;
+		goto fail;
+	}
+	priv->have_replay = true;
+	lt_trace_for_each_cmdline(a->trace, name_from_cmdline, a->rp);
+
+	for (;;) {
+		ret = lt_trace_next(a->trace, &rec, &rerr);
+		if (ret < 0) {
+			/* damage: with --partial, keep what came before it */
+			if (!opts->partial || !events) {
+				*err = rerr;
+				goto fail;
+			}
+			priv->pub.partial = true;
+			priv->pub.partial_reason = lt_report_strdup(priv, rerr.msg);
+			break;
+		}
+		if (!ret)
+			break;
+		if (rec.kind == LT_REC_EVENT) {
+			events++;
+			a->by_id[rec.id]++;
+			if (lt_replay_past_end(a->rp, rec.ts))
+				break;
+		}
+		if (lt_decode_record(&dec, &rec, &ev) &&
+		    lt_replay_feed(a->rp, &ev) < 0) {
+			*err = a->rp->err;
+			goto fail;
+		}
+		if (opts->progress && !(events % PROGRESS_EVERY)) {
+			lt_trace_progress(a->trace, &done, &total);
+			opts->progress(opts->progress_ctx, done, total);
+		}
+	}
+	if (opts->progress) {
+		lt_trace_progress(a->trace, &done, &total);
+		opts->progress(opts->progress_ctx, total, total);
+	}
+	if (!dec.counts[LT_SRC_SWITCH] && !dec.counts[LT_SRC_STAT_SLEEP] &&
+	    !dec.counts[LT_SRC_STAT_BLOCKED]) {
+		no_sched_error(a, path, events, err);
+		goto fail;
+	}
+	if (dec.field_errors)
+		lt_warning("%s: %" PRIu64 " records were shorter than their event format",
+			   path, dec.field_errors);
+	if (lt_replay_finish(a->rp) < 0) {
+		*err = a->rp->err;
+		goto fail;
+	}
+	fill_report(priv, lt_trace_info(a->trace), a->rp, events);
+	if (describe_sources(priv, &dec) < 0) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (lt_report_build(priv, symbol, a, err) < 0)
+		goto fail;
+	lt_decode_free(&dec);
+	/* every name the report shows is interned by now */
+	lt_trace_close(a->trace);
+	a->trace = NULL;
+	*out = &priv->pub;
+	return 0;
+fail:
+	if (have_dec)
+		lt_decode_free(&dec);
+	lt_report_free(&priv->pub);
+	return -1;
+}

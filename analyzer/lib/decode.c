@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * decode.c - trace records to decoded events (lt-decode.h).
+ */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-decode.h"
+
+const struct lt_src_desc lt_src_desc[LT_SRC_NR] = {
+	[LT_SRC_SWITCH]		= { "sched", "sched_switch" },
+	[LT_SRC_WAKEUP]		= { "sched", "sched_wakeup" },
+	[LT_SRC_WAKEUP_NEW]	= { "sched", "sched_wakeup_new" },
+	[LT_SRC_WAKING]		= { "sched", "sched_waking" },
+	[LT_SRC_STAT_SLEEP]	= { "sched", "sched_stat_sleep" },
+	[LT_SRC_STAT_BLOCKED]	= { "sched", "sched_stat_blocked" },
+	[LT_SRC_STAT_IOWAIT]	= { "sched", "sched_stat_iowait" },
+	[LT_SRC_REASON_SET]	= { "latencytop", "latency_reason_set" },
+	[LT_SRC_REASON_RESTORE]	= { "latencytop", "latency_reason_restore" },
+	[LT_SRC_FORK]		= { "sched", "sched_process_fork" },
+	[LT_SRC_NEWTASK]	= { "task", "task_newtask" },
+	[LT_SRC_EXEC]		= { "sched", "sched_process_exec" },
+	[LT_SRC_EXIT]		= { "sched", "sched_process_exit" },
+	[LT_SRC_RENAME]		= { "task", "task_rename" },
+	[LT_SRC_STACK]		= { "ftrace", "kernel_stack" },
+};
+
+/* Field names per source, in the order handlers read them (f[0], f[1], ...). */
+static const char *const field_names[LT_SRC_NR][LT_DECODE_MAX_FIELDS] = {
+	[LT_SRC_SWITCH]		= { "prev_comm", "prev_pid", "prev_state",
+				    "next_comm", "next_pid" },
+	[LT_SRC_WAKEUP]		= { "comm", "pid" },
+	[LT_SRC_WAKEUP_NEW]	= { "comm", "pid" },
+	[LT_SRC_WAKING]		= { "comm", "pid" },
+	[LT_SRC_STAT_SLEEP]	= { "comm", "pid", "delay" },
+	[LT_SRC_STAT_BLOCKED]	= { "comm", "pid", "delay" },
+	[LT_SRC_STAT_IOWAIT]	= { "comm", "pid", "delay" },
+	[LT_SRC_REASON_SET]	= { "reason", "argument", "maxtime_us", "cookie" },
+	[LT_SRC_REASON_RESTORE]	= { "reason", "cookie" },
+	[LT_SRC_FORK]		= { "parent_pid", "child_pid", "child_comm" },
+	[LT_SRC_NEWTASK]	= { "pid", "comm", "clone_flags" },
+	[LT_SRC_EXEC]		= { "filename", "pid", "old_pid" },
+	[LT_SRC_EXIT]		= { "comm", "pid" },
+	[LT_SRC_RENAME]		= { "pid", "newcomm" },
+	[LT_SRC_STACK]		= { "size", "caller" },
+};
+
+/* Fields an event cannot be used without (bit per field_names index). */
+static const unsigned int required[LT_SRC_NR] = {
+	[LT_SRC_SWITCH]		= 0x16,	/* prev_pid, prev_state, next_pid */
+	[LT_SRC_WAKEUP]		= 0x2,
+	[LT_SRC_WAKEUP_NEW]	= 0x2,
+	[LT_SRC_WAKING]		= 0x2,
+	[LT_SRC_STAT_SLEEP]	= 0x6,
+	[LT_SRC_STAT_BLOCKED]	= 0x6,
+	[LT_SRC_STAT_IOWAIT]	= 0x6,
+	[LT_SRC_REASON_SET]	= 0x9,	/* reason, cookie */
+	[LT_SRC_REASON_RESTORE]	= 0x3,
+	[LT_SRC_FORK]		= 0x3,
+	[LT_SRC_NEWTASK]	= 0x1,
+	[LT_SRC_EXEC]		= 0x2,
+	[LT_SRC_EXIT]		= 0x2,
+	[LT_SRC_RENAME]		= 0x3,
+	[LT_SRC_STACK]		= 0x2,
+};
+
+void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
+{
+	const char *p;
+
+	/* Linux since 2.6.3x: S = 1, D = 2; other reportable states above */
+	d->state_sleep = 0x1;
+	d->state_blocked = 0x2;
+	d->state_other = 0x7c;
+	d->state_idle = 0;
+	p = fmt ? strstr(fmt, "__print_flags(") : NULL;
+	if (!p || !strstr(p, "prev_state"))
+		return;
+	d->state_sleep = d->state_blocked = d->state_other = d->state_idle = 0;
+	/*
+	 * The letters are the one thing only the print fmt knows: the bit
+	 * values moved between kernel versions.  Read "{ 0x01, "S" }" pairs.
+	 */
+	while ((p = strchr(p, '{')) != NULL) {
+		unsigned long long bits;
+		char *end;
+
+		p++;
+		while (isspace((unsigned char)*p))
+			p++;
+		bits = strtoull(p, &end, 0);
+		if (end == p)
+			continue;
+		p = end;
+		while (isspace((unsigned char)*p) || *p == ',')
+			p++;
+		if (*p != '"')
+			continue;
+		p++;
+		if (p[0] == 'S' && p[1] == '"')
+			d->state_sleep |= bits;
+		else if (p[0] == 'D' && p[1] == '"')
+			d->state_blocked |= bits;
+		else if (p[0] == 'I' && p[1] == '"')
+			d->state_idle |= bits;	/* TASK_IDLE: D|NOLOAD, no latency */
+		else
+			d->state_other |= bits;
+	}
+	if (!d->state_sleep || !d->state_blocked) {
+		d->state_sleep = 0x1;
+		d->state_blocked = 0x2;
+	}
+	d->state_other &= ~(d->state_sleep | d->state_blocked | d->state_idle);
+}
+
+enum lt_task_state lt_decode_state(const struct lt_decoder *d, uint64_t state)
+{
+	if (state & d->state_blocked)
+		return LT_STATE_BLOCKED;
+	if (state & d->state_idle)
+		return LT_STATE_IDLE;
+	if (state & d->state_sleep)
+		return LT_STATE_SLEEP;
+	if (state & d->state_other)
+		return LT_STATE_OTHER;
+	/* 0, or only the "preempted" bit */
+	return LT_STATE_RUNNABLE;
+}
+
+int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
+		   struct lt_error *err)
+{
+	const struct lt_trace_info *info = lt_trace_info(trace);
+	int s, i;
+
+	memset(d, 0, sizeof(*d));
+	d->trace = trace;
+	lt_decode_parse_states(d, NULL);
+	for (s = 0; s < LT_SRC_NR; s++) {
+		const struct lt_event_type *type;
+		struct lt_decode_type *t = &d->types[s];
+
+		t->src = s;
+		type = lt_trace_find_event(trace, lt_src_desc[s].system,
+					   lt_src_desc[s].name);
+		if (!type)
+			continue;
+		if (lt_event_type_field(type, "common_pid", &t->common_pid) < 0)
+			continue;
+		for (i = 0; i < LT_DECODE_MAX_FIELDS && field_names[s][i]; i++)
+			if (!lt_event_type_field(type, field_names[s][i], &t->f[i]))
+				t->have |= 1u << i;
+		if ((t->have & required[s]) != required[s]) {
+			lt_warning("%s: event %s:%s lacks fields we need; ignored",
+				   info->path, lt_src_desc[s].system,
+				   lt_src_desc[s].name);
+			continue;
+		}
+		d->present[s] = true;
+		d->by_id[lt_event_type_id(type)] = (uint16_t)(s + 1);
+		if (s == LT_SRC_SWITCH)
+			lt_decode_parse_states(d, lt_event_type_print_fmt(type));
+	}
+	d->nr_cpus = info->cpus > 0 ? info->cpus : 1;
+	d->stack_pid = malloc(d->nr_cpus * sizeof(*d->stack_pid));
+	if (!d->stack_pid) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < d->nr_cpus; i++)
+		d->stack_pid[i] = -1;
+	return 0;
+}
+
+void lt_decode_free(struct lt_decoder *d)
+{
+	free(d->stack_pid);
+	d->stack_pid = NULL;
+}
+
+static int64_t get_s(struct lt_decoder *d, const struct lt_field *f,
+		     const struct lt_record *rec)
+{
+	int64_t v;
+
+	if (lt_field_s64(d->trace, f, rec, &v) < 0)
+		d->field_errors++;
+	return v;
+}
+
+static uint64_t get_u(struct lt_decoder *d, const struct lt_field *f,
+		      const struct lt_record *rec)
+{
+	uint64_t v;
+
+	if (lt_field_u64(d->trace, f, rec, &v) < 0)
+		d->field_errors++;
+	return v;
+}
+
+static void get_str(struct lt_decoder *d, const struct lt_decode_type *t,
+		    unsigned int i, const struct lt_record *rec,
+		    const char **s, size_t *len)
+{
+	*s = "";
+	*len = 0;
+	if (!(t->have & (1u << i)))
+		return;
+	if (lt_field_str(d->trace, &t->f[i], rec, s, len) < 0) {
+		d->field_errors++;
+		*s = "";
+		*len = 0;
+	}
+}
+
+static unsigned int get_frames(struct lt_decoder *d,
+			       const struct lt_decode_type *t,
+			       const struct lt_record *rec)
+{
+	const struct lt_field *caller = &t->f[1];
+	uint64_t n, avail, v, ulong_max;
+	unsigned int i, nr = 0;
+
+	if (!caller->elem_size || caller->offset > rec->size)
+		return 0;
+	/* newer kernels size the event to the stack; older ones pad to [8] */
+	avail = (rec->size - caller->offset) / caller->elem_size;
+	n = t->have & 1 ? get_u(d, &t->f[0], rec) : avail;
+	if (n > avail)
+		n = avail;
+	if (n > LT_DECODE_MAX_FRAMES)
+		n = LT_DECODE_MAX_FRAMES;
+	ulong_max = caller->elem_size >= 8 ? UINT64_MAX :
+		    (1ULL << (caller->elem_size * 8)) - 1;
+	for (i = 0; i < n; i++) {
+		if (lt_field_elem_u64(d->trace, caller, rec, i, &v) < 0)
+			break;
+		if (v == ulong_max)	/* old kernels end short stacks so */
+			break;
+		if (v)
+			d->frames[nr++] = v;
+	}
+	return nr;
+}
+
+int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
+		     struct lt_ev *ev)
+{
+	const struct lt_decode_type *t;
+	unsigned int src;
+	int cpu = rec->cpu;
+
+	memset(ev, 0, sizeof(*ev));
+	ev->cpu = cpu;
+	ev->ts = rec->ts;
+	if (rec->kind == LT_REC_LOST) {
+		ev->kind = LT_EV_LOST;
+		ev->value = rec->lost < 0 ? UINT64_MAX : (uint64_t)rec->lost;
+		return 1;
+	}
+	src = d->by_id[rec->id];
+	if (!src) {
+		ev->kind = LT_EV_OTHER;
+		/* a stack follows only the event just before it on that CPU */
+		if (cpu >= 0 && cpu < d->nr_cpus)
+			d->stack_pid[cpu] = -1;
+		return 1;
+	}
+	src--;
+	t = &d->types[src];
+	d->counts[src]++;
+	if (src != LT_SRC_STACK && src != LT_SRC_SWITCH && cpu >= 0 &&
+	    cpu < d->nr_cpus)
+		d->stack_pid[cpu] = -1;
+	ev->pid = (int)get_s(d, &t->common_pid, rec);
+
+	switch (src) {
+	case LT_SRC_SWITCH:
+		ev->kind = LT_EV_SWITCH;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->state = lt_decode_state(d, get_u(d, &t->f[2], rec));
+		get_str(d, t, 3, rec, &ev->str2, &ev->str2_len);
+		ev->pid2 = (int)get_s(d, &t->f[4], rec);
+		if (cpu >= 0 && cpu < d->nr_cpus)
+			d->stack_pid[cpu] = ev->pid;
+		return 1;
+	case LT_SRC_WAKEUP:
+	case LT_SRC_WAKEUP_NEW:
+	case LT_SRC_WAKING:
+		ev->kind = src == LT_SRC_WAKING ? LT_EV_WAKING : LT_EV_WAKEUP;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		return 1;
+	case LT_SRC_STAT_SLEEP:
+	case LT_SRC_STAT_BLOCKED:
+	case LT_SRC_STAT_IOWAIT:
+		ev->kind = src == LT_SRC_STAT_SLEEP ? LT_EV_STAT_SLEEP :
+			   src == LT_SRC_STAT_BLOCKED ? LT_EV_STAT_BLOCKED :
+			   LT_EV_STAT_IOWAIT;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		/* the sleeper is "pid"; common_pid is whoever woke it */
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->value = get_u(d, &t->f[2], rec);
+		return 1;
+	case LT_SRC_REASON_SET:
+		ev->kind = LT_EV_REASON_SET;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		get_str(d, t, 1, rec, &ev->str2, &ev->str2_len);
+		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
+		ev->cookie = get_u(d, &t->f[3], rec);
+		return 1;
+	case LT_SRC_REASON_RESTORE:
+		ev->kind = LT_EV_REASON_RESTORE;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->cookie = get_u(d, &t->f[1], rec);
+		return 1;
+	case LT_SRC_FORK:
+		ev->kind = LT_EV_FORK;
+		ev->pid = (int)get_s(d, &t->f[0], rec);
+		ev->pid2 = (int)get_s(d, &t->f[1], rec);
+		get_str(d, t, 2, rec, &ev->str, &ev->str_len);
+		return 1;
+	case LT_SRC_NEWTASK:
+		/* common_pid is the parent, "pid" the new task */
+		ev->kind = LT_EV_NEWTASK;
+		ev->pid2 = (int)get_s(d, &t->f[0], rec);
+		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
+		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
+		return 1;
+	case LT_SRC_EXEC:
+		ev->kind = LT_EV_EXEC;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->pid2 = t->have & 4 ? (int)get_s(d, &t->f[2], rec) : ev->pid;
+		return 1;
+	case LT_SRC_EXIT:
+		ev->kind = LT_EV_EXIT;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		return 1;
+	case LT_SRC_RENAME:
+		ev->kind = LT_EV_RENAME;
+		ev->pid = (int)get_s(d, &t->f[0], rec);
+		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
+		return 1;
+	case LT_SRC_STACK:
+		/* only the switch-out stack of the task that just left this CPU */
+		if (cpu < 0 || cpu >= d->nr_cpus || d->stack_pid[cpu] != ev->pid ||
+		    ev->pid <= 0) {
+			ev->kind = LT_EV_OTHER;
+			return 1;
+		}
+		d->stack_pid[cpu] = -1;
+		ev->kind = LT_EV_STACK;
+		ev->nr_frames = get_frames(d, t, rec);
+		ev->frames = d->frames;
+		return 1;
+	}
+	ev->kind = LT_EV_OTHER;
+	return 1;
+}

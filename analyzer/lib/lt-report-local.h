@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-report-local.h - building the report model from a finished replay,
+ * and the writers' shared helpers.
+ */
+#ifndef LT_REPORT_LOCAL_H
+#define LT_REPORT_LOCAL_H
+
+#include "latencytop.h"
+#include "lt-replay.h"
+
+/* Name of a kernel address for display; must stay valid as long as the report. */
+typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
+
+/* Everything the report points into lives here and dies with it. */
+struct lt_report_priv {
+	struct lt_report pub;
+	struct lt_replay replay;
+	bool have_replay;
+	void **allocs;
+	size_t nr_allocs, cap_allocs;
+	void (*release)(void *ctx);	/* frees what the analysis kept alive */
+	void *release_ctx;
+};
+
+static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
+{
+	return (struct lt_report_priv *)r;
+}
+
+/* calloc that the report frees; NULL on ENOMEM. */
+void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
+const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
+
+/* Build every view (whole range and windows) from priv->replay. */
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
+		    struct lt_error *err);
+
+int lt_report_write_text(const struct lt_report *r, FILE *out);
+int lt_report_write_json(const struct lt_report *r, FILE *out);
+int lt_report_write_csv(const struct lt_report *r, FILE *out);
+int lt_report_write_folded(const struct lt_report *r, FILE *out);
+
+#endif /* LT_REPORT_LOCAL_H */

@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * report-text.c - LatencyTOP's tables as text, grown up: a header that
+ * says what the trace could and could not tell, the global table, then a
+ * section per process (and per thread on request).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lt-report-local.h"
+
+#define CAUSE_W 44
+
+static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
+{
+	char cause[256];
+	int w = CAUSE_W - indent;
+	size_t len;
+
+	if (row->argument[0])
+		snprintf(cause, sizeof(cause), "%s (%s)", row->reason, row->argument);
+	else
+		snprintf(cause, sizeof(cause), "%s", row->reason);
+	len = strlen(cause);
+	/* keep the numbers aligned: long causes lose their tail, marked by '~' */
+	if (len > (size_t)w) {
+		cause[w - 1] = '~';
+		cause[w] = '\0';
+	}
+	fprintf(out, "%*s%-*s", indent, "", w, cause);
+}
+
+static void put_head(FILE *out, int indent)
+{
+	fprintf(out, "%*s%-*s %10s %10s %7s %11s %7s\n", indent, "",
+		CAUSE_W - indent, "Cause", "Maximum", "Average", "Count",
+		"Total", "Percent");
+}
+
+static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
+{
+	char total[32], max[32];
+	size_t i, shown = row->nr_stacks < 10 ? row->nr_stacks : 10;
+	unsigned int k;
+
+	for (i = 0; i < shown; i++) {
+		const struct lt_report_stack *st = &row->stacks[i];
+
+		fprintf(out, "%*s%" PRIu64 " waits, %s, max %s", indent + 4, "",
+			st->count, lt_format_duration(total, sizeof(total), st->total_ns),
+			lt_format_duration(max, sizeof(max), st->max_ns));
+		if (st->path_depth > 1) {
+			fputs(", in ", out);
+			for (k = 0; k < st->path_depth; k++)
+				fprintf(out, "%s%s", k ? " > " : "", st->path[k]);
+		}
+		fputc('\n', out);
+		for (k = 0; k < st->nr_frames; k++)
+			fprintf(out, "%*s%s\n", indent + 6, "", st->frames[k]);
+		if (!st->nr_frames)
+			fprintf(out, "%*s(no kernel stack recorded)\n", indent + 6, "");
+	}
+	if (row->nr_stacks > shown)
+		fprintf(out, "%*s... %zu more stacks\n", indent + 4, "",
+			row->nr_stacks - shown);
+}
+
+static void put_rows(FILE *out, const struct lt_report *r,
+		     const struct lt_report_row *rows, size_t nr, int indent)
+{
+	char max[32], avg[32], total[32];
+	size_t i, shown = nr;
+
+	if (r->options.limit && shown > r->options.limit)
+		shown = r->options.limit;
+	put_head(out, indent);
+	for (i = 0; i < shown; i++) {
+		const struct lt_report_row *row = &rows[i];
+
+		put_cause(out, row, indent);
+		fprintf(out, " %10s %10s %7" PRIu64 " %11s %6.1f%%\n",
+			lt_format_duration(max, sizeof(max), row->max_ns),
+			lt_format_duration(avg, sizeof(avg), row->avg_ns),
+			row->count,
+			lt_format_duration(total, sizeof(total), row->total_ns),
+			row->percent);
+		if (r->options.stacks && row->kind != LT_CAUSE_SCHED)
+			put_stacks(out, row, indent);
+	}
+	if (shown < nr)
+		fprintf(out, "%*s... %zu more causes (--limit)\n", indent, "",
+			nr - shown);
+}
+
+static void put_coverage(FILE *out, const struct lt_report_coverage *c)
+{
+	uint64_t blocked = 0;
+	int k;
+
+	for (k = 0; k < LT_CAUSE_NR; k++)
+		if (k != LT_CAUSE_SCHED)
+			blocked += c->ns[k];
+	if (!blocked)
+		return;
+	fprintf(out, "Explained: %.1f%% annotated, %.1f%% translated from stacks, "
+		"%.1f%% blocking function only, %.1f%% unknown\n",
+		100.0 * c->ns[LT_CAUSE_ANNOTATED] / blocked,
+		100.0 * c->ns[LT_CAUSE_TRANSLATED] / blocked,
+		100.0 * c->ns[LT_CAUSE_FUNCTION] / blocked,
+		100.0 * c->ns[LT_CAUSE_UNKNOWN] / blocked);
+}
+
+static void put_view(FILE *out, const struct lt_report *r,
+		     const struct lt_report_view *v)
+{
+	char total[32];
+	size_t i, j;
+
+	fprintf(out, "Global latencies%s: %s charged\n",
+		r->options.kernel_threads ? "" : " (kernel threads excluded)",
+		lt_format_duration(total, sizeof(total), v->total_ns));
+	put_coverage(out, &v->coverage);
+	if (v->nr_global)
+		put_rows(out, r, v->global, v->nr_global, 0);
+	else
+		fputs("  (no latencies in this range)\n", out);
+
+	for (i = 0; i < v->nr_processes; i++) {
+		const struct lt_report_process *p = &v->processes[i];
+
+		fprintf(out, "\nProcess %s (%d)%s: %s\n", p->comm, p->pid,
+			p->kernel_thread ? " [kernel thread]" : "",
+			lt_format_duration(total, sizeof(total), p->total_ns));
+		put_rows(out, r, p->rows, p->nr_rows, 0);
+		if (!r->options.per_thread)
+			continue;
+		for (j = 0; j < p->nr_threads; j++) {
+			const struct lt_report_thread *t = &p->threads[j];
+
+			fprintf(out, "\n  Thread %s (%d): %s\n", t->comm, t->tid,
+				lt_format_duration(total, sizeof(total), t->total_ns));
+			put_rows(out, r, t->rows, t->nr_rows, 2);
+		}
+	}
+}
+
+static void put_sources(FILE *out, const struct lt_report *r)
+{
+	size_t i;
+
+	fputs("Sources:  ", out);
+	if (!r->nr_sources)
+		fputs("none", out);
+	for (i = 0; i < r->nr_sources; i++)
+		fprintf(out, "%s%s %" PRIu64, i ? ", " : "", r->sources[i].event,
+			r->sources[i].count);
+	fputc('\n', out);
+	for (i = 0; i < r->nr_missing; i++)
+		fprintf(out, "%s%s: %s\n", i ? "          " : "Missing:  ",
+			r->missing[i].what, r->missing[i].effect);
+	if (r->nr_missing && r->record_hint)
+		fprintf(out, "          record them with: %s\n", r->record_hint);
+}
+
+static void put_lost(FILE *out, const struct lt_report *r)
+{
+	int cpu;
+
+	if (!r->lost_events && !r->lost_gaps_unknown) {
+		fputs("Lost:     no events lost\n", out);
+		return;
+	}
+	fprintf(out, "Lost:     %" PRIu64 " events", r->lost_events);
+	if (r->lost_gaps_unknown)
+		fprintf(out, " and %" PRIu64 " gaps of unknown size",
+			r->lost_gaps_unknown);
+	fputs(" (", out);
+	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
+		if (r->lost_per_cpu[cpu])
+			fprintf(out, "CPU %d: %" PRIu64 "; ", cpu, r->lost_per_cpu[cpu]);
+	fputs("numbers are lower bounds)\n", out);
+}
+
+static void put_not_charged(FILE *out, const struct lt_report *r)
+{
+	char buf[32], cut[32];
+
+	fputs("Not charged: ", out);
+	if (r->options.sleep_cutoff_ns)
+		fprintf(out, "%" PRIu64 " interruptible waits > %s (user requested, %s)",
+			r->dropped_interruptible,
+			lt_format_duration(cut, sizeof(cut), r->options.sleep_cutoff_ns),
+			lt_format_duration(buf, sizeof(buf), r->dropped_interruptible_ns));
+	else
+		fputs("no interruptible cut-off", out);
+	if (r->options.honour_maxtime)
+		fprintf(out, ", %" PRIu64 " over their reason's maxtime",
+			r->dropped_maxtime);
+	fprintf(out, ", %" PRIu64 " begun before the trace, %" PRIu64
+		" unfinished at its end", r->began_before_trace, r->unfinished);
+	if (r->discarded_lost)
+		fprintf(out, ", %" PRIu64 " lost track of after lost events",
+			r->discarded_lost);
+	fputc('\n', out);
+}
+
+int lt_report_write_text(const struct lt_report *r, FILE *out)
+{
+	char dur[32], win[32];
+	size_t w;
+
+	fprintf(out, "latency-analyze %s: %s%s\n", LT_VERSION_STRING, r->path,
+		r->partial ? "  ** PARTIAL REPORT **" : "");
+	if (r->partial)
+		fprintf(out, "Partial:  %s\n", r->partial_reason);
+	fprintf(out, "Trace:    %s from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
+		".%06" PRIu64 ", %d CPUs, %" PRIu64 " events\n",
+		lt_format_duration(dur, sizeof(dur), r->end_ns - r->start_ns),
+		r->start_ns / 1000000000, r->start_ns % 1000000000 / 1000,
+		r->end_ns / 1000000000, r->end_ns % 1000000000 / 1000,
+		r->cpus, r->events);
+	fprintf(out, "File:     trace-cmd v%d, %s%s%s%s%s\n", r->file_version,
+		strcmp(r->compression, "none") ? r->compression : "uncompressed",
+		r->clock[0] ? ", clock " : "", r->clock,
+		r->uname[0] ? ", " : "", r->uname);
+	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns)
+		fprintf(out, "Range:    %" PRIu64 ".%06" PRIu64 " to %" PRIu64
+			".%06" PRIu64 "\n",
+			r->whole.start_ns / 1000000000,
+			r->whole.start_ns % 1000000000 / 1000,
+			r->whole.end_ns / 1000000000,
+			r->whole.end_ns % 1000000000 / 1000);
+	put_sources(out, r);
+	put_lost(out, r);
+	put_not_charged(out, r);
+	fputc('\n', out);
+
+	if (!r->options.window_ns) {
+		put_view(out, r, &r->whole);
+		return ferror(out) ? -1 : 0;
+	}
+	for (w = 0; w < r->nr_windows; w++) {
+		const struct lt_report_view *v = &r->windows[w];
+
+		fprintf(out, "%s=== Window %zu: +%s", w ? "\n" : "", w,
+			lt_format_duration(win, sizeof(win), v->start_ns - r->start_ns));
+		fprintf(out, " .. +%s ===\n",
+			lt_format_duration(win, sizeof(win), v->end_ns - r->start_ns));
+		put_view(out, r, v);
+	}
+	if (!r->nr_windows)
+		fputs("(no latencies in this range)\n", out);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,635 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * report.c - turn the replay's accumulators into the report model.
+ *
+ * The replay keeps one row per (task, window, cause).  A view (the whole
+ * range, or one window) folds those rows three ways at once: per thread,
+ * per process (thread-group leader) and globally (kernel threads left out
+ * unless asked), merging histograms, worst occurrences and drill-down
+ * stacks on the way.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-report-local.h"
+
+enum level { LVL_THREAD, LVL_PROCESS, LVL_GLOBAL };
+
+struct agg {
+	enum level level;
+	uint32_t leader, task;	/* scope */
+	uint32_t cause;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+	int max_tid;
+	struct lt_hist hist;
+	struct lt_report_occurrence worst[LT_REPORT_WORST];
+	unsigned int nr_worst;
+	uint32_t first_sub;
+};
+
+struct agg_sub {
+	uint32_t path, stack;
+	uint32_t next;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+};
+
+struct builder {
+	struct lt_report_priv *priv;
+	const struct lt_replay *rp;
+	lt_symbol_fn sym;
+	void *sym_ctx;
+	enum lt_sort sort;
+	bool kernel_threads;
+
+	struct agg *aggs;
+	size_t nr_aggs, cap_aggs;
+	struct lt_map agg_map;
+	struct agg_sub *subs;
+	size_t nr_subs, cap_subs;
+	struct lt_map sub_map;
+	const char **sym_cache;		/* per replay stack frame index */
+	struct lt_error *err;
+};
+
+void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size)
+{
+	void *p;
+
+	if (priv->nr_allocs == priv->cap_allocs) {
+		size_t ncap = priv->cap_allocs ? priv->cap_allocs * 2 : 64;
+		void **a = realloc(priv->allocs, ncap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		priv->allocs = a;
+		priv->cap_allocs = ncap;
+	}
+	p = calloc(n ? n : 1, size);
+	if (p)
+		priv->allocs[priv->nr_allocs++] = p;
+	return p;
+}
+
+const char *lt_report_strdup(struct lt_report_priv *priv, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = lt_report_alloc(priv, len, 1);
+
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}
+
+static int nomem(struct builder *b)
+{
+	lt_error_set(b->err, LT_E_NOMEM, "out of memory while building the report");
+	return -1;
+}
+
+static void occ_add(struct lt_report_occurrence *w, unsigned int *nr,
+		    uint64_t dur, uint64_t end, int tid)
+{
+	unsigned int i;
+
+	for (i = *nr; i > 0 && w[i - 1].dur_ns < dur; i--)
+		if (i < LT_REPORT_WORST)
+			w[i] = w[i - 1];
+	if (i >= LT_REPORT_WORST)
+		return;
+	w[i].dur_ns = dur;
+	w[i].end_ns = end;
+	w[i].tid = tid;
+	if (*nr < LT_REPORT_WORST)
+		(*nr)++;
+}
+
+static struct agg *agg_get(struct builder *b, enum level level,
+			   uint32_t leader, uint32_t task, uint32_t cause)
+{
+	uint64_t k1 = (uint64_t)level << 62 | (uint64_t)leader << 31 | task;
+	uint32_t *slot;
+	int added;
+
+	slot = lt_map_put(&b->agg_map, k1, cause, (uint32_t)b->nr_aggs, &added);
+	if (!slot)
+		return NULL;
+	if (added) {
+		struct agg *a;
+
+		if (b->nr_aggs == b->cap_aggs) {
+			size_t ncap = b->cap_aggs ? b->cap_aggs * 2 : 256;
+
+			a = realloc(b->aggs, ncap * sizeof(*a));
+			if (!a)
+				return NULL;
+			b->aggs = a;
+			b->cap_aggs = ncap;
+		}
+		a = &b->aggs[b->nr_aggs++];
+		memset(a, 0, sizeof(*a));
+		a->level = level;
+		a->leader = leader;
+		a->task = task;
+		a->cause = cause;
+		a->first_sub = UINT32_MAX;
+	}
+	return &b->aggs[*slot];
+}
+
+static int agg_sub_add(struct builder *b, uint32_t agg,
+		       const struct lt_sub_acc *s)
+{
+	struct agg_sub *as;
+	uint32_t *slot;
+	int added;
+
+	slot = lt_map_put(&b->sub_map, agg, (uint64_t)s->path << 32 | s->stack,
+			  (uint32_t)b->nr_subs, &added);
+	if (!slot)
+		return -1;
+	if (added) {
+		if (b->nr_subs == b->cap_subs) {
+			size_t ncap = b->cap_subs ? b->cap_subs * 2 : 256;
+
+			as = realloc(b->subs, ncap * sizeof(*as));
+			if (!as)
+				return -1;
+			b->subs = as;
+			b->cap_subs = ncap;
+		}
+		as = &b->subs[b->nr_subs];
+		memset(as, 0, sizeof(*as));
+		as->path = s->path;
+		as->stack = s->stack;
+		as->next = b->aggs[agg].first_sub;
+		b->aggs[agg].first_sub = (uint32_t)b->nr_subs++;
+	}
+	as = &b->subs[*slot];
+	as->count += s->count;
+	as->total_ns += s->total_ns;
+	if (s->max_ns > as->max_ns || as->count == s->count) {
+		as->max_ns = s->max_ns;
+		as->max_at_ns = s->max_at_ns;
+	}
+	return 0;
+}
+
+static int agg_add_row(struct builder *b, struct agg *a,
+		       const struct lt_row_acc *r, int tid)
+{
+	uint32_t ai = (uint32_t)(a - b->aggs), s;
+	unsigned int i;
+
+	if (lt_hist_merge(&a->hist, &r->hist) < 0)
+		return -1;
+	if (!a->count || r->max_ns > a->max_ns) {
+		a->max_ns = r->max_ns;
+		a->max_at_ns = r->max_at_ns;
+		a->max_tid = tid;
+	}
+	a->count += r->count;
+	a->total_ns += r->total_ns;
+	for (i = 0; i < r->nr_worst; i++)
+		occ_add(a->worst, &a->nr_worst, r->worst[i].dur_ns,
+			r->worst[i].end_ns, tid);
+	for (s = r->first_sub; s != UINT32_MAX; s = b->rp->subs[s].next)
+		if (b->rp->subs[s].count && agg_sub_add(b, ai, &b->rp->subs[s]) < 0)
+			return -1;
+	return 0;
+}
+
+static int fold_row(struct builder *b, uint32_t ri)
+{
+	const struct lt_row_acc *r = &b->rp->rows[ri];
+	const struct lt_task *t = &b->rp->tasks[r->task];
+	bool kthread = lt_replay_task_is_kthread(b->rp, r->task);
+	struct agg *a;
+
+	a = agg_get(b, LVL_THREAD, t->leader, r->task, r->cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	a = agg_get(b, LVL_PROCESS, t->leader, t->leader, r->cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	/* LatencyTOP kept kernel threads out of the global table */
+	if (kthread && !b->kernel_threads)
+		return 0;
+	a = agg_get(b, LVL_GLOBAL, 0, 0, r->cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	return 0;
+}
+
+static uint64_t sort_key(enum lt_sort sort, uint64_t count, uint64_t total,
+			 uint64_t max)
+{
+	switch (sort) {
+	case LT_SORT_TOTAL:
+		return total;
+	case LT_SORT_COUNT:
+		return count;
+	case LT_SORT_AVG:
+		return count ? total / count : 0;
+	case LT_SORT_MAX:
+	default:
+		return max;
+	}
+}
+
+static enum lt_sort qsort_by;
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const struct lt_report_row *a = pa, *b = pb;
+	int c = cmp_u64_desc(sort_key(qsort_by, a->count, a->total_ns, a->max_ns),
+			     sort_key(qsort_by, b->count, b->total_ns, b->max_ns));
+
+	if (c)
+		return c;
+	c = cmp_u64_desc(a->total_ns, b->total_ns);
+	if (c)
+		return c;
+	c = strcmp(a->reason, b->reason);
+	return c ? c : strcmp(a->argument, b->argument);
+}
+
+static int cmp_stacks(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_u64_desc(a->total_ns, b->total_ns);
+
+	return c ? c : cmp_u64_desc(a->count, b->count);
+}
+
+static int row_stacks(struct builder *b, const struct agg *a,
+		      struct lt_report_row *row)
+{
+	struct lt_report_priv *priv = b->priv;
+	uint32_t reasons[LT_REASON_DEPTH_MAX];
+	size_t n = 0, i;
+	uint32_t s;
+
+	for (s = a->first_sub; s != UINT32_MAX; s = b->subs[s].next)
+		n++;
+	if (!n)
+		return 0;
+	row->stacks = lt_report_alloc(priv, n, sizeof(*row->stacks));
+	if (!row->stacks)
+		return -1;
+	for (s = a->first_sub, i = 0; s != UINT32_MAX; s = b->subs[s].next, i++) {
+		const struct agg_sub *as = &b->subs[s];
+		struct lt_report_stack *st = &row->stacks[i];
+		const uint64_t *frames;
+		const char **names;
+		uint32_t nr, k;
+		unsigned int depth;
+
+		st->count = as->count;
+		st->total_ns = as->total_ns;
+		st->max_ns = as->max_ns;
+		st->max_at_ns = as->max_at_ns;
+		frames = lt_replay_stack_frames(b->rp, as->stack, &nr);
+		if (nr) {
+			uint32_t first = b->rp->stacks[as->stack].first;
+
+			names = lt_report_alloc(priv, nr, sizeof(*names));
+			if (!names)
+				return -1;
+			for (k = 0; k < nr; k++) {
+				/* symbolise each distinct frame slot once */
+				if (!b->sym_cache[first + k])
+					b->sym_cache[first + k] = b->sym(b->sym_ctx, frames[k]);
+				names[k] = b->sym_cache[first + k];
+			}
+			st->frames = names;
+			st->nr_frames = nr;
+		}
+		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
+		if (depth) {
+			names = lt_report_alloc(priv, depth, sizeof(*names));
+			if (!names)
+				return -1;
+			for (k = 0; k < depth; k++)
+				names[k] = lt_replay_str(b->rp, reasons[k]);
+			st->path = names;
+			st->path_depth = depth;
+		}
+	}
+	row->nr_stacks = n;
+	qsort(row->stacks, n, sizeof(*row->stacks), cmp_stacks);
+	return 0;
+}
+
+static int make_row(struct builder *b, const struct agg *a,
+		    struct lt_report_row *row)
+{
+	const struct lt_cause *c = &b->rp->causes[a->cause];
+
+	row->reason = lt_replay_str(b->rp, c->reason);
+	row->argument = lt_replay_str(b->rp, c->argument);
+	row->kind = c->kind;
+	row->count = a->count;
+	row->total_ns = a->total_ns;
+	row->max_ns = a->max_ns;
+	row->avg_ns = a->count ? a->total_ns / a->count : 0;
+	row->p50_ns = lt_hist_quantile(&a->hist, 0.50);
+	row->p90_ns = lt_hist_quantile(&a->hist, 0.90);
+	row->p99_ns = lt_hist_quantile(&a->hist, 0.99);
+	row->max_at_ns = a->max_at_ns;
+	row->max_tid = a->max_tid;
+	memcpy(row->worst, a->worst, sizeof(row->worst));
+	row->nr_worst = a->nr_worst;
+	return row_stacks(b, a, row);
+}
+
+/* Rows of aggs [from, to) into a fresh array, sorted, with percentages. */
+static struct lt_report_row *make_rows(struct builder *b, const uint32_t *idx,
+				       size_t from, size_t to, uint64_t *total,
+				       struct lt_report_coverage *cov)
+{
+	struct lt_report_row *rows;
+	size_t i;
+
+	rows = lt_report_alloc(b->priv, to - from, sizeof(*rows));
+	if (!rows)
+		return NULL;
+	*total = 0;
+	for (i = from; i < to; i++) {
+		if (make_row(b, &b->aggs[idx[i]], &rows[i - from]) < 0)
+			return NULL;
+		*total += rows[i - from].total_ns;
+		if (cov)
+			cov->ns[rows[i - from].kind] += rows[i - from].total_ns;
+	}
+	for (i = 0; i < to - from; i++)
+		rows[i].percent = *total ? 100.0 * (double)rows[i].total_ns /
+					   (double)*total : 0;
+	qsort_by = b->sort;
+	qsort(rows, to - from, sizeof(*rows), cmp_rows);
+	return rows;
+}
+
+static const struct agg *cmp_aggs_base;
+
+static int cmp_aggs(const void *pa, const void *pb)
+{
+	const struct agg *a = &cmp_aggs_base[*(const uint32_t *)pa];
+	const struct agg *b = &cmp_aggs_base[*(const uint32_t *)pb];
+
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	if (a->leader != b->leader)
+		return a->leader < b->leader ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	return 0;
+}
+
+static uint64_t process_max(const struct lt_report_process *p)
+{
+	uint64_t max = 0;
+	size_t i;
+
+	for (i = 0; i < p->nr_rows; i++)
+		if (p->rows[i].max_ns > max)
+			max = p->rows[i].max_ns;
+	return max;
+}
+
+static int cmp_procs(const void *pa, const void *pb)
+{
+	const struct lt_report_process *a = pa, *b = pb;
+	int c;
+
+	/* processes: by their worst wait for --sort=max, else by total */
+	if (qsort_by == LT_SORT_MAX)
+		c = cmp_u64_desc(process_max(a), process_max(b));
+	else
+		c = cmp_u64_desc(a->total_ns, b->total_ns);
+	if (c)
+		return c;
+	c = cmp_u64_desc(a->total_ns, b->total_ns);
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int cmp_threads(const void *pa, const void *pb)
+{
+	const struct lt_report_thread *a = pa, *b = pb;
+	int c = cmp_u64_desc(a->total_ns, b->total_ns);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static void builder_reset(struct builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_aggs; i++)
+		lt_hist_free(&b->aggs[i].hist);
+	b->nr_aggs = 0;
+	b->nr_subs = 0;
+	lt_map_free(&b->agg_map);
+	lt_map_free(&b->sub_map);
+}
+
+/* Fold @rows (replay row indexes) into one view. */
+static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
+		      struct lt_report_view *v)
+{
+	const struct lt_replay *rp = b->rp;
+	size_t i, j, k, nproc = 0, tcur = 0;
+	uint32_t *idx;
+
+	builder_reset(b);
+	for (i = 0; i < nr; i++)
+		if (fold_row(b, rows[i]) < 0)
+			return nomem(b);
+	idx = malloc((b->nr_aggs ? b->nr_aggs : 1) * sizeof(*idx));
+	if (!idx)
+		return nomem(b);
+	for (i = 0; i < b->nr_aggs; i++)
+		idx[i] = (uint32_t)i;
+	cmp_aggs_base = b->aggs;
+	qsort(idx, b->nr_aggs, sizeof(*idx), cmp_aggs);
+
+	/* idx: threads (by leader, task), then processes (by leader), then global */
+	for (i = 0; i < b->nr_aggs; i++)
+		if (b->aggs[idx[i]].level == LVL_PROCESS &&
+		    (i == 0 || b->aggs[idx[i - 1]].level != LVL_PROCESS ||
+		     b->aggs[idx[i - 1]].leader != b->aggs[idx[i]].leader))
+			nproc++;
+	v->processes = lt_report_alloc(b->priv, nproc, sizeof(*v->processes));
+	if (!v->processes)
+		goto fail;
+
+	/* global rows: the tail */
+	for (i = b->nr_aggs; i > 0 && b->aggs[idx[i - 1]].level == LVL_GLOBAL; i--)
+		;
+	v->global = make_rows(b, idx, i, b->nr_aggs, &v->total_ns, &v->coverage);
+	if (!v->global)
+		goto fail;
+	v->nr_global = b->nr_aggs - i;
+
+	/* processes, each followed by its threads (found by leader) */
+	for (i = 0, k = 0; i < b->nr_aggs; i = j) {
+		const struct agg *a = &b->aggs[idx[i]];
+		struct lt_report_process *p;
+		size_t t0, t1, nthr = 0, ti;
+
+		for (j = i; j < b->nr_aggs && b->aggs[idx[j]].level == a->level &&
+			    b->aggs[idx[j]].leader == a->leader; j++)
+			;
+		if (a->level != LVL_PROCESS)
+			continue;
+		p = &v->processes[k++];
+		p->pid = rp->tasks[a->leader].pid;
+		p->comm = lt_replay_task_comm(rp, a->leader);
+		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
+		p->rows = make_rows(b, idx, i, j, &p->total_ns, &p->coverage);
+		if (!p->rows)
+			goto fail;
+		p->nr_rows = j - i;
+
+		/* thread aggs lead idx in the same leader order: walk along */
+		for (t0 = tcur; t0 < b->nr_aggs &&
+			     b->aggs[idx[t0]].level == LVL_THREAD &&
+			     b->aggs[idx[t0]].leader < a->leader; t0++)
+			;
+		for (t1 = t0; t1 < b->nr_aggs &&
+			      b->aggs[idx[t1]].level == LVL_THREAD &&
+			      b->aggs[idx[t1]].leader == a->leader; t1++)
+			if (t1 == t0 || b->aggs[idx[t1]].task != b->aggs[idx[t1 - 1]].task)
+				nthr++;
+		p->threads = lt_report_alloc(b->priv, nthr, sizeof(*p->threads));
+		if (!p->threads)
+			goto fail;
+		for (ti = t0; ti < t1;) {
+			struct lt_report_thread *th = &p->threads[p->nr_threads++];
+			uint32_t task = b->aggs[idx[ti]].task;
+			size_t te;
+
+			for (te = ti; te < t1 && b->aggs[idx[te]].task == task; te++)
+				;
+			th->tid = rp->tasks[task].pid;
+			th->comm = lt_replay_task_comm(rp, task);
+			th->rows = make_rows(b, idx, ti, te, &th->total_ns, NULL);
+			if (!th->rows)
+				goto fail;
+			th->nr_rows = te - ti;
+			ti = te;
+		}
+		tcur = t1;
+		qsort(p->threads, p->nr_threads, sizeof(*p->threads), cmp_threads);
+	}
+	v->nr_processes = k;
+	qsort_by = b->sort;
+	qsort(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs);
+	free(idx);
+	return 0;
+fail:
+	free(idx);
+	return nomem(b);
+}
+
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
+		    struct lt_error *err)
+{
+	const struct lt_replay *rp = &priv->replay;
+	struct lt_report *r = &priv->pub;
+	struct builder b;
+	uint32_t *all = NULL, *by_win = NULL, *start = NULL;
+	size_t nr = 0, i, w;
+	int ret = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.priv = priv;
+	b.rp = rp;
+	b.sym = sym;
+	b.sym_ctx = sym_ctx;
+	b.sort = r->options.sort;
+	b.kernel_threads = r->options.kernel_threads;
+	b.err = err;
+	lt_map_init(&b.agg_map);
+	lt_map_init(&b.sub_map);
+	b.sym_cache = calloc(rp->nr_frames ? rp->nr_frames : 1, sizeof(*b.sym_cache));
+	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
+	if (!b.sym_cache || !all)
+		goto nomem;
+	for (i = 0; i < rp->nr_rows; i++)
+		if (rp->rows[i].count && !rp->rows[i].provisional)
+			all[nr++] = (uint32_t)i;
+
+	if (build_view(&b, all, nr, &r->whole) < 0)
+		goto out;
+
+	if (r->options.window_ns && rp->nr_windows) {
+		/* counting sort of the rows by window, then one view each */
+		by_win = malloc((nr ? nr : 1) * sizeof(*by_win));
+		start = calloc(rp->nr_windows + 1, sizeof(*start));
+		r->windows = lt_report_alloc(priv, rp->nr_windows, sizeof(*r->windows));
+		if (!by_win || !start || !r->windows)
+			goto nomem;
+		for (i = 0; i < nr; i++)
+			start[rp->rows[all[i]].window + 1]++;
+		for (w = 0; w < rp->nr_windows; w++)
+			start[w + 1] += start[w];
+		for (i = 0; i < nr; i++)
+			by_win[start[rp->rows[all[i]].window]++] = all[i];
+		/* start[w] now holds the end of window w */
+		for (w = 0; w < rp->nr_windows; w++) {
+			size_t from = w ? start[w - 1] : 0;
+			struct lt_report_view *v = &r->windows[w];
+
+			if (build_view(&b, by_win + from, start[w] - from, v) < 0)
+				goto out;
+			v->start_ns = rp->origin_ns + w * r->options.window_ns;
+			v->end_ns = v->start_ns + r->options.window_ns;
+			if (v->end_ns > r->whole.end_ns)
+				v->end_ns = r->whole.end_ns;
+		}
+		r->nr_windows = rp->nr_windows;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	nomem(&b);
+out:
+	builder_reset(&b);
+	free(b.aggs);
+	free(b.subs);
+	free(b.sym_cache);
+	free(all);
+	free(by_win);
+	free(start);
+	return ret;
+}
+
+int lt_report_write(const struct lt_report *report, enum lt_format format,
+		    FILE *out, struct lt_error *err)
+{
+	int ret;
+
+	switch (format) {
+	case LT_FORMAT_JSON:
+		ret = lt_report_write_json(report, out);
+		break;
+	case LT_FORMAT_CSV:
+		ret = lt_report_write_csv(report, out);
+		break;
+	case LT_FORMAT_FOLDED:
+		ret = lt_report_write_folded(report, out);
+		break;
+	case LT_FORMAT_TEXT:
+	default:
+		ret = lt_report_write_text(report, out);
+		break;
+	}
+	if (ret < 0 || fflush(out))
+		lt_error_set(err, LT_E_IO, "cannot write the report");
+	return ret < 0 ? -1 : 0;
+}

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * util.c - options defaults, durations, cause kind names.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "latencytop.h"
+
+void lt_options_init(struct lt_options *opts)
+{
+	memset(opts, 0, sizeof(*opts));
+	/* LatencyTOP: interruptible waits over 5 ms are user requested */
+	opts->sleep_cutoff_ns = 5000000;
+	opts->honour_maxtime = true;
+	opts->sort = LT_SORT_MAX;
+	opts->from_ns = -1;
+	opts->to_ns = -1;
+}
+
+const char *lt_cause_kind_name(enum lt_cause_kind kind)
+{
+	static const char *const names[LT_CAUSE_NR] = {
+		[LT_CAUSE_ANNOTATED] = "annotated",
+		[LT_CAUSE_TRANSLATED] = "translated",
+		[LT_CAUSE_FUNCTION] = "function",
+		[LT_CAUSE_UNKNOWN] = "unknown",
+		[LT_CAUSE_SCHED] = "scheduler",
+	};
+
+	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";
+}
+
+char *lt_format_duration(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+	return buf;
+}
+
+int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns)
+{
+	static const struct { const char *suffix; uint64_t ns; } units[] = {
+		{ "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		{ "s", 1000000000ULL }, { "m", 60000000000ULL },
+		{ "min", 60000000000ULL }, { "h", 3600000000000ULL },
+	};
+	double v;
+	char *end;
+	size_t i;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || !isfinite(v) || v < 0)
+		return -1;
+	if (*end) {
+		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+			if (!strcmp(end, units[i].suffix))
+				break;
+		if (i == sizeof(units) / sizeof(units[0]))
+			return -1;
+		unit_ns = units[i].ns;
+	}
+	v *= (double)unit_ns;
+	if (v >= 18446744073709551615.0)
+		return -1;
+	*ns = (uint64_t)(v + 0.5);
+	return 0;
+}
