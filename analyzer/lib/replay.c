@@ -814,11 +814,13 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	uint32_t ti = task_get(rp, ev->pid);
 	struct lt_task *t;
+	bool was_active;
 
 	if (ti == LT_NO_TASK)
 		return -1;
 	t = &rp->tasks[ti];
 	set_comm(t, ev->str, ev->str_len);
+	was_active = t->flags & LT_TASK_ACTIVE;
 	t->flags |= LT_TASK_ACTIVE;
 
 	if (ev->kind == LT_EV_WAKING) {
@@ -844,7 +846,7 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 	case LT_RUN_UNKNOWN:
 	case LT_RUN_OTHER:
 		/* asleep since before we looked: its start is unknown */
-		if (t->run == LT_RUN_UNKNOWN)
+		if (t->run == LT_RUN_UNKNOWN && !was_active)
 			rp->stats.began_before_trace++;
 		t->run = LT_RUN_RUNNABLE;
 		t->flags |= LT_TASK_WOKEN;

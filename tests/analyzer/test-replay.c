@@ -1,0 +1,680 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-replay.c - the replay state machine on hand-written event scripts.
+ *
+ * Each case is a script of decoded events (times in microseconds) and the
+ * rows, counters and names it must produce.  The expected numbers are
+ * worked out by hand from the script, not taken from the code.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-replay.h"
+#include "lt-test.h"
+
+#define US 1000ULL
+
+/* Script steps: one event each, times in microseconds. */
+#define SW(t, c, prev, st, next)					\
+	{ .kind = LT_EV_SWITCH, .ts = (t) * US, .cpu = (c), .pid = (prev),	\
+	  .state = LT_STATE_##st, .pid2 = (next) }
+#define SWN(t, c, prev, st, next, pcomm, ncomm)				\
+	{ .kind = LT_EV_SWITCH, .ts = (t) * US, .cpu = (c), .pid = (prev),	\
+	  .state = LT_STATE_##st, .pid2 = (next), .str = pcomm,		\
+	  .str_len = sizeof(pcomm) - 1, .str2 = ncomm,			\
+	  .str2_len = sizeof(ncomm) - 1 }
+#define WAKE(t, p)	{ .kind = LT_EV_WAKEUP, .ts = (t) * US, .pid = (p) }
+#define WAKING(t, p)	{ .kind = LT_EV_WAKING, .ts = (t) * US, .pid = (p) }
+#define STAT_S(t, p, d)	{ .kind = LT_EV_STAT_SLEEP, .ts = (t) * US, .pid = (p), \
+			  .value = (d) * US }
+#define STAT_D(t, p, d)	{ .kind = LT_EV_STAT_BLOCKED, .ts = (t) * US, \
+			  .pid = (p), .value = (d) * US }
+#define SET(t, p, r, a, max, ck)					\
+	{ .kind = LT_EV_REASON_SET, .ts = (t) * US, .pid = (p), .str = r,	\
+	  .str_len = sizeof(r) - 1, .str2 = a, .str2_len = sizeof(a) - 1,	\
+	  .value = (max), .cookie = (ck) }
+#define RESTORE(t, p, r, ck)						\
+	{ .kind = LT_EV_REASON_RESTORE, .ts = (t) * US, .pid = (p),	\
+	  .str = r, .str_len = sizeof(r) - 1, .cookie = (ck) }
+#define FORK(t, parent, child, comm)					\
+	{ .kind = LT_EV_FORK, .ts = (t) * US, .pid = (parent),		\
+	  .pid2 = (child), .str = comm, .str_len = sizeof(comm) - 1 }
+#define NEWTASK(t, parent, child, flags, comm)				\
+	{ .kind = LT_EV_NEWTASK, .ts = (t) * US, .pid = (parent),	\
+	  .pid2 = (child), .value = (flags), .str = comm,		\
+	  .str_len = sizeof(comm) - 1 }
+#define EXEC(t, p, file)						\
+	{ .kind = LT_EV_EXEC, .ts = (t) * US, .pid = (p), .pid2 = (p),	\
+	  .str = file, .str_len = sizeof(file) - 1 }
+#define EXIT(t, p)	{ .kind = LT_EV_EXIT, .ts = (t) * US, .pid = (p) }
+#define LOST(t, c, n)	{ .kind = LT_EV_LOST, .ts = (t) * US, .cpu = (c), \
+			  .value = (n) }
+#define STACK(t, c, p, f)						\
+	{ .kind = LT_EV_STACK, .ts = (t) * US, .cpu = (c), .pid = (p),	\
+	  .frames = f, .nr_frames = sizeof(f) / sizeof(f[0]) }
+#define END		{ .kind = LT_EV_OTHER, .ts = 0, .pid = -1 }
+
+static void opts_default(struct lt_replay_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->sleep_cutoff_ns = 5000 * US;
+	o->honour_maxtime = true;
+	o->from_ns = -1;
+	o->to_ns = -1;
+}
+
+/* A fake symboliser: frame values 1.. name "f1".., f99 is "kthread". */
+static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
+		   struct lt_stack_info *out)
+{
+	static char buf[64];
+	unsigned int i;
+
+	out->kernel_thread = false;
+	for (i = 0; i < nr; i++)
+		if (frames[i] == 99)
+			out->kernel_thread = true;
+	snprintf(buf, sizeof(buf), "[f%u]", (unsigned int)frames[0]);
+	out->kind = LT_CAUSE_FUNCTION;
+	out->cause = buf;
+	return 0;
+}
+
+static void run(struct lt_replay *rp, const struct lt_replay_opts *o,
+		const struct lt_ev *script)
+{
+	const struct lt_ev *ev;
+
+	CHECK(lt_replay_init(rp, o) == 0);
+	for (ev = script; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
+		CHECK(lt_replay_feed(rp, ev) == 0);
+	CHECK(lt_replay_finish(rp) == 0);
+}
+
+/* The @nth task (0 = first) that had pid @pid. */
+static uint32_t task_of(const struct lt_replay *rp, int pid, int nth)
+{
+	uint32_t i;
+
+	for (i = 0; i < rp->nr_tasks; i++)
+		if (rp->tasks[i].pid == pid && nth-- == 0)
+			return i;
+	return LT_NO_TASK;
+}
+
+struct sum {
+	uint64_t count, total, max;
+	uint32_t sub_path;	/* path of the first sub-row */
+};
+
+/* Rows of one task and cause text (all windows), final rows only. */
+static struct sum rows_of(const struct lt_replay *rp, uint32_t task,
+			  const char *reason, const char *arg)
+{
+	struct sum s = { 0 };
+	uint32_t r;
+
+	if (task == LT_NO_TASK)
+		return s;
+	for (r = 0; r < rp->nr_rows; r++) {
+		const struct lt_row_acc *row = &rp->rows[r];
+		const struct lt_cause *c = &rp->causes[row->cause];
+
+		if (row->task != task || !row->count || row->provisional)
+			continue;
+		if (strcmp(lt_replay_str(rp, c->reason), reason) ||
+		    strcmp(lt_replay_str(rp, c->argument), arg ? arg : ""))
+			continue;
+		s.count += row->count;
+		s.total += row->total_ns;
+		if (row->max_ns > s.max)
+			s.max = row->max_ns;
+		if (row->first_sub != UINT32_MAX)
+			s.sub_path = rp->subs[row->first_sub].path;
+	}
+	return s;
+}
+
+static struct sum pid_rows(const struct lt_replay *rp, int pid,
+			   const char *reason)
+{
+	return rows_of(rp, task_of(rp, pid, 0), reason, NULL);
+}
+
+#define SCHED "Scheduler: waiting for cpu"
+#define UNKNOWN "Unknown reason"
+
+static void test_derived_basic(void)
+{
+	const struct lt_ev script[] = {
+		SW(0, 0, 0, RUNNABLE, 100),
+		SW(1000, 0, 100, BLOCKED, 0),
+		WAKE(3000, 100),
+		SW(3500, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct sum s;
+
+	lt_test_case = "derived basic";
+	opts_default(&o);
+	run(&rp, &o, script);
+	s = pid_rows(&rp, 100, UNKNOWN);
+	CHECK_U64(s.count, 1);
+	CHECK_U64(s.total, 2000 * US);
+	s = pid_rows(&rp, 100, SCHED);
+	CHECK_U64(s.count, 1);
+	CHECK_U64(s.total, 500 * US);
+	/* its first switch-in had no wakeup before it: nothing to charge */
+	CHECK_U64(rp.stats.charged_count, 2);
+	lt_replay_free(&rp);
+}
+
+static void test_nesting(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "sync"),
+		SET(10, 100, "fsync", "", 0, 0xa),
+		SET(20, 100, "Waiting for buffer IO", "", 0, 0xb),
+		SW(100, 0, 100, BLOCKED, 0),
+		WAKE(1100, 100),
+		SW(1200, 0, 0, RUNNABLE, 100),
+		RESTORE(1300, 100, "Waiting for buffer IO", 0xb),
+		/* still inside fsync only */
+		SW(1400, 0, 100, BLOCKED, 0),
+		WAKE(1700, 100),
+		SW(1700, 0, 0, RUNNABLE, 100),
+		RESTORE(1800, 100, "fsync", 0xa),
+		SW(1900, 0, 100, BLOCKED, 0),
+		WAKE(2000, 100),
+		SW(2000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint32_t path[4];
+	struct sum s;
+
+	lt_test_case = "nesting";
+	opts_default(&o);
+	run(&rp, &o, script);
+	/* both waits inside fsync go to the outermost reason */
+	s = pid_rows(&rp, 100, "fsync");
+	CHECK_U64(s.count, 2);
+	CHECK_U64(s.total, 1300 * US);
+	CHECK_U64(s.max, 1000 * US);
+	CHECK_U64(pid_rows(&rp, 100, "Waiting for buffer IO").count, 0);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 100 * US);
+	/* the inner reason stays visible as the path */
+	s = rows_of(&rp, task_of(&rp, 100, 0), "fsync", NULL);
+	{
+		uint32_t r, found = 0;
+
+		for (r = 0; r < rp.nr_subs; r++) {
+			unsigned int d = lt_replay_path(&rp, rp.subs[r].path, path, 4);
+
+			if (d == 2 && !strcmp(lt_replay_str(&rp, path[0]), "fsync") &&
+			    !strcmp(lt_replay_str(&rp, path[1]),
+				    "Waiting for buffer IO"))
+				found += rp.subs[r].count;
+		}
+		CHECK_U64(found, 1);
+	}
+	CHECK_U64(rp.stats.resync, 0);
+	lt_replay_free(&rp);
+}
+
+static void test_restore_without_set(void)
+{
+	const struct lt_ev script[] = {
+		/* 200 existed before the trace, inside fsync all along */
+		SW(100, 0, 200, BLOCKED, 0),
+		WAKE(2100, 200),
+		SW(2200, 0, 0, RUNNABLE, 200),
+		SW(2300, 0, 200, SLEEP, 0),
+		WAKE(3300, 200),
+		SW(3300, 0, 0, RUNNABLE, 200),
+		RESTORE(3400, 200, "fsync", 0x77),
+		/* after the restore: top level */
+		SW(3500, 0, 200, BLOCKED, 0),
+		WAKE(4000, 200),
+		SW(4000, 0, 0, RUNNABLE, 200),
+		/* 300 was born in the trace: its stack is known to be empty */
+		FORK(4100, 1, 300, "child"),
+		SW(4200, 1, 300, BLOCKED, 0),
+		WAKE(4700, 300),
+		SW(4700, 1, 0, RUNNABLE, 300),
+		RESTORE(4800, 300, "bogus", 0x99),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct sum s;
+
+	lt_test_case = "restore without set";
+	opts_default(&o);
+	run(&rp, &o, script);
+	s = pid_rows(&rp, 200, "fsync");
+	CHECK_U64(s.count, 2);
+	CHECK_U64(s.total, 3000 * US);
+	s = pid_rows(&rp, 200, UNKNOWN);
+	CHECK_U64(s.count, 1);
+	CHECK_U64(s.total, 500 * US);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, 500 * US);
+	CHECK_U64(pid_rows(&rp, 300, "bogus").count, 0);
+	CHECK_U64(rp.stats.unmatched_restore, 2);
+	lt_replay_free(&rp);
+}
+
+static void test_lost_mid_stack(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "app"),
+		SET(10, 100, "A", "", 0, 1),
+		SET(20, 100, "B", "", 0, 2),
+		/* B's restore was lost: restoring A repairs the stack */
+		RESTORE(30, 100, "A", 1),
+		SW(40, 0, 100, BLOCKED, 0),
+		WAKE(140, 100),
+		SW(140, 0, 0, RUNNABLE, 100),
+		/* A's restore lost, then A set again from the same frame */
+		SET(200, 100, "A", "", 0, 1),
+		SET(210, 100, "A", "", 0, 1),
+		SW(220, 0, 100, BLOCKED, 0),
+		WAKE(420, 100),
+		SW(420, 0, 0, RUNNABLE, 100),
+		RESTORE(430, 100, "A", 1),
+		SW(440, 0, 100, BLOCKED, 0),
+		WAKE(740, 100),
+		SW(740, 0, 0, RUNNABLE, 100),
+		/* a ring-buffer overrun while 100 sleeps on CPU 0 */
+		SW(800, 0, 100, BLOCKED, 0),
+		LOST(900, 0, 25),
+		WAKE(1800, 100),
+		SW(1850, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "lost events mid-stack";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 400 * US);
+	CHECK_U64(pid_rows(&rp, 100, "A").count, 1);
+	CHECK_U64(pid_rows(&rp, 100, "A").total, 200 * US);
+	CHECK_U64(pid_rows(&rp, 100, "B").count, 0);
+	CHECK_U64(rp.stats.resync, 2);
+	/* the wait across the overrun is not charged, only counted */
+	CHECK_U64(rp.stats.discarded_lost, 1);
+	CHECK_U64(rp.stats.lost_events, 25);
+	CHECK(rp.stats.nr_cpus_lost == 1 && rp.stats.lost_per_cpu[0] == 25);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 50 * US);
+	lt_replay_free(&rp);
+}
+
+static void test_cutoff(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "app"),
+		SW(0, 0, 100, SLEEP, 0),	/* 4 ms S: charged */
+		WAKE(4000, 100),
+		SW(4000, 0, 0, RUNNABLE, 100),
+		SW(5000, 0, 100, SLEEP, 0),	/* 6 ms S: user requested */
+		WAKE(11000, 100),
+		SW(11000, 0, 0, RUNNABLE, 100),
+		SW(12000, 0, 100, BLOCKED, 0),	/* 20 ms D: charged */
+		WAKE(32000, 100),
+		SW(32000, 0, 0, RUNNABLE, 100),
+		SW(33000, 0, 100, IDLE, 0),	/* 9 ms I: idle, like S */
+		WAKE(42000, 100),
+		SW(42000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "5 ms cut-off";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 24000 * US);
+	CHECK_U64(rp.stats.dropped_interruptible, 2);
+	CHECK_U64(rp.stats.dropped_interruptible_ns, 15000 * US);
+	lt_replay_free(&rp);
+
+	lt_test_case = "cut-off off";
+	o.sleep_cutoff_ns = 0;
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 4);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 39000 * US);
+	CHECK_U64(rp.stats.dropped_interruptible, 0);
+	lt_replay_free(&rp);
+}
+
+static void test_maxtime(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "app"),
+		SET(10, 100, "Waiting for event (select)", "", 5000, 1),
+		SW(20, 0, 100, BLOCKED, 0),	/* 6 ms > maxtime 5 ms */
+		WAKE(6020, 100),
+		SW(6020, 0, 0, RUNNABLE, 100),
+		SW(6100, 0, 100, BLOCKED, 0),	/* 4 ms */
+		WAKE(10100, 100),
+		SW(10100, 0, 0, RUNNABLE, 100),
+		RESTORE(10200, 100, "Waiting for event (select)", 1),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "maxtime";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, "Waiting for event (select)").count, 1);
+	CHECK_U64(pid_rows(&rp, 100, "Waiting for event (select)").total, 4000 * US);
+	CHECK_U64(rp.stats.dropped_maxtime, 1);
+	lt_replay_free(&rp);
+
+	lt_test_case = "maxtime ignored";
+	o.honour_maxtime = false;
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, "Waiting for event (select)").count, 2);
+	CHECK_U64(rp.stats.dropped_maxtime, 0);
+	lt_replay_free(&rp);
+}
+
+static void test_param(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "app"),
+		SET(10, 100, "Opening file", "/etc/passwd", 0, 1),
+		SW(20, 0, 100, BLOCKED, 0),
+		WAKE(320, 100),
+		SW(320, 0, 0, RUNNABLE, 100),
+		RESTORE(330, 100, "Opening file", 1),
+		SET(340, 100, "Opening file", "/tmp/x", 0, 1),
+		SW(350, 0, 100, BLOCKED, 0),
+		WAKE(450, 100),
+		SW(450, 0, 0, RUNNABLE, 100),
+		SW(460, 0, 100, BLOCKED, 0),
+		WAKE(560, 100),
+		SW(560, 0, 0, RUNNABLE, 100),
+		RESTORE(570, 100, "Opening file", 1),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct sum a, b;
+
+	lt_test_case = "_param argument";
+	opts_default(&o);
+	run(&rp, &o, script);
+	a = rows_of(&rp, task_of(&rp, 100, 0), "Opening file", "/etc/passwd");
+	b = rows_of(&rp, task_of(&rp, 100, 0), "Opening file", "/tmp/x");
+	CHECK_U64(a.count, 1);
+	CHECK_U64(a.total, 300 * US);
+	CHECK_U64(b.count, 2);
+	CHECK_U64(b.total, 200 * US);
+	lt_replay_free(&rp);
+}
+
+static void test_stat_and_switch(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "app"),
+		SW(1000, 0, 100, SLEEP, 0),
+		/* the kernel's own measure wins over the switch-derived one */
+		STAT_S(3000, 100, 1900),
+		WAKE(3000, 100),
+		SW(3100, 0, 0, RUNNABLE, 100),
+		SW(4000, 0, 100, BLOCKED, 0),
+		STAT_D(7000, 100, 3000),
+		WAKE(7010, 100),
+		SW(7200, 0, 0, RUNNABLE, 100),
+		/* 400 slept before the trace began: the kernel saw it all */
+		STAT_D(8000, 400, 2500),
+		WAKE(8000, 400),
+		SW(8100, 1, 0, RUNNABLE, 400),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "sched_stat and sched_switch";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 4900 * US);
+	/* run-queue waits start at the stat (enqueue) time */
+	CHECK_U64(pid_rows(&rp, 100, SCHED).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 300 * US);
+	CHECK_U64(pid_rows(&rp, 400, UNKNOWN).total, 2500 * US);
+	CHECK_U64(pid_rows(&rp, 400, SCHED).total, 100 * US);
+	CHECK_U64(rp.stats.began_before_trace, 0);
+	lt_replay_free(&rp);
+}
+
+static void test_trace_edges(void)
+{
+	const struct lt_ev script[] = {
+		/* 300 slept since before the trace: no start, not charged */
+		WAKE(1000, 300),
+		SW(1200, 0, 0, RUNNABLE, 300),
+		SW(1300, 0, 300, BLOCKED, 0),
+		WAKE(1500, 300),
+		SW(1500, 0, 0, RUNNABLE, 300),
+		/* still blocked when the trace ends */
+		SW(5000, 0, 300, BLOCKED, 0),
+		/* woken but never ran again: the wait still ended */
+		SW(5100, 1, 301, BLOCKED, 0),
+		WAKE(5400, 301),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "trace start and end";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.began_before_trace, 1);
+	CHECK_U64(rp.stats.unfinished, 1);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).count, 1);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, 200 * US);
+	CHECK_U64(pid_rows(&rp, 300, SCHED).total, 200 * US);
+	CHECK_U64(pid_rows(&rp, 301, UNKNOWN).total, 300 * US);
+	lt_replay_free(&rp);
+}
+
+static void test_pid_reuse_and_exec(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 500, "first"),
+		SW(10, 0, 500, BLOCKED, 0),
+		WAKE(110, 500),
+		SWN(110, 0, 0, RUNNABLE, 500, "swapper/0", "first"),
+		EXIT(200, 500),
+		SWN(210, 0, 500, OTHER, 0, "first", "swapper/0"),
+		/* the pid comes back as a new task */
+		FORK(300, 1, 500, "second"),
+		SW(310, 0, 500, BLOCKED, 0),
+		WAKE(610, 500),
+		SWN(610, 0, 0, RUNNABLE, 500, "swapper/0", "second"),
+		/* exec renames, rows stay with the task */
+		FORK(700, 1, 600, "sh"),
+		SWN(710, 0, 600, BLOCKED, 0, "sh", "swapper/0"),
+		WAKE(810, 600),
+		SWN(810, 0, 0, RUNNABLE, 600, "swapper/0", "sh"),
+		EXEC(820, 600, "/usr/bin/ls"),
+		SWN(830, 0, 600, BLOCKED, 0, "ls", "swapper/0"),
+		WAKE(1030, 600),
+		SWN(1030, 0, 0, RUNNABLE, 600, "swapper/0", "ls"),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint32_t a, b;
+
+	lt_test_case = "pid reuse and exec";
+	opts_default(&o);
+	run(&rp, &o, script);
+	a = task_of(&rp, 500, 0);
+	b = task_of(&rp, 500, 1);
+	CHECK(a != LT_NO_TASK && b != LT_NO_TASK && a != b);
+	if (a != LT_NO_TASK && b != LT_NO_TASK) {
+		CHECK_STR(rp.tasks[a].comm, "first");
+		CHECK_STR(rp.tasks[b].comm, "second");
+		CHECK_U64(rows_of(&rp, a, UNKNOWN, NULL).total, 100 * US);
+		CHECK_U64(rows_of(&rp, b, UNKNOWN, NULL).total, 300 * US);
+	}
+	CHECK(task_of(&rp, 500, 2) == LT_NO_TASK);
+	CHECK(task_of(&rp, 600, 1) == LT_NO_TASK);
+	CHECK_STR(lt_replay_task_comm(&rp, task_of(&rp, 600, 0)), "ls");
+	CHECK_U64(pid_rows(&rp, 600, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 600, UNKNOWN).total, 300 * US);
+	lt_replay_free(&rp);
+}
+
+static void test_wakeup_sources(void)
+{
+	const struct lt_ev script[] = {
+		/* only sched_waking */
+		FORK(0, 1, 100, "a"),
+		SW(0, 0, 100, SLEEP, 0),
+		WAKING(2000, 100),
+		SW(2500, 0, 0, RUNNABLE, 100),
+		/* no wakeup at all: the wait runs to the switch-in */
+		FORK(0, 1, 101, "b"),
+		SW(100, 1, 101, BLOCKED, 0),
+		SW(3100, 1, 0, RUNNABLE, 101),
+		/* preempted: waiting for a CPU until it runs again */
+		SW(3200, 1, 101, RUNNABLE, 0),
+		SW(3500, 1, 0, RUNNABLE, 101),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "waking only, no wakeup, preemption";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 2000 * US);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 500 * US);
+	CHECK_U64(pid_rows(&rp, 101, UNKNOWN).total, 3000 * US);
+	CHECK_U64(pid_rows(&rp, 101, SCHED).count, 1);
+	CHECK_U64(pid_rows(&rp, 101, SCHED).total, 300 * US);
+	lt_replay_free(&rp);
+}
+
+static void test_windows_and_range(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		SW(100000, 0, 100, BLOCKED, 0),
+		WAKE(500000, 100),		/* ends at 0.5 s */
+		SW(500000, 0, 0, RUNNABLE, 100),
+		SW(1200000, 0, 100, BLOCKED, 0),
+		WAKE(1500000, 100),		/* ends at 1.5 s */
+		SW(1500000, 0, 0, RUNNABLE, 100),
+		SW(2100000, 0, 100, BLOCKED, 0),
+		WAKE(2600000, 100),		/* ends at 2.6 s */
+		SW(2600000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint32_t r, per_window[4] = { 0 };
+
+	lt_test_case = "windows";
+	opts_default(&o);
+	o.window_ns = 1000000 * US;
+	run(&rp, &o, script);
+	CHECK_U64(rp.nr_windows, 3);
+	for (r = 0; r < rp.nr_rows; r++)
+		if (rp.rows[r].count && rp.rows[r].window < 4 &&
+		    rp.rows[r].cause == rp.cause_unknown)
+			per_window[rp.rows[r].window] += (uint32_t)rp.rows[r].count;
+	CHECK_U64(per_window[0], 1);
+	CHECK_U64(per_window[1], 1);
+	CHECK_U64(per_window[2], 1);
+	lt_replay_free(&rp);
+
+	lt_test_case = "from/to";
+	opts_default(&o);
+	o.from_ns = 1000000 * US;
+	o.to_ns = 2000000 * US;
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 1);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 300000 * US);
+	CHECK_U64(rp.stats.outside_range, 4);	/* 2 waits, 2 run-queue waits */
+	CHECK(lt_replay_past_end(&rp, 2000001 * US));
+	CHECK(!lt_replay_past_end(&rp, 1999999 * US));
+	lt_replay_free(&rp);
+}
+
+static void test_threads_kthreads_stacks(void)
+{
+	static const uint64_t user_stack[] = { 7, 8, 9 };
+	static const uint64_t kthread_stack[] = { 5, 99 };
+	const struct lt_ev script[] = {
+		/* a thread of process 700 */
+		FORK(0, 1, 700, "server"),
+		NEWTASK(10, 700, 701, LT_CLONE_THREAD, "server"),
+		FORK(10, 700, 701, "server"),
+		/* a child process, not a thread */
+		NEWTASK(20, 700, 702, 0, "server"),
+		FORK(20, 700, 702, "server"),
+		/* children of kthreadd are kernel threads */
+		FORK(30, 2, 800, "kthreaded"),
+		SWN(100, 0, 701, BLOCKED, 0, "server", "swapper/0"),
+		STACK(100, 0, 701, user_stack),
+		WAKE(400, 701),
+		SW(400, 0, 0, RUNNABLE, 701),
+		SWN(500, 1, 900, BLOCKED, 0, "worker", "swapper/1"),
+		STACK(500, 1, 900, kthread_stack),
+		WAKE(600, 900),
+		SW(600, 1, 0, RUNNABLE, 900),
+		SWN(700, 1, 901, BLOCKED, 0, "kworker/1:2", "swapper/1"),
+		WAKE(800, 901),
+		SW(800, 1, 0, RUNNABLE, 901),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "threads, kernel threads, stacks";
+	opts_default(&o);
+	o.resolve = resolve;
+	run(&rp, &o, script);
+	CHECK(rp.tasks[task_of(&rp, 701, 0)].leader == task_of(&rp, 700, 0));
+	CHECK(rp.tasks[task_of(&rp, 702, 0)].leader == task_of(&rp, 702, 0));
+	CHECK(!lt_replay_task_is_kthread(&rp, task_of(&rp, 700, 0)));
+	CHECK(lt_replay_task_is_kthread(&rp, task_of(&rp, 800, 0)));
+	CHECK(lt_replay_task_is_kthread(&rp, task_of(&rp, 900, 0)));
+	CHECK(lt_replay_task_is_kthread(&rp, task_of(&rp, 901, 0)));
+	/* the switch-out stack names the cause */
+	CHECK_U64(pid_rows(&rp, 701, "[f7]").total, 300 * US);
+	CHECK_U64(pid_rows(&rp, 901, UNKNOWN).total, 100 * US);
+	lt_replay_free(&rp);
+}
+
+int main(void)
+{
+	test_derived_basic();
+	test_nesting();
+	test_restore_without_set();
+	test_lost_mid_stack();
+	test_cutoff();
+	test_maxtime();
+	test_param();
+	test_stat_and_switch();
+	test_trace_edges();
+	test_pid_reuse_and_exec();
+	test_wakeup_sources();
+	test_windows_and_range();
+	test_threads_kthreads_stacks();
+	return lt_test_done("test-replay");
+}
