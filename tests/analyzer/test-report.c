@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-report.c - folding replay rows into the report's tables: threads
+ * into processes, kernel threads out of the global table, percentages,
+ * sort orders, windows, drill-down stacks.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-report-local.h"
+#include "lt-test.h"
+
+#define US 1000ULL
+#define EV(k, t, p, ...) { .kind = LT_EV_##k, .ts = (t) * US, .pid = (p), __VA_ARGS__ }
+#define S(x) .str = x, .str_len = sizeof(x) - 1
+
+static const uint64_t stack_a[] = { 0x10, 0x20 };
+
+/*
+ * Process 100 (threads 100, 101): fsync 3 ms + 1 ms (thread 101),
+ * pipe 2 ms; kworker 900: 8 ms blocked.  All ends before 1 s except the
+ * pipe wait (ends at 1.5 s).
+ */
+static const struct lt_ev script[] = {
+	EV(FORK, 0, 1, .pid2 = 100, S("db")),
+	EV(NEWTASK, 1, 100, .pid2 = 101, .value = LT_CLONE_THREAD, S("db")),
+	EV(FORK, 1, 100, .pid2 = 101, S("db")),
+	EV(REASON_SET, 10, 100, S("fsync"), .str2 = "", .cookie = 1),
+	EV(SWITCH, 20, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+	EV(STACK, 20, 100, .frames = stack_a, .nr_frames = 2),
+	EV(WAKEUP, 3020, 100),
+	EV(SWITCH, 3020, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+	EV(REASON_RESTORE, 3030, 100, S("fsync"), .cookie = 1),
+	EV(REASON_SET, 100, 101, S("fsync"), .str2 = "", .cookie = 7),
+	EV(SWITCH, 100, 101, .cpu = 1, .state = LT_STATE_BLOCKED, .pid2 = 0),
+	EV(WAKEUP, 1100, 101),
+	EV(SWITCH, 1100, 0, .cpu = 1, .state = LT_STATE_RUNNABLE, .pid2 = 101),
+	EV(REASON_RESTORE, 1110, 101, S("fsync"), .cookie = 7),
+	EV(SWITCH, 200, 900, .cpu = 1, .state = LT_STATE_BLOCKED, .pid2 = 0,
+	   S("kworker/1:0")),
+	EV(WAKEUP, 8200, 900),
+	EV(SWITCH, 8200, 0, .cpu = 1, .state = LT_STATE_RUNNABLE, .pid2 = 900),
+	EV(REASON_SET, 1498000, 100, S("pipe"), .str2 = "", .cookie = 2),
+	EV(SWITCH, 1498000, 100, .state = LT_STATE_SLEEP, .pid2 = 0),
+	EV(WAKEUP, 1500000, 100),
+	EV(SWITCH, 1500000, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+	EV(REASON_RESTORE, 1500010, 100, S("pipe"), .cookie = 2),
+};
+
+static const char *sym(void *ctx, uint64_t addr)
+{
+	return addr == 0x10 ? "inner_fn" : "outer_fn";
+}
+
+static struct lt_report *build(const struct lt_options *o)
+{
+	struct lt_replay_opts ro = { 0 };
+	struct lt_report_priv *priv = calloc(1, sizeof(*priv));
+	struct lt_error err = { 0 };
+	size_t i;
+
+	ro.sleep_cutoff_ns = o->sleep_cutoff_ns;
+	ro.honour_maxtime = o->honour_maxtime;
+	ro.window_ns = o->window_ns;
+	ro.from_ns = o->from_ns;
+	ro.to_ns = o->to_ns;
+	CHECK(lt_replay_init(&priv->replay, &ro) == 0);
+	priv->have_replay = true;
+	for (i = 0; i < sizeof(script) / sizeof(script[0]); i++)
+		CHECK(lt_replay_feed(&priv->replay, &script[i]) == 0);
+	CHECK(lt_replay_finish(&priv->replay) == 0);
+	priv->pub.options = *o;
+	priv->pub.start_ns = priv->replay.stats.first_ts;
+	priv->pub.end_ns = priv->replay.stats.last_ts;
+	priv->pub.whole.start_ns = priv->replay.origin_ns;
+	priv->pub.whole.end_ns = priv->replay.stats.last_ts;
+	if (lt_report_build(priv, sym, NULL, &err) < 0) {
+		fprintf(stderr, "build: %s\n", err.msg);
+		lt_test_failures++;
+	}
+	return &priv->pub;
+}
+
+static const struct lt_report_row *row(const struct lt_report_row *rows,
+				       size_t nr, const char *reason)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(rows[i].reason, reason))
+			return &rows[i];
+	return NULL;
+}
+
+static const struct lt_report_process *proc(const struct lt_report_view *v,
+					    int pid)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_processes; i++)
+		if (v->processes[i].pid == pid)
+			return &v->processes[i];
+	return NULL;
+}
+
+static void test_tables(void)
+{
+	const struct lt_report_process *db, *kw;
+	const struct lt_report_row *r;
+	struct lt_options o;
+	struct lt_report *rep;
+	double pct = 0;
+	size_t i;
+
+	lt_test_case = "tables";
+	lt_options_init(&o);
+	rep = build(&o);
+	/* global: fsync 2 waits (4 ms), pipe 1 (2 ms), no kworker */
+	CHECK_U64(rep->whole.nr_global, 3);
+	r = row(rep->whole.global, rep->whole.nr_global, "fsync");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_U64(r->count, 2);
+		CHECK_U64(r->total_ns, 4000 * US);
+		CHECK_U64(r->max_ns, 3000 * US);
+		CHECK_U64(r->max_at_ns, 3020 * US);
+		CHECK_U64(r->max_tid, 100);
+		CHECK_U64(r->avg_ns, 2000 * US);
+		CHECK_U64(r->nr_worst, 2);
+		CHECK_U64(r->worst[0].dur_ns, 3000 * US);
+		CHECK_U64(r->worst[1].tid, 101);
+		CHECK(r->kind == LT_CAUSE_ANNOTATED);
+		/* one wait had a stack, one had none */
+		CHECK_U64(r->nr_stacks, 2);
+		CHECK_U64(r->stacks[0].total_ns, 3000 * US);
+		CHECK_U64(r->stacks[0].nr_frames, 2);
+		if (r->stacks[0].nr_frames == 2) {
+			CHECK_STR(r->stacks[0].frames[0], "inner_fn");
+			CHECK_STR(r->stacks[0].frames[1], "outer_fn");
+		}
+	}
+	CHECK(row(rep->whole.global, rep->whole.nr_global, "Unknown reason") == NULL);
+	for (i = 0; i < rep->whole.nr_global; i++)
+		pct += rep->whole.global[i].percent;
+	CHECK(pct > 99.99 && pct < 100.01);
+	/* sorted by maximum: fsync (3 ms) before pipe (2 ms) */
+	CHECK_STR(rep->whole.global[0].reason, "fsync");
+	CHECK_U64(rep->whole.coverage.ns[LT_CAUSE_ANNOTATED], 6000 * US);
+
+	db = proc(&rep->whole, 100);
+	kw = proc(&rep->whole, 900);
+	CHECK(db && kw);
+	if (db) {
+		CHECK_STR(db->comm, "db");
+		CHECK(!db->kernel_thread);
+		CHECK_U64(db->nr_threads, 2);
+		/* process total: 6 ms blocked, run-queue waits are 0 here */
+		CHECK_U64(db->total_ns, 6000 * US);
+		r = row(db->rows, db->nr_rows, "fsync");
+		CHECK(r && r->count == 2);
+		/* threads by total: 100 (5 ms) then 101 (1 ms) */
+		CHECK_U64(db->threads[0].tid, 100);
+		CHECK_U64(db->threads[0].total_ns, 5000 * US);
+		CHECK_U64(db->threads[1].tid, 101);
+	}
+	if (kw) {
+		CHECK(kw->kernel_thread);
+		CHECK_U64(kw->total_ns, 8000 * US);
+	}
+	/* the kworker waited longest: first under --sort=max */
+	CHECK_U64(rep->whole.processes[0].pid, 900);
+	lt_report_free(rep);
+
+	lt_test_case = "kernel threads in global, sort by count";
+	lt_options_init(&o);
+	o.kernel_threads = true;
+	o.sort = LT_SORT_COUNT;
+	rep = build(&o);
+	CHECK(row(rep->whole.global, rep->whole.nr_global, "Unknown reason") != NULL);
+	CHECK_STR(rep->whole.global[0].reason, "Scheduler: waiting for cpu");
+	lt_report_free(rep);
+}
+
+static void test_windows(void)
+{
+	struct lt_options o;
+	struct lt_report *rep;
+
+	lt_test_case = "windows";
+	lt_options_init(&o);
+	o.window_ns = 1000000 * US;
+	rep = build(&o);
+	CHECK_U64(rep->nr_windows, 2);
+	if (rep->nr_windows == 2) {
+		CHECK(row(rep->windows[0].global, rep->windows[0].nr_global, "fsync"));
+		CHECK(!row(rep->windows[0].global, rep->windows[0].nr_global, "pipe"));
+		CHECK(row(rep->windows[1].global, rep->windows[1].nr_global, "pipe"));
+		CHECK_U64(rep->windows[1].start_ns, 1000000 * US);
+		CHECK_U64(rep->windows[1].end_ns, 1500010 * US);
+	}
+	/* the whole view still holds everything */
+	CHECK_U64(rep->whole.nr_global, 3);
+	lt_report_free(rep);
+}
+
+int main(void)
+{
+	test_tables();
+	test_windows();
+	return lt_test_done("test-report");
+}
