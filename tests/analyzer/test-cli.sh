@@ -1,0 +1,149 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# latency-analyze as a user meets it: --help, wrong arguments, files that
+# are missing, not traces, or lack scheduler events, and every output
+# format on real traces recorded by other people.  Checks exit statuses,
+# that errors are one line naming the file, and that the outputs parse.
+#
+# usage: test-cli.sh LATENCY_ANALYZE DATA_DIR
+
+set -u
+LA=$1
+DATA=$2
+REAL=$DATA/real
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# expect STATUS PATTERN -- command...: exit status and a stderr/stdout pattern
+expect() {
+	local want=$1 pattern=$2 out status
+	shift 3
+	out=$("$@" 2>&1)
+	status=$?
+	if [ "$status" != "$want" ]; then
+		echo "FAIL: $* -> exit $status, want $want"
+		echo "$out" | head -5
+		fail=1
+	elif ! grep -qE -- "$pattern" <<<"$out"; then
+		echo "FAIL: $* -> output lacks /$pattern/"
+		echo "$out" | head -5
+		fail=1
+	fi
+}
+
+# an error must be exactly one line
+one_line() {
+	local out
+	out=$("$@" 2>&1 >/dev/null)
+	if [ "$(printf '%s\n' "$out" | wc -l)" != 1 ]; then
+		echo "FAIL: $* -> error is not one line:"
+		printf '%s\n' "$out"
+		fail=1
+	fi
+}
+
+expect 0 '^Usage: latency-analyze' -- "$LA" --help
+expect 0 '^latency-analyze [0-9]' -- "$LA" --version
+expect 1 'missing TRACE.dat' -- "$LA"
+expect 1 'only one trace' -- "$LA" a.dat b.dat
+expect 1 "unrecognized option|invalid option" -- "$LA" --bogus x.dat
+expect 1 "--format: invalid value 'xml'" -- "$LA" --format=xml x.dat
+expect 1 "--sort: invalid value" -- "$LA" --sort=name x.dat
+expect 1 "--window: invalid value '30 parsecs'" -- "$LA" --window '30 parsecs' x.dat
+expect 1 "--window: invalid value '0'" -- "$LA" --window 0 x.dat
+expect 1 "--from: invalid value '-3'" -- "$LA" --from=-3 x.dat
+expect 1 "--to must be later than --from" -- "$LA" --from 5 --to 2 x.dat
+expect 1 "--limit: invalid value" -- "$LA" --limit=many x.dat
+
+expect 2 "$tmp/none.dat: .*(No such file|cannot)" -- "$LA" "$tmp/none.dat"
+one_line "$LA" "$tmp/none.dat"
+printf 'root:x:0:0:root:/root:/bin/bash\n' > "$tmp/passwd"
+expect 3 "$tmp/passwd: " -- "$LA" "$tmp/passwd"
+one_line "$LA" "$tmp/passwd"
+: > "$tmp/empty.dat"
+expect 3 "$tmp/empty.dat: " -- "$LA" "$tmp/empty.dat"
+expect 1 "/nonexistent.trans: cannot open" -- "$LA" --trans /nonexistent.trans "$REAL/qemu-1cpu-sched_switch.dat"
+
+# traces without scheduler events: say what they hold and how to record
+for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do
+	expect 4 "$f: no scheduler events .*it holds .*func.*record with: trace-cmd record" -- "$LA" "$REAL/$f"
+	one_line "$LA" "$REAL/$f"
+done
+
+# a truncated trace: a clear error, or with --partial a marked report
+head -c 600000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut.dat"
+expect 3 "$tmp/cut.dat: " -- "$LA" "$tmp/cut.dat"
+one_line "$LA" "$tmp/cut.dat"
+
+for f in desktop-4cpu-sched_switch.dat embedded-1cpu-sched-irq-gpio.dat qemu-1cpu-sched_switch.dat; do
+	t=$REAL/$f
+	expect 0 'Global latencies' -- "$LA" "$t"
+	expect 0 'record them with: trace-cmd record' -- "$LA" "$t"
+	expect 0 'Thread ' -- "$LA" --per-thread --sort=total "$t"
+	expect 0 '=== Window 0' -- "$LA" --window 2s --from 1 --to 8 "$t"
+	"$LA" -q --format=json "$t" > "$tmp/r.json" || { echo "FAIL: json $f"; fail=1; }
+	"$LA" -q --format=csv -o "$tmp/r.csv" "$t" || { echo "FAIL: csv $f"; fail=1; }
+	"$LA" -q --format=folded "$t" > "$tmp/r.folded" || { echo "FAIL: folded $f"; fail=1; }
+	"$LA" -q --format=json --window 3s --from 0.5 "$t" > "$tmp/w.json" ||
+		{ echo "FAIL: json windows $f"; fail=1; }
+	python3 - "$tmp" "$f" <<'EOF' || fail=1
+import csv, json, re, sys
+tmp, name = sys.argv[1], sys.argv[2]
+r = json.load(open(tmp + "/r.json"))
+def bad(msg):
+    print("FAIL: %s: %s" % (name, msg)); sys.exit(1)
+if r["schema"] != "latencytop-report/1": bad("schema")
+t = r["trace"]
+for k in ("path", "cpus", "start_ns", "end_ns", "events", "lost_events", "sources"):
+    if k not in t: bad("trace." + k + " missing")
+if not t["path"].endswith(name): bad("trace.path")
+if t["events"] <= 0 or t["end_ns"] < t["start_ns"]: bad("trace numbers")
+if not any(s["event"] == "sched:sched_switch" and s["count"] > 0 for s in t["sources"]): bad("sources")
+if not r["global"] or not r["processes"]: bad("empty tables")
+keys = ("reason", "argument", "count", "total_ns", "max_ns", "avg_ns", "p50_ns", "p99_ns", "max_at_ns")
+tot = 0
+for row in r["global"]:
+    for k in keys:
+        if k not in row: bad("row lacks " + k)
+    if not (row["max_ns"] >= row["p99_ns"] >= row["p50_ns"] >= 0): bad("percentiles out of order")
+    if row["avg_ns"] * row["count"] > row["total_ns"] + row["count"]: bad("avg")
+    tot += row["total_ns"]
+if tot != r["total_ns"]: bad("global total %d != %d" % (tot, r["total_ns"]))
+for p in r["processes"]:
+    for k in ("pid", "comm", "kernel_thread", "reasons", "threads"):
+        if k not in p: bad("process lacks " + k)
+    if p["total_ns"] != sum(x["total_ns"] for x in p["reasons"]): bad("process total")
+    if p["total_ns"] != sum(th["total_ns"] for th in p["threads"]): bad("threads do not add up")
+    if not p["kernel_thread"]:
+        pass
+# every user process row is in the global table
+glob = {(x["reason"], x["argument"]): x["count"] for x in r["global"]}
+for p in r["processes"]:
+    if p["kernel_thread"]: continue
+    for x in p["reasons"]:
+        if glob.get((x["reason"], x["argument"]), 0) < x["count"]: bad("global misses " + x["reason"])
+w = json.load(open(tmp + "/w.json"))
+if w["options"]["window_ns"] != 3000000000 or w["options"]["from_ns"] != 500000000: bad("window options")
+for v in w["windows"]:
+    if v["end_ns"] - v["start_ns"] > 3000000000: bad("window too long")
+    if v["start_ns"] < w["trace"]["start_ns"] + 500000000: bad("window before --from")
+rows = list(csv.reader(open(tmp + "/r.csv")))
+if rows[0][:4] != ["view", "start_ns", "end_ns", "scope"]: bad("csv header")
+if any(len(x) != len(rows[0]) for x in rows): bad("csv column count")
+if not any(x[3] == "global" for x in rows[1:]): bad("csv has no global rows")
+for line in open(tmp + "/r.folded"):
+    if not re.match(r"^[^;]+ \(\d+\);[^;]+(;[^;]+)* \d+$", line.rstrip("\n")): bad("folded line: " + line)
+EOF
+done
+
+# cut in the metadata, nothing to report even with --partial
+expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
+# cut inside the last CPU's data: exit status 5, and the report says so
+head -c 3000000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut2.dat"
+expect 3 "$tmp/cut2.dat: CPU 3" -- "$LA" "$tmp/cut2.dat"
+expect 5 'PARTIAL REPORT' -- "$LA" --partial "$tmp/cut2.dat"
+
+[ $fail = 0 ] && echo "test-cli: all checks passed"
+exit $fail
