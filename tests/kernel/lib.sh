@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
+#
+# Shared helpers of the qemu end-to-end tests (sourced by run-*.sh).
+#
+# Results of a run land in $LT_WORK (default: a directory under the build
+# tree, given by the caller): console.log, initramfs, disks and the files
+# the guest wrote (trace.dat, record.log, dmesg.log, ...) in $LT_WORK/out.
+
+LT_SKIP=77
+LT_KERNEL_DIR=${LT_KERNEL_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+LT_SRC_ROOT=${LT_SRC_ROOT:-$(cd "$LT_KERNEL_DIR/../.." && pwd)}
+LT_QEMU_TIMEOUT=${LT_QEMU_TIMEOUT:-420}
+
+lt_log() { echo "[$(date +%H:%M:%S)] $*"; }
+lt_fail() { echo "FAILED: $*" >&2; exit 1; }
+lt_skip() { echo "SKIPPED: $*"; exit $LT_SKIP; }
+
+# lt_need_cmds CMD... - skip the test unless every command is available.
+lt_need_cmds() {
+	local c missing=
+	for c in "$@"; do
+		command -v "$c" > /dev/null 2>&1 || missing="$missing $c"
+	done
+	[ -z "$missing" ] ||
+		lt_skip "missing:$missing (scripts/kernel-test-deps.sh installs them)"
+}
+
+lt_check_host() {
+	lt_need_cmds qemu-system-x86_64 busybox trace-cmd python3 cc make \
+		mkfs.ext4 tar timeout truncate ldd
+	[ "$(uname -m)" = x86_64 ] || lt_skip "the guest is x86_64 only"
+}
+
+# lt_debian_kernel - print "version" of the newest Debian kernel that has
+# both its image and its headers installed, or nothing.
+lt_debian_kernel() {
+	local img v best=
+	if [ -n "${LT_KERNEL_VERSION:-}" ]; then
+		echo "$LT_KERNEL_VERSION"
+		return
+	fi
+	for img in /boot/vmlinuz-*; do
+		[ -e "$img" ] || continue
+		v=${img#/boot/vmlinuz-}
+		[ -f "/lib/modules/$v/build/Makefile" ] || continue
+		[ -f "/lib/modules/$v/modules.dep" ] || continue
+		best=$(printf '%s\n%s\n' "$best" "$v" | sort -V | tail -n 1)
+	done
+	echo "$best"
+}
+
+# lt_build_workload OUT - the static workload helper for the guest.
+lt_build_workload() {
+	cc -static -O2 -Wall -pthread -o "$1" "$LT_KERNEL_DIR/lt-workload.c" ||
+		lt_skip "cannot link a static binary (libc6-dev missing?)"
+}
+
+# lt_spec_binary SPEC FILE DEST - add a binary and its shared libraries.
+lt_spec_binary() {
+	local spec=$1 bin=$2 dest=$3 lib
+	echo "file $dest $bin 0755" >> "$spec"
+	# ldd prints "name => /path (addr)" and "/lib64/ld-linux... (addr)".
+	ldd "$bin" 2> /dev/null | awk '
+		$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }' | while read -r lib; do
+		echo "file $lib $(readlink -f "$lib") 0755"
+	done >> "$spec"
+}
+
+# lt_make_initramfs OUT CONFIG [MODULES_LIST] [MODULE_KO]
+#   CONFIG is copied to /etc/lt/config, MODULES_LIST (lines "host-path
+#   [args]") is loaded in order at boot, MODULE_KO goes to /lib/lt.
+lt_make_initramfs() {
+	local out=$1 config=$2 modules=${3:-} ko=${4:-}
+	local spec=$out.spec applet bb ko_host args
+
+	bb=$(command -v busybox)
+	{
+		echo "dir dev 0755"
+		echo "nod dev/console 0600 c 5 1"
+		echo "nod dev/null 0666 c 1 3"
+		for d in bin sbin usr/bin usr/sbin proc sys tmp mnt root etc/lt lib/lt; do
+			echo "dir $d 0755"
+		done
+		echo "file init $LT_KERNEL_DIR/guest-init.sh 0755"
+		echo "file etc/lt/workload.sh $LT_KERNEL_DIR/workload.sh 0644"
+		echo "file etc/lt/config $config 0644"
+		echo "file bin/lt-workload $LT_WORK/lt-workload 0755"
+	} > "$spec"
+	lt_spec_binary "$spec" "$bb" bin/busybox
+	for applet in $(busybox --list); do
+		[ "$applet" = busybox ] && continue
+		echo "slink bin/$applet busybox" >> "$spec"
+	done
+	lt_spec_binary "$spec" "$(command -v trace-cmd)" usr/bin/trace-cmd
+	if [ -n "$modules" ]; then
+		: > "$LT_WORK/modules.guest"
+		while read -r ko_host args; do
+			[ -n "$ko_host" ] || continue
+			echo "file $ko_host $ko_host 0644" >> "$spec"
+			echo "$ko_host $args" >> "$LT_WORK/modules.guest"
+		done < "$modules"
+		echo "file etc/lt/modules $LT_WORK/modules.guest 0644" >> "$spec"
+	fi
+	[ -n "$ko" ] && echo "file lib/lt/$(basename "$ko") $ko 0644" >> "$spec"
+	# The same library can be listed twice (busybox, trace-cmd).
+	awk '!seen[$0]++' "$spec" > "$spec.tmp" && mv "$spec.tmp" "$spec"
+	python3 "$LT_KERNEL_DIR/mkinitramfs.py" "$spec" "$out" ||
+		lt_fail "cannot write $out"
+}
+
+# lt_run_qemu KERNEL INITRD - boot, wait for the guest to power off, and
+# unpack what it wrote into $LT_WORK/out.  Returns non-zero on failure.
+lt_run_qemu() {
+	local kernel=$1 initrd=$2 t0 rc
+
+	rm -rf "$LT_WORK/out" && mkdir -p "$LT_WORK/out"
+	rm -f "$LT_WORK/work.img" "$LT_WORK/out.img"
+	truncate -s 128M "$LT_WORK/work.img"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 \
+		"$LT_WORK/work.img" || lt_fail "mkfs.ext4 failed"
+	truncate -s 64M "$LT_WORK/out.img"
+
+	t0=$(date +%s)
+	lt_log "booting $(basename "$kernel") under qemu (TCG), timeout ${LT_QEMU_TIMEOUT}s"
+	timeout --kill-after=10 "$LT_QEMU_TIMEOUT" qemu-system-x86_64 \
+		-accel tcg -cpu max -smp 2 -m 1024 \
+		-kernel "$kernel" -initrd "$initrd" \
+		-append "console=ttyS0 panic=-1 oops=panic schedstats=enable loglevel=4 ${LT_APPEND:-}" \
+		-drive "file=$LT_WORK/work.img,format=raw,if=virtio" \
+		-drive "file=$LT_WORK/out.img,format=raw,if=virtio" \
+		-display none -monitor none -serial "file:$LT_WORK/console.log" \
+		-nic none -no-reboot < /dev/null
+	rc=$?
+	lt_log "qemu exited with $rc after $(($(date +%s) - t0)) s"
+	grep '^LT:' "$LT_WORK/console.log" | sed 's/^/    guest /'
+	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+		tail -n 30 "$LT_WORK/console.log"
+		lt_fail "qemu timed out"
+	fi
+	grep -q '^LT: done 0' "$LT_WORK/console.log" || {
+		tail -n 40 "$LT_WORK/console.log"
+		lt_fail "the guest did not finish its run"
+	}
+	tar -xf "$LT_WORK/out.img" -C "$LT_WORK/out" ||
+		lt_fail "cannot unpack the output disk"
+	[ "$(cat "$LT_WORK/out/record.rc")" = 0 ] || {
+		cat "$LT_WORK/out/record.log"
+		lt_fail "trace-cmd record failed in the guest"
+	}
+	[ -s "$LT_WORK/out/trace.dat" ] || lt_fail "no trace.dat"
+	lt_log "trace.dat: $(stat -c %s "$LT_WORK/out/trace.dat") bytes"
+}
+
+# lt_check_trace TRACE [ANALYZER] - the checks shared by both tests.
+lt_check_trace() {
+	local args=()
+	[ -n "${2:-}" ] && args+=(--analyzer "$2")
+	[ -n "${LT_PLUGIN_DIR:-}" ] && args+=(--plugin-dir "$LT_PLUGIN_DIR")
+	python3 "$LT_KERNEL_DIR/check-trace.py" "${args[@]}" "$1"
+}
+
+# lt_record_args - the trace-cmd record line used in the guest.
+lt_record_args() {
+	echo "-e latencytop -e sched_stat_sleep -e sched_stat_blocked" \
+		"-e sched_stat_iowait -e sched_switch -e sched_wakeup" \
+		"-e sched_wakeup_new -e sched_process_fork -e sched_process_exec" \
+		"-e sched_process_exit -e task_newtask -T -b 4096"
+}

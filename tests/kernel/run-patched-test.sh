@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# End-to-end test of the annotation patch series:
+#
+#   unpack Debian's linux-source 6.1, apply kernel/patches/*.patch, build a
+#   minimal kernel (tinyconfig + kernel/configs/qemu-tiny.config), boot it
+#   under qemu (TCG) with the busybox/trace-cmd initramfs, record the
+#   workload and check the trace (tests/kernel/check-trace.py).
+#
+# usage: run-patched-test.sh WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]
+#
+# The kernel build (5-10 minutes on two cores) is kept in WORKDIR and
+# reused while the patches and the config fragment are unchanged.  Exits
+# 77 (skipped) when the source package, compiler or qemu are missing.
+# LT_LINUX_SOURCE names another tarball; LT_SAMPLE_OUT=FILE keeps a copy
+# of the trace.
+
+set -u
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || { echo "usage: $0 WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
+LT_WORK=$1
+ANALYZER=${2:-}
+LT_PLUGIN_DIR=${3:-}
+mkdir -p "$LT_WORK" && LT_WORK=$(cd "$LT_WORK" && pwd)
+
+lt_check_host
+lt_need_cmds gcc bison flex bc xz patch perl sha256sum
+SRC_TAR=${LT_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-6.1.tar.* 2> /dev/null | head -n 1)}
+[ -n "$SRC_TAR" ] && [ -r "$SRC_TAR" ] ||
+	lt_skip "no /usr/src/linux-source-6.1.tar.xz (install linux-source-6.1)"
+[ -e /usr/include/libelf.h ] || [ -e /usr/include/gelf.h ] ||
+	lt_skip "libelf-dev is needed for objtool"
+[ -e /usr/include/openssl/opensslv.h ] ||
+	lt_skip "libssl-dev is needed by the kernel build"
+
+PATCHES=$(ls "$LT_SRC_ROOT"/kernel/patches/0*.patch | grep -v /0000-)
+FRAGMENT=$LT_SRC_ROOT/kernel/configs/qemu-tiny.config
+STAMP=$( (sha256sum "$SRC_TAR" | cut -d' ' -f1; cat $PATCHES "$FRAGMENT") |
+	sha256sum | cut -c1-16)
+TREE=$LT_WORK/linux
+BUILD=$LT_WORK/build
+KIMG=$BUILD/arch/x86/boot/bzImage
+
+if [ "$(cat "$LT_WORK/stamp" 2> /dev/null)" != "$STAMP" ] || [ ! -s "$KIMG" ]; then
+	rm -rf "$TREE" "$BUILD" "$LT_WORK/stamp"
+	mkdir -p "$TREE" "$BUILD"
+	lt_log "unpacking $(basename "$SRC_TAR")"
+	tar -xf "$SRC_TAR" -C "$TREE" --strip-components=1 ||
+		lt_fail "cannot unpack $SRC_TAR"
+	for p in $PATCHES; do
+		patch -d "$TREE" -p1 --batch --forward --quiet < "$p" ||
+			lt_fail "$(basename "$p") does not apply"
+	done
+	lt_log "applied $(echo "$PATCHES" | wc -w) patches"
+
+	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 tinyconfig > "$LT_WORK/config.log" 2>&1 &&
+	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
+		"$BUILD/.config" "$FRAGMENT" >> "$LT_WORK/config.log" 2>&1 &&
+	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 olddefconfig >> "$LT_WORK/config.log" 2>&1 ||
+		lt_fail "cannot configure the kernel"
+	for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=y' "$FRAGMENT"); do
+		grep -qx "$opt" "$BUILD/.config" || lt_fail "$opt did not stick"
+	done
+
+	t0=$(date +%s)
+	lt_log "building bzImage with $(nproc) jobs (5-10 minutes)"
+	make -C "$TREE" O="$BUILD" ARCH=x86_64 -j"$(nproc)" bzImage \
+		> "$LT_WORK/build.log" 2>&1 || {
+		grep -E -B2 -A8 'error:|Error [0-9]' "$LT_WORK/build.log" | head -n 60
+		lt_fail "the patched kernel does not build"
+	}
+	lt_log "built in $(($(date +%s) - t0)) s"
+	if grep -E 'warning:' "$LT_WORK/build.log" | grep -qE 'latencytop|latency_'; then
+		grep -E 'warning:' "$LT_WORK/build.log" | grep -E 'latencytop|latency_'
+		lt_fail "the patches add build warnings"
+	fi
+	echo "$STAMP" > "$LT_WORK/stamp"
+else
+	lt_log "reusing the kernel built in $BUILD"
+fi
+
+cat > "$LT_WORK/config" <<EOF
+LT_MODULE=
+LT_SLIM_KALLSYMS=
+LT_RECORD_ARGS="$(lt_record_args)"
+EOF
+
+lt_build_workload "$LT_WORK/lt-workload"
+lt_make_initramfs "$LT_WORK/initramfs.cpio.gz" "$LT_WORK/config"
+lt_run_qemu "$KIMG" "$LT_WORK/initramfs.cpio.gz"
+if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$LT_WORK/out/dmesg.log"; then
+	grep -E -A5 'BUG:|WARNING:|Oops' "$LT_WORK/out/dmesg.log"
+	lt_fail "the guest kernel complained"
+fi
+
+[ -n "${LT_SAMPLE_OUT:-}" ] && cp "$LT_WORK/out/trace.dat" "$LT_SAMPLE_OUT"
+lt_check_trace "$LT_WORK/out/trace.dat" "$ANALYZER"
