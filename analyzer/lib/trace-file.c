@@ -554,7 +554,7 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	*buf = NULL;
 	if (off >= t->size) {
 		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s section at offset 0x%llx is past the end of the file (size 0x%llx)",
+				  "%s at offset 0x%llx is past the end of the file (size 0x%llx)",
 				  what, (unsigned long long)off,
 				  (unsigned long long)t->size);
 	}
@@ -564,8 +564,7 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	if (id != want) {
 		r.pos = 0;
 		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "section id is %u, expected %u (%s)",
-			       id, want, what);
+			       "section id is %u, expected %u", id, want);
 	}
 	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
 			    what, body, buf);
@@ -665,12 +664,10 @@ static int add_stream(struct lt_trace *t, struct lt_error *err,
 {
 	struct cpu_stream *cs = &t->streams[t->nr_streams];
 
-	/* A slot whose data starts beyond the end of the file is truncation. */
-	if (size && off > t->size)
-		return rd_fail(t, err, LT_E_TRUNCATED, r,
-			       "CPU %d data at offset 0x%llx is past the end of the file (size 0x%llx)",
-			       cpu, (unsigned long long)off,
-			       (unsigned long long)t->size);
+	/*
+	 * Data past the end of the file is reported when that CPU is read,
+	 * so a file cut short still gives what it holds (--partial).
+	 */
 	if (size > UINT64_MAX - off)
 		return rd_fail(t, err, LT_E_CORRUPT, r,
 			       "CPU %d data size 0x%llx overflows",
@@ -806,11 +803,11 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 		uint16_t id;
 		const char *name;
 	} order[] = {
-		{ OPT_HEADER_INFO,	"HEADER_INFO" },
-		{ OPT_FTRACE_EVENTS,	"FTRACE_EVENTS" },
-		{ OPT_EVENT_FORMATS,	"EVENT_FORMATS" },
-		{ OPT_KALLSYMS,		"KALLSYMS" },
-		{ OPT_CMDLINES,		"CMDLINES" },
+		{ OPT_HEADER_INFO,	"HEADER_INFO section" },
+		{ OPT_FTRACE_EVENTS,	"FTRACE_EVENTS section" },
+		{ OPT_EVENT_FORMATS,	"EVENT_FORMATS section" },
+		{ OPT_KALLSYMS,		"KALLSYMS section" },
+		{ OPT_CMDLINES,		"CMDLINES section" },
 	};
 	unsigned char *buf;
 	const char *text;

@@ -389,7 +389,7 @@ struct lt_event_type *parse_event_format(const char *system,
 		if (!parse_field_line(s, eol, &fl))
 			continue;
 		if (!split_decl(fl.decl, fl.decl_len, &type, &tlen, &fname,
-				&nlen, &count) || nlen > 255 ||
+				&nlen, &count) || nlen > 255 || !tlen ||
 		    fl.offset < 0 || fl.size < 0 ||
 		    fl.offset + fl.size > LT_MAX_PAGE_SIZE) {
 			lt_warning("event %s:%.*s: field \"%.*s\" not usable, skipped",

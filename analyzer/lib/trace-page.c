@@ -202,6 +202,8 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 	uint64_t end, off, avail;
 	int ret;
 
+	if (!cs->data_size)
+		return 0;
 	if (t->comp != LT_COMP_NONE) {
 		while (cs->zpos >= cs->zlen) {
 			ret = next_chunk(t, cs);
@@ -305,7 +307,7 @@ int stream_advance(struct lt_trace *t, struct cpu_stream *cs)
 				if (left < 8)
 					goto bad_event;
 				len = get32(p + 4, swap);
-				if (len < 4 || ((uint64_t)len - 4 + 3) > left - 8)
+				if (len < 4 || (((uint64_t)len - 4 + 3) & ~3ULL) > left - 8)
 					goto bad_event;
 				len = (len - 4 + 3) & ~3u;
 				data = p + 8;
