@@ -159,6 +159,11 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 		}
 		d->present[s] = true;
 		d->by_id[lt_event_type_id(type)] = (uint16_t)(s + 1);
+		/* the common fields are laid out alike in every event */
+		if (!d->have_common_pid) {
+			d->common_pid = t->common_pid;
+			d->have_common_pid = true;
+		}
 		if (s == LT_SRC_SWITCH)
 			lt_decode_parse_states(d, lt_event_type_print_fmt(type));
 	}
@@ -260,6 +265,9 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		return 1;
 	}
 	src = d->by_id[rec->id];
+	/* every event names the task running on its CPU */
+	if (d->have_common_pid)
+		ev->current = (int)get_s(d, &d->common_pid, rec);
 	if (!src) {
 		ev->kind = LT_EV_OTHER;
 		/* a stack follows only the event just before it on that CPU */
@@ -273,7 +281,7 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	if (src != LT_SRC_STACK && src != LT_SRC_SWITCH && cpu >= 0 &&
 	    cpu < d->nr_cpus)
 		d->stack_pid[cpu] = -1;
-	ev->pid = (int)get_s(d, &t->common_pid, rec);
+	ev->pid = ev->current;
 
 	switch (src) {
 	case LT_SRC_SWITCH:
@@ -289,7 +297,8 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	case LT_SRC_WAKEUP:
 	case LT_SRC_WAKEUP_NEW:
 	case LT_SRC_WAKING:
-		ev->kind = src == LT_SRC_WAKING ? LT_EV_WAKING : LT_EV_WAKEUP;
+		ev->kind = src == LT_SRC_WAKING ? LT_EV_WAKING :
+			   src == LT_SRC_WAKEUP_NEW ? LT_EV_WAKEUP_NEW : LT_EV_WAKEUP;
 		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
 		ev->pid = (int)get_s(d, &t->f[1], rec);
 		return 1;
@@ -346,6 +355,11 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
 		return 1;
 	case LT_SRC_STACK:
+		/*
+		 * Written in the context of the event before it: after a
+		 * switch, common_pid is the task that just left the CPU.
+		 */
+		ev->current = 0;
 		/* only the switch-out stack of the task that just left this CPU */
 		if (cpu < 0 || cpu >= d->nr_cpus || d->stack_pid[cpu] != ev->pid ||
 		    ev->pid <= 0) {

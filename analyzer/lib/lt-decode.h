@@ -52,6 +52,8 @@ struct lt_decoder {
 	const struct lt_trace *trace;
 	struct lt_decode_type types[LT_SRC_NR];
 	bool present[LT_SRC_NR];	/* the file has this event's format */
+	struct lt_field common_pid;	/* of any event: they share the header */
+	bool have_common_pid;
 	uint16_t by_id[65536];		/* id -> src + 1, 0 = not ours */
 	/* prev_state letters, read from sched_switch's print fmt */
 	uint64_t state_sleep, state_blocked, state_idle, state_other;

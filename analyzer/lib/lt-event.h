@@ -15,7 +15,8 @@
 enum lt_ev_kind {
 	LT_EV_SWITCH,		/* pid -> pid2 on cpu; state = prev's state */
 	LT_EV_WAKING,		/* sched_waking: pid */
-	LT_EV_WAKEUP,		/* sched_wakeup / sched_wakeup_new: pid */
+	LT_EV_WAKEUP,		/* sched_wakeup: pid */
+	LT_EV_WAKEUP_NEW,	/* sched_wakeup_new: pid, a new task */
 	LT_EV_STAT_SLEEP,	/* sched_stat_sleep: pid slept value ns */
 	LT_EV_STAT_BLOCKED,	/* sched_stat_blocked: pid blocked value ns */
 	LT_EV_STAT_IOWAIT,	/* sched_stat_iowait: pid, value ns (subset of blocked) */
@@ -46,6 +47,7 @@ struct lt_ev {
 	enum lt_ev_kind kind;
 	int cpu;
 	uint64_t ts;
+	int current;		/* common_pid: the task running on cpu; 0 = none/unknown */
 	int pid;
 	int pid2;
 	enum lt_task_state state;	/* LT_EV_SWITCH */

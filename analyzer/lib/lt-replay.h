@@ -158,6 +158,7 @@ struct lt_replay_stats {
 	uint64_t resync;		/* reason stacks repaired by cookie */
 	uint64_t unmatched_restore;
 	uint64_t inconsistent;		/* impossible transitions seen */
+	uint64_t implicit_switch_in;	/* tasks seen running, switch-in missing */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;
 	uint64_t charged_count;
@@ -193,6 +194,9 @@ struct lt_replay {
 	uint32_t nr_subs, cap_subs;
 	struct lt_map sub_map;
 	struct lt_map cmdline_map;	/* pid -> name from saved cmdlines */
+
+	int *cpu_cur;			/* per CPU: pid last seen running */
+	int nr_cpu_cur;
 
 	uint32_t nr_windows;		/* highest window index + 1 */
 	uint64_t origin_ns;		/* absolute ts of window 0 / --from */

@@ -761,29 +761,28 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 }
 
-static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
+/*
+ * Task @ti starts running on @cpu at @ts: the wait it was in ends here.
+ * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
+ * to running); a preempted or newly forked task's wait is not latency.
+ */
+static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
+			 uint64_t ts)
 {
-	uint32_t ti = task_get(rp, ev->pid2);
-	struct lt_task *t;
+	struct lt_task *t = &rp->tasks[ti];
 	struct wait w;
 	uint64_t wake;
 
-	if (ti == LT_NO_TASK)
-		return -1;
-	t = &rp->tasks[ti];
-	set_comm(t, ev->str2, ev->str2_len);
 	t->flags |= LT_TASK_ACTIVE;
-	t->last_cpu = ev->cpu;
-
+	t->last_cpu = cpu;
 	switch (t->run) {
 	case LT_RUN_SLEEPING:
-		/* no wakeup in the trace: the best end we have */
-		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ev->ts;
+		/* no sched_wakeup seen: waking, else running, ends the wait */
+		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ts;
 		sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
 		if (charge(rp, ti, &w) < 0)
 			return -1;
-		t = &rp->tasks[ti];
-		if (wake < ev->ts && charge_rq(rp, ti, wake, ev->ts) < 0)
+		if (wake < ts && charge_rq(rp, ti, wake, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNABLE:
@@ -792,9 +791,9 @@ static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 				   t->wake_ts);
 			if (charge(rp, ti, &w) < 0)
 				return -1;
-			t = &rp->tasks[ti];
 		}
-		if (charge_rq(rp, ti, t->rq_start, ev->ts) < 0)
+		if ((rp->tasks[ti].flags & LT_TASK_WOKEN) &&
+		    charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:
@@ -808,6 +807,58 @@ static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
 		      LT_TASK_NO_STACK_YET);
 	return 0;
+}
+
+static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = task_get(rp, ev->pid2);
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
+	return start_running(rp, ti, ev->cpu, ev->ts);
+}
+
+/*
+ * Every event names the task running on its CPU.  A task seen running
+ * whose switch-in the trace lacks (some kernels drop the switch from the
+ * idle task without counting a loss) did start running: catch up.
+ */
+static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t *slot, ti;
+
+	if (ev->cpu >= rp->nr_cpu_cur) {
+		int n = ev->cpu + 1, i;
+		int *p;
+
+		if (ev->cpu >= 65536)
+			return 0;
+		p = realloc(rp->cpu_cur, n * sizeof(*p));
+		if (!p)
+			return oom(rp, "CPUs");
+		for (i = rp->nr_cpu_cur; i < n; i++)
+			p[i] = -1;
+		rp->cpu_cur = p;
+		rp->nr_cpu_cur = n;
+	}
+	if (rp->cpu_cur[ev->cpu] == ev->current)
+		return 0;
+	rp->cpu_cur[ev->cpu] = ev->current;
+	slot = lt_map_get(&rp->pid_map, (uint32_t)ev->current, 0);
+	if (!slot) {
+		ti = task_new(rp, ev->current, LT_TASK_UNCERTAIN);
+		if (ti == LT_NO_TASK)
+			return -1;
+		rp->tasks[ti].run = LT_RUN_RUNNING;
+		return 0;
+	}
+	ti = *slot;
+	if (rp->tasks[ti].run == LT_RUN_RUNNING)
+		return 0;
+	if (rp->tasks[ti].run != LT_RUN_UNKNOWN)
+		rp->stats.implicit_switch_in++;
+	return start_running(rp, ti, ev->cpu, ev->ts);
 }
 
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
@@ -832,28 +883,26 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 	switch (t->run) {
 	case LT_RUN_SLEEPING:
+		if (ev->kind == LT_EV_WAKEUP_NEW)
+			break;
 		t->run = LT_RUN_RUNNABLE;
 		t->flags |= LT_TASK_PENDING | LT_TASK_WOKEN;
 		t->wake_ts = ev->ts;
 		t->rq_start = ev->ts;
 		break;
-	case LT_RUN_RUNNABLE:
-		if (!(t->flags & LT_TASK_WOKEN)) {
-			t->flags |= LT_TASK_WOKEN;
-			t->rq_start = ev->ts;
-		}
-		break;
 	case LT_RUN_UNKNOWN:
 	case LT_RUN_OTHER:
 		/* asleep since before we looked: its start is unknown */
-		if (t->run == LT_RUN_UNKNOWN && !was_active)
+		if (t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
+		    !was_active && !(t->flags & LT_TASK_BORN))
 			rp->stats.began_before_trace++;
+		/* runnable now, but no wait we measured ended here */
 		t->run = LT_RUN_RUNNABLE;
-		t->flags |= LT_TASK_WOKEN;
-		t->rq_start = ev->ts;
+		t->flags &= ~LT_TASK_WOKEN;
 		break;
-	case LT_RUN_RUNNING:
-		break;	/* woken before it managed to sleep */
+	case LT_RUN_RUNNABLE:	/* already queued: nothing ends */
+	case LT_RUN_RUNNING:	/* woken before it managed to sleep */
+		break;
 	}
 	return 0;
 }
@@ -1129,6 +1178,8 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 	 * their open waits, and let a later unmatched restore re-charge only
 	 * what comes after the gap.
 	 */
+	if (ev->cpu >= 0 && ev->cpu < rp->nr_cpu_cur)
+		rp->cpu_cur[ev->cpu] = -1;
 	for (i = 0; i < rp->nr_tasks; i++) {
 		struct lt_task *t = &rp->tasks[i];
 
@@ -1203,6 +1254,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->rows);
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);
+	free(rp->cpu_cur);
 	lt_map_free(&rp->pid_map);
 	lt_map_free(&rp->cause_map);
 	lt_map_free(&rp->stack_map);
@@ -1231,6 +1283,10 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev)
 			st->last_ts = ev->ts;
 	}
 
+	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
+	    seen_running(rp, ev) < 0)
+		return -1;
+
 	switch (ev->kind) {
 	case LT_EV_SWITCH:
 		/* pid 0 is the idle task: it never waits */
@@ -1238,9 +1294,12 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev)
 			return -1;
 		if (ev->pid2 > 0 && on_switch_in(rp, ev) < 0)
 			return -1;
+		if (ev->cpu >= 0 && ev->cpu < rp->nr_cpu_cur)
+			rp->cpu_cur[ev->cpu] = ev->pid2;
 		return 0;
 	case LT_EV_WAKING:
 	case LT_EV_WAKEUP:
+	case LT_EV_WAKEUP_NEW:
 		return ev->pid > 0 ? on_wakeup(rp, ev) : 0;
 	case LT_EV_STAT_SLEEP:
 	case LT_EV_STAT_BLOCKED:

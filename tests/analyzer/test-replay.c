@@ -311,7 +311,8 @@ static void test_lost_mid_stack(void)
 	CHECK_U64(rp.stats.discarded_lost, 1);
 	CHECK_U64(rp.stats.lost_events, 25);
 	CHECK(rp.stats.nr_cpus_lost == 1 && rp.stats.lost_per_cpu[0] == 25);
-	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 50 * US);
+	/* no wakeup we can trust ended that wait: no run-queue time */
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 0);
 	lt_replay_free(&rp);
 }
 
@@ -484,7 +485,8 @@ static void test_trace_edges(void)
 	CHECK_U64(rp.stats.unfinished, 1);
 	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).count, 1);
 	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, 200 * US);
-	CHECK_U64(pid_rows(&rp, 300, SCHED).total, 200 * US);
+	/* the first wakeup ended a wait we never saw start: no cpu wait */
+	CHECK_U64(pid_rows(&rp, 300, SCHED).total, 0);
 	CHECK_U64(pid_rows(&rp, 301, UNKNOWN).total, 300 * US);
 	lt_replay_free(&rp);
 }
@@ -550,22 +552,28 @@ static void test_wakeup_sources(void)
 		FORK(0, 1, 101, "b"),
 		SW(100, 1, 101, BLOCKED, 0),
 		SW(3100, 1, 0, RUNNABLE, 101),
-		/* preempted: waiting for a CPU until it runs again */
+		/* preempted: runnable, but not a wakeup's wait (rule 6) */
 		SW(3200, 1, 101, RUNNABLE, 0),
+		WAKE(3300, 101),	/* a wakeup of a queued task ends nothing */
 		SW(3500, 1, 0, RUNNABLE, 101),
+		/* a new task's first wait for a CPU is not charged either */
+		FORK(3600, 1, 102, "c"),
+		{ .kind = LT_EV_WAKEUP_NEW, .ts = 3600 * US, .pid = 102 },
+		SW(3900, 1, 0, RUNNABLE, 102),
 		END
 	};
 	struct lt_replay_opts o;
 	struct lt_replay rp;
 
-	lt_test_case = "waking only, no wakeup, preemption";
+	lt_test_case = "waking only, no wakeup, preemption, new task";
 	opts_default(&o);
 	run(&rp, &o, script);
 	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 2000 * US);
 	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 500 * US);
 	CHECK_U64(pid_rows(&rp, 101, UNKNOWN).total, 3000 * US);
-	CHECK_U64(pid_rows(&rp, 101, SCHED).count, 1);
-	CHECK_U64(pid_rows(&rp, 101, SCHED).total, 300 * US);
+	CHECK_U64(pid_rows(&rp, 101, SCHED).count, 0);
+	CHECK_U64(pid_rows(&rp, 102, SCHED).count, 0);
+	CHECK_U64(rp.stats.began_before_trace, 0);
 	lt_replay_free(&rp);
 }
 
@@ -661,6 +669,41 @@ static void test_threads_kthreads_stacks(void)
 	lt_replay_free(&rp);
 }
 
+static void test_missing_switch_in(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		{ .kind = LT_EV_SWITCH, .ts = 100 * US, .cpu = 1, .current = 100,
+		  .pid = 100, .state = LT_STATE_SLEEP, .pid2 = 0 },
+		WAKE(1100, 100),
+		/* swapper -> 100 was not recorded; 100 is seen running */
+		{ .kind = LT_EV_OTHER, .ts = 1300 * US, .cpu = 1, .current = 100 },
+		{ .kind = LT_EV_SWITCH, .ts = 1400 * US, .cpu = 1, .current = 100,
+		  .pid = 100, .state = LT_STATE_SLEEP, .pid2 = 0 },
+		WAKE(2400, 100),
+		/* again, and this time its next switch-out is the first sign */
+		{ .kind = LT_EV_SWITCH, .ts = 2600 * US, .cpu = 0, .current = 100,
+		  .pid = 100, .state = LT_STATE_BLOCKED, .pid2 = 0 },
+		WAKE(2700, 100),
+		{ .kind = LT_EV_SWITCH, .ts = 2800 * US, .cpu = 0, .current = 0,
+		  .pid = 0, .state = LT_STATE_RUNNABLE, .pid2 = 100 },
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "missing switch-in";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 3);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 2100 * US);
+	/* run-queue waits up to when it was first seen running */
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 500 * US);
+	CHECK_U64(rp.stats.implicit_switch_in, 2);
+	CHECK_U64(rp.stats.inconsistent, 0);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_derived_basic();
@@ -676,5 +719,6 @@ int main(void)
 	test_wakeup_sources();
 	test_windows_and_range();
 	test_threads_kthreads_stacks();
+	test_missing_switch_in();
 	return lt_test_done("test-replay");
 }
