@@ -289,8 +289,11 @@ const char *lt_replay_str(const struct lt_replay *rp, uint32_t id)
 static void set_comm(struct lt_task *t, const char *s, size_t len)
 {
 	size_t n = len < LT_COMM_LEN - 1 ? len : LT_COMM_LEN - 1;
-	const char *nul = memchr(s, '\0', n);
+	const char *nul;
 
+	if (!s || !n)
+		return;
+	nul = memchr(s, '\0', n);
 	if (nul)
 		n = nul - s;
 	if (!n)
