@@ -38,6 +38,8 @@ EXPECT = {
 }
 # Short interruptible waits are kept, long ones are user requested.
 USER_WAIT_NS = 5_000_000
+# The analyzer's row for time from wakeup to running (BRIEF rule 6).
+RUNQUEUE_ROW = "Scheduler: waiting for cpu"
 
 LINE = re.compile(
     r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
@@ -175,6 +177,9 @@ def check_analyzer(analyzer, trace, only=None):
     rows = collections.defaultdict(collections.Counter)
     for proc in rep.get("processes", []):
         for r in proc.get("reasons", []):
+            # Runqueue delay is a row of its own, not blocked time.
+            if r.get("reason", "").startswith(RUNQUEUE_ROW):
+                continue
             rows[proc.get("comm")][r.get("reason")] += r.get("total_ns", 0)
     for comm, reason in EXPECT.items():
         if only is not None and comm not in only:
