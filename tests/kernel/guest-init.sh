@@ -82,8 +82,18 @@ msg "trace-cmd record exit $rc after $(awk -v s="${start%% *}" '{ printf "%.1f",
 [ -n "$LT_SLIM_KALLSYMS" ] && umount /proc/kallsyms 2>/dev/null
 
 if [ -n "$LT_MODULE" ]; then
+	# Unload while tasks sleep inside probed functions (pipe_read(),
+	# hrtimer_nanosleep(), do_wait() of this shell): they must return
+	# through the kretprobe trampoline after the module is gone.
+	mkfifo /tmp/fifo
+	cat /tmp/fifo > /dev/null &
+	sleep 1 &
+	sleep 0.2
 	rmmod latencytop_probes && msg "module unloaded" ||
 		msg "rmmod latencytop_probes failed"
+	echo bye > /tmp/fifo
+	wait
+	msg "tasks that slept across the unload returned"
 	dmesg | grep latencytop_probes > /tmp/out/module.log
 fi
 dmesg > /tmp/out/dmesg.log

@@ -76,6 +76,8 @@ lt_log "module messages:"
 sed 's/^/    /' "$LT_WORK/out/module.log"
 grep -q 'module unloaded' "$LT_WORK/console.log" ||
 	lt_fail "the module did not unload cleanly"
+grep -q 'slept across the unload returned' "$LT_WORK/console.log" ||
+	lt_fail "tasks sleeping in probed functions did not survive the unload"
 if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$LT_WORK/out/dmesg.log"; then
 	grep -E -A5 'BUG:|WARNING:|Oops' "$LT_WORK/out/dmesg.log"
 	lt_fail "the guest kernel complained"
