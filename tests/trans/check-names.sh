@@ -117,6 +117,7 @@ awk -v F="$trans" -F '\t' '
 	{
 		# LatencyTOP tolerates several tabs between function and text
 		n = split($0, f, /\t+/)
+		gsub(/^ +| +$/, "", f[2])	# LatencyTOP 0.5 has "ext3_unlink <TAB>"
 		if (n < 3 || f[1] !~ /^[0-9]+$/ || f[2] == "" || f[2] ~ /[ .]/ || f[3] == "") {
 			printf "%s:%d: malformed line: %s\n", F, NR, $0 > "/dev/stderr"; bad = 1; next
 		}

@@ -36,9 +36,12 @@ def load_table(path, table):
             if not line.strip() or line.startswith('#'):
                 continue
             parts = [p for p in line.split('\t') if p != '']
-            if len(parts) < 3 or not parts[0].isdigit():
-                sys.exit(f'{path}:{n}: malformed line: {line}')
-            table[parts[1].strip()] = (int(parts[0]), ' '.join(parts[2:]))
+            if len(parts) < 3 or not parts[0].strip().isdigit() or not parts[1].strip():
+                # LatencyTOP 0.5's own table has one such line (a space where
+                # the second tab belongs); LatencyTOP ignored it, so do we
+                print(f'{path}:{n}: malformed line ignored: {line}', file=sys.stderr)
+                continue
+            table[parts[1].strip()] = (int(parts[0]), ' '.join(parts[2:]).strip())
 
 
 def load_skip(path):
