@@ -156,7 +156,13 @@ int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
 		       uint64_t *total);
 
-/* Kernel symbols from the file's kallsyms: name of the function holding @addr. */
+/*
+ * Kernel symbols from the file's kallsyms: name of the function holding
+ * @addr.  They are parsed on first use (a few ms for a 5 MB table); call
+ * lt_trace_load_ksyms() first to get a damaged table as an error, else it
+ * is a warning and there are no symbols.  Not thread-safe on first use.
+ */
+int lt_trace_load_ksyms(struct lt_trace *trace, struct lt_error *err);
 const char *lt_trace_ksym(const struct lt_trace *trace, uint64_t addr,
 			  uint64_t *offset);
 size_t lt_trace_nr_ksyms(const struct lt_trace *trace);

@@ -425,10 +425,11 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		text = opt_text(data, size);
 		if (!text)
 			return nomem(t, err, "option");
+		/* Wrapping, not overflowing: hostile values must not be UB. */
 		if (id == OPT_DATE)
-			t->ts_offset += strtoll(text, NULL, 0) * 1000;
+			t->ts_offset += (uint64_t)strtoll(text, NULL, 0) * 1000;
 		else
-			t->ts_offset += strtoll(text, NULL, 0);
+			t->ts_offset += (uint64_t)strtoll(text, NULL, 0);
 		free(text);
 		break;
 	case OPT_CPUSTAT:
@@ -568,6 +569,72 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	}
 	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
 			    what, body, buf);
+}
+
+/* The header of the section at @off is sane and its body in the file. */
+static int check_section(struct lt_trace *t, struct lt_error *err,
+			 uint64_t off, uint16_t want, const char *what)
+{
+	uint16_t id, flags;
+	uint64_t size;
+	struct rd r;
+
+	if (off >= t->size)
+		return trace_fail(t, err, LT_E_TRUNCATED,
+				  "%s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				  what, (unsigned long long)off,
+				  (unsigned long long)t->size);
+	rd_file(t, &r, off, t->size - off, what);
+	if (read_section_header(t, err, &r, &id, &flags, &size))
+		return -1;
+	if (id != want) {
+		r.pos = 0;
+		return rd_fail(t, err, LT_E_CORRUPT, &r,
+			       "section id is %u, expected %u", id, want);
+	}
+	if (size > r.len - r.pos) {
+		r.pos -= 8;
+		return rd_fail(t, err, LT_E_TRUNCATED, &r,
+			       "section size %llu runs past the end of the file (size 0x%llx)",
+			       (unsigned long long)size,
+			       (unsigned long long)t->size);
+	}
+	return 0;
+}
+
+int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
+{
+	unsigned char *buf = NULL;
+	const char *text;
+	struct rd r;
+	size_t len;
+	int ret;
+
+	if (t->ksym_state > 0)
+		return 0;
+	if (t->ksym_state < 0) {
+		if (err)
+			*err = t->ksym_err;
+		return -1;
+	}
+	if (t->ksym_sec) {
+		ret = open_section(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
+				   "KALLSYMS section", &r, &buf);
+		if (!ret)
+			ret = rd_sized_text(t, &t->ksym_err, &r, 4,
+					    LT_MAX_META_SIZE, "kallsyms",
+					    &text, &len);
+		if (!ret)
+			ret = parse_kallsyms(t, &t->ksym_err, text, len);
+		free(buf);
+	} else {
+		ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
+				     t->ksym_len);
+	}
+	t->ksym_state = ret ? -1 : 1;
+	if (ret && err)
+		*err = t->ksym_err;
+	return ret;
 }
 
 /* v7: follow the chain of options sections, each visited once. */
@@ -825,9 +892,15 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 
 		if (!sec->off[id])
 			continue;
-		if (open_section(t, err, sec->off[id], id, order[i].name,
-				 &r, &buf))
+		buf = NULL;
+		if (id == OPT_KALLSYMS) {
+			if (check_section(t, err, sec->off[id], id,
+					  order[i].name))
+				return -1;
+		} else if (open_section(t, err, sec->off[id], id,
+					order[i].name, &r, &buf)) {
 			return -1;
+		}
 		switch (id) {
 		case OPT_HEADER_INFO:
 			ret = read_header_info(t, err, &r);
@@ -839,10 +912,9 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 			ret = read_event_formats(t, err, &r);
 			break;
 		case OPT_KALLSYMS:
-			ret = rd_sized_text(t, err, &r, 4, LT_MAX_META_SIZE,
-					    "kallsyms", &text, &len);
-			if (!ret)
-				ret = parse_kallsyms(t, err, text, len);
+			/* Seen to be there; parsed when first needed. */
+			t->ksym_sec = sec->off[id];
+			ret = 0;
 			break;
 		default:
 			ret = rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
@@ -874,9 +946,11 @@ static int read_v6(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		return -1;
 	r->what = "kallsyms";
 	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
-			  &text, &len) ||
-	    parse_kallsyms(t, err, text, len))
+			  &text, &len))
 		return -1;
+	/* Parsed when first needed: many analyses never need symbols. */
+	t->ksym_text = text;
+	t->ksym_len = len;
 	r->what = "printk formats";
 	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
 			  &text, &len))

@@ -703,7 +703,7 @@ int lt_field_elem_u64(const struct lt_trace *t, const struct lt_field *f,
 		goto fail;
 	if (f->flags & LT_FIELD_DYNAMIC) {
 		if (!dyn_area(t, f, rec, &off, &len) ||
-		    (uint64_t)(i + 1) * es > len)
+		    ((uint64_t)i + 1) * es > len)
 			goto fail;
 	} else {
 		if (i >= lt_field_array_len(t, f, rec))

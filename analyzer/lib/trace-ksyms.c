@@ -33,20 +33,29 @@ static const char *next_line(const char *s, const char *end,
 	return s;
 }
 
+static inline int hexval(unsigned char c)
+{
+	if ((unsigned int)(c - '0') < 10)
+		return c - '0';
+	c |= 0x20;
+	if ((unsigned int)(c - 'a') < 6)
+		return c - 'a' + 10;
+	return -1;
+}
+
 static bool parse_hex(const char **sp, const char *end, uint64_t *v)
 {
-	const char *s = *sp;
+	const unsigned char *s = (const unsigned char *)*sp;
 	uint64_t n = 0;
-	int digits = 0;
+	int digits = 0, d;
 
-	while (s < end && isxdigit((unsigned char)*s)) {
+	while (s < (const unsigned char *)end && (d = hexval(*s)) >= 0) {
 		if (++digits > 16)
 			return false;
-		n = n << 4 | (uint64_t)(isdigit((unsigned char)*s) ?
-					*s - '0' : (tolower(*s) - 'a' + 10));
+		n = n << 4 | d;
 		s++;
 	}
-	*sp = s;
+	*sp = (const char *)s;
 	*v = n;
 	return digits > 0;
 }
@@ -54,25 +63,27 @@ static bool parse_hex(const char **sp, const char *end, uint64_t *v)
 int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len)
 {
-	const char *s, *end = text + len, *eol, *name;
-	size_t n = 0, lines = 0, pool = 0, nlen, i, out;
+	const char *s, *end = text + len, *eol, *name, *e;
+	size_t n = 0, cap, pool = 0, nlen, i, out;
+	bool sorted = true;
+	struct ksym *k;
 	uint64_t addr;
 	char type;
 
 	if (!len || t->ksyms)
 		return 0;
-	for (s = text; s < end; s = eol + 1) {
-		next_line(s, end, &eol);
-		lines++;
-	}
+	/* About 40 bytes a line in practice; grown if needed. */
+	cap = len / 32 + 16;
+	t->ksyms = malloc(cap * sizeof(*t->ksyms));
 	/* Names are pieces of the text, so the text's size bounds the pool. */
-	t->ksyms = malloc(lines * sizeof(*t->ksyms));
 	t->ksym_names = malloc(len + 1);
 	if (!t->ksyms || !t->ksym_names)
 		return trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
 
 	for (s = text; s < end; s = eol + 1) {
-		next_line(s, end, &eol);
+		eol = memchr(s, '\n', end - s);
+		if (!eol)
+			eol = end;
 		/* "addr type name [module]" */
 		if (!parse_hex(&s, eol, &addr) || s + 3 > eol || *s != ' ')
 			continue;
@@ -80,15 +91,26 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		if (s[2] != ' ' && s[2] != '\t')
 			continue;
 		name = s + 3;
-		nlen = 0;
-		while (name + nlen < eol && !isspace((unsigned char)name[nlen]))
-			nlen++;
+		for (e = name; e < eol && *e != ' ' && *e != '\t' &&
+		     *e != '\r'; e++)
+			;
+		nlen = e - name;
 		if (!nlen || addr == 0)
 			continue;	/* hidden addresses (kptr_restrict) */
 		/* Text symbols, and module symbols (they carry [module]). */
 		if (type != 't' && type != 'T' && type != 'w' && type != 'W' &&
-		    !memchr(name + nlen, '[', eol - (name + nlen)))
+		    !memchr(e, '[', eol - e))
 			continue;
+		if (n == cap) {
+			cap *= 2;
+			k = realloc(t->ksyms, cap * sizeof(*k));
+			if (!k)
+				return trace_fail(t, err, LT_E_NOMEM,
+						  "kallsyms: out of memory");
+			t->ksyms = k;
+		}
+		if (n && t->ksyms[n - 1].addr > addr)
+			sorted = false;
 		t->ksyms[n].addr = addr;
 		t->ksyms[n].name = pool;
 		memcpy(t->ksym_names + pool, name, nlen);
@@ -96,8 +118,10 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		pool += nlen + 1;
 		n++;
 	}
-	qsort(t->ksyms, n, sizeof(*t->ksyms), cmp_ksym);
-	/* One name per address. */
+	/* /proc/kallsyms is mostly in order already. */
+	if (!sorted)
+		qsort(t->ksyms, n, sizeof(*t->ksyms), cmp_ksym);
+	/* One name per address: the first listed. */
 	for (i = 0, out = 0; i < n; i++) {
 		if (out && t->ksyms[out - 1].addr == t->ksyms[i].addr)
 			continue;
@@ -107,10 +131,25 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
+/* Symbols load on first use; a failure is warned about once. */
+static void need_ksyms(const struct lt_trace *ct)
+{
+	struct lt_trace *t = (struct lt_trace *)ct;
+
+	if (t->ksym_state)
+		return;
+	if (lt_trace_load_ksyms(t, NULL))
+		lt_warning("%s", t->ksym_err.msg);
+}
+
 const char *lt_trace_ksym(const struct lt_trace *t, uint64_t addr,
 			  uint64_t *offset)
 {
-	size_t lo = 0, hi = t->nr_ksyms, mid;
+	size_t lo, hi, mid;
+
+	need_ksyms(t);
+	lo = 0;
+	hi = t->nr_ksyms;
 
 	/* The last symbol at or below addr. */
 	while (lo < hi) {
@@ -132,6 +171,7 @@ const char *lt_trace_ksym(const struct lt_trace *t, uint64_t addr,
 
 size_t lt_trace_nr_ksyms(const struct lt_trace *t)
 {
+	need_ksyms(t);
 	return t->nr_ksyms;
 }
 

@@ -156,6 +156,18 @@ struct cmdline {
 	uint32_t comm;		/* offset into cmdline_names */
 };
 
+/* One decoded record, as a stream hands it to the merge. */
+struct rb_rec {
+	uint64_t ts;			/* converted */
+	const unsigned char *data;	/* payload; NULL for a loss */
+	uint32_t size;
+	bool lost;			/* an LT_REC_LOST record */
+	int64_t nlost;
+};
+
+/* Records decoded per refill; a batch never spans two pages. */
+#define STREAM_BATCH		64
+
 enum cs_state {
 	CS_IDLE,		/* not primed yet */
 	CS_ACTIVE,		/* next_* holds a record */
@@ -192,14 +204,16 @@ struct cpu_stream {
 	bool lost_pending;
 	int64_t lost;
 
-	/* the record this stream offers to the merge */
-	bool next_lost;
-	uint64_t next_ts;		/* converted */
-	const unsigned char *next_data;
-	uint32_t next_size;
-	int64_t next_nlost;
+	/* decoded records; batch[bi] is the one offered to the merge */
+	unsigned int bi, bn;
+	struct rb_rec batch[STREAM_BATCH];
 
 	struct lt_error err;
+};
+
+struct heap_ent {
+	uint64_t ts;			/* of the stream's current record */
+	unsigned int idx;
 };
 
 struct cpu_stat {
@@ -226,7 +240,7 @@ struct lt_trace {
 	uint32_t tsc_mult;
 	uint32_t tsc_shift;
 	uint64_t tsc_offset;		/* kept, not applied (see trace-file.c) */
-	int64_t ts_offset;		/* OFFSET + DATE options */
+	uint64_t ts_offset;		/* OFFSET + DATE options (may wrap) */
 
 	/* event formats */
 	struct lt_event_type **types;
@@ -236,7 +250,12 @@ struct lt_trace {
 	uint32_t type_field_off;	/* common_type, from the formats */
 	uint32_t type_field_size;
 
-	/* metadata */
+	/* metadata; kallsyms are parsed on first use */
+	int ksym_state;			/* 0 not yet, 1 loaded, -1 failed */
+	uint64_t ksym_sec;		/* v7: the KALLSYMS section */
+	const char *ksym_text;		/* v6: the text in the map */
+	size_t ksym_len;
+	struct lt_error ksym_err;
 	struct ksym *ksyms;
 	size_t nr_ksyms;
 	char *ksym_names;
@@ -256,8 +275,8 @@ struct lt_trace {
 	unsigned int nr_streams;
 	uint64_t data_total;
 
-	/* merge: min-heap of stream indexes by (next_ts, index) */
-	unsigned int *heap;
+	/* merge: min-heap of streams by (timestamp, stream index) */
+	struct heap_ent *heap;
 	unsigned int heap_len;
 	unsigned int nr_primed;
 	int last;			/* stream whose record was returned last */
@@ -313,8 +332,27 @@ void free_event_type(struct lt_event_type *type);
 void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size);
 void stream_free(struct lt_trace *t, struct cpu_stream *cs);
-/* Decode the next record into cs->next_*: 1, 0 at end, -1 (cs->err). */
-int stream_advance(struct lt_trace *t, struct cpu_stream *cs);
+/*
+ * Decode the next batch of records (from the current page, or the next
+ * page that has any): 1, 0 at the end, -1 on damage (cs->err).  Records
+ * decoded before damage are delivered first; the error comes next time.
+ */
+int stream_fill(struct lt_trace *t, struct cpu_stream *cs);
+
+/* Move to the next record: 1, 0 at the end, -1 on damage. */
+static inline int stream_next(struct lt_trace *t, struct cpu_stream *cs)
+{
+	if (cs->bi + 1 < cs->bn) {
+		cs->bi++;
+		return 1;
+	}
+	return stream_fill(t, cs);
+}
+
+static inline const struct rb_rec *stream_cur(const struct cpu_stream *cs)
+{
+	return &cs->batch[cs->bi];
+}
 /*
  * Decode one page in memory (for tests and the stream): set up
  * the page cursor on @cs.  Returns 0 or -1 with cs->err set.

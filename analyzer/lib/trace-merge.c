@@ -2,10 +2,11 @@
 /*
  * trace-merge.c - lt_trace_next(): every CPU's records in timestamp order.
  *
- * Each CPU stream offers one decoded record; a binary min-heap keyed by
- * (timestamp, stream index) picks the next.  Streams are sorted by CPU id,
- * so equal timestamps come out in CPU order, as libtracecmd gives them.
- * With two CPUs the heap costs one comparison per record.
+ * Each CPU stream offers its current record; a binary min-heap keyed by
+ * (timestamp, stream index) picks the next.  The keys live in the heap
+ * array itself, so a comparison touches no stream.  Streams are sorted by
+ * CPU id, so equal timestamps come out in CPU order, as libtracecmd gives
+ * them.  With two CPUs the heap costs one comparison per record.
  *
  * Damage on one CPU: lt_trace_next() returns -1 once, with the error, and
  * drops that CPU; the next call carries on with the other CPUs.  A caller
@@ -14,70 +15,66 @@
  */
 #include "trace-local.h"
 
-static inline bool before(const struct lt_trace *t, unsigned int a,
-			  unsigned int b)
+static inline bool before(const struct heap_ent *a, const struct heap_ent *b)
 {
-	const struct cpu_stream *x = &t->streams[a], *y = &t->streams[b];
-
-	return x->next_ts < y->next_ts || (x->next_ts == y->next_ts && a < b);
+	return a->ts < b->ts || (a->ts == b->ts && a->idx < b->idx);
 }
 
-static void sift_down(struct lt_trace *t, unsigned int i)
+static void sift_down(struct heap_ent *h, unsigned int n, unsigned int i)
 {
-	unsigned int *h = t->heap, n = t->heap_len, c, tmp;
+	struct heap_ent e = h[i];
+	unsigned int c;
 
 	for (;;) {
 		c = 2 * i + 1;
 		if (c >= n)
-			return;
-		if (c + 1 < n && before(t, h[c + 1], h[c]))
+			break;
+		if (c + 1 < n && before(&h[c + 1], &h[c]))
 			c++;
-		if (!before(t, h[c], h[i]))
-			return;
-		tmp = h[i];
+		if (!before(&h[c], &e))
+			break;
 		h[i] = h[c];
-		h[c] = tmp;
 		i = c;
 	}
+	h[i] = e;
 }
 
-static void sift_up(struct lt_trace *t, unsigned int i)
+static void sift_up(struct heap_ent *h, unsigned int i)
 {
-	unsigned int *h = t->heap, p, tmp;
+	struct heap_ent e = h[i];
+	unsigned int p;
 
 	while (i) {
 		p = (i - 1) / 2;
-		if (!before(t, h[i], h[p]))
-			return;
-		tmp = h[i];
+		if (!before(&e, &h[p]))
+			break;
 		h[i] = h[p];
-		h[p] = tmp;
 		i = p;
 	}
-}
-
-static void pop_top(struct lt_trace *t)
-{
-	t->heap[0] = t->heap[--t->heap_len];
-	sift_down(t, 0);
+	h[i] = e;
 }
 
 int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		  struct lt_error *err)
 {
+	const struct rb_rec *r;
 	struct cpu_stream *cs;
 	unsigned int i;
 	int ret;
 
-	/* Refill the stream whose record went out last; it is at the top. */
+	/* Step the stream whose record went out last; it is at the top. */
 	if (t->last >= 0) {
 		cs = &t->streams[t->last];
 		t->last = -1;
-		ret = stream_advance(t, cs);
+		ret = stream_next(t, cs);
 		if (ret > 0) {
-			sift_down(t, 0);
+			t->heap[0].ts = stream_cur(cs)->ts;
+			/* Often it is still the earliest: one comparison. */
+			if (t->heap_len > 1)
+				sift_down(t->heap, t->heap_len, 0);
 		} else {
-			pop_top(t);
+			t->heap[0] = t->heap[--t->heap_len];
+			sift_down(t->heap, t->heap_len, 0);
 			if (ret < 0) {
 				*err = cs->err;
 				return -1;
@@ -88,10 +85,11 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	while (t->nr_primed < t->nr_streams) {
 		i = t->nr_primed++;
 		cs = &t->streams[i];
-		ret = stream_advance(t, cs);
+		ret = stream_fill(t, cs);
 		if (ret > 0) {
-			t->heap[t->heap_len++] = i;
-			sift_up(t, t->heap_len - 1);
+			t->heap[t->heap_len].ts = stream_cur(cs)->ts;
+			t->heap[t->heap_len].idx = i;
+			sift_up(t->heap, t->heap_len++);
 		} else if (ret < 0) {
 			*err = cs->err;
 			return -1;
@@ -100,14 +98,15 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	if (!t->heap_len)
 		return 0;
 
-	i = t->heap[0];
+	i = t->heap[0].idx;
 	cs = &t->streams[i];
+	r = stream_cur(cs);
 	t->last = i;
 	rec->cpu = cs->cpu;
-	rec->ts = cs->next_ts;
-	if (cs->next_lost) {
+	rec->ts = r->ts;
+	if (r->lost) {
 		rec->kind = LT_REC_LOST;
-		rec->lost = cs->next_nlost;
+		rec->lost = r->nlost;
 		rec->id = 0;
 		rec->type = NULL;
 		rec->data = NULL;
@@ -116,8 +115,8 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	}
 	rec->kind = LT_REC_EVENT;
 	rec->lost = 0;
-	rec->data = cs->next_data;
-	rec->size = cs->next_size;
+	rec->data = r->data;
+	rec->size = r->size;
 	if (t->type_field_off + t->type_field_size <= rec->size) {
 		const unsigned char *p = rec->data + t->type_field_off;
 

@@ -247,126 +247,151 @@ static inline uint64_t ts_convert(const struct lt_trace *t, uint64_t ts)
 	return ts + t->ts_offset;
 }
 
-int stream_advance(struct lt_trace *t, struct cpu_stream *cs)
+/* Decode the current page from cs->cur into the batch, until it is full. */
+static void decode_page(struct lt_trace *t, struct cpu_stream *cs)
 {
 	const bool swap = t->swap, big = t->info.big_endian;
-	const unsigned char *p, *data;
-	uint32_t hdr, type_len, delta, left, len;
-	uint64_t ext;
+	const unsigned char *ev = cs->ev, *p, *data;
+	uint32_t cur = cs->cur, commit = cs->commit;
+	uint32_t hdr, type_len = 0, delta, left = 0, len;
+	struct rb_rec *b = cs->batch;
+	uint64_t ts = cs->ts, ext, cts;
+	unsigned int n = 0;
 	char w[128];
-	int ret;
 
-	if (cs->state == CS_DONE || cs->state == CS_FAILED)
-		return cs->state == CS_DONE ? 0 : -1;
-	for (;;) {
-		while (cs->cur < cs->commit) {
-			p = cs->ev + cs->cur;
-			left = cs->commit - cs->cur;
-			if (left < 4)
+	/* One slot spare: a loss record goes in front of its event. */
+	while (cur < commit && n < STREAM_BATCH - 1) {
+		p = ev + cur;
+		left = commit - cur;
+		if (left < 4)
+			goto bad_event;
+		hdr = get32(p, swap);
+		if (big) {
+			type_len = hdr >> 27;
+			delta = hdr & ((1u << 27) - 1);
+		} else {
+			type_len = hdr & 31;
+			delta = hdr >> 5;
+		}
+		switch (type_len) {
+		case RB_TYPE_PADDING:
+			/* Delta 0: the rest of the page is empty. */
+			if (!delta) {
+				cur = commit;
+				continue;
+			}
+			/* A discarded event; kbuffer counts its delta. */
+			if (left < 8)
 				goto bad_event;
-			hdr = get32(p, swap);
-			if (big) {
-				type_len = hdr >> 27;
-				delta = hdr & ((1u << 27) - 1);
-			} else {
-				type_len = hdr & 31;
-				delta = hdr >> 5;
-			}
-			switch (type_len) {
-			case RB_TYPE_PADDING:
-				/* Delta 0: the rest of the page is empty. */
-				if (!delta) {
-					cs->cur = cs->commit;
-					continue;
-				}
-				/* A discarded event; kbuffer counts its delta. */
-				if (left < 8)
-					goto bad_event;
-				len = get32(p + 4, swap);
-				if (len > left - 4)
-					goto bad_event;
-				cs->ts += delta;
-				cs->cur += 4 + len;
-				continue;
-			case RB_TYPE_TIME_EXTEND:
-				if (left < 8)
-					goto bad_event;
-				ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
-				cs->ts += ext + delta;
-				cs->cur += 8;
-				continue;
-			case RB_TYPE_TIME_STAMP:
-				if (left < 8)
-					goto bad_event;
-				ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
-				cs->ts = (ext + delta) | (cs->ts & RB_TS_MSB);
-				cs->cur += 8;
-				continue;
-			case 0:
-				/* Length in array[0], counting array[0] itself. */
-				if (left < 8)
-					goto bad_event;
-				len = get32(p + 4, swap);
-				if (len < 4 || (((uint64_t)len - 4 + 3) & ~3ULL) > left - 8)
-					goto bad_event;
-				len = (len - 4 + 3) & ~3u;
-				data = p + 8;
-				cs->cur += 8 + len;
-				break;
-			default:
-				len = type_len * 4;
-				if (len > left - 4)
-					goto bad_event;
-				data = p + 4;
-				cs->cur += 4 + len;
-				break;
-			}
-			cs->ts += delta;
-			if (cs->lost_pending) {
-				/*
-				 * Report the loss first, at this event's time,
-				 * then decode the page again from its start.
-				 */
-				cs->lost_pending = false;
-				cs->next_lost = true;
-				cs->next_nlost = cs->lost;
-				cs->next_ts = ts_convert(t, cs->ts);
-				cs->cur = 0;
-				cs->ts = get64(cs->page, swap);
-				cs->state = CS_ACTIVE;
-				return 1;
-			}
-			cs->next_lost = false;
-			cs->next_ts = ts_convert(t, cs->ts);
-			cs->next_data = data;
-			cs->next_size = len;
-			cs->state = CS_ACTIVE;
-			return 1;
+			len = get32(p + 4, swap);
+			if (len > left - 4)
+				goto bad_event;
+			ts += delta;
+			cur += 4 + len;
+			continue;
+		case RB_TYPE_TIME_EXTEND:
+			if (left < 8)
+				goto bad_event;
+			ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
+			ts += ext + delta;
+			cur += 8;
+			continue;
+		case RB_TYPE_TIME_STAMP:
+			if (left < 8)
+				goto bad_event;
+			ext = (uint64_t)get32(p + 4, swap) << RB_TS_SHIFT;
+			ts = (ext + delta) | (ts & RB_TS_MSB);
+			cur += 8;
+			continue;
+		case 0:
+			/* Length in array[0], counting array[0] itself. */
+			if (left < 8)
+				goto bad_event;
+			len = get32(p + 4, swap);
+			if (len < 4 || (((uint64_t)len - 4 + 3) & ~3ULL) > left - 8)
+				goto bad_event;
+			len = (len - 4 + 3) & ~3u;
+			data = p + 8;
+			cur += 8 + len;
+			break;
+		default:
+			len = type_len * 4;
+			if (len > left - 4)
+				goto bad_event;
+			data = p + 4;
+			cur += 4 + len;
+			break;
 		}
-		ret = next_page(t, cs);
-		if (ret < 0)
-			return -1;
-		if (ret == 0) {
-			if (cs->lost_pending) {
-				/* Events lost after the last one we have. */
-				cs->lost_pending = false;
-				cs->next_lost = true;
-				cs->next_nlost = cs->lost;
-				cs->next_ts = ts_convert(t, cs->ts);
-				cs->state = CS_ACTIVE;
-				return 1;
-			}
-			cs->state = CS_DONE;
-			return 0;
+		ts += delta;
+		cts = ts_convert(t, ts);
+		if (cs->lost_pending) {
+			/* The loss comes first, at the time of this event. */
+			cs->lost_pending = false;
+			b[n].ts = cts;
+			b[n].data = NULL;
+			b[n].size = 0;
+			b[n].lost = true;
+			b[n].nlost = cs->lost;
+			n++;
 		}
+		b[n].ts = cts;
+		b[n].data = data;
+		b[n].size = len;
+		b[n].lost = false;
+		n++;
 	}
+	cs->cur = cur;
+	cs->ts = ts;
+	cs->bn = n;
+	return;
 
 bad_event:
-	return stream_fail(t, cs, LT_E_CORRUPT,
-			   "%s: event at data offset %u (type_len %u) runs past the commit (%u bytes)",
-			   page_where(t, cs, w, sizeof(w)), cs->cur,
-			   (unsigned int)(cs->commit - cs->cur >= 4 ?
-					  (big ? get32(cs->ev + cs->cur, swap) >> 27 :
-					   get32(cs->ev + cs->cur, swap) & 31) : 0),
-			   cs->commit);
+	cs->cur = cur;
+	cs->ts = ts;
+	cs->bn = n;
+	stream_fail(t, cs, LT_E_CORRUPT,
+		    "%s: event at data offset %u (type_len %u) runs past the commit (%u bytes)",
+		    page_where(t, cs, w, sizeof(w)), cur,
+		    left >= 4 ? type_len : 0, commit);
+}
+
+int stream_fill(struct lt_trace *t, struct cpu_stream *cs)
+{
+	struct rb_rec *b = cs->batch;
+	int ret;
+
+	cs->bi = 0;
+	cs->bn = 0;
+	for (;;) {
+		if (cs->state == CS_FAILED)
+			return -1;
+		if (cs->state == CS_DONE)
+			return 0;
+		if (cs->cur >= cs->commit) {
+			ret = next_page(t, cs);
+			if (ret < 0)
+				return -1;
+			if (ret == 0) {
+				cs->state = CS_DONE;
+				if (!cs->lost_pending)
+					return 0;
+				/* Events lost after the last one we have. */
+				cs->lost_pending = false;
+				b[0].ts = ts_convert(t, cs->ts);
+				b[0].data = NULL;
+				b[0].size = 0;
+				b[0].lost = true;
+				b[0].nlost = cs->lost;
+				cs->bn = 1;
+				return 1;
+			}
+		}
+		decode_page(t, cs);
+		if (cs->bn) {
+			/* Damage after these records is reported next time. */
+			if (cs->state != CS_FAILED)
+				cs->state = CS_ACTIVE;
+			return 1;
+		}
+	}
 }

@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	struct lt_trace *t;
 	unsigned long long n = 0, sum = 0;
 	int status = 0, ret, i;
-	double t0 = 0;
+	double t0 = 0, t1 = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--info"))
@@ -87,6 +87,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lt-dump: %s\n", err.msg);
 		return lt_error_exit_status(err.code);
 	}
+	if (bench)
+		t1 = now();
 	if (info)
 		print_info(t);
 	for (;;) {
@@ -120,8 +122,9 @@ int main(int argc, char **argv)
 	if (bench) {
 		double el = now() - t0;
 
-		fprintf(stderr, "lt-dump: %llu records in %.3f s: %.1f ns/record (%llx)\n",
-			n, el, n ? el * 1e9 / n : 0.0, sum & 0xf);
+		fprintf(stderr, "lt-dump: %llu records in %.3f s: %.1f ns/record; open %.1f ms, loop %.1f ns/record (%llx)\n",
+			n, el, n ? el * 1e9 / n : 0.0, (t1 - t0) * 1e3,
+			n ? (now() - t1) * 1e9 / n : 0.0, sum & 0xf);
 	}
 	lt_trace_close(t);
 	return status;

@@ -149,6 +149,10 @@ static const struct bad_case cases[] = {
 	{ "compressed size beyond the section", V7Z, "section.KALLSYMS", 16,
 	  PUT32, .value = 0x7fffffff, .code = LT_E_CORRUPT,
 	  .says = "larger than the section" },
+	{ "kallsyms section garbage", V7Z, "section.KALLSYMS", 26, PUT,
+	  "garbage!", .code = LT_E_CORRUPT, .says = "KALLSYMS section" },
+	{ "kallsyms section id", V7, "section.KALLSYMS", 0, PUT16, .value = 5,
+	  .code = LT_E_CORRUPT, .says = "section id is 5, expected 19" },
 	{ "chunk count", V7Z, "cpu0.data", 0, PUT32, .value = 0xffffffff,
 	  .code = LT_E_CORRUPT, .says = "cannot fit in the file" },
 	{ "chunk uncompressed size", V7Z, "cpu0.data", 8, PUT32,
@@ -231,6 +235,11 @@ static enum lt_errcode read_all(const char *path, struct lt_error *err)
 	memset(err, 0, sizeof(*err));
 	if (lt_trace_open(&t, path, err))
 		return err->code;
+	/* kallsyms are parsed on demand, as an analysis of stacks does */
+	if (lt_trace_load_ksyms(t, err)) {
+		lt_trace_close(t);
+		return err->code;
+	}
 	while ((ret = lt_trace_next(t, &rec, err)) > 0)
 		;
 	lt_trace_close(t);

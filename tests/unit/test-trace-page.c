@@ -291,8 +291,9 @@ static void run_case(const struct page_case *c, bool big, int klong)
 
 	for (i = 0; i < 16; i++) {
 		const struct out *o = &c->out[i];
+		const struct rb_rec *r;
 
-		ret = stream_advance(&t, &cs);
+		ret = i ? stream_next(&t, &cs) : stream_fill(&t, &cs);
 		if (o->kind == O_END) {
 			CHECK(ret == 0);
 			break;
@@ -302,19 +303,20 @@ static void run_case(const struct page_case *c, bool big, int klong)
 			CHECK_U64(cs.err.code, o->val);
 			CHECK(!strncmp(cs.err.msg, "page.dat: CPU 3 data: ", 22));
 			/* A failed stream stays failed. */
-			CHECK(stream_advance(&t, &cs) == -1);
+			CHECK(stream_next(&t, &cs) == -1);
 			break;
 		}
 		CHECK(ret == 1);
 		if (ret != 1)
 			break;
-		CHECK_U64(cs.next_ts, o->ts);
+		r = stream_cur(&cs);
+		CHECK_U64(r->ts, o->ts);
 		if (o->kind == O_LOST) {
-			CHECK(cs.next_lost);
-			CHECK_U64(cs.next_nlost, o->val);
+			CHECK(r->lost);
+			CHECK_U64(r->nlost, o->val);
 		} else {
-			CHECK(!cs.next_lost);
-			CHECK_U64(cs.next_size, o->val);
+			CHECK(!r->lost);
+			CHECK_U64(r->size, o->val);
 		}
 	}
 	stream_free(&t, &cs);
