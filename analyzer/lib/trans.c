@@ -330,21 +330,78 @@ bool lt_trans_skipped(const struct lt_trans *tr, const char *func)
 	return id != UINT32_MAX && lt_map_get(&tr->skip, id, 0);
 }
 
+/*
+ * Stack frames carry compiler clone suffixes (do_pselect.constprop.0) and
+ * arch syscall prefixes (__arm64_sys_fsync); tables use plain x86-64
+ * kallsyms names.  Returns the entry text for the frame, or NULL.
+ */
+static const char *lookup_frame(const struct lt_trans *tr, const char *func,
+				unsigned int *prio)
+{
+	const char *dot = strchr(func, '.'), *sys;
+	char buf[256];
+	const char *text;
+	size_t n;
+
+	text = lt_trans_lookup(tr, func, prio);
+	if (text)
+		return text;
+	n = dot ? (size_t)(dot - func) : strlen(func);
+	if (n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, func, n);
+	buf[n] = '\0';
+	if (dot && (text = lt_trans_lookup(tr, buf, prio)))
+		return text;
+	/* __<arch>_sys_X -> __x64_sys_X */
+	sys = strstr(buf, "_sys_");
+	if (buf[0] == '_' && buf[1] == '_' && sys && sys > buf + 2 &&
+	    strncmp(buf, "__x64_sys_", 10) && strncmp(buf, "__do_sys_", 9) &&
+	    strncmp(buf, "__se_sys_", 9)) {
+		char x64[300];
+
+		snprintf(x64, sizeof(x64), "__x64%s", sys);
+		return lt_trans_lookup(tr, x64, prio);
+	}
+	return NULL;
+}
+
+static bool skipped_frame(const struct lt_trans *tr, const char *func)
+{
+	const char *dot = strchr(func, '.');
+	char buf[256];
+	size_t n;
+
+	if (lt_trans_skipped(tr, func))
+		return true;
+	if (!dot || (n = (size_t)(dot - func)) >= sizeof(buf))
+		return false;
+	memcpy(buf, func, n);
+	buf[n] = '\0';
+	return lt_trans_skipped(tr, buf);
+}
+
 const char *lt_trans_explain(const struct lt_trans *tr,
 			     const char *const *funcs, unsigned int nr,
 			     enum lt_cause_kind *kind, char *buf, size_t len)
 {
 	const char *best = NULL, *text, *blocker = NULL;
-	unsigned int best_prio = 0, prio, i;
+	unsigned int best_prio = 0, prio, i, first = 0;
 
-	for (i = 0; i < nr; i++) {
-		text = lt_trans_lookup(tr, funcs[i], &prio);
+	/* what the tracer and the scheduler core add on top is not the cause */
+	for (i = 0; i < nr; i++)
+		if (!strcmp(funcs[i], "__schedule")) {
+			first = i + 1;
+			break;
+		}
+	for (i = first; i < nr; i++) {
+		text = lookup_frame(tr, funcs[i], &prio);
 		/* innermost first: ">=" lets the outer frame win a tie */
 		if (text && (!best || prio >= best_prio)) {
 			best = text;
 			best_prio = prio;
 		}
-		if (!blocker && !lt_trans_skipped(tr, funcs[i]))
+		if (!blocker && !skipped_frame(tr, funcs[i]))
 			blocker = funcs[i];
 	}
 	if (best) {
@@ -352,6 +409,7 @@ const char *lt_trans_explain(const struct lt_trans *tr,
 		return best;
 	}
 	*kind = LT_CAUSE_FUNCTION;
-	snprintf(buf, len, "[%s]", blocker ? blocker : nr ? funcs[0] : "?");
+	snprintf(buf, len, "[%s]", blocker ? blocker :
+		 nr ? funcs[first < nr ? first : 0] : "?");
 	return buf;
 }

@@ -68,6 +68,19 @@ static void test_priorities(void)
 	CHECK_STR(explain(&tr, none, 4, &kind), "[folio_wait_bit]");
 	CHECK(kind == LT_CAUSE_FUNCTION);
 	CHECK_STR(explain(&tr, only_sched, 2, &kind), "[schedule]");
+	{
+		/* tracer frames above __schedule, clone suffixes, other arches */
+		const char *traced[] = { "__traceiter_sched_switch", "__schedule",
+					 "schedule", "do_fsync.isra.0", "x64_sys_call" };
+		const char *arm[] = { "schedule", "mystery", "__arm64_sys_fdatasync" };
+		const char *cut[] = { "ftrace_stack", "__schedule", "schedule",
+				      "wait_woken.part.0", "el0_svc" };
+
+		CHECK_STR(explain(&tr, traced, 5, &kind), "fsync() on a file");
+		load(&tr, "arch", "4\t__x64_sys_fdatasync\tfdatasync() on a file\n");
+		CHECK_STR(explain(&tr, arm, 3, &kind), "fdatasync() on a file");
+		CHECK_STR(explain(&tr, cut, 5, &kind), "[wait_woken.part.0]");
+	}
 	lt_trans_free(&tr);
 }
 
