@@ -266,6 +266,54 @@ static int cmp_stacks(const void *pa, const void *pb)
 	return c ? c : cmp_u64_desc(a->count, b->count);
 }
 
+static int cmp_ptrs(const char *const *a, unsigned int na,
+		    const char *const *b, unsigned int nb)
+{
+	unsigned int i;
+
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	for (i = 0; i < na; i++)
+		if (a[i] != b[i])
+			return (uintptr_t)a[i] < (uintptr_t)b[i] ? -1 : 1;
+	return 0;
+}
+
+/* Names are interned: equal pointers, equal names. */
+static int cmp_stack_names(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_ptrs(a->path, a->path_depth, b->path, b->path_depth);
+
+	return c ? c : cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+}
+
+/*
+ * Stacks that differ only in return offsets read the same: one entry.
+ * Returns the new count.
+ */
+static size_t merge_stacks(struct lt_report_stack *st, size_t n)
+{
+	size_t i, out = 0;
+
+	qsort(st, n, sizeof(*st), cmp_stack_names);
+	for (i = 0; i < n; i++) {
+		struct lt_report_stack *o = &st[out - (out ? 1 : 0)];
+
+		if (out && !cmp_stack_names(o, &st[i])) {
+			if (st[i].max_ns > o->max_ns) {
+				o->max_ns = st[i].max_ns;
+				o->max_at_ns = st[i].max_at_ns;
+			}
+			o->count += st[i].count;
+			o->total_ns += st[i].total_ns;
+			continue;
+		}
+		st[out++] = st[i];
+	}
+	return out;
+}
+
 static int row_stacks(struct builder *b, const struct agg *a,
 		      struct lt_report_row *row)
 {
@@ -306,8 +354,13 @@ static int row_stacks(struct builder *b, const struct agg *a,
 					b->sym_cache[first + k] = b->sym(b->sym_ctx, frames[k]);
 				names[k] = b->sym_cache[first + k];
 			}
-			st->frames = names;
-			st->nr_frames = nr;
+			/* frames the tracer stacked on top of the scheduler are noise */
+			for (k = 0; k < nr && strcmp(names[k], "__schedule"); k++)
+				;
+			if (k == nr)
+				k = 0;
+			st->frames = names + k;
+			st->nr_frames = nr - k;
 		}
 		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
 		if (depth) {
@@ -320,8 +373,8 @@ static int row_stacks(struct builder *b, const struct agg *a,
 			st->path_depth = depth;
 		}
 	}
-	row->nr_stacks = n;
-	qsort(row->stacks, n, sizeof(*row->stacks), cmp_stacks);
+	row->nr_stacks = merge_stacks(row->stacks, n);
+	qsort(row->stacks, row->nr_stacks, sizeof(*row->stacks), cmp_stacks);
 	return 0;
 }
 

@@ -1,0 +1,78 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Readable causes on a stock kernel (no latencytop annotations): on traces
+# recorded here with kernel stacks, at least 90% of the blocked time of
+# user-space tasks must get a readable cause from the translation table,
+# not "Unknown reason" or "[function]".  Then the folded output must be
+# taken whole by a real flame-graph tool (stackvis, from npm, installed by
+# scripts/install-deps); without it that part is SKIPPED, never passed.
+#
+# usage: test-causes.sh LATENCY_ANALYZE SAMPLES_DIR
+
+set -u
+LA=$1
+SAMPLES=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+for f in local-golden-stacks local-stacks-compile local-stacks-pipeline \
+	 local-stacks-fsync local-stacks-net; do
+	"$LA" -q --format=json "$SAMPLES/$f.dat" > "$tmp/$f.json" ||
+		{ echo "FAIL: $f: latency-analyze failed"; fail=1; continue; }
+	python3 - "$tmp/$f.json" "$f" <<'PY' || fail=1
+import json, sys
+r = json.load(open(sys.argv[1]))
+readable = total = 0
+worst = {}
+for p in r["processes"]:
+    if p["kernel_thread"]:
+        continue
+    for row in p["reasons"]:
+        if row["kind"] == "scheduler":
+            continue
+        total += row["total_ns"]
+        if row["kind"] in ("annotated", "translated"):
+            readable += row["total_ns"]
+        else:
+            worst[row["reason"]] = worst.get(row["reason"], 0) + row["total_ns"]
+if total == 0:
+    print("FAIL: %s: no blocked time in user-space tasks" % sys.argv[2]); sys.exit(1)
+share = 100.0 * readable / total
+left = ", ".join("%s %.1f ms" % (k, v / 1e6) for k, v in
+                 sorted(worst.items(), key=lambda x: -x[1])[:3])
+print("%s: %.1f%% of %.1f ms readable%s" % (sys.argv[2], share, total / 1e6,
+      " (rest: " + left + ")" if left else ""))
+if share < 90.0:
+    print("FAIL: %s: only %.1f%% readable" % (sys.argv[2], share)); sys.exit(1)
+# the JSON coverage figures agree with the rows
+cov = r["coverage"]
+if sum(cov.values()) != r["total_ns"]:
+    print("FAIL: %s: coverage does not add up to the total" % sys.argv[2]); sys.exit(1)
+PY
+done
+
+# A flame graph from the folded output: every line taken, nothing lost.
+stackvis=$(command -v stackvis || true)
+if [ -z "$stackvis" ]; then
+	echo "SKIPPED: stackvis (npm install -g stackvis) is not installed"
+	[ $fail = 0 ] && exit 77
+	exit 1
+fi
+"$LA" -q --format=folded "$SAMPLES/local-stacks-pipeline.dat" > "$tmp/p.folded" || fail=1
+want=$(awk '{ s += $NF } END { print s }' "$tmp/p.folded")
+"$stackvis" collapsed flamegraph-svg < "$tmp/p.folded" > "$tmp/p.svg" ||
+	{ echo "FAIL: stackvis rejected the folded output"; fail=1; }
+got=$(grep -o 'all samples ([0-9]* samples' "$tmp/p.svg" | head -1 | grep -o '[0-9][0-9]*')
+if [ "$got" != "$want" ] || [ -z "$want" ] || [ "$want" = 0 ]; then
+	echo "FAIL: flame graph holds ${got:-nothing} us, folded output $want us"
+	fail=1
+else
+	echo "flame graph: $got us over $(wc -l < "$tmp/p.folded") stacks"
+fi
+grep -q 'find ([0-9]*);Reading directory content;' "$tmp/p.svg" ||
+	{ echo "FAIL: flame graph lacks find's directory reads"; fail=1; }
+
+[ $fail = 0 ] && echo "test-causes: all checks passed"
+exit $fail
