@@ -93,22 +93,30 @@ static void put_rows(FILE *out, const struct lt_report *r,
 			nr - shown);
 }
 
+/* "blocked 3.2 s: 80% annotated, 20% translated": only the kinds present */
 static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 {
+	static const char *const what[LT_CAUSE_NR] = {
+		[LT_CAUSE_ANNOTATED] = "annotated",
+		[LT_CAUSE_TRANSLATED] = "translated from stacks",
+		[LT_CAUSE_FUNCTION] = "blocking function only",
+		[LT_CAUSE_UNKNOWN] = "unknown",
+	};
 	uint64_t blocked = 0;
-	int k;
+	char buf[32];
+	int k, n = 0;
 
 	for (k = 0; k < LT_CAUSE_NR; k++)
 		if (k != LT_CAUSE_SCHED)
 			blocked += c->ns[k];
 	if (!blocked)
 		return;
-	fprintf(out, "Explained: %.1f%% annotated, %.1f%% translated from stacks, "
-		"%.1f%% blocking function only, %.1f%% unknown\n",
-		100.0 * c->ns[LT_CAUSE_ANNOTATED] / blocked,
-		100.0 * c->ns[LT_CAUSE_TRANSLATED] / blocked,
-		100.0 * c->ns[LT_CAUSE_FUNCTION] / blocked,
-		100.0 * c->ns[LT_CAUSE_UNKNOWN] / blocked);
+	fprintf(out, "  blocked %s:", lt_format_duration(buf, sizeof(buf), blocked));
+	for (k = 0; k < LT_CAUSE_NR; k++)
+		if (k != LT_CAUSE_SCHED && c->ns[k])
+			fprintf(out, "%s %.1f%% %s", n++ ? "," : "",
+				100.0 * c->ns[k] / blocked, what[k]);
+	fputc('\n', out);
 }
 
 static void put_view(FILE *out, const struct lt_report *r,
@@ -132,6 +140,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 		fprintf(out, "\nProcess %s (%d)%s: %s\n", p->comm, p->pid,
 			p->kernel_thread ? " [kernel thread]" : "",
 			lt_format_duration(total, sizeof(total), p->total_ns));
+		put_coverage(out, &p->coverage);
 		put_rows(out, r, p->rows, p->nr_rows, 0);
 		if (!r->options.per_thread)
 			continue;

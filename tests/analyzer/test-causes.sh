@@ -53,6 +53,26 @@ if sum(cov.values()) != r["total_ns"]:
 PY
 done
 
+# Tables merge: built-in, then $XDG_CONFIG_HOME/latencytop/*.trans, then --trans.
+P=$SAMPLES/local-stacks-pipeline.dat
+mkdir -p "$tmp/xdg/latencytop"
+printf '9\tanon_pipe_read\tPipe read (site table)\n' > "$tmp/xdg/latencytop/site.trans"
+printf '9\tanon_pipe_write\tPipe write (--trans)\n' > "$tmp/mine.trans"
+XDG_CONFIG_HOME=$tmp/xdg "$LA" -q --trans "$tmp/mine.trans" "$P" > "$tmp/merged.txt"
+for want in 'Pipe read \(site table\)' 'Pipe write \(--trans\)' 'Reading directory content'; do
+	grep -qE "^$want " "$tmp/merged.txt" || { echo "FAIL: merged tables: no row /$want/"; fail=1; }
+done
+grep -q '^Reading from a pipe ' "$tmp/merged.txt" &&
+	{ echo "FAIL: merged tables: the built-in pipe text was not overridden"; fail=1; }
+# without the built-in table: the blocking function, bracketed
+"$LA" -q --no-default-trans "$P" > "$tmp/bare.txt"
+grep -qE '^\[anon_pipe_read\] ' "$tmp/bare.txt" ||
+	{ echo "FAIL: --no-default-trans: no [anon_pipe_read] row"; fail=1; }
+printf '5\tfunc\n' > "$tmp/bad.trans"
+out=$("$LA" -q --trans "$tmp/bad.trans" "$P" 2>&1 >/dev/null); st=$?
+[ $st = 1 ] && [ "$out" = "latency-analyze: $tmp/bad.trans:1: missing text after the function name" ] ||
+	{ echo "FAIL: bad table: exit $st: $out"; fail=1; }
+
 # A flame graph from the folded output: every line taken, nothing lost.
 stackvis=$(command -v stackvis || true)
 if [ -z "$stackvis" ]; then
