@@ -1155,6 +1155,7 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	}
 	t->map = map;
 	t->info.file_size = t->size;
+	t->sys_page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 
 	if (read_file(t, err))
 		goto fail;
@@ -1213,6 +1214,7 @@ void lt_trace_progress(const struct lt_trace *t, uint64_t *done,
 
 	for (i = 0; i < t->nr_streams; i++)
 		sum += t->streams[i].done;
-	*done = sum;
+	/* trace-cmd 3.1 writes compressed sizes 4 bytes short */
+	*done = sum < t->data_total ? sum : t->data_total;
 	*total = t->data_total;
 }

@@ -185,6 +185,7 @@ struct cpu_stream {
 
 	/* plain data: offset (from data_off) of the next page */
 	uint64_t next_page;
+	uint64_t released;		/* file offset mapped pages are dropped to */
 
 	/* compressed data: chunk walk and the current chunk's bytes */
 	uint32_t chunks_left;
@@ -228,6 +229,7 @@ struct lt_trace {
 	int fd;
 	const unsigned char *map;
 	uint64_t size;
+	uint64_t sys_page;		/* for madvise() alignment */
 	bool swap;
 
 	/* ring buffer layout */

@@ -16,6 +16,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include "trace-local.h"
 
@@ -196,6 +197,27 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 	return 1;
 }
 
+/*
+ * Drop the mapped pages this stream has read, every few MB, so a reader
+ * of a huge plain file keeps a small resident set.  Safe whatever else
+ * points there: the mapping stays and pages fault back in from the file.
+ */
+#define RELEASE_STEP	(8u << 20)
+
+static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
+			   uint64_t page)
+{
+	uint64_t from = cs->released, to;
+
+	if (!from)
+		from = cs->data_off & ~(t->sys_page - 1);
+	to = page & ~(t->sys_page - 1);
+	if (to <= from || to - from < RELEASE_STEP)
+		return;
+	madvise((void *)(t->map + from), to - from, MADV_DONTNEED);
+	cs->released = to;
+}
+
 /* Load the next page of the stream: 1, 0 at end, -1 on damage. */
 static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 {
@@ -235,6 +257,7 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 		avail = t->size - off;
 	cs->next_page += t->page_size;
 	cs->done += avail;
+	release_behind(t, cs, off);
 	return page_load(t, cs, t->map + off, avail, off) ? -1 : 1;
 }
 

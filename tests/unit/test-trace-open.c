@@ -219,7 +219,7 @@ static void test_basic(const struct variant *v)
 	lt_trace_close(t);
 }
 
-/* options.trs: OFFSET, TSC2NSEC, an instance, odd kallsyms/cmdlines. */
+/* options.trs: OFFSET, DATE, TSC2NSEC, an instance, odd kallsyms/cmdlines. */
 static void test_options(const struct variant *v)
 {
 	const struct lt_trace_info *info;
@@ -237,11 +237,11 @@ static void test_options(const struct variant *v)
 	if (strcmp(v->comp, "zstd"))	/* convert drops empty instances */
 		CHECK_U64(info->nr_buffers, 1);
 	CHECK_U64(lt_trace_cpu_overrun(t, 0), 13);
-	/* 100 * 3 >> 1 + 1000000 */
+	/* 100 * 3 >> 1, + OFFSET 1000000, + DATE 0x10 us */
 	CHECK(next_event(t, &rec) == 1);
-	CHECK_U64(rec.ts, 1000150);
+	CHECK_U64(rec.ts, 1016150);
 	CHECK(next_event(t, &rec) == 1);
-	CHECK_U64(rec.ts, 1000151);
+	CHECK_U64(rec.ts, 1016151);
 	CHECK(next_event(t, &rec) == 0);
 	/* only text and weak symbols with real addresses, one per address */
 	CHECK_U64(lt_trace_nr_ksyms(t), 3);

@@ -286,6 +286,7 @@ static void run_case(const struct page_case *c, bool big, int klong)
 	t.commit_size = klong;
 	t.data_off = 8 + klong;
 	t.page_size = PAGE_SIZE;
+	t.sys_page = 4096;
 	t.comp = LT_COMP_NONE;
 	stream_init(&t, &cs, 3, 0, len);
 
