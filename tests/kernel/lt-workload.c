@@ -173,6 +173,7 @@ static int do_poll(int count)
 }
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_barrier_t start;
 static volatile unsigned long counter;
 
 static void *contend(void *arg)
@@ -180,6 +181,8 @@ static void *contend(void *arg)
 	long i, n = (long)arg;
 
 	set_name("lt-futex");
+	/* Start together, or the first thread is done before the last runs. */
+	pthread_barrier_wait(&start);
 	for (i = 0; i < n; i++) {
 		unsigned long j;
 
@@ -198,6 +201,7 @@ static int do_futex(int count)
 	int i;
 
 	set_name("lt-futex");
+	pthread_barrier_init(&start, NULL, 4);
 	for (i = 0; i < 4; i++)
 		if (pthread_create(&t[i], NULL, contend, (void *)(long)count))
 			die("pthread_create");
