@@ -29,7 +29,8 @@ mkdir -p /tmp/out /mnt
 
 if [ -f /etc/lt/modules ]; then
 	while read -r ko args; do
-		insmod "$ko" $args 2>/dev/null || msg "insmod $ko failed (ignored)"
+		err=$(insmod "$ko" $args 2>&1) ||
+			msg "insmod $(basename "$ko") failed (ignored): $err"
 	done < /etc/lt/modules
 fi
 

@@ -32,12 +32,20 @@ lt_check_host() {
 	[ "$(uname -m)" = x86_64 ] || lt_skip "the guest is x86_64 only"
 }
 
-# lt_debian_kernel - print "version" of the newest Debian kernel that has
-# both its image and its headers installed, or nothing.
+# lt_debian_kernel - print the version of the kernel to test: the one
+# linux-image-amd64 depends on, else the newest that has both its image and
+# its headers installed, or nothing.
 lt_debian_kernel() {
 	local img v best=
 	if [ -n "${LT_KERNEL_VERSION:-}" ]; then
 		echo "$LT_KERNEL_VERSION"
+		return
+	fi
+	v=$(dpkg-query -W -f '${Depends}' linux-image-amd64 2> /dev/null |
+		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
+	if [ -n "$v" ] && [ -f "/boot/vmlinuz-$v" ] &&
+	   [ -f "/lib/modules/$v/build/Makefile" ]; then
+		echo "$v"
 		return
 	fi
 	for img in /boot/vmlinuz-*; do
@@ -98,8 +106,8 @@ lt_make_initramfs() {
 		: > "$LT_WORK/modules.guest"
 		while read -r ko_host args; do
 			[ -n "$ko_host" ] || continue
-			echo "file $ko_host $ko_host 0644" >> "$spec"
-			echo "$ko_host $args" >> "$LT_WORK/modules.guest"
+			echo "file lib/lt/modules/${ko_host##*/} $ko_host 0644" >> "$spec"
+			echo "/lib/lt/modules/${ko_host##*/} $args" >> "$LT_WORK/modules.guest"
 		done < "$modules"
 		echo "file etc/lt/modules $LT_WORK/modules.guest 0644" >> "$spec"
 	fi
@@ -125,7 +133,7 @@ lt_run_qemu() {
 	t0=$(date +%s)
 	lt_log "booting $(basename "$kernel") under qemu (TCG), timeout ${LT_QEMU_TIMEOUT}s"
 	timeout --kill-after=10 "$LT_QEMU_TIMEOUT" qemu-system-x86_64 \
-		-accel tcg -cpu max -smp 2 -m 1024 \
+		-accel tcg -smp 2 -m 1024 \
 		-kernel "$kernel" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic schedstats=enable loglevel=4 ${LT_APPEND:-}" \
 		-drive "file=$LT_WORK/work.img,format=raw,if=virtio" \
