@@ -321,6 +321,7 @@ struct v7_sections {
 	struct rd top_rd;			/* for error messages */
 	unsigned char **bufs;			/* decompressed options sections */
 	unsigned int nr_bufs;
+	uint64_t kept;				/* their bytes */
 };
 
 /* Copy an option's text (not trusted to be NUL-terminated). */
@@ -667,8 +668,17 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 			return -1;
 		if (buf) {
 			/* BUFFER options point into it: keep until open ends. */
-			unsigned char **bufs = realloc(sec->bufs,
-					(sec->nr_bufs + 1) * sizeof(*bufs));
+			unsigned char **bufs;
+
+			sec->kept += r.len;
+			if (sec->kept > LT_MAX_OPTIONS_MEM) {
+				free(buf);
+				return trace_fail(t, err, LT_E_LIMIT,
+						  "options section at offset 0x%llx: options take more than %u MB",
+						  (unsigned long long)off,
+						  LT_MAX_OPTIONS_MEM >> 20);
+			}
+			bufs = realloc(sec->bufs, (sec->nr_bufs + 1) * sizeof(*bufs));
 			if (!bufs) {
 				free(buf);
 				return nomem(t, err, "options section");

@@ -362,8 +362,8 @@ struct lt_event_type *parse_event_format(const char *system,
 	if (!et)
 		return NULL;
 	et->fields = calloc(nr_lines ? nr_lines : 1, sizeof(*et->fields));
-	/* Every string is a distinct piece of the text (plus NULs). */
-	et->pool = malloc(sys_len + 1 + 2 * len + 4);
+	/* Every string is a distinct piece of the text, plus its NUL. */
+	et->pool = malloc(sys_len + 1 + len + 2 * nr_lines + 4);
 	if (!et->fields || !et->pool) {
 		free_event_type(et);
 		return NULL;

@@ -32,15 +32,19 @@
 #define LT_MAX_CPUS		4096
 #define LT_MIN_PAGE_SIZE	4096u
 #define LT_MAX_PAGE_SIZE	(1u << 20)
-#define LT_MAX_META_SIZE	(512u << 20)	/* one metadata section */
+#define LT_MAX_META_SIZE	(128u << 20)	/* one metadata section; real
+						 * kallsyms are 5-30 MB */
 #define LT_MAX_FORMAT_SIZE	(1u << 20)	/* one event format text */
 #define LT_MAX_EVENT_TYPES	65536u
 #define LT_MAX_SYSTEMS		65536u
 #define LT_MAX_FIELDS		1024u		/* per event */
 #define LT_MAX_OPTION_SECTIONS	1024u
 #define LT_MAX_OPTIONS		100000u		/* per options section */
+#define LT_MAX_OPTIONS_MEM	(64u << 20)	/* compressed options, in all */
 #define LT_MAX_BUFFERS		4096u
-#define LT_MAX_CHUNK_SIZE	(256u << 20)	/* one decompressed CPU chunk */
+#define LT_MAX_CHUNK_SIZE	(16u << 20)	/* one decompressed CPU chunk
+						 * (trace-cmd: 10 pages) */
+#define LT_MAX_CHUNK_MEM	(512ULL << 20)	/* all CPUs' chunk buffers */
 
 /* Ring-buffer page commit word. */
 #define RB_MISSED_EVENTS	(1ULL << 31)
@@ -276,6 +280,7 @@ struct lt_trace {
 	struct cpu_stream *streams;
 	unsigned int nr_streams;
 	uint64_t data_total;
+	uint64_t zmem;			/* bytes of chunk buffers, all CPUs */
 
 	/* merge: min-heap of streams by (timestamp, stream index) */
 	struct heap_ent *heap;

@@ -33,6 +33,8 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 
 void stream_free(struct lt_trace *t, struct cpu_stream *cs)
 {
+	t->zmem -= cs->zcap;
+	cs->zcap = 0;
 	free(cs->zbuf);
 	cs->zbuf = NULL;
 	decomp_free_ctx(t->comp, cs->zctx);
@@ -175,12 +177,20 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 				   LT_MAX_CHUNK_SIZE);
 	if (usize > cs->zcap) {
 		/* Chunks are all the same size but the last: grows once. */
-		unsigned char *nb = realloc(cs->zbuf, usize);
+		unsigned char *nb;
 
+		/* Zip bombs on every CPU must not add up to all memory. */
+		if (t->zmem + (usize - cs->zcap) > LT_MAX_CHUNK_MEM)
+			return stream_fail(t, cs, LT_E_LIMIT,
+					   "chunk at offset 0x%llx: %u bytes would take chunk buffers over %llu MB",
+					   (unsigned long long)cs->chunk_pos,
+					   usize, LT_MAX_CHUNK_MEM >> 20);
+		nb = realloc(cs->zbuf, usize);
 		if (!nb)
 			return stream_fail(t, cs, LT_E_NOMEM,
 					   "out of memory for a chunk of %u bytes",
 					   usize);
+		t->zmem += usize - cs->zcap;
 		cs->zbuf = nb;
 		cs->zcap = usize;
 	}
