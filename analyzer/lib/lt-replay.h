@@ -125,6 +125,7 @@ struct lt_task {
 	enum lt_task_state sleep_state;
 	int last_cpu;
 	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
+	uint64_t last_run_ts;	/* last time seen running (0: never) */
 	/* what the task was inside when it went to sleep */
 	uint32_t sleep_cause;	/* cause id, 0 = none annotated */
 	uint32_t sleep_path;
@@ -153,6 +154,7 @@ struct lt_replay_stats {
 	uint64_t dropped_maxtime_ns;
 	uint64_t outside_range;
 	uint64_t began_before_trace;	/* waits whose start was not seen */
+	uint64_t clipped_at_start;	/* stat waits cut at the trace's start */
 	uint64_t unfinished;		/* still blocked at the end */
 	uint64_t discarded_lost;	/* open waits dropped after lost events */
 	uint64_t resync;		/* reason stacks repaired by cookie */

@@ -737,6 +737,7 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
 		      LT_TASK_NO_STACK_YET);
 	t->last_cpu = ev->cpu;
+	t->last_run_ts = ev->ts;
 
 	switch (ev->state) {
 	case LT_STATE_SLEEP:
@@ -778,6 +779,7 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 
 	t->flags |= LT_TASK_ACTIVE;
 	t->last_cpu = cpu;
+	t->last_run_ts = ts;
 	switch (t->run) {
 	case LT_RUN_SLEEPING:
 		/* no sched_wakeup seen: waking, else running, ends the wait */
@@ -925,6 +927,17 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	set_comm(t, ev->str, ev->str_len);
 	t->flags |= LT_TASK_ACTIVE;
 	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
+	/*
+	 * The wait cannot have begun while the task ran, nor before the
+	 * trace: clipped there, a task's waits never overlap and never add
+	 * up to more than the trace's span, whatever a delay field says.
+	 */
+	if (start < t->last_run_ts)
+		start = t->last_run_ts;
+	if (start < rp->stats.first_ts) {
+		start = rp->stats.first_ts;
+		rp->stats.clipped_at_start++;
+	}
 
 	switch (t->run) {
 	case LT_RUN_RUNNABLE:
