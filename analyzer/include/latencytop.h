@@ -209,6 +209,7 @@ struct lt_report {
 	uint64_t dropped_maxtime, dropped_maxtime_ns;
 	uint64_t began_before_trace, unfinished;
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
+	uint64_t unordered;		/* events whose time went backwards */
 
 	struct lt_options options;	/* as used */
 	bool partial;			/* damage stopped the reading early */

@@ -284,6 +284,7 @@ static void fill_report(struct lt_report_priv *priv,
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;
 	r->inconsistent = st->inconsistent;
+	r->unordered = st->unordered;
 	r->whole.start_ns = rp->origin_ns;
 	r->whole.end_ns = st->last_ts;
 	if (r->options.to_ns >= 0 &&

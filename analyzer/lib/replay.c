@@ -1282,13 +1282,26 @@ void lt_replay_free(struct lt_replay *rp)
 	memset(rp, 0, sizeof(*rp));
 }
 
-int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev)
+int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 {
 	struct lt_replay_stats *st = &rp->stats;
+	const struct lt_ev *ev = in;
+	struct lt_ev fixed;
 
 	st->events++;
 	st->by_kind[ev->kind <= LT_EV_OTHER ? ev->kind : LT_EV_OTHER]++;
 	if (ev->kind != LT_EV_LOST) {
+		/*
+		 * Time going backwards (CPU clocks out of step, a damaged
+		 * file) is counted and read as "now": no wait can then come
+		 * out negative or overlap another of the same task.
+		 */
+		if (st->have_ts && ev->ts < st->last_ts) {
+			st->unordered++;
+			fixed = *in;
+			fixed.ts = st->last_ts;
+			ev = &fixed;
+		}
 		if (!st->have_ts) {
 			st->have_ts = true;
 			st->first_ts = ev->ts;

@@ -249,11 +249,12 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"discarded_after_lost_events\":%" PRIu64
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
-		",\"inconsistent_transitions\":%" PRIu64 "},\n",
+		",\"inconsistent_transitions\":%" PRIu64
+		",\"unordered_timestamps\":%" PRIu64 "},\n",
 		r->dropped_interruptible, r->dropped_interruptible_ns,
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
 		r->unfinished, r->discarded_lost, r->resync, r->unmatched_restore,
-		r->inconsistent);
+		r->inconsistent, r->unordered);
 	fprintf(out, "\"partial\":%s,\"partial_reason\":", r->partial ? "true" : "false");
 	if (r->partial)
 		put_str(out, r->partial_reason);

@@ -551,12 +551,12 @@ static void test_wakeup_sources(void)
 	const struct lt_ev script[] = {
 		/* only sched_waking */
 		FORK(0, 1, 100, "a"),
+		FORK(0, 1, 101, "b"),
 		SW(0, 0, 100, SLEEP, 0),
+		/* no wakeup at all: the wait runs to the switch-in */
+		SW(100, 1, 101, BLOCKED, 0),
 		WAKING(2000, 100),
 		SW(2500, 0, 0, RUNNABLE, 100),
-		/* no wakeup at all: the wait runs to the switch-in */
-		FORK(0, 1, 101, "b"),
-		SW(100, 1, 101, BLOCKED, 0),
 		SW(3100, 1, 0, RUNNABLE, 101),
 		/* preempted: runnable, but not a wakeup's wait (rule 6) */
 		SW(3200, 1, 101, RUNNABLE, 0),
@@ -710,6 +710,33 @@ static void test_missing_switch_in(void)
 	lt_replay_free(&rp);
 }
 
+static void test_time_backwards(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		SW(1000, 0, 100, BLOCKED, 0),
+		WAKE(800, 100),			/* earlier than the switch */
+		SW(1500, 0, 0, RUNNABLE, 100),
+		SW(1600, 0, 100, BLOCKED, 0),
+		WAKE(2600, 100),
+		SW(2000, 0, 0, RUNNABLE, 100),	/* earlier than its wakeup */
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "time going backwards";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.unordered, 2);
+	/* read as "now": a zero wait, then 1000 us with no cpu wait */
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 1000 * US);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 500 * US);
+	CHECK_U64(rp.stats.negative, 0);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_derived_basic();
@@ -726,5 +753,6 @@ int main(void)
 	test_windows_and_range();
 	test_threads_kthreads_stacks();
 	test_missing_switch_in();
+	test_time_backwards();
 	return lt_test_done("test-replay");
 }

@@ -47,6 +47,8 @@ static const struct lt_ev script[] = {
 	EV(REASON_RESTORE, 1500010, 100, S("pipe"), .cookie = 2),
 };
 
+#define NR_EV (sizeof(script) / sizeof(script[0]))
+
 static const char *sym(void *ctx, uint64_t addr)
 {
 	return addr == 0x10 ? "inner_fn" : "outer_fn";
@@ -56,8 +58,9 @@ static struct lt_report *build(const struct lt_options *o)
 {
 	struct lt_replay_opts ro = { 0 };
 	struct lt_report_priv *priv = calloc(1, sizeof(*priv));
+	const struct lt_ev *order[NR_EV];
 	struct lt_error err = { 0 };
-	size_t i;
+	size_t i, j;
 
 	ro.sleep_cutoff_ns = o->sleep_cutoff_ns;
 	ro.honour_maxtime = o->honour_maxtime;
@@ -66,8 +69,19 @@ static struct lt_report *build(const struct lt_options *o)
 	ro.to_ns = o->to_ns;
 	CHECK(lt_replay_init(&priv->replay, &ro) == 0);
 	priv->have_replay = true;
-	for (i = 0; i < sizeof(script) / sizeof(script[0]); i++)
-		CHECK(lt_replay_feed(&priv->replay, &script[i]) == 0);
+	/* the script lists each task's story in turn: replay it in time order */
+	for (i = 0; i < NR_EV; i++)
+		order[i] = &script[i];
+	for (i = 1; i < NR_EV; i++)
+		for (j = i; j > 0 && order[j - 1]->ts > order[j]->ts; j--) {
+			const struct lt_ev *t = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+		}
+	for (i = 0; i < NR_EV; i++)
+		CHECK(lt_replay_feed(&priv->replay, order[i]) == 0);
+	CHECK_U64(priv->replay.stats.unordered, 0);
 	CHECK(lt_replay_finish(&priv->replay) == 0);
 	priv->pub.options = *o;
 	priv->pub.start_ns = priv->replay.stats.first_ts;
