@@ -301,7 +301,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	struct lt_report_priv *priv;
 	struct lt_decoder dec;
 	struct analysis *a;
-	struct lt_error rerr;
+	struct lt_error rerr, damage;
 	struct lt_record rec;
 	struct lt_ev ev;
 	uint64_t events = 0, done, total;
@@ -352,14 +352,20 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	for (;;) {
 		ret = lt_trace_next(a->trace, &rec, &rerr);
 		if (ret < 0) {
-			/* damage: with --partial, keep what came before it */
-			if (!opts->partial || !events) {
+			/*
+			 * Damage stops only the CPU it is on.  With --partial,
+			 * keep what came before it and read the other CPUs on.
+			 */
+			if (!opts->partial) {
 				*err = rerr;
 				goto fail;
 			}
-			priv->pub.partial = true;
-			priv->pub.partial_reason = lt_report_strdup(priv, rerr.msg);
-			break;
+			if (!priv->pub.partial) {
+				priv->pub.partial = true;
+				priv->pub.partial_reason = lt_report_strdup(priv, rerr.msg);
+				damage = rerr;
+			}
+			continue;
 		}
 		if (!ret)
 			break;
@@ -382,6 +388,11 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	if (opts->progress) {
 		lt_trace_progress(a->trace, &done, &total);
 		opts->progress(opts->progress_ctx, total, total);
+	}
+	/* nothing readable before the damage: no report to speak of */
+	if (priv->pub.partial && !events) {
+		*err = damage;
+		goto fail;
 	}
 	if (!dec.counts[LT_SRC_SWITCH] && !dec.counts[LT_SRC_STAT_SLEEP] &&
 	    !dec.counts[LT_SRC_STAT_BLOCKED]) {
