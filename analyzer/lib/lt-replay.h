@@ -154,7 +154,6 @@ struct lt_replay_stats {
 	uint64_t dropped_maxtime_ns;
 	uint64_t outside_range;
 	uint64_t began_before_trace;	/* waits whose start was not seen */
-	uint64_t clipped_at_start;	/* stat waits cut at the trace's start */
 	uint64_t unfinished;		/* still blocked at the end */
 	uint64_t discarded_lost;	/* open waits dropped after lost events */
 	uint64_t resync;		/* reason stacks repaired by cookie */

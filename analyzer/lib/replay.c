@@ -934,9 +934,18 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	 */
 	if (start < t->last_run_ts)
 		start = t->last_run_ts;
+	/*
+	 * Begun before the trace: like a switch-derived wait whose start was
+	 * not seen, it is counted, not charged (often an idle kernel thread
+	 * whose state the trace never showed).
+	 */
 	if (start < rp->stats.first_ts) {
-		start = rp->stats.first_ts;
-		rp->stats.clipped_at_start++;
+		rp->stats.began_before_trace++;
+		t->run = LT_RUN_RUNNABLE;
+		t->flags &= ~LT_TASK_PENDING;
+		t->flags |= LT_TASK_WOKEN;
+		t->rq_start = ev->ts;
+		return 0;
 	}
 
 	switch (t->run) {

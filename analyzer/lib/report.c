@@ -459,6 +459,9 @@ static int cmp_procs(const void *pa, const void *pb)
 	const struct lt_report_process *a = pa, *b = pb;
 	int c;
 
+	/* user processes first: kernel threads' idle waits would bury them */
+	if (a->kernel_thread != b->kernel_thread)
+		return a->kernel_thread ? 1 : -1;
 	/* processes: by their worst wait for --sort=max, else by total */
 	if (qsort_by == LT_SORT_MAX)
 		c = cmp_u64_desc(process_max(a), process_max(b));

@@ -470,6 +470,8 @@ static void test_trace_edges(void)
 	const struct lt_ev script[] = {
 		/* 300 slept since before the trace: no start, not charged */
 		WAKE(1000, 300),
+		/* the kernel measured one from before the trace: not charged */
+		STAT_D(1100, 302, 500),
 		SW(1200, 0, 0, RUNNABLE, 300),
 		SW(1300, 0, 300, BLOCKED, 0),
 		WAKE(1500, 300),
@@ -487,7 +489,8 @@ static void test_trace_edges(void)
 	lt_test_case = "trace start and end";
 	opts_default(&o);
 	run(&rp, &o, script);
-	CHECK_U64(rp.stats.began_before_trace, 1);
+	CHECK_U64(rp.stats.began_before_trace, 2);
+	CHECK_U64(pid_rows(&rp, 302, UNKNOWN).count, 0);
 	CHECK_U64(rp.stats.unfinished, 1);
 	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).count, 1);
 	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, 200 * US);
