@@ -21,6 +21,9 @@ sets=$(echo "$out" | grep -c 'latency_reason_set:')
 good=$(echo "$out" | grep -cE 'latency_reason_set: +[^ ].* #[0-9a-f]+$')
 echo "$out" | grep -m 3 -E 'latency_reason_(set|restore):'
 echo "$sets latency_reason_set events, $good formatted by the plugin"
-[ "$sets" -gt 0 ] && [ "$sets" = "$good" ] || { echo "FAILED"; exit 1; }
+if [ "$sets" -eq 0 ] || [ "$sets" != "$good" ]; then
+	echo "FAILED"
+	exit 1
+fi
 echo "$out" | grep -q "reason='" && { echo "FAILED: print format used"; exit 1; }
 exit 0

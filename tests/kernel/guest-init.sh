@@ -25,10 +25,12 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mkdir -p /tmp/out /mnt
 
+# shellcheck source=/dev/null
 . /etc/lt/config
 
 if [ -f /etc/lt/modules ]; then
 	while read -r ko args; do
+		# shellcheck disable=SC2086 # $args are module parameters
 		err=$(insmod "$ko" $args 2>&1) ||
 			msg "insmod $(basename "$ko") failed (ignored): $err"
 	done < /etc/lt/modules
@@ -51,9 +53,11 @@ done
 mount -t ext4 /dev/vda /mnt || { msg "cannot mount /dev/vda"; finish 1; }
 # A file for the page fault workload, then a remount so that it is cold.
 dd if=/dev/zero of=/mnt/big.dat bs=64k count=64 2>/dev/null
-umount /mnt && mount -t ext4 /dev/vda /mnt || finish 1
+umount /mnt || finish 1
+mount -t ext4 /dev/vda /mnt || finish 1
 
 if [ -n "$LT_MODULE" ]; then
+	# shellcheck disable=SC2086 # module parameters
 	insmod /lib/lt/"$LT_MODULE" $LT_MODULE_PARAMS ||
 		{ msg "insmod $LT_MODULE failed"; finish 1; }
 	msg "module loaded: $(cat /sys/module/latencytop_probes/parameters/probes 2>/dev/null)"
@@ -90,8 +94,11 @@ if [ -n "$LT_MODULE" ]; then
 	cat /tmp/fifo > /dev/null &
 	sleep 1 &
 	sleep 0.2
-	rmmod latencytop_probes && msg "module unloaded" ||
+	if rmmod latencytop_probes; then
+		msg "module unloaded"
+	else
 		msg "rmmod latencytop_probes failed"
+	fi
 	echo bye > /tmp/fifo
 	wait
 	msg "tasks that slept across the unload returned"

@@ -161,11 +161,11 @@ lt_run_qemu() {
 	lt_log "trace.dat: $(stat -c %s "$LT_WORK/out/trace.dat") bytes"
 }
 
-# lt_check_trace TRACE [ANALYZER] - the checks shared by both tests.
+# lt_check_trace TRACE [ANALYZER] [PLUGIN_DIR] - the checks of both tests.
 lt_check_trace() {
 	local args=()
 	[ -n "${2:-}" ] && args+=(--analyzer "$2")
-	[ -n "${LT_PLUGIN_DIR:-}" ] && args+=(--plugin-dir "$LT_PLUGIN_DIR")
+	[ -n "${3:-}" ] && args+=(--plugin-dir "$3")
 	python3 "$LT_KERNEL_DIR/check-trace.py" "${args[@]}" "$1"
 }
 

@@ -15,12 +15,13 @@
 # LT_SAMPLE_OUT=FILE keeps a copy of the trace.  About 1-2 minutes.
 
 set -u
+# shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
 LT_WORK=$1
 ANALYZER=${2:-}
-LT_PLUGIN_DIR=${3:-}
+PLUGIN_DIR=${3:-}
 mkdir -p "$LT_WORK" && LT_WORK=$(cd "$LT_WORK" && pwd)
 
 lt_check_host
@@ -84,4 +85,4 @@ if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$LT_WORK/out/dmesg.log"; then
 fi
 
 [ -n "${LT_SAMPLE_OUT:-}" ] && cp "$LT_WORK/out/trace.dat" "$LT_SAMPLE_OUT"
-lt_check_trace "$LT_WORK/out/trace.dat" "$ANALYZER"
+lt_check_trace "$LT_WORK/out/trace.dat" "$ANALYZER" "$PLUGIN_DIR"

@@ -17,27 +17,37 @@
 # of the trace.
 
 set -u
+# shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
 [ $# -ge 1 ] || { echo "usage: $0 WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
 LT_WORK=$1
 ANALYZER=${2:-}
-LT_PLUGIN_DIR=${3:-}
+PLUGIN_DIR=${3:-}
 mkdir -p "$LT_WORK" && LT_WORK=$(cd "$LT_WORK" && pwd)
 
 lt_check_host
 lt_need_cmds gcc bison flex bc xz patch perl sha256sum
-SRC_TAR=${LT_LINUX_SOURCE:-$(ls -1 /usr/src/linux-source-6.1.tar.* 2> /dev/null | head -n 1)}
-[ -n "$SRC_TAR" ] && [ -r "$SRC_TAR" ] ||
+SRC_TAR=${LT_LINUX_SOURCE:-}
+if [ -z "$SRC_TAR" ]; then
+	for f in /usr/src/linux-source-6.1.tar.*; do
+		[ -r "$f" ] && SRC_TAR=$f && break
+	done
+fi
+if [ -z "$SRC_TAR" ] || [ ! -r "$SRC_TAR" ]; then
 	lt_skip "no /usr/src/linux-source-6.1.tar.xz (install linux-source-6.1)"
+fi
 [ -e /usr/include/libelf.h ] || [ -e /usr/include/gelf.h ] ||
 	lt_skip "libelf-dev is needed for objtool"
 [ -e /usr/include/openssl/opensslv.h ] ||
 	lt_skip "libssl-dev is needed by the kernel build"
 
-PATCHES=$(ls "$LT_SRC_ROOT"/kernel/patches/0*.patch | grep -v /0000-)
+PATCHES=()
+while read -r p; do
+	[ -n "$p" ] && PATCHES+=("$LT_SRC_ROOT/kernel/patches/$p")
+done < "$LT_SRC_ROOT/kernel/patches/series"
 FRAGMENT=$LT_SRC_ROOT/kernel/configs/qemu-tiny.config
-STAMP=$( (sha256sum "$SRC_TAR" | cut -d' ' -f1; cat $PATCHES "$FRAGMENT") |
+STAMP=$( (sha256sum "$SRC_TAR" | cut -d' ' -f1; cat "${PATCHES[@]}" "$FRAGMENT") |
 	sha256sum | cut -c1-16)
 TREE=$LT_WORK/linux
 BUILD=$LT_WORK/build
@@ -49,20 +59,21 @@ if [ "$(cat "$LT_WORK/stamp" 2> /dev/null)" != "$STAMP" ] || [ ! -s "$KIMG" ]; t
 	lt_log "unpacking $(basename "$SRC_TAR")"
 	tar -xf "$SRC_TAR" -C "$TREE" --strip-components=1 ||
 		lt_fail "cannot unpack $SRC_TAR"
-	for p in $PATCHES; do
+	for p in "${PATCHES[@]}"; do
 		patch -d "$TREE" -p1 --batch --forward --quiet < "$p" ||
 			lt_fail "$(basename "$p") does not apply"
 	done
-	lt_log "applied $(echo "$PATCHES" | wc -w) patches"
+	lt_log "applied ${#PATCHES[@]} patches"
 
+	# shellcheck disable=SC2015 # any step failing fails the test
 	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 tinyconfig > "$LT_WORK/config.log" 2>&1 &&
 	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
 		"$BUILD/.config" "$FRAGMENT" >> "$LT_WORK/config.log" 2>&1 &&
 	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 olddefconfig >> "$LT_WORK/config.log" 2>&1 ||
 		lt_fail "cannot configure the kernel"
-	for opt in $(grep -o '^CONFIG_[A-Z0-9_]*=y' "$FRAGMENT"); do
+	grep -o '^CONFIG_[A-Z0-9_]*=y' "$FRAGMENT" | while read -r opt; do
 		grep -qx "$opt" "$BUILD/.config" || lt_fail "$opt did not stick"
-	done
+	done || exit 1
 
 	t0=$(date +%s)
 	lt_log "building bzImage with $(nproc) jobs (5-10 minutes)"
@@ -96,4 +107,4 @@ if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$LT_WORK/out/dmesg.log"; then
 fi
 
 [ -n "${LT_SAMPLE_OUT:-}" ] && cp "$LT_WORK/out/trace.dat" "$LT_SAMPLE_OUT"
-lt_check_trace "$LT_WORK/out/trace.dat" "$ANALYZER"
+lt_check_trace "$LT_WORK/out/trace.dat" "$ANALYZER" "$PLUGIN_DIR"
