@@ -167,6 +167,7 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 		if (s == LT_SRC_SWITCH)
 			lt_decode_parse_states(d, lt_event_type_print_fmt(type));
 	}
+	d->swap = !!info->big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	d->nr_cpus = info->cpus > 0 ? info->cpus : 1;
 	d->stack_pid = malloc(d->nr_cpus * sizeof(*d->stack_pid));
 	if (!d->stack_pid) {
@@ -184,11 +185,42 @@ void lt_decode_free(struct lt_decoder *d)
 	d->stack_pid = NULL;
 }
 
+/*
+ * The hot path reads a few ints per event: 4- and 8-byte scalars inside
+ * the record are read here directly, anything else (and anything out of
+ * bounds) through the reader's general accessors.
+ */
+static inline bool fast_scalar(const struct lt_decoder *d,
+			       const struct lt_field *f,
+			       const struct lt_record *rec, uint64_t *v)
+{
+	uint32_t v32;
+
+	if ((f->flags & (LT_FIELD_ARRAY | LT_FIELD_DYNAMIC)) ||
+	    (uint64_t)f->offset + f->size > rec->size)
+		return false;
+	if (f->size == 4) {
+		memcpy(&v32, rec->data + f->offset, 4);
+		*v = d->swap ? __builtin_bswap32(v32) : v32;
+		return true;
+	}
+	if (f->size == 8) {
+		memcpy(v, rec->data + f->offset, 8);
+		if (d->swap)
+			*v = __builtin_bswap64(*v);
+		return true;
+	}
+	return false;
+}
+
 static int64_t get_s(struct lt_decoder *d, const struct lt_field *f,
 		     const struct lt_record *rec)
 {
+	uint64_t u;
 	int64_t v;
 
+	if (fast_scalar(d, f, rec, &u))
+		return f->size == 4 ? (int32_t)u : (int64_t)u;
 	if (lt_field_s64(d->trace, f, rec, &v) < 0)
 		d->field_errors++;
 	return v;
@@ -199,6 +231,8 @@ static uint64_t get_u(struct lt_decoder *d, const struct lt_field *f,
 {
 	uint64_t v;
 
+	if (fast_scalar(d, f, rec, &v))
+		return v;
 	if (lt_field_u64(d->trace, f, rec, &v) < 0)
 		d->field_errors++;
 	return v;
@@ -208,11 +242,20 @@ static void get_str(struct lt_decoder *d, const struct lt_decode_type *t,
 		    unsigned int i, const struct lt_record *rec,
 		    const char **s, size_t *len)
 {
+	const struct lt_field *f = &t->f[i];
+
 	*s = "";
 	*len = 0;
 	if (!(t->have & (1u << i)))
 		return;
-	if (lt_field_str(d->trace, &t->f[i], rec, s, len) < 0) {
+	/* a fixed char array (comm): its bytes as they are, NUL and all */
+	if ((f->flags & (LT_FIELD_ARRAY | LT_FIELD_DYNAMIC)) == LT_FIELD_ARRAY &&
+	    f->elem_size == 1 && (uint64_t)f->offset + f->size <= rec->size) {
+		*s = (const char *)rec->data + f->offset;
+		*len = f->size;
+		return;
+	}
+	if (lt_field_str(d->trace, f, rec, s, len) < 0) {
 		d->field_errors++;
 		*s = "";
 		*len = 0;

@@ -9,6 +9,7 @@
 #ifndef LT_DECODE_H
 #define LT_DECODE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lt-event.h"
@@ -53,6 +54,7 @@ struct lt_decoder {
 	struct lt_decode_type types[LT_SRC_NR];
 	bool present[LT_SRC_NR];	/* the file has this event's format */
 	struct lt_field common_pid;	/* of any event: they share the header */
+	bool swap;			/* file byte order is not ours */
 	bool have_common_pid;
 	uint16_t by_id[65536];		/* id -> src + 1, 0 = not ours */
 	/* prev_state letters, read from sched_switch's print fmt */

@@ -23,6 +23,7 @@
 #include "lt-event.h"
 #include "lt-hist.h"
 #include "lt-map.h"
+#include "lt-pidtab.h"
 #include "lt-strtab.h"
 
 #define LT_COMM_LEN 16
@@ -72,6 +73,7 @@ struct lt_row_acc {
 	uint32_t task, window, cause;
 	uint32_t next_in_task;	/* row list of a task */
 	uint32_t first_sub;	/* sub-row list */
+	uint32_t last_sub;	/* the sub-row charged last, tried first */
 	bool provisional;	/* may still be re-charged (see replay.c) */
 	uint64_t count, total_ns, max_ns, max_at_ns;
 	struct lt_hist hist;
@@ -115,6 +117,12 @@ enum lt_task_flags {
 	LT_TASK_REPARENTED	= 1 << 10,	/* leader known from newtask */
 };
 
+/* A task's last row for a key: blocked waits [0] and cpu waits [1]. */
+struct lt_row_cache {
+	uint32_t row, window, cause;
+	bool provisional;
+};
+
 struct lt_task {
 	int pid;
 	uint32_t leader;	/* task index of the thread-group leader */
@@ -136,6 +144,7 @@ struct lt_task {
 	uint16_t depth, cap;
 	uint32_t overflow;	/* sets beyond LT_REASON_DEPTH_MAX */
 	uint32_t first_row;
+	struct lt_row_cache row_cache[2];
 	uint64_t charged_ns;
 };
 
@@ -172,7 +181,7 @@ struct lt_replay {
 
 	struct lt_task *tasks;
 	uint32_t nr_tasks, cap_tasks;
-	struct lt_map pid_map;		/* pid -> current task index */
+	struct lt_pidtab pids;		/* pid -> current task index */
 
 	struct lt_cause *causes;
 	uint32_t nr_causes, cap_causes;

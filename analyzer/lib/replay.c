@@ -286,6 +286,11 @@ const char *lt_replay_str(const struct lt_replay *rp, uint32_t id)
 
 /* ---- tasks ---------------------------------------------------------- */
 
+/*
+ * @s need not be NUL-terminated: comm arrays come straight from records.
+ * Called for most events, so the common case, an unchanged name, is one
+ * compare: comm is kept zero-padded like the kernel's.
+ */
 static void set_comm(struct lt_task *t, const char *s, size_t len)
 {
 	size_t n = len < LT_COMM_LEN - 1 ? len : LT_COMM_LEN - 1;
@@ -293,28 +298,27 @@ static void set_comm(struct lt_task *t, const char *s, size_t len)
 
 	if (!s || !n)
 		return;
+	if (len >= LT_COMM_LEN && !memcmp(t->comm, s, LT_COMM_LEN))
+		return;
 	nul = memchr(s, '\0', n);
 	if (nul)
 		n = nul - s;
 	if (!n)
 		return;
 	memcpy(t->comm, s, n);
-	t->comm[n] = '\0';
+	memset(t->comm + n, 0, LT_COMM_LEN - n);
 }
 
 static uint32_t task_new(struct lt_replay *rp, int pid, uint32_t flags)
 {
 	struct lt_task *t;
-	uint32_t *slot;
-	int added;
 
 	if (GROW(rp, rp->tasks, rp->nr_tasks, rp->cap_tasks, MAX_TASKS,
 		 "tasks") < 0)
 		return LT_NO_TASK;
-	slot = lt_map_put(&rp->pid_map, (uint32_t)pid, 0, rp->nr_tasks, &added);
-	if (!slot)
+	/* a reused pid now names the new task */
+	if (lt_pidtab_set(&rp->pids, pid, rp->nr_tasks) < 0)
 		return oom(rp, "tasks"), LT_NO_TASK;
-	*slot = rp->nr_tasks;	/* a reused pid now names the new task */
 	t = &rp->tasks[rp->nr_tasks];
 	memset(t, 0, sizeof(*t));
 	t->pid = pid;
@@ -323,6 +327,7 @@ static uint32_t task_new(struct lt_replay *rp, int pid, uint32_t flags)
 	t->flags = flags;
 	t->last_cpu = -1;
 	t->first_row = UINT32_MAX;
+	t->row_cache[0].row = t->row_cache[1].row = UINT32_MAX;
 	/* pid 2 is kthreadd on every Linux: the parent of all kernel threads */
 	if (pid == 2)
 		t->flags |= LT_TASK_KTHREAD;
@@ -332,10 +337,10 @@ static uint32_t task_new(struct lt_replay *rp, int pid, uint32_t flags)
 /* The task a pid names now; tasks first seen mid-life start uncertain. */
 static uint32_t task_get(struct lt_replay *rp, int pid)
 {
-	uint32_t *slot = lt_map_get(&rp->pid_map, (uint32_t)pid, 0);
+	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
 
-	if (slot)
-		return *slot;
+	if (ti != LT_PIDTAB_NONE)
+		return ti;
 	return task_new(rp, pid, LT_TASK_UNCERTAIN);
 }
 
@@ -452,6 +457,7 @@ static uint32_t row_get(struct lt_replay *rp, uint32_t task, uint32_t window,
 	r->cause = cause;
 	r->provisional = provisional;
 	r->first_sub = UINT32_MAX;
+	r->last_sub = UINT32_MAX;
 	r->next_in_task = rp->tasks[task].first_row;
 	rp->tasks[task].first_row = rp->nr_rows;
 	return rp->nr_rows++;
@@ -478,9 +484,15 @@ static int sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
 		   uint64_t max, uint64_t max_at)
 {
 	struct lt_sub_acc *s;
-	uint32_t *slot;
+	uint32_t *slot, last = rp->rows[row].last_sub;
 	int added;
 
+	if (last != UINT32_MAX && rp->subs[last].path == path &&
+	    rp->subs[last].stack == stack) {
+		slot = &last;
+		added = 0;
+		goto add;
+	}
 	slot = lt_map_put(&rp->sub_map, row, (uint64_t)path << 32 | stack,
 			  rp->nr_subs, &added);
 	if (!slot)
@@ -499,6 +511,8 @@ static int sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
 		s->next = rp->rows[row].first_sub;
 		rp->rows[row].first_sub = rp->nr_subs++;
 	}
+	rp->rows[row].last_sub = *slot;
+add:
 	s = &rp->subs[*slot];
 	s->count += count;
 	s->total_ns += total;
@@ -603,9 +617,11 @@ struct wait {
 static int charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 {
 	struct lt_replay_stats *st = &rp->stats;
+	struct lt_row_cache *c;
 	uint64_t dur, win;
 	uint32_t cause, row;
 	struct lt_row_acc *r;
+	bool prov;
 
 	if (w->end < w->start) {
 		st->negative++;
@@ -651,10 +667,22 @@ static int charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		cause = rp->cause_unknown;
 
 	/* waiting for a CPU has no reason to re-charge: never provisional */
-	row = row_get(rp, task, (uint32_t)win, cause,
-		      w->provisional && w->state != LT_STATE_RUNNABLE);
-	if (row == UINT32_MAX)
-		return -1;
+	prov = w->provisional && w->state != LT_STATE_RUNNABLE;
+	/* a task charges the same few rows over and over: remember the last */
+	c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
+	if (c->row != UINT32_MAX && c->window == win && c->cause == cause &&
+	    c->provisional == prov) {
+		row = c->row;
+	} else {
+		row = row_get(rp, task, (uint32_t)win, cause, prov);
+		if (row == UINT32_MAX)
+			return -1;
+		c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
+		c->row = row;
+		c->window = (uint32_t)win;
+		c->cause = cause;
+		c->provisional = prov;
+	}
 	r = &rp->rows[row];
 	if (lt_hist_add(&r->hist, dur) < 0)
 		return oom(rp, "histograms");
@@ -755,12 +783,9 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	default:
 		t->run = LT_RUN_OTHER;
 		/* a dead task's last switch: its pid is free for reuse */
-		if (t->flags & LT_TASK_EXITED) {
-			uint32_t *slot = lt_map_get(&rp->pid_map, (uint32_t)t->pid, 0);
-
-			if (slot && *slot == ti)
-				lt_map_del(&rp->pid_map, (uint32_t)t->pid, 0);
-		}
+		if ((t->flags & LT_TASK_EXITED) &&
+		    lt_pidtab_get(&rp->pids, t->pid) == ti)
+			lt_pidtab_del(&rp->pids, t->pid);
 		return 0;
 	}
 }
@@ -831,7 +856,7 @@ static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
  */
 static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t *slot, ti;
+	uint32_t ti;
 
 	if (ev->cpu >= rp->nr_cpu_cur) {
 		int n = ev->cpu + 1, i;
@@ -850,15 +875,14 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 	if (rp->cpu_cur[ev->cpu] == ev->current)
 		return 0;
 	rp->cpu_cur[ev->cpu] = ev->current;
-	slot = lt_map_get(&rp->pid_map, (uint32_t)ev->current, 0);
-	if (!slot) {
+	ti = lt_pidtab_get(&rp->pids, ev->current);
+	if (ti == LT_PIDTAB_NONE) {
 		ti = task_new(rp, ev->current, LT_TASK_UNCERTAIN);
 		if (ti == LT_NO_TASK)
 			return -1;
 		rp->tasks[ti].run = LT_RUN_RUNNING;
 		return 0;
 	}
-	ti = *slot;
 	if (rp->tasks[ti].run == LT_RUN_RUNNING)
 		return 0;
 	if (rp->tasks[ti].run != LT_RUN_UNKNOWN)
@@ -1068,18 +1092,16 @@ static int on_reason_restore(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t pi = task_get(rp, ev->pid), ci, *slot;
+	uint32_t pi = task_get(rp, ev->pid), ci;
 	struct lt_task *c;
 
 	if (pi == LT_NO_TASK)
 		return -1;
 	rp->tasks[pi].flags |= LT_TASK_ACTIVE;
-	slot = lt_map_get(&rp->pid_map, (uint32_t)ev->pid2, 0);
+	ci = lt_pidtab_get(&rp->pids, ev->pid2);
 	/* task_newtask came first and already made the child */
-	if (slot && (rp->tasks[*slot].flags & LT_TASK_BORN) &&
-	    !(rp->tasks[*slot].flags & (LT_TASK_ACTIVE | LT_TASK_EXITED))) {
-		ci = *slot;
-	} else {
+	if (ci == LT_PIDTAB_NONE || !(rp->tasks[ci].flags & LT_TASK_BORN) ||
+	    (rp->tasks[ci].flags & (LT_TASK_ACTIVE | LT_TASK_EXITED))) {
 		ci = task_new(rp, ev->pid2, LT_TASK_BORN);
 		if (ci == LT_NO_TASK)
 			return -1;
@@ -1104,18 +1126,12 @@ static int on_exec(struct lt_replay *rp, const struct lt_ev *ev)
 
 	/* a non-leader thread exec'd: it takes over the leader's pid */
 	if (ev->pid2 > 0 && ev->pid2 != ev->pid) {
-		uint32_t *slot = lt_map_get(&rp->pid_map, (uint32_t)ev->pid2, 0);
+		uint32_t mover = lt_pidtab_get(&rp->pids, ev->pid2);
 
-		if (slot) {
-			uint32_t mover = *slot, *dst;
-			int added;
-
-			lt_map_del(&rp->pid_map, (uint32_t)ev->pid2, 0);
-			dst = lt_map_put(&rp->pid_map, (uint32_t)ev->pid, 0,
-					 mover, &added);
-			if (!dst)
+		if (mover != LT_PIDTAB_NONE) {
+			lt_pidtab_del(&rp->pids, ev->pid2);
+			if (lt_pidtab_set(&rp->pids, ev->pid, mover) < 0)
 				return oom(rp, "tasks");
-			*dst = mover;
 			rp->tasks[mover].pid = ev->pid;
 			rp->tasks[mover].leader = mover;
 		}
@@ -1154,20 +1170,20 @@ static int on_rename(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t *slot = lt_map_get(&rp->pid_map, (uint32_t)ev->pid, 0);
+	uint32_t ti = lt_pidtab_get(&rp->pids, ev->pid);
 	struct lt_task *t;
 	uint32_t id;
 
-	if (!slot)
+	if (ti == LT_PIDTAB_NONE)
 		return 0;
-	t = &rp->tasks[*slot];
+	t = &rp->tasks[ti];
 	if (!(t->flags & LT_TASK_NO_STACK_YET))
 		return 0;
 	t->flags &= ~LT_TASK_NO_STACK_YET;
 	id = stack_intern(rp, ev->frames, ev->nr_frames);
 	if (id == UINT32_MAX)
 		return -1;
-	t = &rp->tasks[*slot];
+	t = &rp->tasks[ti];
 	if (id && rp->stacks[id].kernel_thread)
 		t->flags |= LT_TASK_KTHREAD;
 	if (t->run == LT_RUN_SLEEPING)
@@ -1232,7 +1248,7 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	rp->opts = *opts;
 	if (lt_strtab_init(&rp->strs) < 0)
 		return oom(rp, "strings");
-	lt_map_init(&rp->pid_map);
+	lt_pidtab_init(&rp->pids);
 	lt_map_init(&rp->cause_map);
 	lt_map_init(&rp->stack_map);
 	lt_map_init(&rp->path_map);
@@ -1280,7 +1296,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);
 	free(rp->cpu_cur);
-	lt_map_free(&rp->pid_map);
+	lt_pidtab_free(&rp->pids);
 	lt_map_free(&rp->cause_map);
 	lt_map_free(&rp->stack_map);
 	lt_map_free(&rp->path_map);
