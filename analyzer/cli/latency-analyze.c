@@ -48,6 +48,7 @@ static const struct option long_opts[] = {
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
 	{ "partial",		no_argument,	   NULL, OPT_PARTIAL },
+	{ "threads",		required_argument, NULL, 'j' },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
@@ -93,6 +94,8 @@ static void usage(FILE *out)
 "      --partial          on a damaged trace, report what was read before the\n"
 "                         damage (marked partial, exit status 5)\n"
 "\n"
+"  -j, --threads=N        1: read, decode and replay on one core; 2 (the\n"
+"                         default on multi-core machines): two\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
 "  -h, --help             this help\n"
@@ -166,7 +169,7 @@ int main(int argc, char **argv)
 	char *end;
 
 	lt_options_init(&opts);
-	while ((c = getopt_long(argc, argv, "f:o:s:tw:kn:qhV", long_opts,
+	while ((c = getopt_long(argc, argv, "f:o:s:tw:kn:j:qhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f':
@@ -252,6 +255,14 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PARTIAL:
 			opts.partial = true;
+			break;
+		case 'j':
+			errno = 0;
+			opts.threads = (unsigned int)strtoul(optarg, &end, 10);
+			if (errno || *end || end == optarg || optarg[0] == '-' ||
+			    !opts.threads)
+				return bad_arg("--threads", optarg,
+					       "expected 1 or more");
 			break;
 		case OPT_NO_PROGRESS:
 			progress = false;

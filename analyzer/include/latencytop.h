@@ -96,6 +96,7 @@ struct lt_options {
 	bool no_default_trans;		/* skip the built-in and system tables */
 	bool partial;			/* report what was read before damage */
 	unsigned int limit;		/* rows per table in text output; 0 = all */
+	unsigned int threads;		/* 0: as many as helps (2), 1: one */
 	lt_progress_fn progress;	/* called now and then while reading */
 	void *progress_ctx;
 };

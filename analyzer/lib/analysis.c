@@ -9,14 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lt-decode.h"
+#include "lt-pipe.h"
 #include "lt-replay.h"
 #include "lt-report-local.h"
 #include "lt-trace.h"
 #include "lt-trans.h"
 
-#define PROGRESS_EVERY	(1u << 16)
 #define RECORD_BASE "trace-cmd record -e latencytop -e sched_stat_sleep " \
 		    "-e sched_stat_blocked -e sched_switch -e sched_wakeup -T"
 
@@ -26,6 +27,7 @@ struct analysis {
 	struct lt_replay *rp;
 	uint32_t *by_id;		/* records per event id */
 	char cause[256];		/* "[func]" handed to the replay */
+	const struct lt_options *opts;
 };
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -216,6 +218,28 @@ static void no_sched_error(struct analysis *a, const char *path,
 
 /* ---- the run ------------------------------------------------------------- */
 
+static bool use_threads(const struct lt_options *opts)
+{
+	if (opts->threads)
+		return opts->threads > 1;
+	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+}
+
+/* The consumer side of the pipe: replay a batch, report progress. */
+static int replay_batch(void *ctx, const struct lt_ev *ev, unsigned int n,
+			uint64_t done, uint64_t total)
+{
+	struct analysis *a = ctx;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (lt_replay_feed(a->rp, &ev[i]) < 0)
+			return -1;
+	if (a->opts->progress)
+		a->opts->progress(a->opts->progress_ctx, done, total);
+	return 0;
+}
+
 static void release(void *ctx)
 {
 	struct analysis *a = ctx;
@@ -299,14 +323,13 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 {
 	struct lt_replay_opts ro = { 0 };
 	struct lt_report_priv *priv;
+	struct lt_pipe_result pres;
+	struct lt_pipe_cfg cfg;
 	struct lt_decoder dec;
 	struct analysis *a;
-	struct lt_error rerr, damage;
-	struct lt_record rec;
-	struct lt_ev ev;
-	uint64_t events = 0, done, total;
+	struct lt_error damage;
+	uint64_t events = 0;
 	bool have_dec = false;
-	int ret;
 
 	*out = NULL;
 	priv = calloc(1, sizeof(*priv));
@@ -325,6 +348,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	priv->release_ctx = a;
 	priv->pub.options = *opts;
 	a->rp = &priv->replay;
+	a->opts = opts;
 
 	if (lt_trace_open(&a->trace, path, err) < 0)
 		goto fail;
@@ -349,46 +373,28 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	priv->have_replay = true;
 	lt_trace_for_each_cmdline(a->trace, name_from_cmdline, a->rp);
 
-	for (;;) {
-		ret = lt_trace_next(a->trace, &rec, &rerr);
-		if (ret < 0) {
-			/*
-			 * Damage stops only the CPU it is on.  With --partial,
-			 * keep what came before it and read the other CPUs on.
-			 */
-			if (!opts->partial) {
-				*err = rerr;
-				goto fail;
-			}
-			if (!priv->pub.partial) {
-				priv->pub.partial = true;
-				priv->pub.partial_reason = lt_report_strdup(priv, rerr.msg);
-				damage = rerr;
-			}
-			continue;
-		}
-		if (!ret)
-			break;
-		if (rec.kind == LT_REC_EVENT) {
-			events++;
-			a->by_id[rec.id]++;
-			if (lt_replay_past_end(a->rp, rec.ts))
-				break;
-		}
-		if (lt_decode_record(&dec, &rec, &ev) &&
-		    lt_replay_feed(a->rp, &ev) < 0) {
+	/* symbols load lazily and not thread-safely: load them before reading */
+	if (dec.present[LT_SRC_STACK])
+		lt_trace_load_ksyms(a->trace, NULL);
+	cfg.trace = a->trace;
+	cfg.dec = &dec;
+	cfg.by_id = a->by_id;
+	cfg.partial = opts->partial;
+	cfg.to_ns = opts->to_ns;
+	cfg.threaded = use_threads(opts);
+	if (lt_pipe_run(&cfg, replay_batch, a, &pres, err) < 0) {
+		if (a->rp->err.code)
 			*err = a->rp->err;
-			goto fail;
-		}
-		if (opts->progress && !(events % PROGRESS_EVERY)) {
-			lt_trace_progress(a->trace, &done, &total);
-			opts->progress(opts->progress_ctx, done, total);
-		}
+		goto fail;
 	}
-	if (opts->progress) {
-		lt_trace_progress(a->trace, &done, &total);
-		opts->progress(opts->progress_ctx, total, total);
+	events = pres.events;
+	if (pres.damaged) {
+		priv->pub.partial = true;
+		priv->pub.partial_reason = lt_report_strdup(priv, pres.damage.msg);
+		damage = pres.damage;
 	}
+	if (opts->progress)
+		opts->progress(opts->progress_ctx, 1, 1);
 	/* nothing readable before the damage: no report to speak of */
 	if (priv->pub.partial && !events) {
 		*err = damage;

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-pipe.h - reading and decoding on one core, replaying on the other.
+ *
+ * Reading pages and decoding records costs about as much as replaying
+ * them, so a second thread reads and decodes into batches of events
+ * (strings and stacks copied out of the records) while the caller's
+ * thread consumes them.  With threads off the same batches are made and
+ * consumed in turn.
+ */
+#ifndef LT_PIPE_H
+#define LT_PIPE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "latencytop.h"
+#include "lt-decode.h"
+#include "lt-trace.h"
+
+struct lt_pipe_cfg {
+	struct lt_trace *trace;
+	struct lt_decoder *dec;
+	uint32_t *by_id;	/* records per event id, counted here */
+	bool partial;		/* read past damage (it stops only its CPU) */
+	int64_t to_ns;		/* stop after first event + to_ns; -1 = never */
+	bool threaded;
+};
+
+struct lt_pipe_result {
+	uint64_t events;	/* event records read */
+	bool damaged;		/* --partial read past damage */
+	struct lt_error damage;	/* the first damage */
+};
+
+/* Called in the caller's thread for each batch; -1 stops everything. */
+typedef int (*lt_pipe_consume_fn)(void *ctx, const struct lt_ev *ev,
+				  unsigned int n, uint64_t done, uint64_t total);
+
+/*
+ * Read the whole trace through @consume.  0 at the end; -1 when reading
+ * failed (@err set) or @consume returned -1 (@err untouched).
+ */
+int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_consume_fn consume,
+		void *ctx, struct lt_pipe_result *res, struct lt_error *err);
+
+#endif /* LT_PIPE_H */
