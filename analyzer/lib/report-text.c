@@ -154,22 +154,68 @@ static void put_view(FILE *out, const struct lt_report *r,
 	}
 }
 
+#define WRAP_COLS 80
+#define HEAD_W 10
+
+/*
+ * Words of @text, wrapped at WRAP_COLS under a HEAD_W indent; *col is the
+ * current column.  Words never break; a '\x01' joins two words as a space
+ * that does not wrap.
+ */
+static void put_words(FILE *out, int *col, const char *text)
+{
+	const char *p = text, *e;
+	int len;
+
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		for (e = p; *e && *e != ' '; e++)
+			;
+		len = (int)(e - p);
+		if (!len)
+			break;
+		if (*col > HEAD_W && *col + 1 + len > WRAP_COLS) {
+			fprintf(out, "\n%*s", HEAD_W, "");
+			*col = HEAD_W;
+		} else if (*col > HEAD_W) {
+			fputc(' ', out);
+			(*col)++;
+		}
+		for (; p < e; p++)
+			fputc(*p == '\x01' ? ' ' : *p, out);
+		*col += len;
+	}
+}
+
 static void put_sources(FILE *out, const struct lt_report *r)
 {
+	char item[160];
+	int col;
 	size_t i;
 
 	fputs("Sources:  ", out);
+	col = HEAD_W;
 	if (!r->nr_sources)
-		fputs("none", out);
-	for (i = 0; i < r->nr_sources; i++)
-		fprintf(out, "%s%s %" PRIu64, i ? ", " : "", r->sources[i].event,
-			r->sources[i].count);
+		put_words(out, &col, "none");
+	for (i = 0; i < r->nr_sources; i++) {
+		snprintf(item, sizeof(item), "%s\x01%" PRIu64 "%s", r->sources[i].event,
+			 r->sources[i].count, i + 1 < r->nr_sources ? "," : "");
+		put_words(out, &col, item);
+	}
 	fputc('\n', out);
-	for (i = 0; i < r->nr_missing; i++)
-		fprintf(out, "%s%s: %s\n", i ? "          " : "Missing:  ",
-			r->missing[i].what, r->missing[i].effect);
+	for (i = 0; i < r->nr_missing; i++) {
+		fprintf(out, "%-*s", HEAD_W, i ? "" : "Missing:");
+		col = HEAD_W;
+		snprintf(item, sizeof(item), "%s:", r->missing[i].what);
+		put_words(out, &col, item);
+		put_words(out, &col, r->missing[i].effect);
+		fputc('\n', out);
+	}
+	/* one line, to copy and paste */
 	if (r->nr_missing && r->record_hint)
-		fprintf(out, "          record them with: %s\n", r->record_hint);
+		fprintf(out, "%*srecord them with:\n%*s%s\n", HEAD_W, "", HEAD_W, "",
+			r->record_hint);
 }
 
 static void put_lost(FILE *out, const struct lt_report *r)
@@ -193,24 +239,32 @@ static void put_lost(FILE *out, const struct lt_report *r)
 
 static void put_not_charged(FILE *out, const struct lt_report *r)
 {
-	char buf[32], cut[32];
+	char buf[32], cut[32], item[200];
+	int col = HEAD_W;
 
-	fputs("Not charged: ", out);
+	fprintf(out, "%-*s", HEAD_W, "Dropped:");
 	if (r->options.sleep_cutoff_ns)
-		fprintf(out, "%" PRIu64 " interruptible waits > %s (user requested, %s)",
-			r->dropped_interruptible,
-			lt_format_duration(cut, sizeof(cut), r->options.sleep_cutoff_ns),
-			lt_format_duration(buf, sizeof(buf), r->dropped_interruptible_ns));
+		snprintf(item, sizeof(item), "%" PRIu64 " interruptible waits > %s "
+			 "(user requested, %s),", r->dropped_interruptible,
+			 lt_format_duration(cut, sizeof(cut), r->options.sleep_cutoff_ns),
+			 lt_format_duration(buf, sizeof(buf), r->dropped_interruptible_ns));
 	else
-		fputs("no interruptible cut-off", out);
-	if (r->options.honour_maxtime)
-		fprintf(out, ", %" PRIu64 " over their reason's maxtime",
-			r->dropped_maxtime);
-	fprintf(out, ", %" PRIu64 " begun before the trace, %" PRIu64
-		" unfinished at its end", r->began_before_trace, r->unfinished);
-	if (r->discarded_lost)
-		fprintf(out, ", %" PRIu64 " lost track of after lost events",
-			r->discarded_lost);
+		snprintf(item, sizeof(item), "no interruptible cut-off,");
+	put_words(out, &col, item);
+	if (r->options.honour_maxtime) {
+		snprintf(item, sizeof(item), "%" PRIu64 " over their reason's maxtime,",
+			 r->dropped_maxtime);
+		put_words(out, &col, item);
+	}
+	snprintf(item, sizeof(item), "%" PRIu64 " begun before the trace, %" PRIu64
+		 " unfinished at its end%s", r->began_before_trace, r->unfinished,
+		 r->discarded_lost ? "," : "");
+	put_words(out, &col, item);
+	if (r->discarded_lost) {
+		snprintf(item, sizeof(item), "%" PRIu64
+			 " lost track of after lost events", r->discarded_lost);
+		put_words(out, &col, item);
+	}
 	fputc('\n', out);
 }
 

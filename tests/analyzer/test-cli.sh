@@ -80,7 +80,7 @@ one_line "$LA" "$tmp/cut.dat"
 for f in desktop-4cpu-sched_switch.dat embedded-1cpu-sched-irq-gpio.dat qemu-1cpu-sched_switch.dat; do
 	t=$REAL/$f
 	expect 0 'Global latencies' -- "$LA" "$t"
-	expect 0 'record them with: trace-cmd record' -- "$LA" "$t"
+	expect 0 '^ +trace-cmd record -e latencytop .* <workload>$' -- "$LA" "$t"
 	expect 0 'Thread ' -- "$LA" --per-thread --sort=total "$t"
 	expect 0 '=== Window 0' -- "$LA" --window 2s --from 1 --to 8 "$t"
 	"$LA" -q --format=json "$t" > "$tmp/r.json" || { echo "FAIL: json $f"; fail=1; }
