@@ -134,6 +134,7 @@ struct lt_task {
 	int last_cpu;
 	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
 	uint64_t last_run_ts;	/* last time seen running (0: never) */
+	uint64_t last_charge_end;	/* end of its last charged wait */
 	/* what the task was inside when it went to sleep */
 	uint32_t sleep_cause;	/* cause id, 0 = none annotated */
 	uint32_t sleep_path;

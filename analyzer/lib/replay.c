@@ -694,6 +694,7 @@ static int charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	r->total_ns += dur;
 	worst_add(r, dur, w->end);
 	rp->tasks[task].charged_ns += dur;
+	rp->tasks[task].last_charge_end = w->end;
 	st->charged_ns += dur;
 	st->charged_count++;
 	if (w->state == LT_STATE_RUNNABLE)
@@ -952,12 +953,13 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	t->flags |= LT_TASK_ACTIVE;
 	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
 	/*
-	 * The wait cannot have begun while the task ran, nor before the
-	 * trace: clipped there, a task's waits never overlap and never add
-	 * up to more than the trace's span, whatever a delay field says.
+	 * The kernel's delay is on its own clock, so it is trusted as is,
+	 * except that it cannot reach back into the task's previous wait:
+	 * a task's waits never overlap and never add up to more than the
+	 * trace's span, whatever a delay field says.
 	 */
-	if (start < t->last_run_ts)
-		start = t->last_run_ts;
+	if (start < t->last_charge_end)
+		start = t->last_charge_end;
 	/*
 	 * Begun before the trace: like a switch-derived wait whose start was
 	 * not seen, it is counted, not charged (often an idle kernel thread

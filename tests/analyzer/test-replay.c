@@ -440,9 +440,12 @@ static void test_stat_and_switch(void)
 		STAT_D(8000, 400, 2500),
 		WAKE(8000, 400),
 		SW(8100, 1, 0, RUNNABLE, 400),
-		/* a delay reaching back into the time 500 ran is cut there */
+		/* a delay reaching back past the previous wait is cut there */
 		FORK(8500, 1, 500, "d"),
-		SW(8600, 0, 0, RUNNABLE, 500),
+		SW(8500, 0, 0, RUNNABLE, 500),
+		SW(8600, 0, 500, BLOCKED, 0),
+		WAKE(8700, 500),
+		SW(8800, 0, 0, RUNNABLE, 500),
 		SW(9000, 0, 500, BLOCKED, 0),
 		STAT_D(9500, 500, 2000),
 		END
@@ -460,7 +463,7 @@ static void test_stat_and_switch(void)
 	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 300 * US);
 	CHECK_U64(pid_rows(&rp, 400, UNKNOWN).total, 2500 * US);
 	CHECK_U64(pid_rows(&rp, 400, SCHED).total, 100 * US);
-	CHECK_U64(pid_rows(&rp, 500, UNKNOWN).total, 500 * US);
+	CHECK_U64(pid_rows(&rp, 500, UNKNOWN).total, (100 + 700) * US);
 	CHECK_U64(rp.stats.began_before_trace, 0);
 	lt_replay_free(&rp);
 }

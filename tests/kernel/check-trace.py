@@ -8,10 +8,11 @@
    latency_reason_set of its task by cookie, and the reasons the workload
    must produce were seen.
 2. Attribution, replayed here from the same text: the blocked time of each
-   workload task, charged to the outermost reason active when it went to
-   sleep, is dominated by the expected reason (fsync, pipes, ...).
+   workload task (sched_stat_* delays; switch-out to wakeup for a wait the
+   kernel sent no stat event for), charged to the outermost reason active
+   when it went to sleep, is dominated by the expected reason.
 3. With --analyzer: "latency-analyze --format=json" agrees (schema
-   latencytop-report/1).
+   latencytop-report/1); with --golden, to 3% in counts and 5% in totals.
 4. With --plugin-dir: plugin_latencytop.so formats the two events.
 
 Prints a summary; exits 1 on a failed check.
@@ -64,7 +65,7 @@ def fields(rest):
 
 
 def report_lines(trace, env=None, plugins=False):
-    cmd = ["trace-cmd", "report"] + ([] if plugins else ["-N"]) + ["-i", trace]
+    cmd = ["trace-cmd", "report", "-t"] + ([] if plugins else ["-N"]) + ["-i", trace]
     p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True, env=env)
     if p.returncode:
@@ -79,6 +80,15 @@ class Task:
         self.sleep_reason = None   # outermost reason at the last switch-out
         self.sleep_state = None
         self.charged = collections.Counter()
+        self.waits = collections.Counter()
+        self.open_since = None     # switch-out time of a wait not yet ended
+        self.open_user = False     # that wait is interruptible (S)
+
+
+def ts_ns(text):
+    """'17.256862196' (trace-cmd report -t) -> ns."""
+    sec, _, frac = text.partition(".")
+    return int(sec) * 1_000_000_000 + int((frac + "000000000")[:9])
 
 
 def replay(lines):
@@ -128,15 +138,32 @@ def replay(lines):
             t = task(prev, f.get("prev_comm", ""))
             t.sleep_state = state
             t.sleep_reason = t.stack[0][1] if t.stack else None
+            blocked = "D" in state or "S" in state
+            t.open_since = ts_ns(m.group("ts")) if blocked else None
+            t.open_user = blocked and "D" not in state
         elif ev in ("sched_stat_sleep", "sched_stat_blocked"):
             spid = int(f.get("pid", -1))
             delay = int(f.get("delay", "0").split()[0])
             t = tasks.get(spid)
             if t is None:
                 continue
+            t.open_since = None     # the kernel measured this wait
             if ev == "sched_stat_sleep" and delay > USER_WAIT_NS:
                 continue
             t.charged[t.sleep_reason or "(none)"] += delay
+            t.waits[t.sleep_reason or "(none)"] += 1
+        elif ev == "sched_wakeup":
+            # No stat event for this wait (6.12's delayed dequeue wakes a
+            # task still queued): BRIEF rule 1, switch-out to wakeup.
+            t = tasks.get(int(f.get("pid", -1)))
+            if t is None or t.open_since is None:
+                continue
+            dur = ts_ns(m.group("ts")) - t.open_since
+            t.open_since = None
+            if t.open_user and dur > USER_WAIT_NS:
+                continue
+            t.charged[t.sleep_reason or "(none)"] += dur
+            t.waits[t.sleep_reason or "(none)"] += 1
     return counts, reasons, tasks, bad_restore, stack_lines
 
 
@@ -159,7 +186,7 @@ def check_attribution(tasks, only=None):
               % (comm, reason, total / 1e6, desc))
 
 
-def check_analyzer(analyzer, trace, only=None):
+def check_analyzer(analyzer, trace, only=None, tasks=None):
     p = subprocess.run([analyzer, "--format=json", trace],
                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        universal_newlines=True)
@@ -175,12 +202,14 @@ def check_analyzer(analyzer, trace, only=None):
           "schema is latencytop-report/1")
     check(rep.get("trace", {}).get("events", 0) > 0, "trace.events > 0")
     rows = collections.defaultdict(collections.Counter)
+    nrows = collections.defaultdict(collections.Counter)
     for proc in rep.get("processes", []):
         for r in proc.get("reasons", []):
             # Runqueue delay is a row of its own, not blocked time.
             if r.get("reason", "").startswith(RUNQUEUE_ROW):
                 continue
             rows[proc.get("comm")][r.get("reason")] += r.get("total_ns", 0)
+            nrows[proc.get("comm")][r.get("reason")] += r.get("count", 0)
     for comm, reason in EXPECT.items():
         if only is not None and comm not in only:
             continue
@@ -193,6 +222,19 @@ def check_analyzer(analyzer, trace, only=None):
         check(reason in got and got[reason] * 2 >= total,
               "analyzer: %s charged mostly to \"%s\" (%s)"
               % (comm, reason, top))
+        if tasks is None:
+            continue
+        # Golden: the same figures as this script's own replay of the
+        # trace-cmd report text (sched_stat delays, outermost reason).
+        want_ns = sum(t.charged[reason] for t in tasks.values() if t.comm == comm)
+        want_n = sum(t.waits[reason] for t in tasks.values() if t.comm == comm)
+        got_ns, got_n = got.get(reason, 0), nrows[comm].get(reason, 0)
+        check(want_n > 0 and abs(got_n - want_n) <= 0.03 * want_n,
+              "analyzer: %s \"%s\" %d waits, independent replay %d (3%%)"
+              % (comm, reason, got_n, want_n))
+        check(want_ns > 0 and abs(got_ns - want_ns) <= 0.05 * want_ns,
+              "analyzer: %s \"%s\" %.3f ms, independent replay %.3f ms (5%%)"
+              % (comm, reason, got_ns / 1e6, want_ns / 1e6))
 
 
 def check_plugin(plugin_dir, trace):
@@ -214,6 +256,10 @@ def main():
     ap.add_argument("--plugin-dir", help="directory of plugin_latencytop.so")
     ap.add_argument("--expect", help="comma separated workload comms to check "
                     "(default: all)")
+    ap.add_argument("--golden", action="store_true",
+                    help="also require the analyzer's counts (3%%) and totals "
+                    "(5%%) of each workload task's reason to match this "
+                    "script's own replay")
     args = ap.parse_args()
     only = set(args.expect.split(",")) if args.expect else None
 
@@ -242,7 +288,8 @@ def main():
     check_attribution(tasks, only)
     if args.analyzer:
         if os.access(args.analyzer, os.X_OK):
-            check_analyzer(args.analyzer, args.trace, only)
+            check_analyzer(args.analyzer, args.trace, only,
+                           tasks if args.golden else None)
         else:
             print("SKIPPED latency-analyze checks: %s not built" % args.analyzer)
     if args.plugin_dir:
