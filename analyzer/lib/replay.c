@@ -23,743 +23,22 @@
  * stack is empty, proves that everything charged so far happened inside
  * that reason, and the outermost rule moves those charges to it.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-replay.h"
-
-#define MAX_TASKS	(4u << 20)
-#define MAX_CAUSES	(1u << 20)
-#define MAX_STACKS	(4u << 20)
-#define MAX_FRAMES	(64u << 20)
-#define MAX_PATHS	(1u << 20)
-#define MAX_ROWS	(16u << 20)
-#define MAX_WINDOWS	(1u << 20)
-#define MAX_STACK_DEPTH	256
-
-#define CAUSE_UNKNOWN_TEXT	"Unknown reason"
-#define CAUSE_SCHED_TEXT	"Scheduler: waiting for cpu"
-
-/* Grow a vector to hold one more element; -1 past @max or on ENOMEM. */
-static int grow(void **vec, uint32_t nr, uint32_t *cap, size_t elem,
-		uint32_t max)
-{
-	uint32_t ncap;
-	void *p;
-
-	if (nr < *cap)
-		return 0;
-	if (nr >= max)
-		return -1;
-	ncap = *cap ? *cap * 2 : 64;
-	if (ncap > max)
-		ncap = max;
-	p = realloc(*vec, (size_t)ncap * elem);
-	if (!p)
-		return -1;
-	*vec = p;
-	*cap = ncap;
-	return 0;
-}
-
-#define GROW(rp, vec, nr, cap, max, what)				\
-	(grow((void **)&(vec), (nr), &(cap), sizeof(*(vec)), (max)) < 0 ? \
-	 limit_error((rp), (nr) >= (max), (what), (max)) : 0)
-
-static int limit_error(struct lt_replay *rp, bool over, const char *what,
-		       uint32_t max)
-{
-	if (over)
-		lt_error_set(&rp->err, LT_E_LIMIT,
-			     "more than %u distinct %s; the trace is too large or hostile",
-			     max, what);
-	else
-		lt_error_set(&rp->err, LT_E_NOMEM,
-			     "out of memory while tracking %s", what);
-	return -1;
-}
-
-static int oom(struct lt_replay *rp, const char *what)
-{
-	return limit_error(rp, false, what, 0);
-}
-
-/* ---- causes, paths, stacks ---------------------------------------- */
-
-static uint32_t cause_get(struct lt_replay *rp, enum lt_cause_kind kind,
-			  uint32_t reason, uint32_t argument)
-{
-	uint32_t *slot;
-	int added;
-
-	slot = lt_map_put(&rp->cause_map, (uint64_t)kind << 32 | reason,
-			  argument, rp->nr_causes, &added);
-	if (!slot) {
-		oom(rp, "causes");
-		return UINT32_MAX;
-	}
-	if (!added)
-		return *slot;
-	if (GROW(rp, rp->causes, rp->nr_causes, rp->cap_causes, MAX_CAUSES,
-		 "causes") < 0) {
-		lt_map_del(&rp->cause_map, (uint64_t)kind << 32 | reason, argument);
-		return UINT32_MAX;
-	}
-	rp->causes[rp->nr_causes].kind = kind;
-	rp->causes[rp->nr_causes].reason = reason;
-	rp->causes[rp->nr_causes].argument = argument;
-	return rp->nr_causes++;
-}
-
-static uint32_t intern(struct lt_replay *rp, const char *s, size_t len)
-{
-	uint32_t id = lt_strtab_intern(&rp->strs, s, len);
-
-	if (id == UINT32_MAX)
-		oom(rp, "strings");
-	return id;
-}
-
-static uint32_t path_child(struct lt_replay *rp, uint32_t parent,
-			   uint32_t reason)
-{
-	uint32_t *slot;
-	int added;
-
-	slot = lt_map_put(&rp->path_map, parent, reason, rp->nr_paths, &added);
-	if (!slot) {
-		oom(rp, "reason paths");
-		return UINT32_MAX;
-	}
-	if (!added)
-		return *slot;
-	if (GROW(rp, rp->path_parent, rp->nr_paths, rp->cap_paths, MAX_PATHS,
-		 "reason paths") < 0)
-		goto fail;
-	/* the two arrays grow in step: same count, same capacity */
-	if (rp->cap_paths) {
-		uint32_t *r = realloc(rp->path_reason,
-				      rp->cap_paths * sizeof(*r));
-
-		if (!r) {
-			oom(rp, "reason paths");
-			goto fail;
-		}
-		rp->path_reason = r;
-	}
-	rp->path_parent[rp->nr_paths] = parent;
-	rp->path_reason[rp->nr_paths] = reason;
-	return rp->nr_paths++;
-fail:
-	lt_map_del(&rp->path_map, parent, reason);
-	return UINT32_MAX;
-}
-
-unsigned int lt_replay_path(const struct lt_replay *rp, uint32_t path,
-			    uint32_t *reasons, unsigned int max)
-{
-	unsigned int depth = 0, i;
-	uint32_t p;
-
-	for (p = path; p && p < rp->nr_paths; p = rp->path_parent[p])
-		depth++;
-	if (depth > max)
-		depth = max;
-	/* walk from the innermost end, filling from the back */
-	i = depth;
-	for (p = path; p && p < rp->nr_paths && i; p = rp->path_parent[p])
-		reasons[--i] = rp->path_reason[p];
-	return depth;
-}
-
-static uint32_t path_prepend(struct lt_replay *rp, uint32_t outer,
-			     uint32_t path)
-{
-	uint32_t reasons[LT_REASON_DEPTH_MAX];
-	unsigned int depth, i;
-	uint32_t p;
-
-	depth = lt_replay_path(rp, path, reasons, LT_REASON_DEPTH_MAX - 1);
-	p = path_child(rp, 0, outer);
-	for (i = 0; i < depth && p != UINT32_MAX; i++)
-		p = path_child(rp, p, reasons[i]);
-	return p;
-}
-
-static uint64_t frames_hash(const uint64_t *f, unsigned int n)
-{
-	uint64_t h = n;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = lt_hash64(h ^ f[i]);
-	return h;
-}
-
-static uint32_t stack_intern(struct lt_replay *rp, const uint64_t *f,
-			     unsigned int n)
-{
-	struct lt_stack_info info;
-	struct lt_stack *st;
-	uint64_t h, probe;
-	uint32_t *slot, id, reason;
-	char buf[32];
-	int added;
-
-	if (!n)
-		return 0;
-	if (n > MAX_STACK_DEPTH)
-		n = MAX_STACK_DEPTH;
-	h = frames_hash(f, n);
-	/* equal hashes of different stacks take the next probe */
-	for (probe = 0;; probe++) {
-		slot = lt_map_get(&rp->stack_map, h, probe);
-		if (!slot)
-			break;
-		st = &rp->stacks[*slot];
-		if (st->nr == n &&
-		    !memcmp(&rp->frames[st->first], f, n * sizeof(*f)))
-			return *slot;
-	}
-	if (rp->nr_frames + n > MAX_FRAMES)
-		return limit_error(rp, true, "stack frames", MAX_FRAMES),
-		       UINT32_MAX;
-	while (rp->cap_frames < rp->nr_frames + n) {
-		uint32_t ncap = rp->cap_frames ? rp->cap_frames * 2 : 4096;
-		uint64_t *p = realloc(rp->frames, (size_t)ncap * sizeof(*p));
-
-		if (!p)
-			return oom(rp, "stack frames"), UINT32_MAX;
-		rp->frames = p;
-		rp->cap_frames = ncap;
-	}
-	if (GROW(rp, rp->stacks, rp->nr_stacks, rp->cap_stacks, MAX_STACKS,
-		 "kernel stacks") < 0)
-		return UINT32_MAX;
-
-	memset(&info, 0, sizeof(info));
-	if (!rp->opts.resolve ||
-	    rp->opts.resolve(rp->opts.resolve_ctx, f, n, &info) < 0 ||
-	    !info.cause) {
-		snprintf(buf, sizeof(buf), "[0x%" PRIx64 "]", f[0]);
-		info.kind = LT_CAUSE_FUNCTION;
-		info.cause = buf;
-	}
-	reason = intern(rp, info.cause, strlen(info.cause));
-	if (reason == UINT32_MAX)
-		return UINT32_MAX;
-
-	id = rp->nr_stacks;
-	st = &rp->stacks[id];
-	st->hash = h;
-	st->first = rp->nr_frames;
-	st->nr = n;
-	st->kernel_thread = info.kernel_thread;
-	st->cause = cause_get(rp, info.kind, reason, 0);
-	if (st->cause == UINT32_MAX)
-		return UINT32_MAX;
-	if (!lt_map_put(&rp->stack_map, h, probe, id, &added))
-		return oom(rp, "kernel stacks"), UINT32_MAX;
-	memcpy(&rp->frames[rp->nr_frames], f, n * sizeof(*f));
-	rp->nr_frames += n;
-	rp->nr_stacks++;
-	return id;
-}
-
-const uint64_t *lt_replay_stack_frames(const struct lt_replay *rp,
-				       uint32_t stack, uint32_t *nr)
-{
-	if (!stack || stack >= rp->nr_stacks) {
-		*nr = 0;
-		return NULL;
-	}
-	*nr = rp->stacks[stack].nr;
-	return &rp->frames[rp->stacks[stack].first];
-}
-
-const char *lt_replay_str(const struct lt_replay *rp, uint32_t id)
-{
-	return lt_strtab_get(&rp->strs, id);
-}
-
-/* ---- tasks ---------------------------------------------------------- */
-
-/*
- * @s need not be NUL-terminated: comm arrays come straight from records.
- * Called for most events, so the common case, an unchanged name, is one
- * compare: comm is kept zero-padded like the kernel's.
- */
-static void set_comm(struct lt_task *t, const char *s, size_t len)
-{
-	size_t n = len < LT_COMM_LEN - 1 ? len : LT_COMM_LEN - 1;
-	const char *nul;
-
-	if (!s || !n)
-		return;
-	if (len >= LT_COMM_LEN && !memcmp(t->comm, s, LT_COMM_LEN))
-		return;
-	nul = memchr(s, '\0', n);
-	if (nul)
-		n = nul - s;
-	if (!n)
-		return;
-	memcpy(t->comm, s, n);
-	memset(t->comm + n, 0, LT_COMM_LEN - n);
-}
-
-static uint32_t task_new(struct lt_replay *rp, int pid, uint32_t flags)
-{
-	struct lt_task *t;
-
-	if (GROW(rp, rp->tasks, rp->nr_tasks, rp->cap_tasks, MAX_TASKS,
-		 "tasks") < 0)
-		return LT_NO_TASK;
-	/* a reused pid now names the new task */
-	if (lt_pidtab_set(&rp->pids, pid, rp->nr_tasks) < 0)
-		return oom(rp, "tasks"), LT_NO_TASK;
-	t = &rp->tasks[rp->nr_tasks];
-	memset(t, 0, sizeof(*t));
-	t->pid = pid;
-	t->leader = rp->nr_tasks;
-	t->parent = LT_NO_TASK;
-	t->flags = flags;
-	t->last_cpu = -1;
-	t->first_row = UINT32_MAX;
-	t->row_cache[0].row = t->row_cache[1].row = UINT32_MAX;
-	/* pid 2 is kthreadd on every Linux: the parent of all kernel threads */
-	if (pid == 2)
-		t->flags |= LT_TASK_KTHREAD;
-	return rp->nr_tasks++;
-}
-
-/* The task a pid names now; tasks first seen mid-life start uncertain. */
-static uint32_t task_get(struct lt_replay *rp, int pid)
-{
-	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
-
-	if (ti != LT_PIDTAB_NONE)
-		return ti;
-	return task_new(rp, pid, LT_TASK_UNCERTAIN);
-}
-
-int lt_replay_name_task(struct lt_replay *rp, int pid, const char *comm)
-{
-	uint32_t id, *slot;
-	int added;
-
-	if (pid <= 0)
-		return 0;
-	id = intern(rp, comm, strnlen(comm, LT_COMM_LEN - 1));
-	if (id == UINT32_MAX)
-		return -1;
-	slot = lt_map_put(&rp->cmdline_map, (uint32_t)pid, 0, id, &added);
-	if (!slot)
-		return oom(rp, "saved cmdlines");
-	*slot = id;
-	return 0;
-}
-
-const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task)
-{
-	const struct lt_task *t = &rp->tasks[task];
-	const uint32_t *slot;
-
-	if (t->comm[0])
-		return t->comm;
-	/* never named by an event: fall back to the saved cmdlines */
-	slot = lt_map_get(&rp->cmdline_map, (uint32_t)t->pid, 0);
-	return slot ? lt_strtab_get(&rp->strs, *slot) : "<...>";
-}
-
-/*
- * Names the kernel gives its own threads.  Only a fallback: fork events
- * from kthreadd and kthread() in a stack are certain; many traces have
- * neither.
- */
-static bool kthread_comm(const char *comm)
-{
-	static const char *const prefixes[] = {
-		"kworker/", "ksoftirqd/", "migration/", "rcu_", "rcuc/",
-		"rcub/", "rcuog/", "rcuop/", "rcuos/", "cpuhp/", "watchdog/",
-		"idle_inject/", "irq/", "jbd2/", "scsi_eh_", "scsi_tmf_",
-		"nvme-", "xfsaild/", "xfs-", "btrfs-", "kswapd", "kcompactd",
-		"napi/", "kthrotld", "card", "pr/", "psimon", "kdmflush",
-		"dmcrypt_write", "ext4-rsv-conver", "kpktgend_",
-	};
-	static const char *const names[] = {
-		"kthreadd", "khugepaged", "oom_reaper", "kblockd",
-		"kintegrityd", "writeback", "kdevtmpfs", "kauditd", "ksmd",
-		"khungtaskd", "md", "zswap-shrink", "kstrp", "ipv6_addrconf",
-		"mm_percpu_wq", "netns", "inet_frag_wq", "khvcd", "hwrng",
-		"kaluad", "blkcg_punt_bio", "tpm_dev_wq", "ata_sff",
-		"edac-poller", "devfreq_wq", "watchdogd", "kmpath_rdacd",
-		"kmpathd", "ttm_swap", "cfg80211", "pool_workqueue_release",
-		"kvfree_rcu_reclaim", "kcryptd", "kthrotld", "charger_manager",
-		"spi0", "mmc_complete", "vmstat", "bioset", "crypto",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
-		if (!strncmp(comm, prefixes[i], strlen(prefixes[i])))
-			return true;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(comm, names[i]))
-			return true;
-	return false;
-}
-
-bool lt_replay_task_is_kthread(const struct lt_replay *rp, uint32_t task)
-{
-	const struct lt_task *t = &rp->tasks[task];
-	unsigned int hops;
-
-	if (kthread_comm(t->comm))
-		return true;
-
-	/* a descendant of kthreadd is a kernel thread */
-	for (hops = 0; hops < 64; hops++) {
-		if (t->flags & LT_TASK_KTHREAD)
-			return true;
-		if (t->parent == LT_NO_TASK)
-			return false;
-		t = &rp->tasks[t->parent];
-	}
-	return false;
-}
-
-/* ---- rows ----------------------------------------------------------- */
-
-static uint32_t row_get(struct lt_replay *rp, uint32_t task, uint32_t window,
-			uint32_t cause, bool provisional)
-{
-	struct lt_row_acc *r;
-	uint32_t *slot;
-	int added;
-
-	slot = lt_map_put(&rp->row_map, (uint64_t)task << 32 | window,
-			  (uint64_t)provisional << 32 | cause, rp->nr_rows,
-			  &added);
-	if (!slot)
-		return oom(rp, "rows"), UINT32_MAX;
-	if (!added)
-		return *slot;
-	if (GROW(rp, rp->rows, rp->nr_rows, rp->cap_rows, MAX_ROWS, "rows") < 0) {
-		lt_map_del(&rp->row_map, (uint64_t)task << 32 | window,
-			   (uint64_t)provisional << 32 | cause);
-		return UINT32_MAX;
-	}
-	r = &rp->rows[rp->nr_rows];
-	memset(r, 0, sizeof(*r));
-	r->task = task;
-	r->window = window;
-	r->cause = cause;
-	r->provisional = provisional;
-	r->first_sub = UINT32_MAX;
-	r->last_sub = UINT32_MAX;
-	r->next_in_task = rp->tasks[task].first_row;
-	rp->tasks[task].first_row = rp->nr_rows;
-	return rp->nr_rows++;
-}
-
-static void worst_add(struct lt_row_acc *r, uint64_t dur, uint64_t end)
-{
-	unsigned int i;
-
-	/* kept sorted, longest first */
-	for (i = r->nr_worst; i > 0 && r->worst[i - 1].dur_ns < dur; i--)
-		if (i < LT_WORST)
-			r->worst[i] = r->worst[i - 1];
-	if (i >= LT_WORST)
-		return;
-	r->worst[i].dur_ns = dur;
-	r->worst[i].end_ns = end;
-	if (r->nr_worst < LT_WORST)
-		r->nr_worst++;
-}
-
-static int sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
-		   uint32_t stack, uint64_t count, uint64_t total,
-		   uint64_t max, uint64_t max_at)
-{
-	struct lt_sub_acc *s;
-	uint32_t *slot, last = rp->rows[row].last_sub;
-	int added;
-
-	if (last != UINT32_MAX && rp->subs[last].path == path &&
-	    rp->subs[last].stack == stack) {
-		slot = &last;
-		added = 0;
-		goto add;
-	}
-	slot = lt_map_put(&rp->sub_map, row, (uint64_t)path << 32 | stack,
-			  rp->nr_subs, &added);
-	if (!slot)
-		return oom(rp, "stack rows");
-	if (added) {
-		if (GROW(rp, rp->subs, rp->nr_subs, rp->cap_subs, MAX_ROWS,
-			 "stack rows") < 0) {
-			lt_map_del(&rp->sub_map, row, (uint64_t)path << 32 | stack);
-			return -1;
-		}
-		s = &rp->subs[rp->nr_subs];
-		memset(s, 0, sizeof(*s));
-		s->row = row;
-		s->path = path;
-		s->stack = stack;
-		s->next = rp->rows[row].first_sub;
-		rp->rows[row].first_sub = rp->nr_subs++;
-	}
-	rp->rows[row].last_sub = *slot;
-add:
-	s = &rp->subs[*slot];
-	s->count += count;
-	s->total_ns += total;
-	if (max > s->max_ns || !s->max_at_ns) {
-		s->max_ns = max;
-		s->max_at_ns = max_at;
-	}
-	return 0;
-}
-
-/*
- * Move everything row @from holds into row @to.  A non-zero @outer
- * reason is prepended to every sub-row's path (re-charging to an outer
- * reason found later).
- */
-static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
-		    uint32_t outer)
-{
-	struct lt_row_acc *f = &rp->rows[from], *t = &rp->rows[to];
-	uint32_t s, path;
-	unsigned int i;
-
-	if (lt_hist_merge(&t->hist, &f->hist) < 0)
-		return oom(rp, "histograms");
-	if (f->max_ns > t->max_ns || !t->count) {
-		t->max_ns = f->max_ns;
-		t->max_at_ns = f->max_at_ns;
-	}
-	t->count += f->count;
-	t->total_ns += f->total_ns;
-	for (i = 0; i < f->nr_worst; i++)
-		worst_add(t, f->worst[i].dur_ns, f->worst[i].end_ns);
-
-	for (s = f->first_sub; s != UINT32_MAX; s = rp->subs[s].next) {
-		struct lt_sub_acc sub = rp->subs[s];
-
-		path = outer ? path_prepend(rp, outer, sub.path) : sub.path;
-		if (path == UINT32_MAX)
-			return -1;
-		if (sub_add(rp, to, path, sub.stack, sub.count, sub.total_ns,
-			    sub.max_ns, sub.max_at_ns) < 0)
-			return -1;
-		rp->subs[s].count = 0;
-	}
-	f = &rp->rows[from];
-	lt_hist_free(&f->hist);
-	f->count = 0;
-	f->total_ns = 0;
-	f->max_ns = 0;
-	f->nr_worst = 0;
-	return 0;
-}
-
-/* Provisional rows of a task become final, as charged. */
-static int commit_task(struct lt_replay *rp, uint32_t task)
-{
-	uint32_t r, to;
-
-	for (r = rp->tasks[task].first_row; r != UINT32_MAX;
-	     r = rp->rows[r].next_in_task) {
-		if (!rp->rows[r].provisional || !rp->rows[r].count)
-			continue;
-		to = row_get(rp, task, rp->rows[r].window, rp->rows[r].cause,
-			     false);
-		if (to == UINT32_MAX || row_move(rp, r, to, 0) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* An outer reason, open since before we looked, covered all provisional charges. */
-static int recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
-{
-	uint32_t cause, r, to;
-
-	cause = cause_get(rp, LT_CAUSE_ANNOTATED, reason, 0);
-	if (cause == UINT32_MAX)
-		return -1;
-	for (r = rp->tasks[task].first_row; r != UINT32_MAX;
-	     r = rp->rows[r].next_in_task) {
-		if (!rp->rows[r].provisional || !rp->rows[r].count ||
-		    rp->rows[r].cause == cause)
-			continue;
-		to = row_get(rp, task, rp->rows[r].window, cause, true);
-		if (to == UINT32_MAX ||
-		    row_move(rp, r, to, reason) < 0)
-			return -1;
-	}
-	return 0;
-}
-
-/* ---- charging -------------------------------------------------------- */
-
-struct wait {
-	enum lt_task_state state;	/* SLEEP, BLOCKED, or RUNNABLE (cpu) */
-	uint64_t start, end;
-	uint32_t cause;			/* 0: derive from stack */
-	uint32_t path, stack, maxtime_us;
-	bool provisional;
-};
-
-static int charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
-{
-	struct lt_replay_stats *st = &rp->stats;
-	struct lt_row_cache *c;
-	uint64_t dur, win;
-	uint32_t cause, row;
-	struct lt_row_acc *r;
-	bool prov;
-
-	if (w->end < w->start) {
-		st->negative++;
-		return 0;
-	}
-	dur = w->end - w->start;
-	/*
-	 * LatencyTOP: long interruptible waits are user requested (select,
-	 * sleep); an idle kernel thread waiting for work is the same thing.
-	 */
-	if ((w->state == LT_STATE_SLEEP || w->state == LT_STATE_IDLE) &&
-	    rp->opts.sleep_cutoff_ns &&
-	    dur > rp->opts.sleep_cutoff_ns) {
-		st->dropped_interruptible++;
-		st->dropped_interruptible_ns += dur;
-		return 0;
-	}
-	if (w->maxtime_us && rp->opts.honour_maxtime &&
-	    dur > (uint64_t)w->maxtime_us * 1000) {
-		st->dropped_maxtime++;
-		st->dropped_maxtime_ns += dur;
-		return 0;
-	}
-	if (w->end < rp->origin_ns ||
-	    (rp->opts.to_ns >= 0 &&
-	     w->end > st->first_ts + (uint64_t)rp->opts.to_ns)) {
-		st->outside_range++;
-		return 0;
-	}
-	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
-	if (win >= MAX_WINDOWS)
-		return limit_error(rp, true, "time windows", MAX_WINDOWS);
-	if (win + 1 > rp->nr_windows)
-		rp->nr_windows = (uint32_t)win + 1;
-
-	if (w->state == LT_STATE_RUNNABLE)
-		cause = rp->cause_sched;
-	else if (w->cause)
-		cause = w->cause;
-	else if (w->stack)
-		cause = rp->stacks[w->stack].cause;
-	else
-		cause = rp->cause_unknown;
-
-	/* waiting for a CPU has no reason to re-charge: never provisional */
-	prov = w->provisional && w->state != LT_STATE_RUNNABLE;
-	/* a task charges the same few rows over and over: remember the last */
-	c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
-	if (c->row != UINT32_MAX && c->window == win && c->cause == cause &&
-	    c->provisional == prov) {
-		row = c->row;
-	} else {
-		row = row_get(rp, task, (uint32_t)win, cause, prov);
-		if (row == UINT32_MAX)
-			return -1;
-		c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
-		c->row = row;
-		c->window = (uint32_t)win;
-		c->cause = cause;
-		c->provisional = prov;
-	}
-	r = &rp->rows[row];
-	if (lt_hist_add(&r->hist, dur) < 0)
-		return oom(rp, "histograms");
-	if (!r->count || dur > r->max_ns) {
-		r->max_ns = dur;
-		r->max_at_ns = w->end;
-	}
-	r->count++;
-	r->total_ns += dur;
-	worst_add(r, dur, w->end);
-	rp->tasks[task].charged_ns += dur;
-	rp->tasks[task].last_charge_end = w->end;
-	st->charged_ns += dur;
-	st->charged_count++;
-	if (w->state == LT_STATE_RUNNABLE)
-		return 0;
-	return sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);
-}
-
-/* The wait a task went to sleep in, as snapshot at switch-out. */
-static void sleep_wait(const struct lt_task *t, struct wait *w,
-		       enum lt_task_state state, uint64_t start, uint64_t end)
-{
-	w->state = state;
-	w->start = start;
-	w->end = end;
-	w->cause = t->sleep_cause;
-	w->path = t->sleep_path;
-	w->stack = t->sleep_stack;
-	w->maxtime_us = t->sleep_maxtime_us;
-	w->provisional = t->sleep_provisional;
-}
-
-/* Snapshot what the task is inside of, for a wait starting now. */
-static int snapshot(struct lt_replay *rp, struct lt_task *t)
-{
-	const struct lt_reason_frame *outer;
-
-	t->sleep_stack = 0;
-	t->sleep_provisional = !!(t->flags & LT_TASK_UNCERTAIN);
-	if (!t->depth) {
-		t->sleep_cause = 0;
-		t->sleep_path = 0;
-		t->sleep_maxtime_us = 0;
-		return 0;
-	}
-	/* LatencyTOP: accounted to the highest level annotated */
-	outer = &t->rstack[0];
-	t->sleep_cause = cause_get(rp, LT_CAUSE_ANNOTATED, outer->reason,
-				   outer->argument);
-	if (t->sleep_cause == UINT32_MAX)
-		return -1;
-	t->sleep_path = t->rstack[t->depth - 1].path;
-	t->sleep_maxtime_us = outer->maxtime_us;
-	return 0;
-}
-
-static int charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
-		     uint64_t end)
-{
-	struct wait w = { .state = LT_STATE_RUNNABLE, .start = start,
-			  .end = end };
-
-	return charge(rp, task, &w);
-}
+#include "lt-replay-local.h"
 
 /* ---- event handlers ------------------------------------------------- */
 
 static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_task *t;
 
 	if (ti == LT_NO_TASK)
 		return -1;
 	t = &rp->tasks[ti];
-	set_comm(t, ev->str, ev->str_len);
+	lt_rp_set_comm(t, ev->str, ev->str_len);
 	if (t->run != LT_RUN_RUNNING && t->run != LT_RUN_UNKNOWN)
 		rp->stats.inconsistent++;	/* its switch-in was lost */
 	t->flags |= LT_TASK_ACTIVE;
@@ -776,7 +55,7 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 		t->sleep_state = ev->state;
 		t->sleep_start = ev->ts;
 		t->flags |= LT_TASK_NO_STACK_YET;
-		return snapshot(rp, t);
+		return lt_rp_snapshot(rp, t);
 	case LT_STATE_RUNNABLE:
 		t->run = LT_RUN_RUNNABLE;
 		t->rq_start = ev->ts;
@@ -810,21 +89,21 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 	case LT_RUN_SLEEPING:
 		/* no sched_wakeup seen: waking, else running, ends the wait */
 		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ts;
-		sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
-		if (charge(rp, ti, &w) < 0)
+		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
+		if (lt_rp_charge(rp, ti, &w) < 0)
 			return -1;
-		if (wake < ts && charge_rq(rp, ti, wake, ts) < 0)
+		if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNABLE:
 		if (t->flags & LT_TASK_PENDING) {
-			sleep_wait(t, &w, t->sleep_state, t->sleep_start,
-				   t->wake_ts);
-			if (charge(rp, ti, &w) < 0)
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, ti, &w) < 0)
 				return -1;
 		}
 		if ((rp->tasks[ti].flags & LT_TASK_WOKEN) &&
-		    charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
+		    lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:
@@ -842,11 +121,11 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 
 static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid2);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid2);
 
 	if (ti == LT_NO_TASK)
 		return -1;
-	set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
+	lt_rp_set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
 	return start_running(rp, ti, ev->cpu, ev->ts);
 }
 
@@ -867,7 +146,7 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 			return 0;
 		p = realloc(rp->cpu_cur, n * sizeof(*p));
 		if (!p)
-			return oom(rp, "CPUs");
+			return lt_rp_oom(rp, "CPUs");
 		for (i = rp->nr_cpu_cur; i < n; i++)
 			p[i] = -1;
 		rp->cpu_cur = p;
@@ -878,7 +157,7 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 	rp->cpu_cur[ev->cpu] = ev->current;
 	ti = lt_pidtab_get(&rp->pids, ev->current);
 	if (ti == LT_PIDTAB_NONE) {
-		ti = task_new(rp, ev->current, LT_TASK_UNCERTAIN);
+		ti = lt_rp_task_new(rp, ev->current, LT_TASK_UNCERTAIN);
 		if (ti == LT_NO_TASK)
 			return -1;
 		rp->tasks[ti].run = LT_RUN_RUNNING;
@@ -893,14 +172,14 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_task *t;
 	bool was_active;
 
 	if (ti == LT_NO_TASK)
 		return -1;
 	t = &rp->tasks[ti];
-	set_comm(t, ev->str, ev->str_len);
+	lt_rp_set_comm(t, ev->str, ev->str_len);
 	was_active = t->flags & LT_TASK_ACTIVE;
 	t->flags |= LT_TASK_ACTIVE;
 
@@ -941,7 +220,7 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	enum lt_task_state state = ev->kind == LT_EV_STAT_SLEEP ?
 		LT_STATE_SLEEP : LT_STATE_BLOCKED;
-	uint32_t ti = task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_task *t;
 	struct wait w;
 	uint64_t start;
@@ -949,7 +228,7 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ti == LT_NO_TASK)
 		return -1;
 	t = &rp->tasks[ti];
-	set_comm(t, ev->str, ev->str_len);
+	lt_rp_set_comm(t, ev->str, ev->str_len);
 	t->flags |= LT_TASK_ACTIVE;
 	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
 	/*
@@ -983,7 +262,7 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 		/* schedstats counts TASK_IDLE as blocked; the switch knew better */
 		if (state == LT_STATE_BLOCKED && t->sleep_state == LT_STATE_IDLE)
 			state = LT_STATE_IDLE;
-		sleep_wait(t, &w, state, start, ev->ts);
+		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
 		break;
 	default:
 		/*
@@ -992,12 +271,12 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 		 */
 		if (t->run == LT_RUN_RUNNING)
 			rp->stats.inconsistent++;
-		if (snapshot(rp, t) < 0)
+		if (lt_rp_snapshot(rp, t) < 0)
 			return -1;
-		sleep_wait(t, &w, state, start, ev->ts);
+		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
 		break;
 	}
-	if (charge(rp, ti, &w) < 0)
+	if (lt_rp_charge(rp, ti, &w) < 0)
 		return -1;
 	t = &rp->tasks[ti];
 	t->run = LT_RUN_RUNNABLE;
@@ -1009,7 +288,7 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_reason_set(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid), reason, argument, parent, path;
+	uint32_t ti = lt_rp_task_get(rp, ev->pid), reason, argument, parent, path;
 	struct lt_reason_frame *f;
 	struct lt_task *t;
 	int i;
@@ -1030,12 +309,12 @@ static int on_reason_set(struct lt_replay *rp, const struct lt_ev *ev)
 		t->overflow++;
 		return 0;
 	}
-	reason = intern(rp, ev->str, ev->str_len);
-	argument = intern(rp, ev->str2 ? ev->str2 : "", ev->str2_len);
+	reason = lt_rp_intern(rp, ev->str, ev->str_len);
+	argument = lt_rp_intern(rp, ev->str2 ? ev->str2 : "", ev->str2_len);
 	if (reason == UINT32_MAX || argument == UINT32_MAX)
 		return -1;
 	parent = t->depth ? t->rstack[t->depth - 1].path : 0;
-	path = path_child(rp, parent, reason);
+	path = lt_rp_path_child(rp, parent, reason);
 	if (path == UINT32_MAX)
 		return -1;
 	t = &rp->tasks[ti];
@@ -1044,7 +323,7 @@ static int on_reason_set(struct lt_replay *rp, const struct lt_ev *ev)
 
 		f = realloc(t->rstack, ncap * sizeof(*f));
 		if (!f)
-			return oom(rp, "reason stacks");
+			return lt_rp_oom(rp, "reason stacks");
 		t->rstack = f;
 		t->cap = ncap;
 	}
@@ -1059,7 +338,7 @@ static int on_reason_set(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_reason_restore(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid), reason;
+	uint32_t ti = lt_rp_task_get(rp, ev->pid), reason;
 	struct lt_task *t;
 	int i;
 
@@ -1086,15 +365,15 @@ static int on_reason_restore(struct lt_replay *rp, const struct lt_ev *ev)
 	 */
 	if (t->depth || !(t->flags & LT_TASK_UNCERTAIN))
 		return 0;
-	reason = intern(rp, ev->str, ev->str_len);
+	reason = lt_rp_intern(rp, ev->str, ev->str_len);
 	if (reason == UINT32_MAX)
 		return -1;
-	return recharge_task(rp, ti, reason);
+	return lt_rp_recharge_task(rp, ti, reason);
 }
 
 static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t pi = task_get(rp, ev->pid), ci;
+	uint32_t pi = lt_rp_task_get(rp, ev->pid), ci;
 	struct lt_task *c;
 
 	if (pi == LT_NO_TASK)
@@ -1104,7 +383,7 @@ static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
 	/* task_newtask came first and already made the child */
 	if (ci == LT_PIDTAB_NONE || !(rp->tasks[ci].flags & LT_TASK_BORN) ||
 	    (rp->tasks[ci].flags & (LT_TASK_ACTIVE | LT_TASK_EXITED))) {
-		ci = task_new(rp, ev->pid2, LT_TASK_BORN);
+		ci = lt_rp_task_new(rp, ev->pid2, LT_TASK_BORN);
 		if (ci == LT_NO_TASK)
 			return -1;
 	}
@@ -1116,7 +395,7 @@ static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 	if (ev->kind == LT_EV_NEWTASK)
 		c->flags |= LT_TASK_REPARENTED;
-	set_comm(c, ev->str, ev->str_len);
+	lt_rp_set_comm(c, ev->str, ev->str_len);
 	return 0;
 }
 
@@ -1133,12 +412,12 @@ static int on_exec(struct lt_replay *rp, const struct lt_ev *ev)
 		if (mover != LT_PIDTAB_NONE) {
 			lt_pidtab_del(&rp->pids, ev->pid2);
 			if (lt_pidtab_set(&rp->pids, ev->pid, mover) < 0)
-				return oom(rp, "tasks");
+				return lt_rp_oom(rp, "tasks");
 			rp->tasks[mover].pid = ev->pid;
 			rp->tasks[mover].leader = mover;
 		}
 	}
-	ti = task_get(rp, ev->pid);
+	ti = lt_rp_task_get(rp, ev->pid);
 	if (ti == LT_NO_TASK)
 		return -1;
 	t = &rp->tasks[ti];
@@ -1146,13 +425,13 @@ static int on_exec(struct lt_replay *rp, const struct lt_ev *ev)
 	for (p = ev->str; p < ev->str + ev->str_len && *p; p++)
 		if (*p == '/')
 			base = p + 1;
-	set_comm(t, base, (size_t)(p - base));
+	lt_rp_set_comm(t, base, (size_t)(p - base));
 	return 0;
 }
 
 static int on_task_exit(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 
 	if (ti == LT_NO_TASK)
 		return -1;
@@ -1162,11 +441,11 @@ static int on_task_exit(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_rename(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 
 	if (ti == LT_NO_TASK)
 		return -1;
-	set_comm(&rp->tasks[ti], ev->str, ev->str_len);
+	lt_rp_set_comm(&rp->tasks[ti], ev->str, ev->str_len);
 	return 0;
 }
 
@@ -1182,7 +461,7 @@ static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
 	if (!(t->flags & LT_TASK_NO_STACK_YET))
 		return 0;
 	t->flags &= ~LT_TASK_NO_STACK_YET;
-	id = stack_intern(rp, ev->frames, ev->nr_frames);
+	id = lt_rp_stack_intern(rp, ev->frames, ev->nr_frames);
 	if (id == UINT32_MAX)
 		return -1;
 	t = &rp->tasks[ti];
@@ -1208,7 +487,7 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 			uint64_t *p = realloc(st->lost_per_cpu, n * sizeof(*p));
 
 			if (!p)
-				return oom(rp, "lost-event counts");
+				return lt_rp_oom(rp, "lost-event counts");
 			memset(p + st->nr_cpus_lost, 0,
 			       (n - st->nr_cpus_lost) * sizeof(*p));
 			st->lost_per_cpu = p;
@@ -1233,7 +512,7 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 		if (t->run != LT_RUN_OTHER)
 			t->run = LT_RUN_UNKNOWN;
 		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING);
-		if (commit_task(rp, i) < 0)
+		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 		rp->tasks[i].flags |= LT_TASK_UNCERTAIN;
 	}
@@ -1249,7 +528,7 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	memset(rp, 0, sizeof(*rp));
 	rp->opts = *opts;
 	if (lt_strtab_init(&rp->strs) < 0)
-		return oom(rp, "strings");
+		return lt_rp_oom(rp, "strings");
 	lt_pidtab_init(&rp->pids);
 	lt_map_init(&rp->cause_map);
 	lt_map_init(&rp->stack_map);
@@ -1258,12 +537,12 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	lt_map_init(&rp->sub_map);
 	lt_map_init(&rp->cmdline_map);
 	/* id 0 of causes, stacks and paths means "none" */
-	if (cause_get(rp, LT_CAUSE_UNKNOWN, 0, 0) == UINT32_MAX)
+	if (lt_rp_cause(rp, LT_CAUSE_UNKNOWN, 0, 0) == UINT32_MAX)
 		return -1;
-	r = intern(rp, CAUSE_UNKNOWN_TEXT, strlen(CAUSE_UNKNOWN_TEXT));
-	rp->cause_unknown = cause_get(rp, LT_CAUSE_UNKNOWN, r, 0);
-	r = intern(rp, CAUSE_SCHED_TEXT, strlen(CAUSE_SCHED_TEXT));
-	rp->cause_sched = cause_get(rp, LT_CAUSE_SCHED, r, 0);
+	r = lt_rp_intern(rp, CAUSE_UNKNOWN_TEXT, strlen(CAUSE_UNKNOWN_TEXT));
+	rp->cause_unknown = lt_rp_cause(rp, LT_CAUSE_UNKNOWN, r, 0);
+	r = lt_rp_intern(rp, CAUSE_SCHED_TEXT, strlen(CAUSE_SCHED_TEXT));
+	rp->cause_sched = lt_rp_cause(rp, LT_CAUSE_SCHED, r, 0);
 	if (rp->cause_unknown == UINT32_MAX || rp->cause_sched == UINT32_MAX)
 		return -1;
 	if (GROW(rp, rp->stacks, 0, rp->cap_stacks, MAX_STACKS, "kernel stacks") < 0)
@@ -1274,7 +553,7 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 		return -1;
 	rp->path_reason = calloc(rp->cap_paths, sizeof(*rp->path_reason));
 	if (!rp->path_reason)
-		return oom(rp, "reason paths");
+		return lt_rp_oom(rp, "reason paths");
 	rp->path_parent[0] = 0;
 	rp->nr_paths = 1;
 	return 0;
@@ -1397,15 +676,15 @@ int lt_replay_finish(struct lt_replay *rp)
 
 		/* woken but never ran again before the end: the wait did end */
 		if (t->flags & LT_TASK_PENDING) {
-			sleep_wait(t, &w, t->sleep_state, t->sleep_start,
-				   t->wake_ts);
-			if (charge(rp, i, &w) < 0)
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, i, &w) < 0)
 				return -1;
 		} else if (rp->tasks[i].run == LT_RUN_SLEEPING) {
 			/* LatencyTOP charges a wait when it ends: this never did */
 			rp->stats.unfinished++;
 		}
-		if (commit_task(rp, i) < 0)
+		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 	}
 	return 0;

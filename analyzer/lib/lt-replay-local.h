@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-replay-local.h - what the replay's files share: limits, the
+ * accounting of waits (replay-acct.c) and the task table (replay-tasks.c),
+ * used by the event handlers in replay.c.
+ */
+#ifndef LT_REPLAY_LOCAL_H
+#define LT_REPLAY_LOCAL_H
+
+#include "lt-replay.h"
+
+/* Caps that hold on hostile input: past them, a clear LT_E_LIMIT error. */
+#define MAX_TASKS	(4u << 20)
+#define MAX_CAUSES	(1u << 20)
+#define MAX_STACKS	(4u << 20)
+#define MAX_FRAMES	(64u << 20)
+#define MAX_PATHS	(1u << 20)
+#define MAX_ROWS	(16u << 20)
+#define MAX_WINDOWS	(1u << 20)
+#define MAX_STACK_DEPTH	256
+
+#define CAUSE_UNKNOWN_TEXT	"Unknown reason"
+#define CAUSE_SCHED_TEXT	"Scheduler: waiting for cpu"
+
+/* Grow a vector to hold one more element; -1 past @max or on ENOMEM. */
+int lt_rp_grow(void **vec, uint32_t nr, uint32_t *cap, size_t elem,
+	       uint32_t max);
+/* Set rp->err for a vector that could not grow; returns -1. */
+int lt_rp_limit(struct lt_replay *rp, bool over, const char *what,
+		uint32_t max);
+int lt_rp_oom(struct lt_replay *rp, const char *what);
+
+#define GROW(rp, vec, nr, cap, max, what)				\
+	(lt_rp_grow((void **)&(vec), (nr), &(cap), sizeof(*(vec)), (max)) < 0 ? \
+	 lt_rp_limit((rp), (nr) >= (max), (what), (max)) : 0)
+
+/* One wait, ready to be charged. */
+struct wait {
+	enum lt_task_state state;	/* SLEEP, BLOCKED, or RUNNABLE (cpu) */
+	uint64_t start, end;
+	uint32_t cause;			/* 0: derive from stack */
+	uint32_t path, stack, maxtime_us;
+	bool provisional;
+};
+
+/* Interning: UINT32_MAX (rp->err set) on failure. */
+uint32_t lt_rp_cause(struct lt_replay *rp, enum lt_cause_kind kind,
+		     uint32_t reason, uint32_t argument);
+uint32_t lt_rp_intern(struct lt_replay *rp, const char *s, size_t len);
+uint32_t lt_rp_path_child(struct lt_replay *rp, uint32_t parent,
+			  uint32_t reason);
+uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
+			    unsigned int n);
+
+/* Charging: 0, or -1 with rp->err set. */
+int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);
+int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
+		    uint64_t end);
+void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
+		      enum lt_task_state state, uint64_t start, uint64_t end);
+int lt_rp_snapshot(struct lt_replay *rp, struct lt_task *t);
+int lt_rp_commit_task(struct lt_replay *rp, uint32_t task);
+int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
+			uint32_t reason);
+
+/* Tasks. */
+void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len);
+uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags);
+uint32_t lt_rp_task_get(struct lt_replay *rp, int pid);
+
+#endif /* LT_REPLAY_LOCAL_H */

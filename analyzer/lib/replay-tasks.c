@@ -1,0 +1,154 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * replay-tasks.c - the replay's tasks: pid to task (with pid reuse),
+ * names, and which of them are kernel threads.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-replay-local.h"
+
+/* ---- tasks ---------------------------------------------------------- */
+
+/*
+ * @s need not be NUL-terminated: comm arrays come straight from records.
+ * Called for most events, so the common case, an unchanged name, is one
+ * compare: comm is kept zero-padded like the kernel's.
+ */
+void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len)
+{
+	size_t n = len < LT_COMM_LEN - 1 ? len : LT_COMM_LEN - 1;
+	const char *nul;
+
+	if (!s || !n)
+		return;
+	if (len >= LT_COMM_LEN && !memcmp(t->comm, s, LT_COMM_LEN))
+		return;
+	nul = memchr(s, '\0', n);
+	if (nul)
+		n = nul - s;
+	if (!n)
+		return;
+	memcpy(t->comm, s, n);
+	memset(t->comm + n, 0, LT_COMM_LEN - n);
+}
+
+uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags)
+{
+	struct lt_task *t;
+
+	if (GROW(rp, rp->tasks, rp->nr_tasks, rp->cap_tasks, MAX_TASKS,
+		 "tasks") < 0)
+		return LT_NO_TASK;
+	/* a reused pid now names the new task */
+	if (lt_pidtab_set(&rp->pids, pid, rp->nr_tasks) < 0)
+		return lt_rp_oom(rp, "tasks"), LT_NO_TASK;
+	t = &rp->tasks[rp->nr_tasks];
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->leader = rp->nr_tasks;
+	t->parent = LT_NO_TASK;
+	t->flags = flags;
+	t->last_cpu = -1;
+	t->first_row = UINT32_MAX;
+	t->row_cache[0].row = t->row_cache[1].row = UINT32_MAX;
+	/* pid 2 is kthreadd on every Linux: the parent of all kernel threads */
+	if (pid == 2)
+		t->flags |= LT_TASK_KTHREAD;
+	return rp->nr_tasks++;
+}
+
+/* The task a pid names now; tasks first seen mid-life start uncertain. */
+uint32_t lt_rp_task_get(struct lt_replay *rp, int pid)
+{
+	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
+
+	if (ti != LT_PIDTAB_NONE)
+		return ti;
+	return lt_rp_task_new(rp, pid, LT_TASK_UNCERTAIN);
+}
+
+int lt_replay_name_task(struct lt_replay *rp, int pid, const char *comm)
+{
+	uint32_t id, *slot;
+	int added;
+
+	if (pid <= 0)
+		return 0;
+	id = lt_rp_intern(rp, comm, strnlen(comm, LT_COMM_LEN - 1));
+	if (id == UINT32_MAX)
+		return -1;
+	slot = lt_map_put(&rp->cmdline_map, (uint32_t)pid, 0, id, &added);
+	if (!slot)
+		return lt_rp_oom(rp, "saved cmdlines");
+	*slot = id;
+	return 0;
+}
+
+const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task)
+{
+	const struct lt_task *t = &rp->tasks[task];
+	const uint32_t *slot;
+
+	if (t->comm[0])
+		return t->comm;
+	/* never named by an event: fall back to the saved cmdlines */
+	slot = lt_map_get(&rp->cmdline_map, (uint32_t)t->pid, 0);
+	return slot ? lt_strtab_get(&rp->strs, *slot) : "<...>";
+}
+
+/*
+ * Names the kernel gives its own threads.  Only a fallback: fork events
+ * from kthreadd and kthread() in a stack are certain; many traces have
+ * neither.
+ */
+static bool kthread_comm(const char *comm)
+{
+	static const char *const prefixes[] = {
+		"kworker/", "ksoftirqd/", "migration/", "rcu_", "rcuc/",
+		"rcub/", "rcuog/", "rcuop/", "rcuos/", "cpuhp/", "watchdog/",
+		"idle_inject/", "irq/", "jbd2/", "scsi_eh_", "scsi_tmf_",
+		"nvme-", "xfsaild/", "xfs-", "btrfs-", "kswapd", "kcompactd",
+		"napi/", "kthrotld", "card", "pr/", "psimon", "kdmflush",
+		"dmcrypt_write", "ext4-rsv-conver", "kpktgend_",
+	};
+	static const char *const names[] = {
+		"kthreadd", "khugepaged", "oom_reaper", "kblockd",
+		"kintegrityd", "writeback", "kdevtmpfs", "kauditd", "ksmd",
+		"khungtaskd", "md", "zswap-shrink", "kstrp", "ipv6_addrconf",
+		"mm_percpu_wq", "netns", "inet_frag_wq", "khvcd", "hwrng",
+		"kaluad", "blkcg_punt_bio", "tpm_dev_wq", "ata_sff",
+		"edac-poller", "devfreq_wq", "watchdogd", "kmpath_rdacd",
+		"kmpathd", "ttm_swap", "cfg80211", "pool_workqueue_release",
+		"kvfree_rcu_reclaim", "kcryptd", "kthrotld", "charger_manager",
+		"spi0", "mmc_complete", "vmstat", "bioset", "crypto",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(comm, prefixes[i], strlen(prefixes[i])))
+			return true;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(comm, names[i]))
+			return true;
+	return false;
+}
+
+bool lt_replay_task_is_kthread(const struct lt_replay *rp, uint32_t task)
+{
+	const struct lt_task *t = &rp->tasks[task];
+	unsigned int hops;
+
+	if (kthread_comm(t->comm))
+		return true;
+
+	/* a descendant of kthreadd is a kernel thread */
+	for (hops = 0; hops < 64; hops++) {
+		if (t->flags & LT_TASK_KTHREAD)
+			return true;
+		if (t->parent == LT_NO_TASK)
+			return false;
+		t = &rp->tasks[t->parent];
+	}
+	return false;
+}
