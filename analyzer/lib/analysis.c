@@ -218,6 +218,13 @@ static void no_sched_error(struct analysis *a, const char *path,
 
 /* ---- the run ------------------------------------------------------------- */
 
+/* The replay does not know the file: say which one. */
+static void replay_error(struct lt_error *err, const char *path,
+			 const struct lt_error *rerr)
+{
+	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
+}
+
 static bool use_threads(const struct lt_options *opts)
 {
 	if (opts->threads)
@@ -366,7 +373,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	ro.resolve = resolve;
 	ro.resolve_ctx = a;
 	if (lt_replay_init(a->rp, &ro) < 0) {
-		*err = a->rp->err;
+		replay_error(err, path, &a->rp->err);
 		priv->have_replay = true;
 		goto fail;
 	}
@@ -384,7 +391,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	cfg.threaded = use_threads(opts);
 	if (lt_pipe_run(&cfg, replay_batch, a, &pres, err) < 0) {
 		if (a->rp->err.code)
-			*err = a->rp->err;
+			replay_error(err, path, &a->rp->err);
 		goto fail;
 	}
 	events = pres.events;
@@ -409,7 +416,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		lt_warning("%s: %" PRIu64 " records were shorter than their event format",
 			   path, dec.field_errors);
 	if (lt_replay_finish(a->rp) < 0) {
-		*err = a->rp->err;
+		replay_error(err, path, &a->rp->err);
 		goto fail;
 	}
 	fill_report(priv, lt_trace_info(a->trace), a->rp, events);

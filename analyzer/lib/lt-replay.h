@@ -29,6 +29,7 @@
 #define LT_COMM_LEN 16
 #define LT_WORST 5		/* worst occurrences kept per row */
 #define LT_REASON_DEPTH_MAX 64	/* deeper nesting is counted, not kept */
+#define LT_OUTER_RESTORES_MAX 8	/* pre-trace regions re-charged per task */
 #define LT_NO_TASK UINT32_MAX
 
 /* What the stack resolver says about one distinct kernel stack. */
@@ -144,6 +145,7 @@ struct lt_task {
 	struct lt_reason_frame *rstack;
 	uint16_t depth, cap;
 	uint32_t overflow;	/* sets beyond LT_REASON_DEPTH_MAX */
+	uint8_t outer_restores;	/* regions found open since before the trace */
 	uint32_t first_row;
 	struct lt_row_cache row_cache[2];
 	uint64_t charged_ns;
@@ -196,7 +198,7 @@ struct lt_replay {
 	struct lt_map stack_map;	/* hash -> stack id (chained by probe) */
 
 	struct lt_map path_map;		/* (parent path, reason) -> path id */
-	uint32_t *path_parent, *path_reason;
+	struct lt_path { uint32_t parent, reason; } *paths;
 	uint32_t nr_paths, cap_paths;
 
 	struct lt_row_acc *rows;

@@ -102,22 +102,11 @@ uint32_t lt_rp_path_child(struct lt_replay *rp, uint32_t parent,
 	}
 	if (!added)
 		return *slot;
-	if (GROW(rp, rp->path_parent, rp->nr_paths, rp->cap_paths, MAX_PATHS,
+	if (GROW(rp, rp->paths, rp->nr_paths, rp->cap_paths, MAX_PATHS,
 		 "reason paths") < 0)
 		goto fail;
-	/* the two arrays grow in step: same count, same capacity */
-	if (rp->cap_paths) {
-		uint32_t *r = realloc(rp->path_reason,
-				      rp->cap_paths * sizeof(*r));
-
-		if (!r) {
-			lt_rp_oom(rp, "reason paths");
-			goto fail;
-		}
-		rp->path_reason = r;
-	}
-	rp->path_parent[rp->nr_paths] = parent;
-	rp->path_reason[rp->nr_paths] = reason;
+	rp->paths[rp->nr_paths].parent = parent;
+	rp->paths[rp->nr_paths].reason = reason;
 	return rp->nr_paths++;
 fail:
 	lt_map_del(&rp->path_map, parent, reason);
@@ -130,14 +119,14 @@ unsigned int lt_replay_path(const struct lt_replay *rp, uint32_t path,
 	unsigned int depth = 0, i;
 	uint32_t p;
 
-	for (p = path; p && p < rp->nr_paths; p = rp->path_parent[p])
+	for (p = path; p && p < rp->nr_paths; p = rp->paths[p].parent)
 		depth++;
 	if (depth > max)
 		depth = max;
 	/* walk from the innermost end, filling from the back */
 	i = depth;
-	for (p = path; p && p < rp->nr_paths && i; p = rp->path_parent[p])
-		reasons[--i] = rp->path_reason[p];
+	for (p = path; p && p < rp->nr_paths && i; p = rp->paths[p].parent)
+		reasons[--i] = rp->paths[p].reason;
 	return depth;
 }
 

@@ -365,6 +365,14 @@ static int on_reason_restore(struct lt_replay *rp, const struct lt_ev *ev)
 	 */
 	if (t->depth || !(t->flags & LT_TASK_UNCERTAIN))
 		return 0;
+	/*
+	 * Each such restore closes one more level of what was open before
+	 * the trace; more levels than any kernel nests are lost events or
+	 * a hostile file, and re-charging on each would only multiply paths.
+	 */
+	if (t->outer_restores >= LT_OUTER_RESTORES_MAX)
+		return 0;
+	t->outer_restores++;
 	reason = lt_rp_intern(rp, ev->str, ev->str_len);
 	if (reason == UINT32_MAX)
 		return -1;
@@ -549,12 +557,9 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 		return -1;
 	memset(&rp->stacks[0], 0, sizeof(rp->stacks[0]));
 	rp->nr_stacks = 1;
-	if (GROW(rp, rp->path_parent, 0, rp->cap_paths, MAX_PATHS, "reason paths") < 0)
+	if (GROW(rp, rp->paths, 0, rp->cap_paths, MAX_PATHS, "reason paths") < 0)
 		return -1;
-	rp->path_reason = calloc(rp->cap_paths, sizeof(*rp->path_reason));
-	if (!rp->path_reason)
-		return lt_rp_oom(rp, "reason paths");
-	rp->path_parent[0] = 0;
+	rp->paths[0].parent = rp->paths[0].reason = 0;
 	rp->nr_paths = 1;
 	return 0;
 }
@@ -571,8 +576,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->causes);
 	free(rp->frames);
 	free(rp->stacks);
-	free(rp->path_parent);
-	free(rp->path_reason);
+	free(rp->paths);
 	free(rp->rows);
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);

@@ -267,6 +267,47 @@ static void test_restore_without_set(void)
 	lt_replay_free(&rp);
 }
 
+/* Restores without sets, over and over: bounded work, bounded paths. */
+static void test_many_unmatched_restores(void)
+{
+	static const char *const reasons[] = { "A", "B", "C", "D" };
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct lt_ev ev;
+	unsigned int i;
+
+	lt_test_case = "many unmatched restores";
+	opts_default(&o);
+	CHECK(lt_replay_init(&rp, &o) == 0);
+	for (i = 0; i < 200; i++) {
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = (1000 + i * 10) * US;
+		ev.kind = LT_EV_SWITCH;
+		ev.pid = 42;
+		ev.state = LT_STATE_BLOCKED;
+		CHECK(lt_replay_feed(&rp, &ev) == 0);
+		ev.ts += 5 * US;
+		ev.pid = 0;
+		ev.pid2 = 42;
+		ev.state = LT_STATE_RUNNABLE;
+		CHECK(lt_replay_feed(&rp, &ev) == 0);
+		memset(&ev, 0, sizeof(ev));
+		ev.ts = (1000 + i * 10 + 6) * US;
+		ev.kind = LT_EV_REASON_RESTORE;
+		ev.pid = 42;
+		ev.str = reasons[(i * 7 + i / 3) % 4];
+		ev.str_len = 1;
+		ev.cookie = 0xa0;
+		CHECK(lt_replay_feed(&rp, &ev) == 0);
+	}
+	CHECK(lt_replay_finish(&rp) == 0);
+	CHECK_U64(rp.stats.unmatched_restore, 200);
+	/* only the first LT_OUTER_RESTORES_MAX re-charge; paths stay few */
+	CHECK(rp.nr_paths < 100);
+	CHECK_U64(rp.tasks[task_of(&rp, 42, 0)].charged_ns, 200 * 5 * US);
+	lt_replay_free(&rp);
+}
+
 static void test_lost_mid_stack(void)
 {
 	const struct lt_ev script[] = {
@@ -749,6 +790,7 @@ int main(void)
 	test_nesting();
 	test_restore_without_set();
 	test_lost_mid_stack();
+	test_many_unmatched_restores();
 	test_cutoff();
 	test_maxtime();
 	test_param();
