@@ -340,6 +340,9 @@ def parse_v6(L, c):
             f.cover = (c.pos, c.pos + f.value)
             L.texts.append(Text("option", "option %d (id %d)" % (i, oid),
                                 c.pos, f.value, None, f))
+            start = c.pos
+            binary_option(c, oid, f.value)
+            c.pos = start
             c.span(c.pos, c.pos + f.value)
             c.pos += f.value
             i += 1
@@ -365,6 +368,17 @@ def parse_v6(L, c):
         if size:
             L.cpu_starts.append(off)
             add_pages(L, None, off, size, i, L.size)
+
+
+def binary_option(c, oid, size):
+    """The numbers of binary options, for evil values: TSC2NSEC (mult,
+    shift, offset), CPUCOUNT."""
+    if oid == 14 and size >= 16:
+        c.val(4, "options", "TSC2NSEC mult")
+        c.val(4, "options", "TSC2NSEC shift")
+        c.val(8, "options", "TSC2NSEC offset")
+    elif oid == 8 and size >= 4:
+        c.val(4, "options", "CPUCOUNT", "count")
 
 
 def open_section(L, off, want, what):
@@ -450,6 +464,7 @@ def parse_v7(L, c):
                 L.texts.append(Text("option", "option %d.%d (id %d)"
                                     % (k, i, oid), ostart, osz.value,
                                     oc.cont, osz))
+                binary_option(oc, oid, osz.value)
             oc.pos = ostart + osz.value
             oc.span(ostart, oc.pos)
             i += 1
@@ -1198,7 +1213,57 @@ CONV = [
     ("kernel-patched-6.1-v6", "kernel-patched-6.1.dat", 6),
     ("kernel-patched-6.1-v7none", "kernel-patched-6.1.dat", 7),
     ("local-golden-stacks-v6", "local-golden-stacks.dat", 6),
+    # trace-cmd here has no zlib: this one is the v7 plain conversion
+    # compressed by zlibify() below
+    ("kernel-module-6.12-v7zlib", "kernel-module-6.12.dat", "7zlib"),
 ]
+
+
+def zlibify(data, pages_per_chunk=8):
+    """A plain v7 file -> the same trace with zlib sections and CPU chunks,
+    as trace-cmd would write it with zlib."""
+    L = Layout(data)
+    if L.version != 7 or L.comp != "none":
+        raise Bad("zlibify wants a plain v7 file")
+    i = data.index(b"none\0", 10)
+    data = bytearray(data)
+    data[i:i + 4] = b"zlib"
+    for sid in sorted(SECTION_CAT):
+        L = Layout(bytes(data))
+        what = SECTION_CAT[sid] + " section"
+        fl = [f for f in L.fields if f.name == what + " flags"]
+        sz = [f for f in L.fields if f.name == what + " size"]
+        if not fl or not sz:
+            continue
+        fl, sz = fl[0], sz[0]
+        a, b = sz.cover
+        body = bytes(data[a:b])
+        z = zlib.compress(body)
+        put(L, data, fl, fl.value | 1)
+        data = splice_file(L, data, a, b, bytearray(
+            len(z).to_bytes(4, L.end) + len(body).to_bytes(4, L.end) + z))
+    L = Layout(bytes(data))
+    cpus = [f for f in L.fields if f.role == "size" and
+            f.cat == "cpu_table" and f.name.startswith("CPU ")]
+    for k in range(len(cpus)):
+        L = Layout(bytes(data))
+        f = [f for f in L.fields if f.role == "size" and
+             f.cat == "cpu_table" and f.name.startswith("CPU ")][k]
+        a, b = f.cover
+        if a == b:
+            continue
+        raw = bytes(data[a:b])
+        step = L.page_size * pages_per_chunk
+        parts = [raw[j:j + step] for j in range(0, len(raw), step)]
+        new = bytearray(len(parts).to_bytes(4, L.end))
+        for part in parts:
+            z = zlib.compress(part)
+            new += len(z).to_bytes(4, L.end) + len(part).to_bytes(4, L.end) + z
+        data = splice_file(L, data, a, b, new)
+    L = Layout(bytes(data))
+    fl = [f for f in L.fields if f.name == "BUFFER section flags"][0]
+    put(L, data, fl, fl.value | 1)
+    return bytes(data)
 
 
 class Base:
@@ -1227,7 +1292,7 @@ def build_inputs(workdir, log):
                 continue
             tmp = out + ".tmp"
             r = subprocess.run([tc, "convert", "-i", src, "-o", tmp,
-                                "--file-version", str(ver),
+                                "--file-version", str(ver)[0],
                                 "--compression", "none"],
                                stdout=subprocess.DEVNULL,
                                stderr=subprocess.PIPE)
@@ -1235,6 +1300,11 @@ def build_inputs(workdir, log):
                 log("note: trace-cmd convert failed for %s: %s" %
                     (name, r.stderr.decode(errors="replace").strip()[-200:]))
                 continue
+            if ver == "7zlib":
+                with open(tmp, "rb") as f:
+                    z = zlibify(f.read())
+                with open(tmp, "wb") as f:
+                    f.write(z)
             os.replace(tmp, out)
         paths.append(("conv/" + name, out))
     for name, script, sets in SYNTH:
@@ -1339,6 +1409,12 @@ class Runner:
         env["HOME"] = "/nonexistent"     # no user translation tables
         env["LC_ALL"] = "C"
         self.env = env
+        self.gnu_time = None
+        t = shutil.which("time", path="/usr/bin:/bin")
+        if t and subprocess.run([t, "-f", "%M", "-o", os.devnull, "true"],
+                                stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL).returncode == 0:
+            self.gnu_time = t
 
     def argv(self, path, opts):
         cmd = [self.analyzer] + opts + [path]
@@ -1348,12 +1424,19 @@ class Runner:
                 % (self.mem_mb * 1024)] + cmd
 
     def run(self, path, opts):
-        """(exit status or None on timeout, stdout, stderr, seconds,
-        peak RSS in KiB)."""
+        """(exit status, negative for a signal, None on timeout; stdout;
+        stderr; seconds; peak RSS in KiB, 0 if unknown)."""
         t0 = time.monotonic()
-        p = subprocess.Popen(self.argv(path, opts), env=self.env,
-                             stdin=subprocess.DEVNULL,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        argv = self.argv(path, opts)
+        rssfile = None
+        if self.gnu_time:
+            # GNU time forks the analyzer from its own small process, so
+            # the peak RSS is the analyzer's, not this Python's
+            rssfile = path + ".rss"
+            argv = [self.gnu_time, "-f", "%x %M", "-o", rssfile] + argv
+        p = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             start_new_session=True)
         got = {}
 
         def drain(name, f):
@@ -1369,20 +1452,35 @@ class Runner:
         def kill():
             timed_out.append(True)
             try:
-                p.kill()
+                os.killpg(p.pid, 9)
             except OSError:
                 pass
 
         timer = threading.Timer(self.timeout, kill)
         timer.start()
-        _, status, ru = os.wait4(p.pid, 0)
+        rc = p.wait()
         timer.cancel()
-        p.returncode = os.waitstatus_to_exitcode(status)
         for r in readers:
             r.join()
-        rc = None if timed_out else p.returncode
+        rss = 0
+        if rssfile:
+            try:
+                with open(rssfile) as f:
+                    lines = f.read().split("\n")
+                os.unlink(rssfile)
+            except OSError:
+                lines = []
+            for line in lines:
+                m = re.match(r"Command terminated by signal (\d+)", line)
+                if m:
+                    rc = -int(m.group(1))
+                m = re.match(r"(-?\d+) (\d+)$", line)
+                if m:
+                    rss = int(m.group(2))
+        if timed_out:
+            rc = None
         return (rc, got.get("out", b""), got.get("err", b""),
-                time.monotonic() - t0, ru.ru_maxrss)
+                time.monotonic() - t0, rss)
 
 
 def judge(rc, out, err, path, opts, fmt, partial):
@@ -1405,14 +1503,16 @@ def judge(rc, out, err, path, opts, fmt, partial):
         return "sanitizer", ["sanitizer: exit %d" % rc]
     outcome = {0: "report", 5: "partial"}.get(rc, "error %d" % rc)
     if rc not in DOCUMENTED:
-        v.append("exit: status %d is not a documented one" % rc)
+        v.append("exit: status %d is not a documented one" % rc if rc != 1
+                 else "exit: 1 (usage) for a valid command line")
     if rc == 5 and not partial:
         v.append("exit: 5 without --partial")
     quiet = "-q" in opts
     lines = [x for x in errs.split("\n") if x != ""]
     pre = "%s: %s: " % (PROG, path)
     if rc in (0, 5):
-        rep = check_report(out, fmt, rc == 5)
+        rep = check_report(out, fmt, rc == 5,
+                           any(o.startswith("--window") for o in opts))
         if rep:
             v.append(("silent: " if rc == 0 else "partial: ") + rep)
         if rc == 0 and quiet and lines:
@@ -1439,7 +1539,7 @@ def judge(rc, out, err, path, opts, fmt, partial):
     return outcome, v
 
 
-def check_report(out, fmt, want_partial):
+def check_report(out, fmt, want_partial, windows=False):
     """None if out is a real report (partial as wanted), else why not."""
     if fmt == "csv":
         if not out.startswith(b"view,start_ns,end_ns,"):
@@ -1464,9 +1564,13 @@ def check_report(out, fmt, want_partial):
             return "report: negative %s" % bad
         return None
     s = out.decode("utf-8", "replace")
-    if "Global latencies" not in s:
-        return "no \"Global latencies\" in %d bytes of output" % len(out)
     first = s.split("\n", 1)[0]
+    if not first.startswith(PROG + " ") or "\nTrace: " not in s:
+        return "no report header in %d bytes of output" % len(out)
+    # --window: no window at all when nothing was charged
+    if "Global latencies" not in s and not (
+            windows and "\n(no latencies in this range)\n" in s):
+        return "no \"Global latencies\" in %d bytes of output" % len(out)
     marked = "** PARTIAL REPORT **" in first and "\nPartial:" in s
     if marked != want_partial:
         return "text report %s marked partial" % ("not" if want_partial
@@ -1660,7 +1764,8 @@ def main():
                 "%s %d" % (k, pm[k]) for k in keys if k in pm)))
     print("slowest runs: %s" % ", ".join("%s %.2fs" % (l, t)
                                          for t, l in slowest))
-    print("largest peak RSS: %.1f MB (%s)" % (peak[0] / 1024.0, peak[1]))
+    if runner.gnu_time:
+        print("largest peak RSS: %.1f MB (%s)" % (peak[0] / 1024.0, peak[1]))
     print("mutation: %d runs in %.1fs: %s; "
           "%d violation(s)%s" % (
               done[0], elapsed,
