@@ -199,6 +199,8 @@ struct lt_report {
 	uint64_t lost_gaps_unknown;	/* gaps of unknown size */
 	const uint64_t *lost_per_cpu;	/* nr_lost_cpus entries */
 	int nr_lost_cpus;
+	/* trace-cmd's saved ring-buffer stats: overrun + dropped, -1 unknown */
+	const int64_t *overrun_per_cpu;	/* cpus entries */
 	struct lt_report_source *sources;
 	size_t nr_sources;
 	struct lt_report_missing *missing;

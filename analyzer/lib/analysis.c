@@ -286,9 +286,10 @@ static const char *copy(struct lt_report_priv *priv, const char *s,
 
 /* Copies what it needs from the trace: the trace is closed after. */
 static void fill_report(struct lt_report_priv *priv,
-			const struct lt_trace_info *info,
+			const struct lt_trace *trace,
 			const struct lt_replay *rp, uint64_t events)
 {
+	const struct lt_trace_info *info = lt_trace_info(trace);
 	const struct lt_replay_stats *st = &rp->stats;
 	struct lt_report *r = &priv->pub;
 
@@ -305,6 +306,15 @@ static void fill_report(struct lt_report_priv *priv,
 	r->lost_gaps_unknown = st->lost_unknown;
 	r->lost_per_cpu = st->lost_per_cpu;
 	r->nr_lost_cpus = st->nr_cpus_lost;
+	if (info->cpus > 0 && info->cpus <= 65536) {
+		int64_t *o = lt_report_alloc(priv, info->cpus, sizeof(*o));
+
+		if (o) {
+			for (int cpu = 0; cpu < info->cpus; cpu++)
+				o[cpu] = lt_trace_cpu_overrun(trace, cpu);
+			r->overrun_per_cpu = o;
+		}
+	}
 	r->dropped_interruptible = st->dropped_interruptible;
 	r->dropped_interruptible_ns = st->dropped_interruptible_ns;
 	r->dropped_maxtime = st->dropped_maxtime;
@@ -419,7 +429,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		replay_error(err, path, &a->rp->err);
 		goto fail;
 	}
-	fill_report(priv, lt_trace_info(a->trace), a->rp, events);
+	fill_report(priv, a->trace, a->rp, events);
 	if (describe_sources(priv, &dec) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;

@@ -209,6 +209,15 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		r->lost_gaps_unknown);
 	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
 		fprintf(out, "%s%" PRIu64, cpu ? "," : "", r->lost_per_cpu[cpu]);
+	fputs("],\"overruns_per_cpu\":[", out);
+	for (cpu = 0; r->overrun_per_cpu && cpu < r->cpus; cpu++) {
+		if (cpu)
+			fputc(',', out);
+		if (r->overrun_per_cpu[cpu] < 0)
+			fputs("null", out);
+		else
+			fprintf(out, "%" PRId64, r->overrun_per_cpu[cpu]);
+	}
 	fputs("],\"sources\":[", out);
 	for (i = 0; i < r->nr_sources; i++) {
 		fprintf(out, "%s{\"event\":", i ? "," : "");

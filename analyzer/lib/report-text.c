@@ -220,21 +220,52 @@ static void put_sources(FILE *out, const struct lt_report *r)
 
 static void put_lost(FILE *out, const struct lt_report *r)
 {
-	int cpu;
+	char item[64];
+	int cpu, col = HEAD_W;
+	int64_t overruns = 0;
+	bool first;
 
-	if (!r->lost_events && !r->lost_gaps_unknown) {
-		fputs("Lost:     no events lost\n", out);
+	for (cpu = 0; r->overrun_per_cpu && cpu < r->cpus; cpu++)
+		if (r->overrun_per_cpu[cpu] > 0)
+			overruns += r->overrun_per_cpu[cpu];
+	fputs("Lost:     ", out);
+	if (!r->lost_events && !r->lost_gaps_unknown && !overruns) {
+		put_words(out, &col, "no events lost");
+		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "Lost:     %" PRIu64 " events", r->lost_events);
-	if (r->lost_gaps_unknown)
-		fprintf(out, " and %" PRIu64 " gaps of unknown size",
-			r->lost_gaps_unknown);
-	fputs(" (", out);
-	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
-		if (r->lost_per_cpu[cpu])
-			fprintf(out, "CPU %d: %" PRIu64 "; ", cpu, r->lost_per_cpu[cpu]);
-	fputs("numbers are lower bounds)\n", out);
+	if (r->lost_events || r->lost_gaps_unknown) {
+		snprintf(item, sizeof(item), "%" PRIu64 " events in the data%s",
+			 r->lost_events, r->lost_gaps_unknown ? " and" : "");
+		put_words(out, &col, item);
+		if (r->lost_gaps_unknown) {
+			snprintf(item, sizeof(item), "%" PRIu64 " gaps of unknown size",
+				 r->lost_gaps_unknown);
+			put_words(out, &col, item);
+		}
+		for (cpu = 0, first = true; cpu < r->nr_lost_cpus; cpu++) {
+			if (!r->lost_per_cpu[cpu])
+				continue;
+			snprintf(item, sizeof(item), "%sCPU\x01%d:\x01%" PRIu64 ";",
+				 first ? "(" : "", cpu, r->lost_per_cpu[cpu]);
+			put_words(out, &col, item);
+			first = false;
+		}
+		put_words(out, &col, first ? "(numbers are lower bounds)" :
+			  "numbers are lower bounds)");
+	}
+	/* overwritten or dropped by the kernel before trace-cmd saved them */
+	if (overruns) {
+		put_words(out, &col, "ring-buffer overruns");
+		for (cpu = 0; cpu < r->cpus; cpu++) {
+			if (r->overrun_per_cpu[cpu] <= 0)
+				continue;
+			snprintf(item, sizeof(item), "CPU\x01%d:\x01%" PRId64 "", cpu,
+				 r->overrun_per_cpu[cpu]);
+			put_words(out, &col, item);
+		}
+	}
+	fputc('\n', out);
 }
 
 static void put_not_charged(FILE *out, const struct lt_report *r)
