@@ -266,7 +266,7 @@ def parse_header_page(L, text):
         L.data_off = int(m.group(1))
 
 
-def header_info(c, cat="header_page"):
+def header_info(c):
     L = c.L
     start = c.pos
     if c.tag(12) != b"header_page\0":
@@ -741,7 +741,6 @@ def m_zero(rng, base):
     out = bytearray(L.data)
     if L.pages and rng.random() < 0.5:
         cont, off, n, cpu = rng.choice(L.pages)
-        what = "page"
         if cont is not None:
             body = bytearray(L.conts[cont].data)
             body[off:off + n] = bytes([fill]) * n
@@ -749,8 +748,8 @@ def m_zero(rng, base):
                     % (cpu, off, L.conts[cont].name, fill)), \
                 replace_cont(L, L.data, cont, body)
         out[off:off + n] = bytes([fill]) * n
-        return ("zero CPU %d %s at 0x%x (%d bytes) with 0x%02x"
-                % (cpu, what, off, n, fill)), out
+        return ("zero CPU %d page at 0x%x (%d bytes) with 0x%02x"
+                % (cpu, off, n, fill)), out
     cat, name, off, n = pick_region(rng, L)
     if rng.random() < 0.5:
         a, ln = off, n
