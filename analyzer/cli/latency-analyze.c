@@ -323,7 +323,8 @@ int main(int argc, char **argv)
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
 	} else if (report->partial) {
-		fprintf(stderr, "%s: partial report: %s\n", prog,
+		/* the reason names the file, and where the damage is */
+		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
 			report->partial_reason);
 		status = lt_error_exit_status(LT_E_PARTIAL);
 	}

@@ -213,6 +213,7 @@ struct lt_report {
 	uint64_t began_before_trace, unfinished;
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
+	uint64_t damaged_records;	/* records not fitting their format: ignored */
 
 	struct lt_options options;	/* as used */
 	bool partial;			/* damage stopped the reading early */

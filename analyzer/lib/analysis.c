@@ -118,8 +118,36 @@ static void add_missing(struct lt_report *r, const char *what,
 	r->nr_missing++;
 }
 
+/*
+ * Nothing usable came from source @s.  If the file has records of it that
+ * were damaged (or a format without the fields needed), say so instead of
+ * advising to record what was recorded.
+ */
+static void missing(struct lt_report_priv *priv, const struct lt_decoder *d,
+		    const uint32_t *by_id, int s, const char *what,
+		    const char *effect, const char *option)
+{
+	uint64_t bad = d->bad_by_src[s] +
+		       (d->unusable[s] ? by_id[d->unusable_id[s]] : 0);
+	char buf[200];
+	const char *e;
+
+	if (bad) {
+		snprintf(buf, sizeof(buf), "its %" PRIu64 " records %s and were ignored",
+			 bad, d->unusable[s] ? "have a format without the fields "
+			 "needed (a damaged file)" : "did not fit their format "
+			 "(a damaged file)");
+		e = lt_report_strdup(priv, buf);
+		if (e) {
+			effect = e;
+			option = "";
+		}
+	}
+	add_missing(&priv->pub, what, effect, option);
+}
+
 static int describe_sources(struct lt_report_priv *priv,
-			    const struct lt_decoder *d)
+			    const struct lt_decoder *d, const uint32_t *by_id)
 {
 	struct lt_report *r = &priv->pub;
 	const uint64_t *c = d->counts;
@@ -127,7 +155,7 @@ static int describe_sources(struct lt_report_priv *priv,
 	int s;
 
 	r->sources = lt_report_alloc(priv, LT_SRC_NR, sizeof(*r->sources));
-	r->missing = lt_report_alloc(priv, 8, sizeof(*r->missing));
+	r->missing = lt_report_alloc(priv, 8 + LT_SRC_NR, sizeof(*r->missing));
 	if (!r->sources || !r->missing)
 		return -1;
 	for (s = 0; s < LT_SRC_NR; s++) {
@@ -144,30 +172,31 @@ static int describe_sources(struct lt_report_priv *priv,
 	}
 
 	if (!c[LT_SRC_SWITCH])
-		add_missing(r, "sched_switch",
-			    "no run-queue waits, and without sched_stat_* no blocked time",
-			    "-e sched_switch");
+		missing(priv, d, by_id, LT_SRC_SWITCH, "sched_switch",
+			"no run-queue waits, and without sched_stat_* no blocked time",
+			"-e sched_switch");
 	else if (!c[LT_SRC_WAKEUP] && !c[LT_SRC_WAKING])
-		add_missing(r, "sched_wakeup",
-			    "blocked time runs to the next switch-in and includes waiting for a CPU",
-			    "-e sched_wakeup");
+		missing(priv, d, by_id, LT_SRC_WAKEUP, "sched_wakeup",
+			"blocked time runs to the next switch-in and includes waiting for a CPU",
+			"-e sched_wakeup");
 	if (!c[LT_SRC_STAT_SLEEP] && !c[LT_SRC_STAT_BLOCKED])
-		add_missing(r, "sched_stat_sleep/sched_stat_blocked",
-			    "blocked time is derived from sched_switch "
-			    "(the kernel needs CONFIG_SCHEDSTATS and kernel.sched_schedstats=1)",
-			    "-e sched_stat_sleep -e sched_stat_blocked");
+		missing(priv, d, by_id, LT_SRC_STAT_BLOCKED,
+			"sched_stat_sleep/sched_stat_blocked",
+			"blocked time is derived from sched_switch "
+			"(the kernel needs CONFIG_SCHEDSTATS and kernel.sched_schedstats=1)",
+			"-e sched_stat_sleep -e sched_stat_blocked");
 	if (!c[LT_SRC_REASON_SET])
-		add_missing(r, "latencytop events",
-			    "no kernel annotations: causes come from kernel stacks "
-			    "(load kernel/module or boot the patched kernel)",
-			    "-e latencytop");
+		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
+			"no kernel annotations: causes come from kernel stacks "
+			"(load kernel/module or boot the patched kernel)",
+			"-e latencytop");
 	if (!c[LT_SRC_STACK])
-		add_missing(r, "kernel stacks",
-			    "unannotated waits show as \"Unknown reason\"", "-T");
+		missing(priv, d, by_id, LT_SRC_STACK, "kernel stacks",
+			"unannotated waits show as \"Unknown reason\"", "-T");
 	if (!c[LT_SRC_NEWTASK])
-		add_missing(r, "task_newtask",
-			    "threads are not grouped into their processes",
-			    "-e task_newtask");
+		missing(priv, d, by_id, LT_SRC_NEWTASK, "task_newtask",
+			"threads are not grouped into their processes",
+			"-e task_newtask");
 	if (!r->nr_missing)
 		return 0;
 	snprintf(hint, sizeof(hint), "%s%s%s <workload>", RECORD_BASE,
@@ -179,12 +208,29 @@ static int describe_sources(struct lt_report_priv *priv,
 }
 
 /* One line saying what the file holds instead of scheduler events. */
-static void no_sched_error(struct analysis *a, const char *path,
-			   uint64_t events, struct lt_error *err)
+static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
+			   const char *path, uint64_t events,
+			   struct lt_error *err)
 {
 	char held[256] = "";
 	size_t len = 0;
 	int shown, id;
+
+	/* the events are there, the file cannot say how to read them */
+	if (dec->unusable[LT_SRC_SWITCH] &&
+	    a->by_id[dec->unusable_id[LT_SRC_SWITCH]]) {
+		lt_error_set(err, LT_E_CORRUPT,
+			     "%s: %u sched_switch records, but the event's format "
+			     "in the file lacks prev_pid, prev_state or next_pid",
+			     path, a->by_id[dec->unusable_id[LT_SRC_SWITCH]]);
+		return;
+	}
+	if (dec->bad_records) {
+		lt_error_set(err, LT_E_CORRUPT,
+			     "%s: none of its scheduler events fit their format "
+			     "(%" PRIu64 " damaged records)", path, dec->bad_records);
+		return;
+	}
 
 	for (shown = 0; shown < 4; shown++) {
 		uint32_t best = 0;
@@ -349,6 +395,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	bool have_dec = false;
 
 	*out = NULL;
+	memset(err, 0, sizeof(*err));
 	priv = calloc(1, sizeof(*priv));
 	a = calloc(1, sizeof(*a));
 	if (a)
@@ -419,18 +466,16 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	if (!dec.counts[LT_SRC_SWITCH] && !dec.counts[LT_SRC_STAT_SLEEP] &&
 	    !dec.counts[LT_SRC_STAT_BLOCKED]) {
-		no_sched_error(a, path, events, err);
+		no_sched_error(a, &dec, path, events, err);
 		goto fail;
 	}
-	if (dec.field_errors)
-		lt_warning("%s: %" PRIu64 " records were shorter than their event format",
-			   path, dec.field_errors);
 	if (lt_replay_finish(a->rp) < 0) {
 		replay_error(err, path, &a->rp->err);
 		goto fail;
 	}
 	fill_report(priv, a->trace, a->rp, events);
-	if (describe_sources(priv, &dec) < 0) {
+	priv->pub.damaged_records = dec.bad_records;
+	if (describe_sources(priv, &dec, a->by_id) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}
@@ -443,6 +488,11 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	*out = &priv->pub;
 	return 0;
 fail:
+	/* a failure always says what failed, and never exits 0 */
+	if (err->code == LT_E_OK || !err->msg[0])
+		lt_error_set(err, LT_E_INTERNAL,
+			     "%s: internal error: the analysis failed without a reason",
+			     path);
 	if (have_dec)
 		lt_decode_free(&dec);
 	lt_report_free(&priv->pub);

@@ -152,9 +152,9 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 			if (!lt_event_type_field(type, field_names[s][i], &t->f[i]))
 				t->have |= 1u << i;
 		if ((t->have & required[s]) != required[s]) {
-			lt_warning("%s: event %s:%s lacks fields we need; ignored",
-				   info->path, lt_src_desc[s].system,
-				   lt_src_desc[s].name);
+			/* said in the report when such records turn up */
+			d->unusable[s] = true;
+			d->unusable_id[s] = lt_event_type_id(type);
 			continue;
 		}
 		d->present[s] = true;
@@ -292,11 +292,112 @@ static unsigned int get_frames(struct lt_decoder *d,
 	return nr;
 }
 
+/* The event's fields into @ev; a field that does not fit counts an error. */
+static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
+			  unsigned int src, const struct lt_record *rec,
+			  struct lt_ev *ev)
+{
+	int cpu = rec->cpu;
+
+	switch (src) {
+	case LT_SRC_SWITCH:
+		ev->kind = LT_EV_SWITCH;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->state = lt_decode_state(d, get_u(d, &t->f[2], rec));
+		get_str(d, t, 3, rec, &ev->str2, &ev->str2_len);
+		ev->pid2 = (int)get_s(d, &t->f[4], rec);
+		if (cpu >= 0 && cpu < d->nr_cpus)
+			d->stack_pid[cpu] = ev->pid;
+		return;
+	case LT_SRC_WAKEUP:
+	case LT_SRC_WAKEUP_NEW:
+	case LT_SRC_WAKING:
+		ev->kind = src == LT_SRC_WAKING ? LT_EV_WAKING :
+			   src == LT_SRC_WAKEUP_NEW ? LT_EV_WAKEUP_NEW : LT_EV_WAKEUP;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		return;
+	case LT_SRC_STAT_SLEEP:
+	case LT_SRC_STAT_BLOCKED:
+	case LT_SRC_STAT_IOWAIT:
+		ev->kind = src == LT_SRC_STAT_SLEEP ? LT_EV_STAT_SLEEP :
+			   src == LT_SRC_STAT_BLOCKED ? LT_EV_STAT_BLOCKED :
+			   LT_EV_STAT_IOWAIT;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		/* the sleeper is "pid"; common_pid is whoever woke it */
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->value = get_u(d, &t->f[2], rec);
+		return;
+	case LT_SRC_REASON_SET:
+		ev->kind = LT_EV_REASON_SET;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		get_str(d, t, 1, rec, &ev->str2, &ev->str2_len);
+		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
+		ev->cookie = get_u(d, &t->f[3], rec);
+		return;
+	case LT_SRC_REASON_RESTORE:
+		ev->kind = LT_EV_REASON_RESTORE;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->cookie = get_u(d, &t->f[1], rec);
+		return;
+	case LT_SRC_FORK:
+		ev->kind = LT_EV_FORK;
+		ev->pid = (int)get_s(d, &t->f[0], rec);
+		ev->pid2 = (int)get_s(d, &t->f[1], rec);
+		get_str(d, t, 2, rec, &ev->str, &ev->str_len);
+		return;
+	case LT_SRC_NEWTASK:
+		/* common_pid is the parent, "pid" the new task */
+		ev->kind = LT_EV_NEWTASK;
+		ev->pid2 = (int)get_s(d, &t->f[0], rec);
+		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
+		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
+		return;
+	case LT_SRC_EXEC:
+		ev->kind = LT_EV_EXEC;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		ev->pid2 = t->have & 4 ? (int)get_s(d, &t->f[2], rec) : ev->pid;
+		return;
+	case LT_SRC_EXIT:
+		ev->kind = LT_EV_EXIT;
+		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		return;
+	case LT_SRC_RENAME:
+		ev->kind = LT_EV_RENAME;
+		ev->pid = (int)get_s(d, &t->f[0], rec);
+		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
+		return;
+	case LT_SRC_STACK:
+		/*
+		 * Written in the context of the event before it: after a
+		 * switch, common_pid is the task that just left the CPU.
+		 */
+		ev->current = 0;
+		/* only the switch-out stack of the task that just left this CPU */
+		if (cpu < 0 || cpu >= d->nr_cpus || d->stack_pid[cpu] != ev->pid ||
+		    ev->pid <= 0) {
+			ev->kind = LT_EV_OTHER;
+			return;
+		}
+		d->stack_pid[cpu] = -1;
+		ev->kind = LT_EV_STACK;
+		ev->nr_frames = get_frames(d, t, rec);
+		ev->frames = d->frames;
+		return;
+	}
+	ev->kind = LT_EV_OTHER;
+	return;
+}
+
 int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		     struct lt_ev *ev)
 {
 	const struct lt_decode_type *t;
 	unsigned int src;
+	uint64_t errors;
 	int cpu = rec->cpu;
 
 	memset(ev, 0, sizeof(*ev));
@@ -320,101 +421,25 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	}
 	src--;
 	t = &d->types[src];
-	d->counts[src]++;
+	errors = d->field_errors;
 	if (src != LT_SRC_STACK && src != LT_SRC_SWITCH && cpu >= 0 &&
 	    cpu < d->nr_cpus)
 		d->stack_pid[cpu] = -1;
 	ev->pid = ev->current;
 
-	switch (src) {
-	case LT_SRC_SWITCH:
-		ev->kind = LT_EV_SWITCH;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->pid = (int)get_s(d, &t->f[1], rec);
-		ev->state = lt_decode_state(d, get_u(d, &t->f[2], rec));
-		get_str(d, t, 3, rec, &ev->str2, &ev->str2_len);
-		ev->pid2 = (int)get_s(d, &t->f[4], rec);
+	decode_fields(d, t, src, rec, ev);
+	/*
+	 * A record whose fields do not fit it (damage) is dropped whole: a
+	 * half-read reason or pid would be charged as if it were true.
+	 */
+	if (d->field_errors != errors) {
+		d->bad_records++;
+		d->bad_by_src[src]++;
+		ev->kind = LT_EV_OTHER;
 		if (cpu >= 0 && cpu < d->nr_cpus)
-			d->stack_pid[cpu] = ev->pid;
-		return 1;
-	case LT_SRC_WAKEUP:
-	case LT_SRC_WAKEUP_NEW:
-	case LT_SRC_WAKING:
-		ev->kind = src == LT_SRC_WAKING ? LT_EV_WAKING :
-			   src == LT_SRC_WAKEUP_NEW ? LT_EV_WAKEUP_NEW : LT_EV_WAKEUP;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->pid = (int)get_s(d, &t->f[1], rec);
-		return 1;
-	case LT_SRC_STAT_SLEEP:
-	case LT_SRC_STAT_BLOCKED:
-	case LT_SRC_STAT_IOWAIT:
-		ev->kind = src == LT_SRC_STAT_SLEEP ? LT_EV_STAT_SLEEP :
-			   src == LT_SRC_STAT_BLOCKED ? LT_EV_STAT_BLOCKED :
-			   LT_EV_STAT_IOWAIT;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		/* the sleeper is "pid"; common_pid is whoever woke it */
-		ev->pid = (int)get_s(d, &t->f[1], rec);
-		ev->value = get_u(d, &t->f[2], rec);
-		return 1;
-	case LT_SRC_REASON_SET:
-		ev->kind = LT_EV_REASON_SET;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		get_str(d, t, 1, rec, &ev->str2, &ev->str2_len);
-		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
-		ev->cookie = get_u(d, &t->f[3], rec);
-		return 1;
-	case LT_SRC_REASON_RESTORE:
-		ev->kind = LT_EV_REASON_RESTORE;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->cookie = get_u(d, &t->f[1], rec);
-		return 1;
-	case LT_SRC_FORK:
-		ev->kind = LT_EV_FORK;
-		ev->pid = (int)get_s(d, &t->f[0], rec);
-		ev->pid2 = (int)get_s(d, &t->f[1], rec);
-		get_str(d, t, 2, rec, &ev->str, &ev->str_len);
-		return 1;
-	case LT_SRC_NEWTASK:
-		/* common_pid is the parent, "pid" the new task */
-		ev->kind = LT_EV_NEWTASK;
-		ev->pid2 = (int)get_s(d, &t->f[0], rec);
-		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
-		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
-		return 1;
-	case LT_SRC_EXEC:
-		ev->kind = LT_EV_EXEC;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->pid = (int)get_s(d, &t->f[1], rec);
-		ev->pid2 = t->have & 4 ? (int)get_s(d, &t->f[2], rec) : ev->pid;
-		return 1;
-	case LT_SRC_EXIT:
-		ev->kind = LT_EV_EXIT;
-		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->pid = (int)get_s(d, &t->f[1], rec);
-		return 1;
-	case LT_SRC_RENAME:
-		ev->kind = LT_EV_RENAME;
-		ev->pid = (int)get_s(d, &t->f[0], rec);
-		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
-		return 1;
-	case LT_SRC_STACK:
-		/*
-		 * Written in the context of the event before it: after a
-		 * switch, common_pid is the task that just left the CPU.
-		 */
-		ev->current = 0;
-		/* only the switch-out stack of the task that just left this CPU */
-		if (cpu < 0 || cpu >= d->nr_cpus || d->stack_pid[cpu] != ev->pid ||
-		    ev->pid <= 0) {
-			ev->kind = LT_EV_OTHER;
-			return 1;
-		}
-		d->stack_pid[cpu] = -1;
-		ev->kind = LT_EV_STACK;
-		ev->nr_frames = get_frames(d, t, rec);
-		ev->frames = d->frames;
+			d->stack_pid[cpu] = -1;
 		return 1;
 	}
-	ev->kind = LT_EV_OTHER;
+	d->counts[src]++;
 	return 1;
 }

@@ -63,7 +63,11 @@ struct lt_decoder {
 	int nr_cpus;
 	uint64_t frames[LT_DECODE_MAX_FRAMES];
 	uint64_t counts[LT_SRC_NR];	/* records seen per source */
-	uint64_t field_errors;		/* records too short for their format */
+	uint64_t field_errors;		/* fields that did not fit their record */
+	uint64_t bad_records;		/* records dropped for it */
+	uint64_t bad_by_src[LT_SRC_NR];
+	bool unusable[LT_SRC_NR];	/* in the file, but without fields we need */
+	uint16_t unusable_id[LT_SRC_NR];
 };
 
 int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,

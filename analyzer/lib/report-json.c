@@ -259,11 +259,12 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
 		",\"inconsistent_transitions\":%" PRIu64
-		",\"unordered_timestamps\":%" PRIu64 "},\n",
+		",\"unordered_timestamps\":%" PRIu64
+		",\"damaged_records\":%" PRIu64 "},\n",
 		r->dropped_interruptible, r->dropped_interruptible_ns,
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
 		r->unfinished, r->discarded_lost, r->resync, r->unmatched_restore,
-		r->inconsistent, r->unordered);
+		r->inconsistent, r->unordered, r->damaged_records);
 	fprintf(out, "\"partial\":%s,\"partial_reason\":", r->partial ? "true" : "false");
 	if (r->partial)
 		put_str(out, r->partial_reason);

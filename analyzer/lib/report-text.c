@@ -327,6 +327,9 @@ int lt_report_write_text(const struct lt_report *r, FILE *out)
 			r->whole.end_ns % 1000000000 / 1000);
 	put_sources(out, r);
 	put_lost(out, r);
+	if (r->damaged_records)
+		fprintf(out, "Damaged:  %" PRIu64 " records did not fit their event "
+			"format and were ignored\n", r->damaged_records);
 	put_not_charged(out, r);
 	fputc('\n', out);
 

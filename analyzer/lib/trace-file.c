@@ -187,17 +187,20 @@ static int rd_sized_text(struct lt_trace *t, struct lt_error *err,
 	} else if (rd_u64(t, err, r, item, &size)) {
 		return -1;
 	}
+	/* bigger than the file is damage; only a size that fits can be "too big" */
+	if (size > r->len - r->pos) {
+		r->pos -= size_bytes;
+		/* saturate: a size near 2^64 must not wrap to a small need */
+		rd_need(t, err, r, size > SIZE_MAX - size_bytes ? SIZE_MAX :
+			(size_t)size + size_bytes, item);
+		return -1;
+	}
 	if (size > cap) {
 		r->pos -= size_bytes;
 		return rd_fail(t, err, LT_E_LIMIT, r,
 			       "%s of %llu bytes is over the limit of %llu",
 			       item, (unsigned long long)size,
 			       (unsigned long long)cap);
-	}
-	if (size > r->len - r->pos) {
-		r->pos -= size_bytes;
-		rd_need(t, err, r, size + size_bytes, item);
-		return -1;
 	}
 	if (rd_bytes(t, err, r, item, size, &p))
 		return -1;

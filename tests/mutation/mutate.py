@@ -67,8 +67,8 @@ Checks on every run (violations):
              header; json: the latencytop-report/1 schema, partial false)
   partial    exit 5 without a report marked partial
   message    a failure whose stderr is not exactly one line
-             "latency-analyze: <path>: ..." (with --partial and exit 5:
-             "latency-analyze: partial report: <path>: ..."), or that
+             "latency-analyze: <path>: ..." (with --partial and exit 5 it
+             ends "(the report is partial)"), or that
              printed a report on stdout
   report     a JSON report with a negative count or duration
 
@@ -1517,9 +1517,10 @@ def judge(rc, out, err, path, opts, fmt, partial):
         if rc == 0 and quiet and lines:
             v.append("message: exit 0 with stderr %r" % errs[:200])
         if rc == 5:
-            ppre = "%s: partial report: %s: " % (PROG, path)
+            ppre = "%s: %s: " % (PROG, path)
             want = [x for x in lines if not x.startswith(PROG + ": warning: ")]
-            if len(want) != 1 or not want[0].startswith(ppre):
+            if len(want) != 1 or not want[0].startswith(ppre) or \
+                    not want[0].endswith("(the report is partial)"):
                 v.append("message: partial report stderr %r" % errs[:300])
     elif rc in DOCUMENTED:
         if out.strip():
