@@ -152,6 +152,19 @@ int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
 int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);
 
+/*
+ * The same records one CPU at a time, for decoding CPUs in parallel: each
+ * stream may be read from its own thread, as long as no two threads read
+ * one stream and lt_trace_next() is not used.  Streams are in CPU order,
+ * the order lt_trace_next() breaks timestamp ties in.  Returns 1, 0 at the
+ * stream's end, or -1 once on damage (then 0).
+ */
+unsigned int lt_trace_nr_streams(const struct lt_trace *trace);
+int lt_trace_stream_next(struct lt_trace *trace, unsigned int stream,
+			 struct lt_record *rec, struct lt_error *err);
+/* Bytes of the stream's data consumed: for progress, from its own thread. */
+uint64_t lt_trace_stream_done(const struct lt_trace *trace, unsigned int stream);
+
 /* Bytes of CPU data consumed so far and in total, for progress display. */
 void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
 		       uint64_t *total);

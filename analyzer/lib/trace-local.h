@@ -211,6 +211,8 @@ struct cpu_stream {
 
 	/* decoded records; batch[bi] is the one offered to the merge */
 	unsigned int bi, bn;
+	bool given;			/* batch[bi] went out (stream reading) */
+	bool failure_told;		/* its damage was returned once */
 	struct rb_rec batch[STREAM_BATCH];
 
 	struct lt_error err;

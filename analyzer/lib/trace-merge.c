@@ -15,6 +15,9 @@
  */
 #include "trace-local.h"
 
+static void fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+			struct lt_record *rec);
+
 static inline bool before(const struct heap_ent *a, const struct heap_ent *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->idx < b->idx);
@@ -57,7 +60,6 @@ static void sift_up(struct heap_ent *h, unsigned int i)
 int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		  struct lt_error *err)
 {
-	const struct rb_rec *r;
 	struct cpu_stream *cs;
 	unsigned int i;
 	int ret;
@@ -100,8 +102,17 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 
 	i = t->heap[0].idx;
 	cs = &t->streams[i];
-	r = stream_cur(cs);
 	t->last = i;
+	fill_record(t, cs, rec);
+	return 1;
+}
+
+/* The stream's current ring-buffer record as an lt_record. */
+static void fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+			struct lt_record *rec)
+{
+	const struct rb_rec *r = stream_cur(cs);
+
 	rec->cpu = cs->cpu;
 	rec->ts = r->ts;
 	if (r->lost) {
@@ -111,7 +122,7 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		rec->type = NULL;
 		rec->data = NULL;
 		rec->size = 0;
-		return 1;
+		return;
 	}
 	rec->kind = LT_REC_EVENT;
 	rec->lost = 0;
@@ -127,5 +138,38 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		rec->id = 0;
 		rec->type = NULL;
 	}
+}
+
+unsigned int lt_trace_nr_streams(const struct lt_trace *t)
+{
+	return t->nr_streams;
+}
+
+int lt_trace_stream_next(struct lt_trace *t, unsigned int s,
+			 struct lt_record *rec, struct lt_error *err)
+{
+	struct cpu_stream *cs;
+	int ret;
+
+	if (s >= t->nr_streams)
+		return 0;
+	cs = &t->streams[s];
+	if (cs->failure_told)
+		return 0;
+	ret = cs->given ? stream_next(t, cs) : stream_fill(t, cs);
+	if (ret < 0) {
+		cs->failure_told = true;
+		*err = cs->err;
+		return -1;
+	}
+	if (!ret)
+		return 0;
+	cs->given = true;
+	fill_record(t, cs, rec);
 	return 1;
+}
+
+uint64_t lt_trace_stream_done(const struct lt_trace *t, unsigned int s)
+{
+	return s < t->nr_streams ? t->streams[s].done : 0;
 }

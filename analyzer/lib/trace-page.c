@@ -33,7 +33,7 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 
 void stream_free(struct lt_trace *t, struct cpu_stream *cs)
 {
-	t->zmem -= cs->zcap;
+	__atomic_sub_fetch(&t->zmem, cs->zcap, __ATOMIC_RELAXED);
 	cs->zcap = 0;
 	free(cs->zbuf);
 	cs->zbuf = NULL;
@@ -129,6 +129,27 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 }
 
 /*
+ * Drop the mapped pages this stream has read, every few MB, so a reader
+ * of a huge plain file keeps a small resident set.  Safe whatever else
+ * points there: the mapping stays and pages fault back in from the file.
+ */
+#define RELEASE_STEP	(1u << 20)
+
+static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
+			   uint64_t page)
+{
+	uint64_t from = cs->released, to;
+
+	if (!from)
+		from = cs->data_off & ~(t->sys_page - 1);
+	to = page & ~(t->sys_page - 1);
+	if (to <= from || to - from < RELEASE_STEP)
+		return;
+	madvise((void *)(t->map + from), to - from, MADV_DONTNEED);
+	cs->released = to;
+}
+
+/*
  * The next chunk of compressed data into cs->zbuf: 1, 0 at end, -1.
  * Chunks are bounded by the file, not by the CPU data size in the BUFFER
  * option: trace-cmd 3.1 writes that size 4 bytes short (it leaves out the
@@ -159,6 +180,8 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 		return 0;
 
 	cs->chunk_off = cs->chunk_pos;
+	/* compressed data too: what is decompressed need not stay resident */
+	release_behind(t, cs, cs->chunk_pos);
 	if (cs->chunk_pos + 8 > t->size)
 		return stream_fail(t, cs, LT_E_TRUNCATED,
 				   "the file ends inside the chunk header at offset 0x%llx",
@@ -179,18 +202,27 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 		/* Chunks are all the same size but the last: grows once. */
 		unsigned char *nb;
 
-		/* Zip bombs on every CPU must not add up to all memory. */
-		if (t->zmem + (usize - cs->zcap) > LT_MAX_CHUNK_MEM)
+		/*
+		 * Zip bombs on every CPU must not add up to all memory.  CPUs
+		 * may be read from several threads: the sum is kept atomically.
+		 */
+		if (__atomic_add_fetch(&t->zmem, usize - cs->zcap,
+				       __ATOMIC_RELAXED) > LT_MAX_CHUNK_MEM) {
+			__atomic_sub_fetch(&t->zmem, usize - cs->zcap,
+					   __ATOMIC_RELAXED);
 			return stream_fail(t, cs, LT_E_LIMIT,
 					   "chunk at offset 0x%llx: %u bytes would take chunk buffers over %llu MB",
 					   (unsigned long long)cs->chunk_pos,
 					   usize, LT_MAX_CHUNK_MEM >> 20);
+		}
 		nb = realloc(cs->zbuf, usize);
-		if (!nb)
+		if (!nb) {
+			__atomic_sub_fetch(&t->zmem, usize - cs->zcap,
+					   __ATOMIC_RELAXED);
 			return stream_fail(t, cs, LT_E_NOMEM,
 					   "out of memory for a chunk of %u bytes",
 					   usize);
-		t->zmem += usize - cs->zcap;
+		}
 		cs->zbuf = nb;
 		cs->zcap = usize;
 	}
@@ -205,27 +237,6 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 	cs->chunks_left--;
 	cs->done += 8 + (uint64_t)csize;
 	return 1;
-}
-
-/*
- * Drop the mapped pages this stream has read, every few MB, so a reader
- * of a huge plain file keeps a small resident set.  Safe whatever else
- * points there: the mapping stays and pages fault back in from the file.
- */
-#define RELEASE_STEP	(8u << 20)
-
-static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
-			   uint64_t page)
-{
-	uint64_t from = cs->released, to;
-
-	if (!from)
-		from = cs->data_off & ~(t->sys_page - 1);
-	to = page & ~(t->sys_page - 1);
-	if (to <= from || to - from < RELEASE_STEP)
-		return;
-	madvise((void *)(t->map + from), to - from, MADV_DONTNEED);
-	cs->released = to;
 }
 
 /* Load the next page of the stream: 1, 0 at end, -1 on damage. */
