@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "lt-decode.h"
 #include "lt-pipe.h"
@@ -28,6 +27,7 @@ struct analysis {
 	uint32_t *by_id;		/* records per event id */
 	char cause[256];		/* "[func]" handed to the replay */
 	const struct lt_options *opts;
+	uint64_t src_counts[LT_SRC_NR];	/* events replayed, by source */
 };
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -147,10 +147,10 @@ static void missing(struct lt_report_priv *priv, const struct lt_decoder *d,
 }
 
 static int describe_sources(struct lt_report_priv *priv,
-			    const struct lt_decoder *d, const uint32_t *by_id)
+			    const struct lt_decoder *d, const uint32_t *by_id,
+			    const uint64_t *c)
 {
 	struct lt_report *r = &priv->pub;
-	const uint64_t *c = d->counts;
 	char hint[512];
 	int s;
 
@@ -275,22 +275,26 @@ static bool use_threads(const struct lt_options *opts)
 {
 	if (opts->threads)
 		return opts->threads > 1;
-	return sysconf(_SC_NPROCESSORS_ONLN) > 1;
+	return lt_pipe_usable_cpus() > 1;
 }
 
-/* The consumer side of the pipe: replay a batch, report progress. */
-static int replay_batch(void *ctx, const struct lt_ev *ev, unsigned int n,
-			uint64_t done, uint64_t total)
+/* The consumer side of the pipe. */
+static int replay_event(void *ctx, const struct lt_ev *ev)
 {
 	struct analysis *a = ctx;
-	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (lt_replay_feed(a->rp, &ev[i]) < 0)
-			return -1;
+	/* counted here, not by the decoders: they may read past --to */
+	if (ev->origin < LT_SRC_NR)
+		a->src_counts[ev->origin]++;
+	return lt_replay_feed(a->rp, ev);
+}
+
+static void report_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct analysis *a = ctx;
+
 	if (a->opts->progress)
 		a->opts->progress(a->opts->progress_ctx, done, total);
-	return 0;
 }
 
 static void release(void *ctx)
@@ -446,7 +450,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	cfg.partial = opts->partial;
 	cfg.to_ns = opts->to_ns;
 	cfg.threaded = use_threads(opts);
-	if (lt_pipe_run(&cfg, replay_batch, a, &pres, err) < 0) {
+	if (lt_pipe_run(&cfg, replay_event, opts->progress ? report_progress : NULL,
+			a, &pres, err) < 0) {
 		if (a->rp->err.code)
 			replay_error(err, path, &a->rp->err);
 		goto fail;
@@ -457,15 +462,13 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		priv->pub.partial_reason = lt_report_strdup(priv, pres.damage.msg);
 		damage = pres.damage;
 	}
-	if (opts->progress)
-		opts->progress(opts->progress_ctx, 1, 1);
 	/* nothing readable before the damage: no report to speak of */
 	if (priv->pub.partial && !events) {
 		*err = damage;
 		goto fail;
 	}
-	if (!dec.counts[LT_SRC_SWITCH] && !dec.counts[LT_SRC_STAT_SLEEP] &&
-	    !dec.counts[LT_SRC_STAT_BLOCKED]) {
+	if (!a->src_counts[LT_SRC_SWITCH] && !a->src_counts[LT_SRC_STAT_SLEEP] &&
+	    !a->src_counts[LT_SRC_STAT_BLOCKED]) {
 		no_sched_error(a, &dec, path, events, err);
 		goto fail;
 	}
@@ -475,7 +478,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	fill_report(priv, a->trace, a->rp, events);
 	priv->pub.damaged_records = dec.bad_records;
-	if (describe_sources(priv, &dec, a->by_id) < 0) {
+	if (describe_sources(priv, &dec, a->by_id, a->src_counts) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}

@@ -401,6 +401,7 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	int cpu = rec->cpu;
 
 	memset(ev, 0, sizeof(*ev));
+	ev->origin = LT_EV_NO_ORIGIN;
 	ev->cpu = cpu;
 	ev->ts = rec->ts;
 	if (rec->kind == LT_REC_LOST) {
@@ -441,5 +442,6 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		return 1;
 	}
 	d->counts[src]++;
+	ev->origin = (uint8_t)src;
 	return 1;
 }

@@ -59,6 +59,9 @@ struct lt_ev {
 	size_t str2_len;
 	const uint64_t *frames;		/* LT_EV_STACK, innermost first */
 	unsigned int nr_frames;
+	uint8_t origin;			/* the decoder's source, for counting */
 };
+
+#define LT_EV_NO_ORIGIN 0xff
 
 #endif /* LT_EVENT_H */

@@ -33,15 +33,20 @@ struct lt_pipe_result {
 	struct lt_error damage;	/* the first damage */
 };
 
-/* Called in the caller's thread for each batch; -1 stops everything. */
-typedef int (*lt_pipe_consume_fn)(void *ctx, const struct lt_ev *ev,
-				  unsigned int n, uint64_t done, uint64_t total);
+/* Called in the caller's thread for each event, in order; -1 stops. */
+typedef int (*lt_pipe_event_fn)(void *ctx, const struct lt_ev *ev);
+/* Called now and then in the caller's thread. */
+typedef void (*lt_pipe_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/* CPUs this process may run on (its affinity), at least 1. */
+unsigned int lt_pipe_usable_cpus(void);
 
 /*
- * Read the whole trace through @consume.  0 at the end; -1 when reading
- * failed (@err set) or @consume returned -1 (@err untouched).
+ * Read the whole trace through @event.  0 at the end; -1 when reading
+ * failed (@err set) or @event returned -1 (@err untouched).
  */
-int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_consume_fn consume,
-		void *ctx, struct lt_pipe_result *res, struct lt_error *err);
+int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
+		lt_pipe_progress_fn progress, void *ctx,
+		struct lt_pipe_result *res, struct lt_error *err);
 
 #endif /* LT_PIPE_H */

@@ -1,47 +1,47 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * pipe.c - read and decode in batches, on a second thread (lt-pipe.h).
+ * pipe.c - read and decode in batches, CPUs in parallel (lt-pipe.h).
  *
- * Three batches circulate: the producer fills a free one while the
- * consumer replays a full one, so each side waits only when the other
- * is a whole batch behind.  A batch owns copies of every string and
- * stack its events point to, because records die at the next read.
+ * Reading and decoding a record costs about twice what replaying it does,
+ * so one reader thread cannot keep a replay busy.  Each CPU's stream is
+ * read and decoded by a worker thread into its own queue of batches
+ * (strings and stacks copied out of the records, which die at the next
+ * read); the caller's thread merges the queues by timestamp, ties in CPU
+ * order exactly as lt_trace_next() does, and replays.  With threads off,
+ * or a single CPU in the file, the same batches are made and consumed in
+ * turn from lt_trace_next().
  */
+#define _GNU_SOURCE
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lt-pipe.h"
 
-#define BATCH_EVENTS	8192
-#define NR_BATCHES	3
+#define SERIAL_EVENTS	8192
+#define QUEUE_DEPTH	3	/* batches per CPU: one filling, two waiting */
+#define MAX_WORKERS	16
+#define PROGRESS_EVERY	(1u << 16)	/* events between progress calls */
 
-struct batch {
-	struct lt_ev ev[BATCH_EVENTS];
-	/* arena offsets of the copies, +1 (0: no copy) */
-	uint32_t str[BATCH_EVENTS], str2[BATCH_EVENTS], frames[BATCH_EVENTS];
-	unsigned int n;
-	char *arena;
-	size_t used, cap;
-	uint64_t done, total;	/* progress when it was filled */
-	bool end;		/* the last batch */
-	bool failed;		/* reading failed: err says why */
-	struct lt_error err;
+struct sink {
+	lt_pipe_event_fn event;
+	lt_pipe_progress_fn progress;
+	void *ctx;
 };
 
-struct pipe {
-	const struct lt_pipe_cfg *cfg;
-	struct lt_pipe_result *res;
-	struct batch *batches[NR_BATCHES];
-	/* queues of batch pointers, guarded by lock */
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct batch *full[NR_BATCHES], *free[NR_BATCHES];
-	unsigned int nr_full, full_head, nr_free;
-	bool stop;		/* the consumer gave up */
-	/* producer state */
-	bool have_first, done;
-	uint64_t first_ts;
+struct batch {
+	struct lt_ev *ev;
+	/* arena offsets of the copies, +1 (0: no copy) */
+	uint32_t *str, *str2, *frames;
+	unsigned int n, cap;
+	char *arena;
+	size_t used, size;
+	uint64_t done;		/* the stream's bytes read when it was filled */
+	bool end;		/* the stream's last batch */
+	bool failed;		/* reading failed: err says why */
+	struct lt_error err;
 };
 
 /* Copy @len bytes into the batch arena; offset + 1, or 0 on ENOMEM. */
@@ -49,19 +49,19 @@ static uint32_t stash(struct batch *b, const void *p, size_t len, size_t align)
 {
 	size_t off = (b->used + align - 1) & ~(align - 1);
 
-	if (off + len + 1 > b->cap) {
-		size_t ncap = b->cap ? b->cap : 1 << 16;
+	if (off + len + 1 > b->size) {
+		size_t nsize = b->size ? b->size : 1 << 16;
 		char *a;
 
-		while (ncap < off + len + 1)
-			ncap *= 2;
-		if (ncap > UINT32_MAX)
+		while (nsize < off + len + 1)
+			nsize *= 2;
+		if (nsize > UINT32_MAX)
 			return 0;
-		a = realloc(b->arena, ncap);
+		a = realloc(b->arena, nsize);
 		if (!a)
 			return 0;
 		b->arena = a;
-		b->cap = ncap;
+		b->size = nsize;
 	}
 	memcpy(b->arena + off, p, len);
 	b->arena[off + len] = '\0';
@@ -69,11 +69,15 @@ static uint32_t stash(struct batch *b, const void *p, size_t len, size_t align)
 	return (uint32_t)off + 1;
 }
 
-static int append(struct batch *b, const struct lt_ev *ev)
+/*
+ * Event b->ev[b->n], decoded in place, joins the batch: the strings and
+ * stack it points to are copied into the arena (as offsets until thawed).
+ */
+static int append(struct batch *b)
 {
 	unsigned int i = b->n;
+	const struct lt_ev *ev = &b->ev[i];
 
-	b->ev[i] = *ev;
 	b->str[i] = b->str2[i] = b->frames[i] = 0;
 	if (ev->str_len && !(b->str[i] = stash(b, ev->str, ev->str_len, 1)))
 		return -1;
@@ -87,19 +91,80 @@ static int append(struct batch *b, const struct lt_ev *ev)
 	return 0;
 }
 
-/* Read and decode into @b until it is full or the trace ends. */
-static void fill(struct pipe *p, struct batch *b)
+/* Event @i's pointers restored from offsets, in the reader's thread. */
+static inline struct lt_ev *thaw(struct batch *b, unsigned int i)
 {
-	const struct lt_pipe_cfg *cfg = p->cfg;
-	struct lt_error rerr;
-	struct lt_record rec;
-	struct lt_ev ev;
-	int ret;
+	struct lt_ev *ev = &b->ev[i];
 
+	if (b->str[i])
+		ev->str = b->arena + b->str[i] - 1;
+	if (b->str2[i])
+		ev->str2 = b->arena + b->str2[i] - 1;
+	if (b->frames[i])
+		ev->frames = (const uint64_t *)(b->arena + b->frames[i] - 1);
+	return ev;
+}
+
+static struct batch *batch_new(unsigned int cap)
+{
+	struct batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	b->cap = cap;
+	b->ev = malloc(cap * sizeof(*b->ev));
+	b->str = malloc(cap * sizeof(*b->str));
+	b->str2 = malloc(cap * sizeof(*b->str2));
+	b->frames = malloc(cap * sizeof(*b->frames));
+	if (!b->ev || !b->str || !b->str2 || !b->frames) {
+		free(b->ev);
+		free(b->str);
+		free(b->str2);
+		free(b->frames);
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void batch_free(struct batch *b)
+{
+	if (!b)
+		return;
+	free(b->ev);
+	free(b->str);
+	free(b->str2);
+	free(b->frames);
+	free(b->arena);
+	free(b);
+}
+
+static void batch_reset(struct batch *b)
+{
 	b->n = 0;
 	b->used = 0;
 	b->end = b->failed = false;
-	while (b->n < BATCH_EVENTS) {
+}
+
+static bool nomem(struct batch *b)
+{
+	b->failed = b->end = true;
+	lt_error_set(&b->err, LT_E_NOMEM, "out of memory while reading events");
+	return false;
+}
+
+/* ---- one thread: lt_trace_next() in batches ------------------------- */
+
+/* Read and decode into @b until it is full or the trace ends. */
+static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *res,
+			struct batch *b, bool *have_first, uint64_t *first_ts)
+{
+	struct lt_error rerr;
+	struct lt_record rec;
+	int ret;
+
+	batch_reset(b);
+	while (b->n < b->cap) {
 		ret = lt_trace_next(cfg->trace, &rec, &rerr);
 		if (ret < 0) {
 			/*
@@ -111,172 +176,477 @@ static void fill(struct pipe *p, struct batch *b)
 				b->err = rerr;
 				break;
 			}
-			if (!p->res->damaged) {
-				p->res->damaged = true;
-				p->res->damage = rerr;
+			if (!res->damaged) {
+				res->damaged = true;
+				res->damage = rerr;
 			}
 			continue;
 		}
 		if (!ret)
 			break;
 		if (rec.kind == LT_REC_EVENT) {
-			if (!p->have_first) {
-				p->have_first = true;
-				p->first_ts = rec.ts;
+			if (!*have_first) {
+				*have_first = true;
+				*first_ts = rec.ts;
 			}
 			if (cfg->to_ns >= 0 &&
-			    rec.ts > p->first_ts + (uint64_t)cfg->to_ns)
+			    rec.ts > *first_ts + (uint64_t)cfg->to_ns)
 				break;	/* nothing later can count */
-			p->res->events++;
+			res->events++;
 			cfg->by_id[rec.id]++;
 		}
-		if (lt_decode_record(cfg->dec, &rec, &ev) && append(b, &ev) < 0) {
-			b->failed = true;
-			lt_error_set(&b->err, LT_E_NOMEM,
-				     "out of memory while reading events");
+		if (lt_decode_record(cfg->dec, &rec, &b->ev[b->n]) &&
+		    append(b) < 0) {
+			nomem(b);
 			break;
 		}
 	}
-	if (b->n < BATCH_EVENTS || b->failed)
+	if (b->n < b->cap || b->failed)
 		b->end = true;
-	lt_trace_progress(cfg->trace, &b->done, &b->total);
 }
 
-static void *producer(void *arg)
+static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
+		      struct lt_pipe_result *res, struct lt_error *err)
 {
-	struct pipe *p = arg;
-	struct batch *b;
-	bool end;
-
-	do {
-		pthread_mutex_lock(&p->lock);
-		while (!p->nr_free && !p->stop)
-			pthread_cond_wait(&p->cond, &p->lock);
-		if (p->stop) {
-			pthread_mutex_unlock(&p->lock);
-			break;
-		}
-		b = p->free[--p->nr_free];
-		pthread_mutex_unlock(&p->lock);
-
-		fill(p, b);
-		end = b->end;
-
-		pthread_mutex_lock(&p->lock);
-		p->full[(p->full_head + p->nr_full++) % NR_BATCHES] = b;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-	} while (!end);
-	return NULL;
-}
-
-/* Feed one batch to the consumer, pointers restored from offsets. */
-static int consume(struct batch *b, lt_pipe_consume_fn fn, void *ctx)
-{
+	struct batch *b = batch_new(SERIAL_EVENTS);
+	uint64_t first_ts = 0, done, total;
+	bool have_first = false;
 	unsigned int i;
-
-	for (i = 0; i < b->n; i++) {
-		struct lt_ev *ev = &b->ev[i];
-
-		if (b->str[i])
-			ev->str = b->arena + b->str[i] - 1;
-		if (b->str2[i])
-			ev->str2 = b->arena + b->str2[i] - 1;
-		if (b->frames[i])
-			ev->frames = (const uint64_t *)(b->arena + b->frames[i] - 1);
-	}
-	return fn(ctx, b->ev, b->n, b->done, b->total);
-}
-
-static int run_serial(struct pipe *p, lt_pipe_consume_fn fn, void *ctx,
-		      struct lt_error *err)
-{
-	struct batch *b = p->batches[0];
-
-	do {
-		fill(p, b);
-		if (b->failed) {
-			*err = b->err;
-			return -1;
-		}
-		if (consume(b, fn, ctx) < 0)
-			return -1;
-	} while (!b->end);
-	return 0;
-}
-
-static int run_threaded(struct pipe *p, lt_pipe_consume_fn fn, void *ctx,
-			struct lt_error *err)
-{
-	pthread_t thread;
-	struct batch *b;
 	int ret = 0;
-	bool end = false;
 
-	if (pthread_create(&thread, NULL, producer, p))
-		return run_serial(p, fn, ctx, err);
-	while (!end) {
-		pthread_mutex_lock(&p->lock);
-		while (!p->nr_full)
-			pthread_cond_wait(&p->cond, &p->lock);
-		b = p->full[p->full_head];
-		p->full_head = (p->full_head + 1) % NR_BATCHES;
-		p->nr_full--;
-		pthread_mutex_unlock(&p->lock);
-
-		end = b->end;
+	if (!b) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	do {
+		fill_merged(cfg, res, b, &have_first, &first_ts);
 		if (b->failed) {
 			*err = b->err;
 			ret = -1;
-		} else if (consume(b, fn, ctx) < 0) {
-			ret = -1;
-		}
-
-		pthread_mutex_lock(&p->lock);
-		p->free[p->nr_free++] = b;
-		if (ret < 0)
-			p->stop = true;
-		pthread_cond_broadcast(&p->cond);
-		pthread_mutex_unlock(&p->lock);
-		if (ret < 0)
 			break;
-	}
-	pthread_join(thread, NULL);
+		}
+		for (i = 0; i < b->n; i++)
+			if (sink->event(sink->ctx, thaw(b, i)) < 0)
+				break;
+		if (i < b->n) {
+			ret = -1;
+			break;
+		}
+		if (sink->progress) {
+			lt_trace_progress(cfg->trace, &done, &total);
+			sink->progress(sink->ctx, done, total);
+		}
+	} while (!b->end);
+	batch_free(b);
 	return ret;
 }
 
-int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_consume_fn fn,
-		void *ctx, struct lt_pipe_result *res, struct lt_error *err)
-{
-	struct pipe p;
-	int i, nr = cfg->threaded ? NR_BATCHES : 1, ret = -1;
+/* ---- CPUs in parallel --------------------------------------------------- */
 
-	memset(&p, 0, sizeof(p));
-	memset(res, 0, sizeof(*res));
-	p.cfg = cfg;
-	p.res = res;
-	for (i = 0; i < nr; i++) {
-		p.batches[i] = calloc(1, sizeof(*p.batches[i]));
-		if (!p.batches[i]) {
-			lt_error_set(err, LT_E_NOMEM, "out of memory");
+struct queue {
+	struct batch *full[QUEUE_DEPTH], *free[QUEUE_DEPTH];
+	unsigned int full_head, nr_full, nr_free;
+	bool ended;		/* its last batch is queued */
+	uint64_t done;		/* bytes read, as of the batch being merged */
+	/* the merge's cursor */
+	struct batch *cur;
+	unsigned int pos;
+};
+
+struct worker {
+	pthread_t thread;
+	struct par *par;
+	unsigned int first, step;	/* streams first, first + step, ... */
+	struct lt_decoder dec;		/* a copy: its counters are its own */
+	uint32_t *by_id;
+	bool started;
+};
+
+struct par {
+	const struct lt_pipe_cfg *cfg;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct queue *q;
+	unsigned int nr;
+	bool stop;
+};
+
+/* Read and decode stream @s into @b until it is full or the stream ends. */
+static void fill_stream(struct worker *w, unsigned int s, struct batch *b)
+{
+	const struct lt_pipe_cfg *cfg = w->par->cfg;
+	struct lt_record rec;
+	int ret;
+
+	batch_reset(b);
+	while (b->n < b->cap) {
+		ret = lt_trace_stream_next(cfg->trace, s, &rec, &b->err);
+		if (ret < 0) {
+			/* damage ends this CPU: the merge decides what it means */
+			b->failed = b->end = true;
+			break;
+		}
+		if (!ret) {
+			b->end = true;
+			break;
+		}
+		if (rec.kind == LT_REC_EVENT)
+			w->by_id[rec.id]++;
+		if (lt_decode_record(&w->dec, &rec, &b->ev[b->n]) &&
+		    append(b) < 0) {
+			nomem(b);
+			break;
+		}
+	}
+	b->done = lt_trace_stream_done(cfg->trace, s);
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct par *par = w->par;
+	unsigned int s, live;
+	struct batch *b;
+	bool moved;
+
+	for (;;) {
+		moved = false;
+		live = 0;
+		for (s = w->first; s < par->nr; s += w->step) {
+			struct queue *q = &par->q[s];
+
+			pthread_mutex_lock(&par->lock);
+			if (par->stop) {
+				pthread_mutex_unlock(&par->lock);
+				return NULL;
+			}
+			b = !q->ended && q->nr_free ? q->free[--q->nr_free] : NULL;
+			if (!q->ended)
+				live++;
+			pthread_mutex_unlock(&par->lock);
+			if (!b)
+				continue;
+
+			fill_stream(w, s, b);
+
+			pthread_mutex_lock(&par->lock);
+			q->full[(q->full_head + q->nr_full++) % QUEUE_DEPTH] = b;
+			if (b->end)
+				q->ended = true;
+			pthread_cond_broadcast(&par->cond);
+			pthread_mutex_unlock(&par->lock);
+			moved = true;
+		}
+		if (!live)
+			return NULL;
+		if (moved)
+			continue;
+		/* every stream of ours is full: wait for the merge to drain one */
+		pthread_mutex_lock(&par->lock);
+		while (!par->stop) {
+			bool room = false;
+
+			for (s = w->first; s < par->nr && !room; s += w->step)
+				room = !par->q[s].ended && par->q[s].nr_free;
+			if (room)
+				break;
+			pthread_cond_wait(&par->cond, &par->lock);
+		}
+		pthread_mutex_unlock(&par->lock);
+	}
+}
+
+/*
+ * The next batch of stream @s for the merge, waiting for it if need be;
+ * NULL when the stream is over.  The one it finished goes back for reuse.
+ */
+static struct batch *next_batch(struct par *par, unsigned int s)
+{
+	struct queue *q = &par->q[s];
+	struct batch *b;
+
+	pthread_mutex_lock(&par->lock);
+	if (q->cur) {
+		q->free[q->nr_free++] = q->cur;
+		q->cur = NULL;
+		pthread_cond_broadcast(&par->cond);
+	}
+	while (!q->nr_full && !q->ended)
+		pthread_cond_wait(&par->cond, &par->lock);
+	b = NULL;
+	if (q->nr_full) {
+		b = q->full[q->full_head];
+		q->full_head = (q->full_head + 1) % QUEUE_DEPTH;
+		q->nr_full--;
+		q->cur = b;
+		q->pos = 0;
+	}
+	pthread_mutex_unlock(&par->lock);
+	if (b)
+		q->done = b->done;
+	return b;
+}
+
+struct heap_ent {
+	uint64_t ts;
+	unsigned int s;
+};
+
+static inline bool earlier(const struct heap_ent *a, const struct heap_ent *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->s < b->s);
+}
+
+static void sift_down(struct heap_ent *h, unsigned int n, unsigned int i)
+{
+	struct heap_ent e = h[i];
+	unsigned int c;
+
+	for (;; i = c) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && earlier(&h[c + 1], &h[c]))
+			c++;
+		if (!earlier(&h[c], &e))
+			break;
+		h[i] = h[c];
+	}
+	h[i] = e;
+}
+
+/*
+ * Position stream @s on its next event.  Returns 1 with it ready, 0 when
+ * the stream is over, -1 when reading failed without --partial.
+ */
+static int advance(struct par *par, unsigned int s, struct lt_pipe_result *res,
+		   struct lt_error *err)
+{
+	struct queue *q = &par->q[s];
+
+	while (!q->cur || q->pos >= q->cur->n) {
+		if (q->cur && q->cur->failed) {
+			if (!par->cfg->partial || q->cur->err.code == LT_E_NOMEM) {
+				*err = q->cur->err;
+				return -1;
+			}
+			if (!res->damaged) {
+				res->damaged = true;
+				res->damage = q->cur->err;
+			}
+		}
+		if (q->cur && q->cur->end)
+			return 0;
+		if (!next_batch(par, s))
+			return 0;
+	}
+	return 1;
+}
+
+/* Merge the streams' batches into the sink, in time order. */
+static int merge(struct par *par, const struct sink *sink, uint64_t total,
+		 struct lt_pipe_result *res, struct lt_error *err)
+{
+	const struct lt_pipe_cfg *cfg = par->cfg;
+	struct heap_ent *heap;
+	uint64_t first_ts = 0, done;
+	unsigned int len = 0, s, i, tick = 0;
+	bool have_first = false;
+	int ret = 0;
+
+	heap = malloc(par->nr * sizeof(*heap));
+	if (!heap) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	for (s = 0; s < par->nr; s++) {
+		ret = advance(par, s, res, err);
+		if (ret < 0)
+			goto out;
+		if (ret) {
+			heap[len].ts = par->q[s].cur->ev[par->q[s].pos].ts;
+			heap[len++].s = s;
+		}
+	}
+	ret = 0;
+	for (i = len / 2; i-- > 0;)
+		sift_down(heap, len, i);
+	while (len) {
+		struct queue *q = &par->q[heap[0].s];
+		const struct lt_ev *ev = &q->cur->ev[q->pos];
+
+		if (ev->kind != LT_EV_LOST) {
+			if (!have_first) {
+				have_first = true;
+				first_ts = ev->ts;
+			}
+			if (cfg->to_ns >= 0 && ev->ts > first_ts + (uint64_t)cfg->to_ns)
+				break;	/* nothing later can count */
+			res->events++;
+		}
+		/* consumed before its batch can go back to the worker */
+		if (sink->event(sink->ctx, thaw(q->cur, q->pos)) < 0) {
+			ret = -1;
 			goto out;
 		}
-		p.free[p.nr_free++] = p.batches[i];
+		if (sink->progress && ++tick == PROGRESS_EVERY) {
+			tick = 0;
+			for (done = 0, i = 0; i < par->nr; i++)
+				done += par->q[i].done;
+			sink->progress(sink->ctx, done, total);
+		}
+		s = heap[0].s;
+		if (++q->pos >= q->cur->n) {
+			ret = advance(par, s, res, err);
+			if (ret < 0)
+				goto out;
+			if (!ret) {
+				heap[0] = heap[--len];
+				sift_down(heap, len, 0);
+				ret = 0;
+				continue;
+			}
+			ret = 0;
+		}
+		heap[0].ts = q->cur->ev[q->pos].ts;
+		/* with the next record of the same CPU often still the earliest */
+		if (len > 1)
+			sift_down(heap, len, 0);
 	}
-	if (cfg->threaded) {
-		pthread_mutex_init(&p.lock, NULL);
-		pthread_cond_init(&p.cond, NULL);
-		ret = run_threaded(&p, fn, ctx, err);
-		pthread_cond_destroy(&p.cond);
-		pthread_mutex_destroy(&p.lock);
-	} else {
-		ret = run_serial(&p, fn, ctx, err);
-	}
+	if (sink->progress)
+		sink->progress(sink->ctx, total, total);
 out:
-	for (i = 0; i < nr; i++) {
-		if (p.batches[i])
-			free(p.batches[i]->arena);
-		free(p.batches[i]);
-	}
+	free(heap);
 	return ret;
+}
+
+static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
+			const struct sink *sink, struct lt_pipe_result *res,
+			struct lt_error *err)
+{
+	struct worker workers[MAX_WORKERS];
+	unsigned int nr = lt_trace_nr_streams(cfg->trace), cap, i, s, k;
+	uint64_t done, total;
+	struct par par;
+	int ret = -1;
+
+	memset(&par, 0, sizeof(par));
+	memset(workers, 0, sizeof(workers));
+	par.cfg = cfg;
+	par.nr = nr;
+	pthread_mutex_init(&par.lock, NULL);
+	pthread_cond_init(&par.cond, NULL);
+	/* many CPUs get smaller batches: queued events stay a few MB */
+	cap = 65536 / nr;
+	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
+	par.q = calloc(nr, sizeof(*par.q));
+	if (!par.q)
+		goto nomem;
+	for (s = 0; s < nr; s++)
+		for (k = 0; k < QUEUE_DEPTH; k++) {
+			struct batch *b = batch_new(cap);
+
+			if (!b)
+				goto nomem;
+			par.q[s].free[par.q[s].nr_free++] = b;
+		}
+	for (i = 0; i < nr_workers; i++) {
+		struct worker *w = &workers[i];
+
+		w->par = &par;
+		w->first = i;
+		w->step = nr_workers;
+		w->dec = *cfg->dec;
+		memset(w->dec.counts, 0, sizeof(w->dec.counts));
+		memset(w->dec.bad_by_src, 0, sizeof(w->dec.bad_by_src));
+		w->dec.field_errors = w->dec.bad_records = 0;
+		w->by_id = calloc(65536, sizeof(*w->by_id));
+		if (!w->by_id)
+			goto nomem;
+	}
+	/* read now: once workers run, only they may look at their streams */
+	lt_trace_progress(cfg->trace, &done, &total);
+	for (i = 0; i < nr_workers; i++) {
+		if (pthread_create(&workers[i].thread, NULL, worker_main,
+				   &workers[i])) {
+			lt_error_set(err, LT_E_INTERNAL, "cannot start a thread");
+			goto stop;
+		}
+		workers[i].started = true;
+	}
+	ret = merge(&par, sink, total, res, err);
+stop:
+	pthread_mutex_lock(&par.lock);
+	par.stop = true;
+	pthread_cond_broadcast(&par.cond);
+	pthread_mutex_unlock(&par.lock);
+	for (i = 0; i < nr_workers; i++) {
+		struct worker *w = &workers[i];
+		unsigned int k2;
+
+		if (!w->started)
+			continue;
+		pthread_join(w->thread, NULL);
+		/* what each worker's decoder and counts saw, as one reader would */
+		for (k2 = 0; k2 < LT_SRC_NR; k2++) {
+			cfg->dec->counts[k2] += w->dec.counts[k2];
+			cfg->dec->bad_by_src[k2] += w->dec.bad_by_src[k2];
+		}
+		cfg->dec->field_errors += w->dec.field_errors;
+		cfg->dec->bad_records += w->dec.bad_records;
+		for (k2 = 0; k2 < 65536; k2++)
+			cfg->by_id[k2] += w->by_id[k2];
+	}
+	goto out;
+nomem:
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
+out:
+	for (i = 0; i < nr_workers; i++)
+		free(workers[i].by_id);
+	for (s = 0; par.q && s < nr; s++) {
+		struct queue *q = &par.q[s];
+
+		batch_free(q->cur);
+		for (k = 0; k < q->nr_free; k++)
+			batch_free(q->free[k]);
+		for (k = 0; k < q->nr_full; k++)
+			batch_free(q->full[(q->full_head + k) % QUEUE_DEPTH]);
+	}
+	free(par.q);
+	pthread_cond_destroy(&par.cond);
+	pthread_mutex_destroy(&par.lock);
+	return ret;
+}
+
+unsigned int lt_pipe_usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	/* what taskset and cgroups leave us, not what the machine has */
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		return CPU_COUNT(&set) > 0 ? (unsigned int)CPU_COUNT(&set) : 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned int)n : 1;
+}
+
+int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
+		lt_pipe_progress_fn progress, void *ctx,
+		struct lt_pipe_result *res, struct lt_error *err)
+{
+	unsigned int streams = lt_trace_nr_streams(cfg->trace);
+	unsigned int cpus = lt_pipe_usable_cpus();
+	struct sink sink = { event, progress, ctx };
+	unsigned int workers;
+
+	memset(res, 0, sizeof(*res));
+	if (!cfg->threaded || streams < 2)
+		return run_serial(cfg, &sink, res, err);
+	/* a worker per core, each with its share of the trace's CPUs */
+	workers = cpus > 1 ? cpus : 2;
+	if (workers > streams)
+		workers = streams;
+	if (workers > MAX_WORKERS)
+		workers = MAX_WORKERS;
+	return run_parallel(cfg, workers, &sink, res, err);
 }

@@ -138,6 +138,17 @@ for line in open(tmp + "/r.folded"):
 EOF
 done
 
+# CPUs decoded in parallel merge back into exactly the one-thread report
+for t in "$REAL"/desktop-4cpu-sched_switch.dat "$REAL"/embedded-1cpu-sched-irq-gpio.dat; do
+	for opts in "" "--window 2s --to 9" "--per-thread --stacks"; do
+		"$LA" -q -j1 --format=json $opts "$t" > "$tmp/j1.json"
+		"$LA" -q -j2 --format=json $opts "$t" > "$tmp/j2.json"
+		cmp -s "$tmp/j1.json" "$tmp/j2.json" ||
+			{ echo "FAIL: -j1 and -j2 differ on $t $opts"; fail=1; }
+	done
+done
+expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
+
 # cut in the metadata, nothing to report even with --partial
 expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
 # cut inside the last CPU's data: exit status 5, and the report says so
