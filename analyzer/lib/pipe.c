@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "lt-pipe.h"
+#include "lt-tsheap.h"
 
 #define SERIAL_EVENTS	8192
 #define QUEUE_DEPTH	3	/* batches per CPU: one filling, two waiting */
@@ -387,34 +388,6 @@ static struct batch *next_batch(struct par *par, unsigned int s)
 	return b;
 }
 
-struct heap_ent {
-	uint64_t ts;
-	unsigned int s;
-};
-
-static inline bool earlier(const struct heap_ent *a, const struct heap_ent *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->s < b->s);
-}
-
-static void sift_down(struct heap_ent *h, unsigned int n, unsigned int i)
-{
-	struct heap_ent e = h[i];
-	unsigned int c;
-
-	for (;; i = c) {
-		c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && earlier(&h[c + 1], &h[c]))
-			c++;
-		if (!earlier(&h[c], &e))
-			break;
-		h[i] = h[c];
-	}
-	h[i] = e;
-}
-
 /*
  * Position stream @s on its next event.  Returns 1 with it ready, 0 when
  * the stream is over, -1 when reading failed without --partial.
@@ -448,7 +421,7 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 		 struct lt_pipe_result *res, struct lt_error *err)
 {
 	const struct lt_pipe_cfg *cfg = par->cfg;
-	struct heap_ent *heap;
+	struct lt_tsheap_ent *heap;
 	uint64_t first_ts = 0, done;
 	unsigned int len = 0, s, i, tick = 0;
 	bool have_first = false;
@@ -465,14 +438,14 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 			goto out;
 		if (ret) {
 			heap[len].ts = par->q[s].cur->ev[par->q[s].pos].ts;
-			heap[len++].s = s;
+			heap[len++].idx = s;
 		}
 	}
 	ret = 0;
 	for (i = len / 2; i-- > 0;)
-		sift_down(heap, len, i);
+		lt_tsheap_down(heap, len, i);
 	while (len) {
-		struct queue *q = &par->q[heap[0].s];
+		struct queue *q = &par->q[heap[0].idx];
 		const struct lt_ev *ev = &q->cur->ev[q->pos];
 
 		if (ev->kind != LT_EV_LOST) {
@@ -495,14 +468,14 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 				done += par->q[i].done;
 			sink->progress(sink->ctx, done, total);
 		}
-		s = heap[0].s;
+		s = heap[0].idx;
 		if (++q->pos >= q->cur->n) {
 			ret = advance(par, s, res, err);
 			if (ret < 0)
 				goto out;
 			if (!ret) {
 				heap[0] = heap[--len];
-				sift_down(heap, len, 0);
+				lt_tsheap_down(heap, len, 0);
 				ret = 0;
 				continue;
 			}
@@ -511,7 +484,7 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 		heap[0].ts = q->cur->ev[q->pos].ts;
 		/* with the next record of the same CPU often still the earliest */
 		if (len > 1)
-			sift_down(heap, len, 0);
+			lt_tsheap_down(heap, len, 0);
 	}
 	if (sink->progress)
 		sink->progress(sink->ctx, total, total);

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "lt-trace.h"
+#include "lt-tsheap.h"
 
 /* Caps on values read from the file; beyond them the file is refused. */
 #define LT_MAX_CPUS		4096
@@ -218,11 +219,6 @@ struct cpu_stream {
 	struct lt_error err;
 };
 
-struct heap_ent {
-	uint64_t ts;			/* of the stream's current record */
-	unsigned int idx;
-};
-
 struct cpu_stat {
 	int cpu;
 	int64_t overrun;
@@ -285,7 +281,7 @@ struct lt_trace {
 	uint64_t zmem;			/* bytes of chunk buffers, all CPUs */
 
 	/* merge: min-heap of streams by (timestamp, stream index) */
-	struct heap_ent *heap;
+	struct lt_tsheap_ent *heap;
 	unsigned int heap_len;
 	unsigned int nr_primed;
 	int last;			/* stream whose record was returned last */

@@ -2,11 +2,9 @@
 /*
  * trace-merge.c - lt_trace_next(): every CPU's records in timestamp order.
  *
- * Each CPU stream offers its current record; a binary min-heap keyed by
- * (timestamp, stream index) picks the next.  The keys live in the heap
- * array itself, so a comparison touches no stream.  Streams are sorted by
- * CPU id, so equal timestamps come out in CPU order, as libtracecmd gives
- * them.  With two CPUs the heap costs one comparison per record.
+ * Each CPU stream offers its current record; a min-heap of (timestamp,
+ * stream index) picks the next (lt-tsheap.h).  Streams are sorted by CPU
+ * id, so equal timestamps come out in CPU order, as libtracecmd gives them.
  *
  * Damage on one CPU: lt_trace_next() returns -1 once, with the error, and
  * drops that CPU; the next call carries on with the other CPUs.  A caller
@@ -17,45 +15,6 @@
 
 static void fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
 			struct lt_record *rec);
-
-static inline bool before(const struct heap_ent *a, const struct heap_ent *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->idx < b->idx);
-}
-
-static void sift_down(struct heap_ent *h, unsigned int n, unsigned int i)
-{
-	struct heap_ent e = h[i];
-	unsigned int c;
-
-	for (;;) {
-		c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && before(&h[c + 1], &h[c]))
-			c++;
-		if (!before(&h[c], &e))
-			break;
-		h[i] = h[c];
-		i = c;
-	}
-	h[i] = e;
-}
-
-static void sift_up(struct heap_ent *h, unsigned int i)
-{
-	struct heap_ent e = h[i];
-	unsigned int p;
-
-	while (i) {
-		p = (i - 1) / 2;
-		if (!before(&e, &h[p]))
-			break;
-		h[i] = h[p];
-		i = p;
-	}
-	h[i] = e;
-}
 
 int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		  struct lt_error *err)
@@ -73,10 +32,10 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 			t->heap[0].ts = stream_cur(cs)->ts;
 			/* Often it is still the earliest: one comparison. */
 			if (t->heap_len > 1)
-				sift_down(t->heap, t->heap_len, 0);
+				lt_tsheap_down(t->heap, t->heap_len, 0);
 		} else {
 			t->heap[0] = t->heap[--t->heap_len];
-			sift_down(t->heap, t->heap_len, 0);
+			lt_tsheap_down(t->heap, t->heap_len, 0);
 			if (ret < 0) {
 				*err = cs->err;
 				return -1;
@@ -91,7 +50,7 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		if (ret > 0) {
 			t->heap[t->heap_len].ts = stream_cur(cs)->ts;
 			t->heap[t->heap_len].idx = i;
-			sift_up(t->heap, t->heap_len++);
+			lt_tsheap_up(t->heap, t->heap_len++);
 		} else if (ret < 0) {
 			*err = cs->err;
 			return -1;
