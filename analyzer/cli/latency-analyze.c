@@ -94,8 +94,9 @@ static void usage(FILE *out)
 "      --partial          on a damaged trace, report what was read before the\n"
 "                         damage (marked partial, exit status 5)\n"
 "\n"
-"  -j, --threads=N        1: read, decode and replay on one core; 2 (the\n"
-"                         default on multi-core machines): two\n"
+"  -j, --threads=N        decode the trace's CPUs on N threads while this one\n"
+"                         replays (default: one per usable core); 1: all on\n"
+"                         one thread\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
 "  -h, --help             this help\n"
@@ -256,14 +257,18 @@ int main(int argc, char **argv)
 		case OPT_PARTIAL:
 			opts.partial = true;
 			break;
-		case 'j':
+		case 'j': {
+			unsigned long n;
+
 			errno = 0;
-			opts.threads = (unsigned int)strtoul(optarg, &end, 10);
+			n = strtoul(optarg, &end, 10);
 			if (errno || *end || end == optarg || optarg[0] == '-' ||
-			    !opts.threads)
+			    !n || n > 1024)
 				return bad_arg("--threads", optarg,
-					       "expected 1 or more");
+					       "expected 1 to 1024");
+			opts.threads = (unsigned int)n;
 			break;
+		}
 		case OPT_NO_PROGRESS:
 			progress = false;
 			break;

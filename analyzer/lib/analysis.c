@@ -271,11 +271,10 @@ static void replay_error(struct lt_error *err, const char *path,
 	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
 }
 
-static bool use_threads(const struct lt_options *opts)
+/* Decoding threads: as asked, else one per core we may run on. */
+static unsigned int use_threads(const struct lt_options *opts)
 {
-	if (opts->threads)
-		return opts->threads > 1;
-	return lt_pipe_usable_cpus() > 1;
+	return opts->threads ? opts->threads : lt_pipe_usable_cpus();
 }
 
 /* The consumer side of the pipe. */
@@ -449,7 +448,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	cfg.by_id = a->by_id;
 	cfg.partial = opts->partial;
 	cfg.to_ns = opts->to_ns;
-	cfg.threaded = use_threads(opts);
+	cfg.threads = use_threads(opts);
 	if (lt_pipe_run(&cfg, replay_event, opts->progress ? report_progress : NULL,
 			a, &pres, err) < 0) {
 		if (a->rp->err.code)

@@ -608,15 +608,14 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
 		struct lt_pipe_result *res, struct lt_error *err)
 {
 	unsigned int streams = lt_trace_nr_streams(cfg->trace);
-	unsigned int cpus = lt_pipe_usable_cpus();
 	struct sink sink = { event, progress, ctx };
 	unsigned int workers;
 
 	memset(res, 0, sizeof(*res));
-	if (!cfg->threaded || streams < 2)
+	if (cfg->threads < 2 || streams < 2)
 		return run_serial(cfg, &sink, res, err);
-	/* a worker per core, each with its share of the trace's CPUs */
-	workers = cpus > 1 ? cpus : 2;
+	/* each worker takes every workers-th CPU of the trace */
+	workers = cfg->threads;
 	if (workers > streams)
 		workers = streams;
 	if (workers > MAX_WORKERS)

@@ -142,12 +142,16 @@ done
 for t in "$REAL"/desktop-4cpu-sched_switch.dat "$REAL"/embedded-1cpu-sched-irq-gpio.dat; do
 	for opts in "" "--window 2s --to 9" "--per-thread --stacks"; do
 		"$LA" -q -j1 --format=json $opts "$t" > "$tmp/j1.json"
-		"$LA" -q -j2 --format=json $opts "$t" > "$tmp/j2.json"
-		cmp -s "$tmp/j1.json" "$tmp/j2.json" ||
-			{ echo "FAIL: -j1 and -j2 differ on $t $opts"; fail=1; }
+		# 3 workers on 4 CPUs: one of them reads two
+		for j in 2 3 4; do
+			"$LA" -q -j$j --format=json $opts "$t" > "$tmp/jn.json"
+			cmp -s "$tmp/j1.json" "$tmp/jn.json" ||
+				{ echo "FAIL: -j1 and -j$j differ on $t $opts"; fail=1; }
+		done
 	done
 done
 expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
+expect 1 "--threads: invalid value '1025': expected 1 to 1024" -- "$LA" -j 1025 x.dat
 
 # cut in the metadata, nothing to report even with --partial
 expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
