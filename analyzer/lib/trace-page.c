@@ -98,9 +98,14 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 	flags = read_long(t, page + 8);
 	commit = flags & RB_COMMIT_MASK;
 	room = avail - t->data_off;
+	if (commit > room && avail < t->page_size)
+		return stream_fail(t, cs, LT_E_TRUNCATED,
+				   "%s is cut short: it holds %llu bytes of events, only %llu are there",
+				   page_where(t, cs, w, sizeof(w)),
+				   (unsigned long long)commit,
+				   (unsigned long long)room);
 	if (commit > room)
-		return stream_fail(t, cs, avail < t->page_size ?
-				   LT_E_TRUNCATED : LT_E_CORRUPT,
+		return stream_fail(t, cs, LT_E_CORRUPT,
 				   "%s has commit %llu > page size %llu",
 				   page_where(t, cs, w, sizeof(w)),
 				   (unsigned long long)commit,
