@@ -271,7 +271,7 @@ static void replay_error(struct lt_error *err, const char *path,
 	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
 }
 
-/* Decoding threads: as asked, else one per core we may run on. */
+/* Threads: as asked, else one per core we may run on. */
 static unsigned int use_threads(const struct lt_options *opts)
 {
 	return opts->threads ? opts->threads : lt_pipe_usable_cpus();

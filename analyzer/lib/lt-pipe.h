@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * lt-pipe.h - the trace's CPUs read and decoded on worker threads, merged
+ * lt-pipe.h - the trace's CPUs read and decoded on several threads, merged
  * and replayed on the caller's.
  *
  * Reading pages and decoding records costs about twice what replaying
- * them does, so worker threads, each with its share of the file's CPUs,
- * decode into batches of events (strings and stacks copied out of the
- * records) while the caller's thread merges them in time order and
- * consumes them.  With one thread the same batches are made and consumed
- * in turn.
+ * them does, so worker threads decode the file's CPUs into batches of
+ * events (strings and stacks copied out of the records) while the
+ * caller's thread merges them in time order, consumes them, and decodes
+ * too whenever the batch it needs is not ready.  With one thread the same
+ * batches are made and consumed in turn.
  */
 #ifndef LT_PIPE_H
 #define LT_PIPE_H
@@ -26,7 +26,7 @@ struct lt_pipe_cfg {
 	uint32_t *by_id;	/* records per event id, counted here */
 	bool partial;		/* read past damage (it stops only its CPU) */
 	int64_t to_ns;		/* stop after first event + to_ns; -1 = never */
-	unsigned int threads;	/* decoding threads; 0 or 1: none, all on ours */
+	unsigned int threads;	/* in all, ours included; 0 or 1: ours only */
 };
 
 struct lt_pipe_result {

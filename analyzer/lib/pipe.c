@@ -12,6 +12,7 @@
  * turn from lt_trace_next().
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -244,9 +245,18 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 
 /* ---- CPUs in parallel --------------------------------------------------- */
 
+/*
+ * Each CPU of the trace has a queue of batches.  Any thread may fill a
+ * stream's next batch, one thread at a time (busy), so a stream's records
+ * stay in order.  Workers fill whichever stream has the fewest batches
+ * waiting; the caller's thread, when the stream it must merge next is
+ * empty, fills it (or another) itself rather than sleep.  So T threads keep
+ * T cores busy, with no thread waking another for every batch.
+ */
 struct queue {
 	struct batch *full[QUEUE_DEPTH], *free[QUEUE_DEPTH];
 	unsigned int full_head, nr_full, nr_free;
+	bool busy;		/* a thread is filling a batch of it */
 	bool ended;		/* its last batch is queued */
 	uint64_t done;		/* bytes read, as of the batch being merged */
 	/* the merge's cursor */
@@ -254,12 +264,16 @@ struct queue {
 	unsigned int pos;
 };
 
+/* What one thread decodes with. */
+struct filler {
+	struct lt_decoder dec;		/* a copy: its counters are its own */
+	uint32_t *by_id;
+};
+
 struct worker {
 	pthread_t thread;
 	struct par *par;
-	unsigned int first, step;	/* streams first, first + step, ... */
-	struct lt_decoder dec;		/* a copy: its counters are its own */
-	uint32_t *by_id;
+	struct filler f;
 	bool started;
 };
 
@@ -268,14 +282,14 @@ struct par {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct queue *q;
-	unsigned int nr;
+	unsigned int nr, nr_ended;
 	bool stop;
 };
 
 /* Read and decode stream @s into @b until it is full or the stream ends. */
-static void fill_stream(struct worker *w, unsigned int s, struct batch *b)
+static void fill_stream(const struct lt_pipe_cfg *cfg, struct filler *f,
+			unsigned int s, struct batch *b)
 {
-	const struct lt_pipe_cfg *cfg = w->par->cfg;
 	struct lt_record rec;
 	int ret;
 
@@ -292,8 +306,8 @@ static void fill_stream(struct worker *w, unsigned int s, struct batch *b)
 			break;
 		}
 		if (rec.kind == LT_REC_EVENT)
-			w->by_id[rec.id]++;
-		if (lt_decode_record(&w->dec, &rec, &b->ev[b->n]) &&
+			f->by_id[rec.id]++;
+		if (lt_decode_record(&f->dec, &rec, &b->ev[b->n]) &&
 		    append(b) < 0) {
 			nomem(b);
 			break;
@@ -302,69 +316,82 @@ static void fill_stream(struct worker *w, unsigned int s, struct batch *b)
 	b->done = lt_trace_stream_done(cfg->trace, s);
 }
 
+/*
+ * With the lock held: fill batch @b of stream @s (claimed: busy) with the
+ * lock dropped, then queue it.
+ */
+static void fill_locked(struct par *par, struct filler *f, unsigned int s,
+			struct batch *b)
+{
+	struct queue *q = &par->q[s];
+
+	pthread_mutex_unlock(&par->lock);
+	fill_stream(par->cfg, f, s, b);
+	pthread_mutex_lock(&par->lock);
+	q->full[(q->full_head + q->nr_full++) % QUEUE_DEPTH] = b;
+	q->busy = false;
+	if (b->end) {
+		q->ended = true;
+		par->nr_ended++;
+	}
+	pthread_cond_broadcast(&par->cond);
+}
+
+/*
+ * With the lock held: claim a free batch of the stream with the fewest
+ * waiting, among those nobody is filling; NULL when there is none.
+ */
+static struct batch *claim(struct par *par, unsigned int *sp)
+{
+	unsigned int s, best = UINT_MAX;
+	struct queue *q;
+
+	for (s = 0; s < par->nr; s++) {
+		q = &par->q[s];
+		if (q->busy || q->ended || !q->nr_free)
+			continue;
+		if (best == UINT_MAX || q->nr_full < par->q[best].nr_full)
+			best = s;
+	}
+	if (best == UINT_MAX)
+		return NULL;
+	q = &par->q[best];
+	q->busy = true;
+	*sp = best;
+	return q->free[--q->nr_free];
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct par *par = w->par;
-	unsigned int s, live;
 	struct batch *b;
-	bool moved;
+	unsigned int s;
 
-	for (;;) {
-		moved = false;
-		live = 0;
-		for (s = w->first; s < par->nr; s += w->step) {
-			struct queue *q = &par->q[s];
-
-			pthread_mutex_lock(&par->lock);
-			if (par->stop) {
-				pthread_mutex_unlock(&par->lock);
-				return NULL;
-			}
-			b = !q->ended && q->nr_free ? q->free[--q->nr_free] : NULL;
-			if (!q->ended)
-				live++;
-			pthread_mutex_unlock(&par->lock);
-			if (!b)
-				continue;
-
-			fill_stream(w, s, b);
-
-			pthread_mutex_lock(&par->lock);
-			q->full[(q->full_head + q->nr_full++) % QUEUE_DEPTH] = b;
-			if (b->end)
-				q->ended = true;
-			pthread_cond_broadcast(&par->cond);
-			pthread_mutex_unlock(&par->lock);
-			moved = true;
-		}
-		if (!live)
-			return NULL;
-		if (moved)
-			continue;
-		/* every stream of ours is full: wait for the merge to drain one */
-		pthread_mutex_lock(&par->lock);
-		while (!par->stop) {
-			bool room = false;
-
-			for (s = w->first; s < par->nr && !room; s += w->step)
-				room = !par->q[s].ended && par->q[s].nr_free;
-			if (room)
-				break;
+	pthread_mutex_lock(&par->lock);
+	while (!par->stop && par->nr_ended < par->nr) {
+		b = claim(par, &s);
+		if (b)
+			fill_locked(par, &w->f, s, b);
+		else
 			pthread_cond_wait(&par->cond, &par->lock);
-		}
-		pthread_mutex_unlock(&par->lock);
 	}
+	pthread_mutex_unlock(&par->lock);
+	return NULL;
 }
 
 /*
- * The next batch of stream @s for the merge, waiting for it if need be;
- * NULL when the stream is over.  The one it finished goes back for reuse.
+ * The next batch of stream @s for the merge; NULL when the stream is over.
+ * The one it finished goes back for reuse.  Rather than wait for a worker,
+ * the caller's thread decodes: stream @s when nobody is on it, else
+ * another stream; it waits only while a worker fills @s.
  */
-static struct batch *next_batch(struct par *par, unsigned int s)
+static struct batch *next_batch(struct par *par, struct filler *f,
+				unsigned int s)
 {
 	struct queue *q = &par->q[s];
 	struct batch *b;
+	unsigned int t;
 
 	pthread_mutex_lock(&par->lock);
 	if (q->cur) {
@@ -372,8 +399,17 @@ static struct batch *next_batch(struct par *par, unsigned int s)
 		q->cur = NULL;
 		pthread_cond_broadcast(&par->cond);
 	}
-	while (!q->nr_full && !q->ended)
-		pthread_cond_wait(&par->cond, &par->lock);
+	while (!q->nr_full && !q->ended) {
+		if (!q->busy) {
+			/* none waiting, none filling: all of its batches are free */
+			q->busy = true;
+			fill_locked(par, f, s, q->free[--q->nr_free]);
+		} else if ((b = claim(par, &t))) {
+			fill_locked(par, f, t, b);
+		} else {
+			pthread_cond_wait(&par->cond, &par->lock);
+		}
+	}
 	b = NULL;
 	if (q->nr_full) {
 		b = q->full[q->full_head];
@@ -392,8 +428,8 @@ static struct batch *next_batch(struct par *par, unsigned int s)
  * Position stream @s on its next event.  Returns 1 with it ready, 0 when
  * the stream is over, -1 when reading failed without --partial.
  */
-static int advance(struct par *par, unsigned int s, struct lt_pipe_result *res,
-		   struct lt_error *err)
+static int advance(struct par *par, struct filler *f, unsigned int s,
+		   struct lt_pipe_result *res, struct lt_error *err)
 {
 	struct queue *q = &par->q[s];
 
@@ -410,15 +446,16 @@ static int advance(struct par *par, unsigned int s, struct lt_pipe_result *res,
 		}
 		if (q->cur && q->cur->end)
 			return 0;
-		if (!next_batch(par, s))
+		if (!next_batch(par, f, s))
 			return 0;
 	}
 	return 1;
 }
 
 /* Merge the streams' batches into the sink, in time order. */
-static int merge(struct par *par, const struct sink *sink, uint64_t total,
-		 struct lt_pipe_result *res, struct lt_error *err)
+static int merge(struct par *par, struct filler *f, const struct sink *sink,
+		 uint64_t total, struct lt_pipe_result *res,
+		 struct lt_error *err)
 {
 	const struct lt_pipe_cfg *cfg = par->cfg;
 	struct lt_tsheap_ent *heap;
@@ -433,7 +470,7 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 		return -1;
 	}
 	for (s = 0; s < par->nr; s++) {
-		ret = advance(par, s, res, err);
+		ret = advance(par, f, s, res, err);
 		if (ret < 0)
 			goto out;
 		if (ret) {
@@ -457,7 +494,7 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 				break;	/* nothing later can count */
 			res->events++;
 		}
-		/* consumed before its batch can go back to the worker */
+		/* consumed before its batch can go back for refilling */
 		if (sink->event(sink->ctx, thaw(q->cur, q->pos)) < 0) {
 			ret = -1;
 			goto out;
@@ -470,7 +507,7 @@ static int merge(struct par *par, const struct sink *sink, uint64_t total,
 		}
 		s = heap[0].idx;
 		if (++q->pos >= q->cur->n) {
-			ret = advance(par, s, res, err);
+			ret = advance(par, f, s, res, err);
 			if (ret < 0)
 				goto out;
 			if (!ret) {
@@ -493,12 +530,38 @@ out:
 	return ret;
 }
 
+static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
+{
+	f->dec = *cfg->dec;
+	memset(f->dec.counts, 0, sizeof(f->dec.counts));
+	memset(f->dec.bad_by_src, 0, sizeof(f->dec.bad_by_src));
+	f->dec.field_errors = f->dec.bad_records = 0;
+	f->by_id = calloc(65536, sizeof(*f->by_id));
+	return f->by_id ? 0 : -1;
+}
+
+/* What a thread's decoder and counts saw, added as one reader would. */
+static void filler_fold(struct filler *f, const struct lt_pipe_cfg *cfg)
+{
+	unsigned int k;
+
+	for (k = 0; k < LT_SRC_NR; k++) {
+		cfg->dec->counts[k] += f->dec.counts[k];
+		cfg->dec->bad_by_src[k] += f->dec.bad_by_src[k];
+	}
+	cfg->dec->field_errors += f->dec.field_errors;
+	cfg->dec->bad_records += f->dec.bad_records;
+	for (k = 0; k < 65536; k++)
+		cfg->by_id[k] += f->by_id[k];
+}
+
 static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 			const struct sink *sink, struct lt_pipe_result *res,
 			struct lt_error *err)
 {
 	struct worker workers[MAX_WORKERS];
 	unsigned int nr = lt_trace_nr_streams(cfg->trace), cap, i, s, k;
+	struct filler self = { .by_id = NULL };
 	uint64_t done, total;
 	struct par par;
 	int ret = -1;
@@ -523,21 +586,14 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 				goto nomem;
 			par.q[s].free[par.q[s].nr_free++] = b;
 		}
+	if (filler_init(&self, cfg) < 0)
+		goto nomem;
 	for (i = 0; i < nr_workers; i++) {
-		struct worker *w = &workers[i];
-
-		w->par = &par;
-		w->first = i;
-		w->step = nr_workers;
-		w->dec = *cfg->dec;
-		memset(w->dec.counts, 0, sizeof(w->dec.counts));
-		memset(w->dec.bad_by_src, 0, sizeof(w->dec.bad_by_src));
-		w->dec.field_errors = w->dec.bad_records = 0;
-		w->by_id = calloc(65536, sizeof(*w->by_id));
-		if (!w->by_id)
+		workers[i].par = &par;
+		if (filler_init(&workers[i].f, cfg) < 0)
 			goto nomem;
 	}
-	/* read now: once workers run, only they may look at their streams */
+	/* read now: once workers run, a stream is read only by its filler */
 	lt_trace_progress(cfg->trace, &done, &total);
 	for (i = 0; i < nr_workers; i++) {
 		if (pthread_create(&workers[i].thread, NULL, worker_main,
@@ -547,35 +603,26 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 		}
 		workers[i].started = true;
 	}
-	ret = merge(&par, sink, total, res, err);
+	ret = merge(&par, &self, sink, total, res, err);
 stop:
 	pthread_mutex_lock(&par.lock);
 	par.stop = true;
 	pthread_cond_broadcast(&par.cond);
 	pthread_mutex_unlock(&par.lock);
-	for (i = 0; i < nr_workers; i++) {
-		struct worker *w = &workers[i];
-		unsigned int k2;
-
-		if (!w->started)
-			continue;
-		pthread_join(w->thread, NULL);
-		/* what each worker's decoder and counts saw, as one reader would */
-		for (k2 = 0; k2 < LT_SRC_NR; k2++) {
-			cfg->dec->counts[k2] += w->dec.counts[k2];
-			cfg->dec->bad_by_src[k2] += w->dec.bad_by_src[k2];
-		}
-		cfg->dec->field_errors += w->dec.field_errors;
-		cfg->dec->bad_records += w->dec.bad_records;
-		for (k2 = 0; k2 < 65536; k2++)
-			cfg->by_id[k2] += w->by_id[k2];
-	}
+	for (i = 0; i < nr_workers; i++)
+		if (workers[i].started)
+			pthread_join(workers[i].thread, NULL);
+	filler_fold(&self, cfg);
+	for (i = 0; i < nr_workers; i++)
+		if (workers[i].started)
+			filler_fold(&workers[i].f, cfg);
 	goto out;
 nomem:
 	lt_error_set(err, LT_E_NOMEM, "out of memory");
 out:
+	free(self.by_id);
 	for (i = 0; i < nr_workers; i++)
-		free(workers[i].by_id);
+		free(workers[i].f.by_id);
 	for (s = 0; par.q && s < nr; s++) {
 		struct queue *q = &par.q[s];
 
@@ -609,16 +656,15 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
 {
 	unsigned int streams = lt_trace_nr_streams(cfg->trace);
 	struct sink sink = { event, progress, ctx };
-	unsigned int workers;
+	unsigned int threads = cfg->threads;
 
 	memset(res, 0, sizeof(*res));
-	if (cfg->threads < 2 || streams < 2)
+	/* more threads than CPUs in the file would find nothing to fill */
+	if (threads > streams)
+		threads = streams;
+	if (threads < 2)
 		return run_serial(cfg, &sink, res, err);
-	/* each worker takes every workers-th CPU of the trace */
-	workers = cfg->threads;
-	if (workers > streams)
-		workers = streams;
-	if (workers > MAX_WORKERS)
-		workers = MAX_WORKERS;
-	return run_parallel(cfg, workers, &sink, res, err);
+	if (threads - 1 > MAX_WORKERS)
+		threads = MAX_WORKERS + 1;
+	return run_parallel(cfg, threads - 1, &sink, res, err);
 }
