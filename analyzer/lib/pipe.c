@@ -4,10 +4,11 @@
  *
  * Reading and decoding a record costs about twice what replaying it does,
  * so one reader thread cannot keep a replay busy.  Each CPU's stream is
- * read and decoded by a worker thread into its own queue of batches
- * (strings and stacks copied out of the records, which die at the next
- * read); the caller's thread merges the queues by timestamp, ties in CPU
- * order exactly as lt_trace_next() does, and replays.  With threads off,
+ * read and decoded into its own queue of batches (strings and stacks
+ * copied out of the records, which die at the next read) by worker threads
+ * and, when it would otherwise wait, the caller's thread, which merges the
+ * queues by timestamp, ties in CPU order exactly as lt_trace_next() does,
+ * and replays.  With threads off,
  * or a single CPU in the file, the same batches are made and consumed in
  * turn from lt_trace_next().
  */
