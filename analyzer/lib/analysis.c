@@ -440,9 +440,11 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	priv->have_replay = true;
 	lt_trace_for_each_cmdline(a->trace, name_from_cmdline, a->rp);
 
-	/* symbols load lazily and not thread-safely: load them before reading */
-	if (dec.present[LT_SRC_STACK])
-		lt_trace_load_ksyms(a->trace, NULL);
+	/*
+	 * Symbols load on the first stack, in this thread (the replay's):
+	 * decoding threads never look at them, and most traces without -T
+	 * still carry kernel_stack's format and a kallsyms worth 5-10 ms.
+	 */
 	cfg.trace = a->trace;
 	cfg.dec = &dec;
 	cfg.by_id = a->by_id;
