@@ -172,6 +172,7 @@ struct lt_replay_stats {
 	uint64_t unmatched_restore;
 	uint64_t inconsistent;		/* impossible transitions seen */
 	uint64_t implicit_switch_in;	/* tasks seen running, switch-in missing */
+	uint64_t no_switch_in;		/* ... whose wait's end was not charged */
 	uint64_t unordered;		/* events earlier than one before them */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;

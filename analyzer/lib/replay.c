@@ -75,8 +75,13 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
  * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
  * to running); a preempted or newly forked task's wait is not latency.
  */
+/*
+ * Task @ti runs on @cpu from @ts: its wait ends.  @seen: at its switch-in;
+ * else it was only seen running at @ts (its switch-in is missing), so it
+ * began at some unknown time before, and what ends there is not charged.
+ */
 static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
-			 uint64_t ts)
+			 uint64_t ts, bool seen)
 {
 	struct lt_task *t = &rp->tasks[ti];
 	struct wait w;
@@ -88,11 +93,17 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 	switch (t->run) {
 	case LT_RUN_SLEEPING:
 		/* no sched_wakeup seen: waking, else running, ends the wait */
+		if (!seen && !(t->flags & LT_TASK_WAKING)) {
+			rp->stats.no_switch_in++;
+			break;
+		}
 		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ts;
 		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
 		if (lt_rp_charge(rp, ti, &w) < 0)
 			return -1;
-		if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
+		if (wake < ts && !seen)
+			rp->stats.no_switch_in++;
+		else if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNABLE:
@@ -102,8 +113,11 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			if (lt_rp_charge(rp, ti, &w) < 0)
 				return -1;
 		}
-		if ((rp->tasks[ti].flags & LT_TASK_WOKEN) &&
-		    lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
+		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN))
+			break;
+		if (!seen)
+			rp->stats.no_switch_in++;
+		else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:
@@ -126,7 +140,7 @@ static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ti == LT_NO_TASK)
 		return -1;
 	lt_rp_set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
-	return start_running(rp, ti, ev->cpu, ev->ts);
+	return start_running(rp, ti, ev->cpu, ev->ts, true);
 }
 
 /*
@@ -167,7 +181,7 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 		return 0;
 	if (rp->tasks[ti].run != LT_RUN_UNKNOWN)
 		rp->stats.implicit_switch_in++;
-	return start_running(rp, ti, ev->cpu, ev->ts);
+	return start_running(rp, ti, ev->cpu, ev->ts, false);
 }
 
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
