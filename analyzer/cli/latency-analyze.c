@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,6 +56,15 @@ static const struct option long_opts[] = {
 	{ "version",		no_argument,	   NULL, 'V' },
 	{ NULL, 0, NULL, 0 }
 };
+
+/* -o naming the trace itself would truncate it before it is read. */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
 
 static void usage(FILE *out)
 {
@@ -292,8 +302,14 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
-	if (opts.from_ns >= 0 && opts.to_ns >= 0 && opts.to_ns <= opts.from_ns) {
-		fprintf(stderr, "%s: --to must be later than --from\n", prog);
+	if (opts.to_ns >= 0 && opts.to_ns <= (opts.from_ns > 0 ? opts.from_ns : 0)) {
+		fprintf(stderr, "%s: --to must be later than %s\n", prog,
+			opts.from_ns > 0 ? "--from" : "the first event (0)");
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	if (output && same_file(output, argv[optind])) {
+		fprintf(stderr, "%s: --output %s: that is the trace being read\n",
+			prog, output);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 	opts.trans_files = trans;
@@ -311,6 +327,12 @@ int main(int argc, char **argv)
 		free(trans);
 		return lt_error_exit_status(err.code);
 	}
+	/* a time copied from trace-cmd report is absolute: say so */
+	if (opts.from_ns >= 0 && !quiet &&
+	    report->end_ns - report->start_ns < (uint64_t)opts.from_ns)
+		fprintf(stderr, "%s: warning: --from %.6g s is past the end of the trace, %.6g s long (--from and --to count from its first event)\n",
+			prog, opts.from_ns / 1e9,
+			(report->end_ns - report->start_ns) / 1e9);
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {

@@ -459,8 +459,13 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		return 0;
 	}
 	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
-	if (win >= MAX_WINDOWS)
-		return lt_rp_limit(rp, true, "time windows", MAX_WINDOWS);
+	if (win >= MAX_WINDOWS) {
+		/* the option, not the trace, is what to change */
+		lt_error_set(&rp->err, LT_E_USAGE,
+			     "--window: more than %u windows in this trace; use a longer one",
+			     MAX_WINDOWS);
+		return -1;
+	}
 	if (win + 1 > rp->nr_windows)
 		rp->nr_windows = (uint32_t)win + 1;
 

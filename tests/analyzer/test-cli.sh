@@ -152,6 +152,17 @@ for t in "$REAL"/desktop-4cpu-sched_switch.dat "$REAL"/embedded-1cpu-sched-irq-g
 done
 expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
 expect 1 "--threads: invalid value '1025': expected 1 to 1024" -- "$LA" -j 1025 x.dat
+expect 1 "--to must be later than the first event" -- "$LA" --to 0 x.dat
+T=$REAL/qemu-1cpu-sched_switch.dat
+expect 1 "--window: more than 1048576 windows" -- "$LA" --window 1ns "$T"
+expect 0 "warning: --from 100 s is past the end of the trace" -- \
+	"$LA" --from 100 "$T"
+# -o naming the trace (or a link to it) must not truncate it
+cp "$T" "$tmp/self.dat"
+ln -s "$tmp/self.dat" "$tmp/link.dat"
+expect 1 "--output .*: that is the trace being read" -- \
+	"$LA" -o "$tmp/link.dat" "$tmp/self.dat"
+cmp -s "$T" "$tmp/self.dat" || { echo "FAIL: -o destroyed the trace"; fail=1; }
 
 # cut in the metadata, nothing to report even with --partial
 expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
