@@ -109,8 +109,10 @@ static bool kthread_comm(const char *comm)
 		"rcub/", "rcuog/", "rcuop/", "rcuos/", "cpuhp/", "watchdog/",
 		"idle_inject/", "irq/", "jbd2/", "scsi_eh_", "scsi_tmf_",
 		"nvme-", "xfsaild/", "xfs-", "btrfs-", "kswapd", "kcompactd",
-		"napi/", "kthrotld", "card", "pr/", "psimon", "kdmflush",
-		"dmcrypt_write", "ext4-rsv-conver", "kpktgend_",
+		"napi/", "kthrotld", "pr/", "psimon", "kdmflush",
+		"dmcrypt_write", "ext4-rsv-conver", "kpktgend_", "mmcqd/",
+		"brcmf_wdog/", "kdamond.", "card0-", "card1-", "card2-",
+		"card3-",
 	};
 	static const char *const names[] = {
 		"kthreadd", "khugepaged", "oom_reaper", "kblockd",
@@ -122,6 +124,8 @@ static bool kthread_comm(const char *comm)
 		"kmpathd", "ttm_swap", "cfg80211", "pool_workqueue_release",
 		"kvfree_rcu_reclaim", "kcryptd", "kthrotld", "charger_manager",
 		"spi0", "mmc_complete", "vmstat", "bioset", "crypto",
+		"ext4lazyinit", "kswapd0", "ksgxd", "khugepaged", "kpsmoused",
+		"irq_work", "rcu_tasks_kthre", "nfsd", "lockd",
 	};
 	size_t i;
 
