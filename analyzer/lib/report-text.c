@@ -213,9 +213,13 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fputc('\n', out);
 	}
 	/* one line, to copy and paste */
-	if (r->nr_missing && r->record_hint)
+	if (r->nr_missing && r->record_hint) {
 		fprintf(out, "%*srecord them with:\n%*s%s\n", HEAD_W, "", HEAD_W, "",
 			r->record_hint);
+		/* trace-cmd record refuses to start on an unknown event */
+		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
+			"%*sleave -e X out)\n", HEAD_W, "", HEAD_W, "");
+	}
 }
 
 static void put_lost(FILE *out, const struct lt_report *r)
