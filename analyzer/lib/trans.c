@@ -204,13 +204,14 @@ int lt_trans_load_file(struct lt_trans *tr, const char *path,
 
 	f = fopen(path, "r");
 	if (!f) {
-		lt_error_set(err, errno == ENOENT ? LT_E_USAGE : LT_E_IO,
+		lt_error_set(err, LT_E_IO,
 			     "%s: cannot open translation table: %s", path,
 			     strerror(errno));
 		return -1;
 	}
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		lt_error_set(err, LT_E_TABLE, "%s: not a regular file", path);
+		lt_error_set(err, LT_E_TABLE,
+			     "%s: translation table: not a regular file", path);
 		goto out;
 	}
 	if ((uint64_t)st.st_size > MAX_TABLE_BYTES) {

@@ -64,7 +64,7 @@ expect 3 "$tmp/passwd: " -- "$LA" "$tmp/passwd"
 one_line "$LA" "$tmp/passwd"
 : > "$tmp/empty.dat"
 expect 3 "$tmp/empty.dat: " -- "$LA" "$tmp/empty.dat"
-expect 1 "/nonexistent.trans: cannot open" -- "$LA" --trans /nonexistent.trans "$REAL/qemu-1cpu-sched_switch.dat"
+expect 2 "/nonexistent.trans: cannot open" -- "$LA" --trans /nonexistent.trans "$REAL/qemu-1cpu-sched_switch.dat"
 
 # traces without scheduler events: say what they hold and how to record
 for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do
