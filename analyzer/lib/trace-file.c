@@ -559,7 +559,7 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	*buf = NULL;
 	if (off >= t->size) {
 		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
 				  what, (unsigned long long)off,
 				  (unsigned long long)t->size);
 	}
@@ -585,7 +585,7 @@ static int check_section(struct lt_trace *t, struct lt_error *err,
 
 	if (off >= t->size)
 		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
 				  what, (unsigned long long)off,
 				  (unsigned long long)t->size);
 	rd_file(t, &r, off, t->size - off, what);
