@@ -47,8 +47,9 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 	for (i = 0; i < shown; i++) {
 		const struct lt_report_stack *st = &row->stacks[i];
 
-		fprintf(out, "%*s%" PRIu64 " waits, %s, max %s", indent + 4, "",
-			st->count, lt_format_duration(total, sizeof(total), st->total_ns),
+		fprintf(out, "%*s%" PRIu64 " wait%s, %s, max %s", indent + 4, "",
+			st->count, st->count == 1 ? "" : "s",
+			lt_format_duration(total, sizeof(total), st->total_ns),
 			lt_format_duration(max, sizeof(max), st->max_ns));
 		if (st->path_depth > 1) {
 			fputs(", in ", out);
@@ -89,8 +90,8 @@ static void put_rows(FILE *out, const struct lt_report *r,
 			put_stacks(out, row, indent);
 	}
 	if (shown < nr)
-		fprintf(out, "%*s... %zu more causes (--limit)\n", indent, "",
-			nr - shown);
+		fprintf(out, "%*s... %zu more cause%s (--limit)\n", indent, "",
+			nr - shown, nr - shown == 1 ? "" : "s");
 }
 
 /* "blocked 3.2 s: 80% annotated, 20% translated": only the kinds present */

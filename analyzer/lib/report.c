@@ -8,6 +8,7 @@
  * unless asked), merging histograms, worst occurrences and drill-down
  * stacks on the way.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -686,6 +687,7 @@ int lt_report_write(const struct lt_report *report, enum lt_format format,
 		break;
 	}
 	if (ret < 0 || fflush(out))
-		lt_error_set(err, LT_E_IO, "cannot write the report");
+		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
+			     strerror(errno ? errno : EIO));
 	return ret < 0 ? -1 : 0;
 }
