@@ -124,7 +124,7 @@ static bool kthread_comm(const char *comm)
 		"kmpathd", "ttm_swap", "cfg80211", "pool_workqueue_release",
 		"kvfree_rcu_reclaim", "kcryptd", "kthrotld", "charger_manager",
 		"spi0", "mmc_complete", "vmstat", "bioset", "crypto",
-		"ext4lazyinit", "kswapd0", "ksgxd", "khugepaged", "kpsmoused",
+		"ext4lazyinit", "ksgxd", "kpsmoused",
 		"irq_work", "rcu_tasks_kthre", "nfsd", "lockd",
 	};
 	size_t i;

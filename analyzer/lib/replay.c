@@ -74,11 +74,10 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
  * Task @ti starts running on @cpu at @ts: the wait it was in ends here.
  * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
  * to running); a preempted or newly forked task's wait is not latency.
- */
-/*
- * Task @ti runs on @cpu from @ts: its wait ends.  @seen: at its switch-in;
- * else it was only seen running at @ts (its switch-in is missing), so it
- * began at some unknown time before, and what ends there is not charged.
+ *
+ * @seen: @ts is the task's switch-in; else it was only seen running at @ts
+ * (its switch-in is missing), so it began at some unknown time before, and
+ * the wait that ends there is not charged.
  */
 static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			 uint64_t ts, bool seen)

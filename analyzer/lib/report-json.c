@@ -264,8 +264,9 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"damaged_records\":%" PRIu64 "},\n",
 		r->dropped_interruptible, r->dropped_interruptible_ns,
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
-		r->unfinished, r->no_switch_in, r->discarded_lost, r->resync, r->unmatched_restore,
-		r->inconsistent, r->unordered, r->damaged_records);
+		r->unfinished, r->no_switch_in, r->discarded_lost, r->resync,
+		r->unmatched_restore, r->inconsistent, r->unordered,
+		r->damaged_records);
 	fprintf(out, "\"partial\":%s,\"partial_reason\":", r->partial ? "true" : "false");
 	if (r->partial)
 		put_str(out, r->partial_reason);
