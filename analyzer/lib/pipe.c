@@ -149,18 +149,55 @@ static void batch_reset(struct batch *b)
 	b->end = b->failed = false;
 }
 
-static bool nomem(struct batch *b)
+/*
+ * Record @rec, counted by event id, decoded into @b: 0, or -1 when out of
+ * memory (@b then failed, and ends).
+ */
+static int take_record(struct lt_decoder *dec, uint32_t *by_id,
+		       const struct lt_record *rec, struct batch *b)
 {
-	b->failed = b->end = true;
-	lt_error_set(&b->err, LT_E_NOMEM, "out of memory while reading events");
-	return false;
+	if (rec->kind == LT_REC_EVENT)
+		by_id[rec->id]++;
+	if (lt_decode_record(dec, rec, &b->ev[b->n]) && append(b) < 0) {
+		b->failed = b->end = true;
+		lt_error_set(&b->err, LT_E_NOMEM,
+			     "out of memory while reading events");
+		return -1;
+	}
+	return 0;
+}
+
+/* --to counts from the first event, whichever thread reads it. */
+struct span {
+	bool have_first;
+	uint64_t first_ts;
+};
+
+/* Whether an event at @ts is past --to: nothing from then on counts. */
+static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
+		    uint64_t ts)
+{
+	if (!sp->have_first) {
+		sp->have_first = true;
+		sp->first_ts = ts;
+	}
+	return cfg->to_ns >= 0 && ts > sp->first_ts + (uint64_t)cfg->to_ns;
+}
+
+/* With --partial, damage stops only its CPU: the first is reported. */
+static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
+{
+	if (!res->damaged) {
+		res->damaged = true;
+		res->damage = *e;
+	}
 }
 
 /* ---- one thread: lt_trace_next() in batches ------------------------- */
 
 /* Read and decode into @b until it is full or the trace ends. */
 static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *res,
-			struct batch *b, bool *have_first, uint64_t *first_ts)
+			struct batch *b, struct span *sp)
 {
 	struct lt_error rerr;
 	struct lt_record rec;
@@ -179,30 +216,18 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 				b->err = rerr;
 				break;
 			}
-			if (!res->damaged) {
-				res->damaged = true;
-				res->damage = rerr;
-			}
+			note_damage(res, &rerr);
 			continue;
 		}
 		if (!ret)
 			break;
 		if (rec.kind == LT_REC_EVENT) {
-			if (!*have_first) {
-				*have_first = true;
-				*first_ts = rec.ts;
-			}
-			if (cfg->to_ns >= 0 &&
-			    rec.ts > *first_ts + (uint64_t)cfg->to_ns)
-				break;	/* nothing later can count */
+			if (past_to(cfg, sp, rec.ts))
+				break;
 			res->events++;
-			cfg->by_id[rec.id]++;
 		}
-		if (lt_decode_record(cfg->dec, &rec, &b->ev[b->n]) &&
-		    append(b) < 0) {
-			nomem(b);
+		if (take_record(cfg->dec, cfg->by_id, &rec, b) < 0)
 			break;
-		}
 	}
 	if (b->n < b->cap || b->failed)
 		b->end = true;
@@ -212,8 +237,8 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		      struct lt_pipe_result *res, struct lt_error *err)
 {
 	struct batch *b = batch_new(SERIAL_EVENTS);
-	uint64_t first_ts = 0, done, total;
-	bool have_first = false;
+	struct span sp = { false, 0 };
+	uint64_t done, total;
 	unsigned int i;
 	int ret = 0;
 
@@ -222,7 +247,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		return -1;
 	}
 	do {
-		fill_merged(cfg, res, b, &have_first, &first_ts);
+		fill_merged(cfg, res, b, &sp);
 		if (b->failed) {
 			*err = b->err;
 			ret = -1;
@@ -306,13 +331,8 @@ static void fill_stream(const struct lt_pipe_cfg *cfg, struct filler *f,
 			b->end = true;
 			break;
 		}
-		if (rec.kind == LT_REC_EVENT)
-			f->by_id[rec.id]++;
-		if (lt_decode_record(&f->dec, &rec, &b->ev[b->n]) &&
-		    append(b) < 0) {
-			nomem(b);
+		if (take_record(&f->dec, f->by_id, &rec, b) < 0)
 			break;
-		}
 	}
 	b->done = lt_trace_stream_done(cfg->trace, s);
 }
@@ -440,10 +460,7 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 				*err = q->cur->err;
 				return -1;
 			}
-			if (!res->damaged) {
-				res->damaged = true;
-				res->damage = q->cur->err;
-			}
+			note_damage(res, &q->cur->err);
 		}
 		if (q->cur && q->cur->end)
 			return 0;
@@ -460,9 +477,9 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 {
 	const struct lt_pipe_cfg *cfg = par->cfg;
 	struct lt_tsheap_ent *heap;
-	uint64_t first_ts = 0, done;
+	struct span sp = { false, 0 };
 	unsigned int len = 0, s, i, tick = 0;
-	bool have_first = false;
+	uint64_t done;
 	int ret = 0;
 
 	heap = malloc(par->nr * sizeof(*heap));
@@ -487,12 +504,8 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		const struct lt_ev *ev = &q->cur->ev[q->pos];
 
 		if (ev->kind != LT_EV_LOST) {
-			if (!have_first) {
-				have_first = true;
-				first_ts = ev->ts;
-			}
-			if (cfg->to_ns >= 0 && ev->ts > first_ts + (uint64_t)cfg->to_ns)
-				break;	/* nothing later can count */
+			if (past_to(cfg, &sp, ev->ts))
+				break;
 			res->events++;
 		}
 		/* consumed before its batch can go back for refilling */
