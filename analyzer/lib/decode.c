@@ -377,11 +377,13 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 		 */
 		ev->current = 0;
 		/* only the switch-out stack of the task that just left this CPU */
-		if (cpu < 0 || cpu >= d->nr_cpus || d->stack_pid[cpu] != ev->pid ||
-		    ev->pid <= 0) {
+		if (cpu < 0 || cpu >= d->nr_cpus || ev->pid <= 0 ||
+		    (d->stack_pid[cpu] != ev->pid &&
+		     d->stack_pid[cpu] != LT_DECODE_PID_UNKNOWN)) {
 			ev->kind = LT_EV_OTHER;
 			return;
 		}
+		ev->check_prev = d->stack_pid[cpu] == LT_DECODE_PID_UNKNOWN;
 		d->stack_pid[cpu] = -1;
 		ev->kind = LT_EV_STACK;
 		ev->nr_frames = get_frames(d, t, rec);

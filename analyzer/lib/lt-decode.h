@@ -49,6 +49,9 @@ struct lt_decode_type {
 	unsigned int have;	/* bit per field found */
 };
 
+/* stack_pid at the start of a range: what came before is not known here */
+#define LT_DECODE_PID_UNKNOWN	(-2)
+
 struct lt_decoder {
 	const struct lt_trace *trace;
 	struct lt_decode_type types[LT_SRC_NR];
@@ -59,7 +62,8 @@ struct lt_decoder {
 	uint16_t by_id[65536];		/* id -> src + 1, 0 = not ours */
 	/* prev_state letters, read from sched_switch's print fmt */
 	uint64_t state_sleep, state_blocked, state_idle, state_other;
-	int *stack_pid;			/* per CPU: pid switched out last, or -1 */
+	int *stack_pid;			/* per CPU: pid switched out last, -1, or
+					   LT_DECODE_PID_UNKNOWN */
 	int nr_cpus;
 	uint64_t frames[LT_DECODE_MAX_FRAMES];
 	uint64_t counts[LT_SRC_NR];	/* records seen per source */

@@ -60,6 +60,12 @@ struct lt_ev {
 	const uint64_t *frames;		/* LT_EV_STACK, innermost first */
 	unsigned int nr_frames;
 	uint8_t origin;			/* the decoder's source, for counting */
+	/*
+	 * LT_EV_STACK decoded with the record before it unknown (the start
+	 * of a range): it stands only if that record was the switch-out of
+	 * pid, which the one who sees the CPU's records in order checks.
+	 */
+	uint8_t check_prev;
 };
 
 #define LT_EV_NO_ORIGIN 0xff

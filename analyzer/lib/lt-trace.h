@@ -153,17 +153,40 @@ int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);
 
 /*
- * The same records one CPU at a time, for decoding CPUs in parallel: each
- * stream may be read from its own thread, as long as no two threads read
- * one stream and lt_trace_next() is not used.  Streams are in CPU order,
- * the order lt_trace_next() breaks timestamp ties in.  Returns 1, 0 at the
- * stream's end, or -1 once on damage (then 0).
+ * The same records one CPU (stream) at a time, for decoding in parallel:
+ * each CPU's data is cut into ranges of whole pages (or whole compressed
+ * chunks), which need nothing from the ranges before them, so several
+ * threads can read ranges of one CPU at once.  Streams are in CPU order,
+ * the order lt_trace_next() breaks timestamp ties in; lt_trace_next() must
+ * not be used on a trace read this way.
+ *
+ * What does cross a range boundary is the reader's to stitch: a
+ * missed-events record left at the end of a range belongs in front of the
+ * next record of that CPU (records of one CPU in range order then equal
+ * what lt_trace_next() gives for it), and a stack record at the start of
+ * a range follows whatever ended the range before.
  */
+struct lt_trace_range;
+
 unsigned int lt_trace_nr_streams(const struct lt_trace *trace);
-int lt_trace_stream_next(struct lt_trace *trace, unsigned int stream,
-			 struct lt_record *rec, struct lt_error *err);
-/* Bytes of the stream's data consumed: for progress, from its own thread. */
-uint64_t lt_trace_stream_done(const struct lt_trace *trace, unsigned int stream);
+/* The CPU id stream @stream's records carry. */
+int lt_trace_stream_cpu(const struct lt_trace *trace, unsigned int stream);
+/*
+ * Cut stream @stream's next range, about @bytes of (uncompressed) data,
+ * from where the last cut ended: 1 with *@range set, 0 when the stream has
+ * no more, -1 out of memory.  A range in *@range (of any stream, read or
+ * not) is reused: its buffers are kept.  Cuts of one stream are made one
+ * at a time.  @last tells whether this is the stream's final range.
+ */
+int lt_trace_range_cut(struct lt_trace *trace, unsigned int stream,
+		       uint64_t bytes, struct lt_trace_range **range,
+		       bool *last);
+/* A range's next record: 1, 0 at its end, or -1 once on damage (then 0). */
+int lt_trace_range_next(struct lt_trace *trace, struct lt_trace_range *range,
+			struct lt_record *rec, struct lt_error *err);
+/* Bytes of file data the range has consumed, for progress. */
+uint64_t lt_trace_range_done(const struct lt_trace_range *range);
+void lt_trace_range_free(struct lt_trace *trace, struct lt_trace_range *range);
 
 /* Bytes of CPU data consumed so far and in total, for progress display. */
 void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,

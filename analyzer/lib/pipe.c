@@ -24,7 +24,6 @@
 #include "lt-tsheap.h"
 
 #define SERIAL_EVENTS	8192
-#define QUEUE_DEPTH	3	/* batches per CPU: one filling, two waiting */
 #define MAX_WORKERS	16
 #define PROGRESS_EVERY	(1u << 16)	/* events between progress calls */
 
@@ -41,8 +40,9 @@ struct batch {
 	unsigned int n, cap;
 	char *arena;
 	size_t used, size;
-	uint64_t done;		/* the stream's bytes read when it was filled */
-	bool end;		/* the stream's last batch */
+	uint64_t done;		/* the range's bytes read when it was filled */
+	bool end;		/* the range's (or the stream's) last batch */
+	bool last;		/* of the CPU's last range */
 	bool failed;		/* reading failed: err says why */
 	struct lt_error err;
 };
@@ -272,22 +272,54 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 /* ---- CPUs in parallel --------------------------------------------------- */
 
 /*
- * Each CPU of the trace has a queue of batches.  Any thread may fill a
- * stream's next batch, one thread at a time (busy), so a stream's records
- * stay in order.  Workers fill whichever stream has the fewest batches
- * waiting; the caller's thread, when the stream it must merge next is
- * empty, fills it (or another) itself rather than sleep.  So T threads keep
- * T cores busy, with no thread waking another for every batch.
+ * Each CPU's data is read as a run of ranges (lt_trace_range_cut()) that
+ * need nothing from each other, a few of them open at once, each with a
+ * short queue of batches.  Any thread may fill any open range's next
+ * batch, one thread per range at a time, so a range's records stay in
+ * order.  Workers fill the most urgent (the range the merge is on first,
+ * then the next ones); the caller's thread, when the batch it must merge
+ * next is not ready, fills it or another itself rather than sleep.  So
+ * several threads can decode one busy CPU, and T threads keep T cores
+ * busy without waking each other for every batch.
  */
-struct queue {
-	struct batch *full[QUEUE_DEPTH], *free[QUEUE_DEPTH];
-	unsigned int full_head, nr_full, nr_free;
+#define RANGE_BYTES	(1u << 20)	/* of data per range: ~15k events */
+#define MAX_LOOKAHEAD	4		/* ranges of a CPU open at once */
+#define RANGE_QUEUE	2		/* batches a range may have waiting */
+#define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
+#define QUEUED_EVENTS	36864		/* events in all batches, about */
+
+struct range_slot {
+	struct lt_trace_range *r;
+	struct batch *full[RANGE_QUEUE];
+	unsigned int full_head, nr_full;
 	bool busy;		/* a thread is filling a batch of it */
 	bool ended;		/* its last batch is queued */
-	uint64_t done;		/* bytes read, as of the batch being merged */
+	bool last;		/* the CPU's last range */
+	int stack_pid;		/* the decoder's state for this CPU, between batches */
+};
+
+struct queue {
+	int cpu;			/* as the records say */
+	struct range_slot slot[MAX_LOOKAHEAD];
+	unsigned int head, nr_open;	/* slot[head] is the merge's */
+	unsigned int nr_cut;		/* ranges cut so far */
+	bool cut_over;			/* no more ranges */
+	bool cut_failed;		/* ... for want of memory */
+	bool stopped;			/* damaged: the merge reads no further */
+	struct lt_trace_range *spare;	/* read: its buffers serve the next */
+	struct batch *pool[POOL];
+	unsigned int nr_pool;
+	uint64_t done_base;		/* bytes of the ranges merged */
+	uint64_t done;			/* ... and of the batch being merged */
 	/* the merge's cursor */
 	struct batch *cur;
 	unsigned int pos;
+	/* the last record merged, for stacks at range starts */
+	enum lt_ev_kind last_kind;
+	int last_pid;
+	/* a missed-events record from a range's end, for the next record */
+	bool lost_held;
+	struct lt_ev lost;
 };
 
 /* What one thread decodes with. */
@@ -308,20 +340,55 @@ struct par {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct queue *q;
-	unsigned int nr, nr_ended;
+	unsigned int nr, nr_live, lookahead;
+	uint64_t range_bytes;
 	bool stop;
 };
 
-/* Read and decode stream @s into @b until it is full or the stream ends. */
-static void fill_stream(const struct lt_pipe_cfg *cfg, struct filler *f,
-			unsigned int s, struct batch *b)
+/* With the lock held: open ranges of CPU @s up to the lookahead. */
+static void top_up(struct par *par, unsigned int s)
 {
+	struct queue *q = &par->q[s];
+	struct range_slot *sl;
+	struct lt_trace_range *r;
+	bool last;
+	int ret;
+
+	while (!q->cut_over && !q->stopped && q->nr_open < par->lookahead) {
+		r = q->spare;
+		q->spare = NULL;
+		ret = lt_trace_range_cut(par->cfg->trace, s, par->range_bytes,
+					 &r, &last);
+		if (ret <= 0) {
+			q->spare = r;
+			q->cut_over = true;
+			q->cut_failed = ret < 0;
+			break;
+		}
+		sl = &q->slot[(q->head + q->nr_open++) % MAX_LOOKAHEAD];
+		memset(sl, 0, sizeof(*sl));
+		sl->r = r;
+		sl->last = last;
+		/* the first range starts the CPU: no switch came before it */
+		sl->stack_pid = q->nr_cut++ ? LT_DECODE_PID_UNKNOWN : -1;
+		if (last)
+			q->cut_over = true;
+	}
+}
+
+/* Read and decode @sl's range into @b until it is full or the range ends. */
+static void fill_range(const struct lt_pipe_cfg *cfg, struct filler *f,
+		       int cpu, struct range_slot *sl, struct batch *b)
+{
+	bool track = cpu >= 0 && cpu < f->dec.nr_cpus;
 	struct lt_record rec;
 	int ret;
 
 	batch_reset(b);
+	if (track)
+		f->dec.stack_pid[cpu] = sl->stack_pid;
 	while (b->n < b->cap) {
-		ret = lt_trace_stream_next(cfg->trace, s, &rec, &b->err);
+		ret = lt_trace_range_next(cfg->trace, sl->r, &rec, &b->err);
 		if (ret < 0) {
 			/* damage ends this CPU: the merge decides what it means */
 			b->failed = b->end = true;
@@ -334,66 +401,79 @@ static void fill_stream(const struct lt_pipe_cfg *cfg, struct filler *f,
 		if (take_record(&f->dec, f->by_id, &rec, b) < 0)
 			break;
 	}
-	b->done = lt_trace_stream_done(cfg->trace, s);
+	if (track)
+		sl->stack_pid = f->dec.stack_pid[cpu];
+	b->last = sl->last;
+	b->done = lt_trace_range_done(sl->r);
 }
 
 /*
- * With the lock held: fill batch @b of stream @s (claimed: busy) with the
- * lock dropped, then queue it.
+ * With the lock held: fill batch @b of slot @sl of CPU @s (claimed: busy)
+ * with the lock dropped, then queue it.
  */
 static void fill_locked(struct par *par, struct filler *f, unsigned int s,
-			struct batch *b)
+			struct range_slot *sl, struct batch *b)
 {
-	struct queue *q = &par->q[s];
-
 	pthread_mutex_unlock(&par->lock);
-	fill_stream(par->cfg, f, s, b);
+	fill_range(par->cfg, f, par->q[s].cpu, sl, b);
 	pthread_mutex_lock(&par->lock);
-	q->full[(q->full_head + q->nr_full++) % QUEUE_DEPTH] = b;
-	q->busy = false;
-	if (b->end) {
-		q->ended = true;
-		par->nr_ended++;
-	}
+	sl->full[(sl->full_head + sl->nr_full++) % RANGE_QUEUE] = b;
+	sl->busy = false;
+	if (b->end)
+		sl->ended = true;
 	pthread_cond_broadcast(&par->cond);
 }
 
 /*
- * With the lock held: claim a free batch of the stream with the fewest
- * waiting, among those nobody is filling; NULL when there is none.
+ * With the lock held: claim a batch to fill in the most urgent open range
+ * nobody is filling (the nearest to its CPU's merge, the emptiest); NULL
+ * when there is none.
  */
-static struct batch *claim(struct par *par, unsigned int *sp)
+static struct batch *claim(struct par *par, unsigned int *sp,
+			   struct range_slot **slp)
 {
-	unsigned int s, best = UINT_MAX;
+	unsigned int s, i, score, best_score = UINT_MAX;
+	struct range_slot *sl, *best = NULL;
 	struct queue *q;
 
 	for (s = 0; s < par->nr; s++) {
 		q = &par->q[s];
-		if (q->busy || q->ended || !q->nr_free)
+		if (q->stopped || !q->nr_pool)
 			continue;
-		if (best == UINT_MAX || q->nr_full < par->q[best].nr_full)
-			best = s;
+		top_up(par, s);
+		for (i = 0; i < q->nr_open; i++) {
+			sl = &q->slot[(q->head + i) % MAX_LOOKAHEAD];
+			if (sl->busy || sl->ended || sl->nr_full >= RANGE_QUEUE)
+				continue;
+			score = i * RANGE_QUEUE + sl->nr_full;
+			if (score < best_score) {
+				best_score = score;
+				best = sl;
+				*sp = s;
+			}
+			break;	/* later ranges of this CPU are less urgent */
+		}
 	}
-	if (best == UINT_MAX)
+	if (!best)
 		return NULL;
-	q = &par->q[best];
-	q->busy = true;
-	*sp = best;
-	return q->free[--q->nr_free];
+	best->busy = true;
+	*slp = best;
+	return par->q[*sp].pool[--par->q[*sp].nr_pool];
 }
 
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
 	struct par *par = w->par;
+	struct range_slot *sl;
 	struct batch *b;
 	unsigned int s;
 
 	pthread_mutex_lock(&par->lock);
-	while (!par->stop && par->nr_ended < par->nr) {
-		b = claim(par, &s);
+	while (!par->stop && par->nr_live) {
+		b = claim(par, &s, &sl);
 		if (b)
-			fill_locked(par, &w->f, s, b);
+			fill_locked(par, &w->f, s, sl, b);
 		else
 			pthread_cond_wait(&par->cond, &par->lock);
 	}
@@ -401,58 +481,91 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+/* With the lock held: CPU @s is over for the merge. */
+static void cpu_over(struct par *par, struct queue *q)
+{
+	if (!q->stopped) {
+		q->stopped = true;
+		par->nr_live--;
+		pthread_cond_broadcast(&par->cond);
+	}
+}
+
 /*
- * The next batch of stream @s for the merge; NULL when the stream is over.
- * The one it finished goes back for reuse.  Rather than wait for a worker,
- * the caller's thread decodes: stream @s when nobody is on it, else
- * another stream; it waits only while a worker fills @s.
+ * The next batch of CPU @s for the merge; NULL when the CPU is over (or,
+ * with *@nomem set, when a range could not be cut).  The one it finished
+ * goes back to the pool.  Rather than wait for a worker, the caller's
+ * thread decodes: the range it needs when nobody is on it, else another;
+ * it waits only while a worker fills the range it needs.
  */
 static struct batch *next_batch(struct par *par, struct filler *f,
-				unsigned int s)
+				unsigned int s, bool *nomem)
 {
 	struct queue *q = &par->q[s];
-	struct batch *b;
+	struct range_slot *sl, *other;
+	struct batch *b = NULL;
 	unsigned int t;
 
 	pthread_mutex_lock(&par->lock);
 	if (q->cur) {
-		q->free[q->nr_free++] = q->cur;
+		q->pool[q->nr_pool++] = q->cur;
 		q->cur = NULL;
 		pthread_cond_broadcast(&par->cond);
 	}
-	while (!q->nr_full && !q->ended) {
-		if (!q->busy) {
-			/* none waiting, none filling: all of its batches are free */
-			q->busy = true;
-			fill_locked(par, f, s, q->free[--q->nr_free]);
-		} else if ((b = claim(par, &t))) {
-			fill_locked(par, f, t, b);
+	for (;;) {
+		top_up(par, s);
+		if (!q->nr_open) {
+			*nomem = q->cut_failed;
+			cpu_over(par, q);
+			break;
+		}
+		sl = &q->slot[q->head];
+		if (sl->nr_full) {
+			b = sl->full[sl->full_head];
+			sl->full_head = (sl->full_head + 1) % RANGE_QUEUE;
+			sl->nr_full--;
+			break;
+		}
+		if (sl->ended) {
+			/* all of it merged: the range's data is in the batches */
+			q->done_base += lt_trace_range_done(sl->r);
+			if (q->spare)
+				lt_trace_range_free(par->cfg->trace, q->spare);
+			q->spare = sl->r;
+			sl->r = NULL;
+			q->head = (q->head + 1) % MAX_LOOKAHEAD;
+			q->nr_open--;
+			pthread_cond_broadcast(&par->cond);	/* room for a range */
+			continue;
+		}
+		if (!sl->busy) {
+			/* none waiting, none filling: the pool has a batch */
+			sl->busy = true;
+			fill_locked(par, f, s, sl, q->pool[--q->nr_pool]);
+		} else if ((b = claim(par, &t, &other))) {
+			fill_locked(par, f, t, other, b);
+			b = NULL;
 		} else {
 			pthread_cond_wait(&par->cond, &par->lock);
 		}
 	}
-	b = NULL;
-	if (q->nr_full) {
-		b = q->full[q->full_head];
-		q->full_head = (q->full_head + 1) % QUEUE_DEPTH;
-		q->nr_full--;
-		q->cur = b;
-		q->pos = 0;
-	}
+	q->cur = b;
+	q->pos = 0;
 	pthread_mutex_unlock(&par->lock);
 	if (b)
-		q->done = b->done;
+		q->done = q->done_base + b->done;
 	return b;
 }
 
 /*
- * Position stream @s on its next event.  Returns 1 with it ready, 0 when
- * the stream is over, -1 when reading failed without --partial.
+ * Position CPU @s on its next event.  Returns 1 with it ready, 0 when the
+ * CPU is over, -1 when reading failed without --partial.
  */
 static int advance(struct par *par, struct filler *f, unsigned int s,
 		   struct lt_pipe_result *res, struct lt_error *err)
 {
 	struct queue *q = &par->q[s];
+	bool nomem = false;
 
 	while (!q->cur || q->pos >= q->cur->n) {
 		if (q->cur && q->cur->failed) {
@@ -461,16 +574,55 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 				return -1;
 			}
 			note_damage(res, &q->cur->err);
+			/* damage stops its CPU, whatever ranges follow */
+			pthread_mutex_lock(&par->lock);
+			cpu_over(par, q);
+			pthread_mutex_unlock(&par->lock);
+			return 0;
 		}
-		if (q->cur && q->cur->end)
+		if (!next_batch(par, f, s, &nomem)) {
+			if (nomem) {
+				lt_error_set(err, LT_E_NOMEM, "out of memory");
+				return -1;
+			}
 			return 0;
-		if (!next_batch(par, f, s))
-			return 0;
+		}
 	}
 	return 1;
 }
 
-/* Merge the streams' batches into the sink, in time order. */
+/*
+ * Records that cross a range boundary, put right here, where each CPU's
+ * records pass in order: 1 to deliver @ev, 0 to hold it back.
+ */
+static int stitch(struct queue *q, struct lt_ev *ev)
+{
+	if (ev->kind == LT_EV_LOST) {
+		/* losses with no record between them are one, as in one reader */
+		if (q->lost_held) {
+			q->lost_held = false;
+			ev->value = q->lost.value == UINT64_MAX ||
+				    ev->value == UINT64_MAX ?
+				    UINT64_MAX : q->lost.value + ev->value;
+		}
+		/* left at a range's end: it goes in front of what follows */
+		if (q->pos + 1 == q->cur->n && q->cur->end && !q->cur->failed &&
+		    !q->cur->last) {
+			q->lost = *ev;
+			q->lost_held = true;
+			return 0;
+		}
+		return 1;
+	}
+	if (ev->kind == LT_EV_STACK && ev->check_prev &&
+	    !(q->last_kind == LT_EV_SWITCH && q->last_pid == ev->pid))
+		ev->kind = LT_EV_OTHER;	/* not a switch-out stack after all */
+	q->last_kind = ev->kind;
+	q->last_pid = ev->pid;
+	return 1;
+}
+
+/* Merge the CPUs' batches into the sink, in time order. */
 static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		 uint64_t total, struct lt_pipe_result *res,
 		 struct lt_error *err)
@@ -501,15 +653,23 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		lt_tsheap_down(heap, len, i);
 	while (len) {
 		struct queue *q = &par->q[heap[0].idx];
-		const struct lt_ev *ev = &q->cur->ev[q->pos];
+		struct lt_ev *ev = thaw(q->cur, q->pos);
 
 		if (ev->kind != LT_EV_LOST) {
 			if (past_to(cfg, &sp, ev->ts))
 				break;
 			res->events++;
 		}
+		if (q->lost_held && ev->kind != LT_EV_LOST) {
+			q->lost_held = false;
+			q->lost.ts = ev->ts;
+			if (sink->event(sink->ctx, &q->lost) < 0) {
+				ret = -1;
+				goto out;
+			}
+		}
 		/* consumed before its batch can go back for refilling */
-		if (sink->event(sink->ctx, thaw(q->cur, q->pos)) < 0) {
+		if (stitch(q, ev) && sink->event(sink->ctx, ev) < 0) {
 			ret = -1;
 			goto out;
 		}
@@ -525,12 +685,18 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 			if (ret < 0)
 				goto out;
 			if (!ret) {
+				/* over with a loss held: it was the CPU's last word */
+				if (q->lost_held) {
+					q->lost_held = false;
+					if (sink->event(sink->ctx, &q->lost) < 0) {
+						ret = -1;
+						goto out;
+					}
+				}
 				heap[0] = heap[--len];
 				lt_tsheap_down(heap, len, 0);
-				ret = 0;
 				continue;
 			}
-			ret = 0;
 		}
 		heap[0].ts = q->cur->ev[q->pos].ts;
 		/* with the next record of the same CPU often still the earliest */
@@ -550,8 +716,17 @@ static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 	memset(f->dec.counts, 0, sizeof(f->dec.counts));
 	memset(f->dec.bad_by_src, 0, sizeof(f->dec.bad_by_src));
 	f->dec.field_errors = f->dec.bad_records = 0;
+	/* its own: ranges of one CPU are decoded at once, each from its state */
+	f->dec.stack_pid = calloc(f->dec.nr_cpus > 0 ? f->dec.nr_cpus : 1,
+				  sizeof(*f->dec.stack_pid));
 	f->by_id = calloc(65536, sizeof(*f->by_id));
-	return f->by_id ? 0 : -1;
+	return f->by_id && f->dec.stack_pid ? 0 : -1;
+}
+
+static void filler_free(struct filler *f)
+{
+	free(f->by_id);
+	free(f->dec.stack_pid);
 }
 
 /* What a thread's decoder and counts saw, added as one reader would. */
@@ -574,32 +749,47 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 			struct lt_error *err)
 {
 	struct worker workers[MAX_WORKERS];
-	unsigned int nr = lt_trace_nr_streams(cfg->trace), cap, i, s, k;
-	struct filler self = { .by_id = NULL };
+	unsigned int nr = lt_trace_nr_streams(cfg->trace), cap, pool, i, s, k;
+	struct filler self;
 	uint64_t done, total;
 	struct par par;
 	int ret = -1;
 
 	memset(&par, 0, sizeof(par));
 	memset(workers, 0, sizeof(workers));
+	memset(&self, 0, sizeof(self));
 	par.cfg = cfg;
-	par.nr = nr;
+	par.nr = par.nr_live = nr;
+	/*
+	 * LT_RANGE_BYTES: tests cut small ranges, so that every boundary
+	 * case (a stack or a loss across it) occurs in small traces too.
+	 */
+	par.range_bytes = RANGE_BYTES;
+	if (getenv("LT_RANGE_BYTES"))
+		par.range_bytes = strtoull(getenv("LT_RANGE_BYTES"), NULL, 0);
 	pthread_mutex_init(&par.lock, NULL);
 	pthread_cond_init(&par.cond, NULL);
-	/* many CPUs get smaller batches: queued events stay a few MB */
-	cap = 65536 / nr;
+	/* many CPUs are parallel enough by themselves: less read ahead */
+	par.lookahead = 16 / nr;
+	par.lookahead = par.lookahead < 1 ? 1 :
+			par.lookahead > MAX_LOOKAHEAD ? MAX_LOOKAHEAD : par.lookahead;
+	pool = par.lookahead * RANGE_QUEUE + 1;
+	/* and smaller batches: queued events stay a few MB */
+	cap = QUEUED_EVENTS / (nr * pool);
 	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
 	par.q = calloc(nr, sizeof(*par.q));
 	if (!par.q)
 		goto nomem;
-	for (s = 0; s < nr; s++)
-		for (k = 0; k < QUEUE_DEPTH; k++) {
+	for (s = 0; s < nr; s++) {
+		par.q[s].cpu = lt_trace_stream_cpu(cfg->trace, s);
+		for (k = 0; k < pool; k++) {
 			struct batch *b = batch_new(cap);
 
 			if (!b)
 				goto nomem;
-			par.q[s].free[par.q[s].nr_free++] = b;
+			par.q[s].pool[par.q[s].nr_pool++] = b;
 		}
+	}
 	if (filler_init(&self, cfg) < 0)
 		goto nomem;
 	for (i = 0; i < nr_workers; i++) {
@@ -607,7 +797,6 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 		if (filler_init(&workers[i].f, cfg) < 0)
 			goto nomem;
 	}
-	/* read now: once workers run, a stream is read only by its filler */
 	lt_trace_progress(cfg->trace, &done, &total);
 	for (i = 0; i < nr_workers; i++) {
 		if (pthread_create(&workers[i].thread, NULL, worker_main,
@@ -634,17 +823,23 @@ stop:
 nomem:
 	lt_error_set(err, LT_E_NOMEM, "out of memory");
 out:
-	free(self.by_id);
+	filler_free(&self);
 	for (i = 0; i < nr_workers; i++)
-		free(workers[i].f.by_id);
+		filler_free(&workers[i].f);
 	for (s = 0; par.q && s < nr; s++) {
 		struct queue *q = &par.q[s];
 
 		batch_free(q->cur);
-		for (k = 0; k < q->nr_free; k++)
-			batch_free(q->free[k]);
-		for (k = 0; k < q->nr_full; k++)
-			batch_free(q->full[(q->full_head + k) % QUEUE_DEPTH]);
+		lt_trace_range_free(cfg->trace, q->spare);
+		for (k = 0; k < q->nr_pool; k++)
+			batch_free(q->pool[k]);
+		for (i = 0; i < q->nr_open; i++) {
+			struct range_slot *sl = &q->slot[(q->head + i) % MAX_LOOKAHEAD];
+
+			for (k = 0; k < sl->nr_full; k++)
+				batch_free(sl->full[(sl->full_head + k) % RANGE_QUEUE]);
+			lt_trace_range_free(cfg->trace, sl->r);
+		}
 	}
 	free(par.q);
 	pthread_cond_destroy(&par.cond);

@@ -188,8 +188,9 @@ struct cpu_stream {
 	uint64_t data_size;
 	uint64_t done;			/* bytes of file data consumed */
 
-	/* plain data: offset (from data_off) of the next page */
+	/* plain data: offset (from data_off) of the next page, and the end */
 	uint64_t next_page;
+	uint64_t page_end;		/* data_size, or where a range ends */
 	uint64_t released;		/* file offset mapped pages are dropped to */
 
 	/* compressed data: chunk walk and the current chunk's bytes */
@@ -217,6 +218,11 @@ struct cpu_stream {
 	struct rb_rec batch[STREAM_BATCH];
 
 	struct lt_error err;
+
+	/* lt_trace_range_cut(): where the next range starts */
+	bool cut_begun, cut_end;
+	uint64_t cut_pos;		/* plain: offset from data_off; else chunk */
+	uint32_t cut_chunks;		/* compressed: chunks not yet cut */
 };
 
 struct cpu_stat {
@@ -358,6 +364,10 @@ static inline const struct rb_rec *stream_cur(const struct cpu_stream *cs)
 {
 	return &cs->batch[cs->bi];
 }
+
+/* The stream's current record, as lt_trace_next() hands it out. */
+void trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+		       struct lt_record *rec);
 /*
  * Decode one page in memory (for tests and the stream): set up
  * the page cursor on @cs.  Returns 0 or -1 with cs->err set.

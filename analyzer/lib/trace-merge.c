@@ -13,9 +13,6 @@
  */
 #include "trace-local.h"
 
-static void fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
-			struct lt_record *rec);
-
 int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		  struct lt_error *err)
 {
@@ -62,13 +59,13 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	i = t->heap[0].idx;
 	cs = &t->streams[i];
 	t->last = i;
-	fill_record(t, cs, rec);
+	trace_fill_record(t, cs, rec);
 	return 1;
 }
 
 /* The stream's current ring-buffer record as an lt_record. */
-static void fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
-			struct lt_record *rec)
+void trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+		       struct lt_record *rec)
 {
 	const struct rb_rec *r = stream_cur(cs);
 
@@ -104,31 +101,7 @@ unsigned int lt_trace_nr_streams(const struct lt_trace *t)
 	return t->nr_streams;
 }
 
-int lt_trace_stream_next(struct lt_trace *t, unsigned int s,
-			 struct lt_record *rec, struct lt_error *err)
+int lt_trace_stream_cpu(const struct lt_trace *t, unsigned int s)
 {
-	struct cpu_stream *cs;
-	int ret;
-
-	if (s >= t->nr_streams)
-		return 0;
-	cs = &t->streams[s];
-	if (cs->failure_told)
-		return 0;
-	ret = cs->given ? stream_next(t, cs) : stream_fill(t, cs);
-	if (ret < 0) {
-		cs->failure_told = true;
-		*err = cs->err;
-		return -1;
-	}
-	if (!ret)
-		return 0;
-	cs->given = true;
-	fill_record(t, cs, rec);
-	return 1;
-}
-
-uint64_t lt_trace_stream_done(const struct lt_trace *t, unsigned int s)
-{
-	return s < t->nr_streams ? t->streams[s].done : 0;
+	return s < t->nr_streams ? t->streams[s].cpu : -1;
 }

@@ -27,6 +27,7 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 	cs->cpu = cpu;
 	cs->data_off = off;
 	cs->data_size = size;
+	cs->page_end = size;
 	cs->state = CS_IDLE;
 	(void)t;
 }
@@ -266,7 +267,7 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 		return page_load(t, cs, cs->zbuf + off, avail, off) ? -1 : 1;
 	}
 
-	if (cs->next_page >= cs->data_size)
+	if (cs->next_page >= cs->page_end)
 		return 0;
 	off = cs->data_off + cs->next_page;
 	end = cs->data_off + cs->data_size;

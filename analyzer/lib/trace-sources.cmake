@@ -6,5 +6,6 @@ set(LT_TRACE_SOURCES
 	lib/trace-format.c
 	lib/trace-page.c
 	lib/trace-merge.c
+	lib/trace-range.c
 	lib/trace-ksyms.c
 )
