@@ -283,10 +283,15 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
  * busy without waking each other for every batch.
  */
 #define RANGE_BYTES	(1u << 20)	/* of data per range: ~15k events */
-#define MAX_LOOKAHEAD	4		/* ranges of a CPU open at once */
-#define RANGE_QUEUE	2		/* batches a range may have waiting */
+#define MAX_LOOKAHEAD	8		/* ranges of a CPU open at once */
+#define RANGE_QUEUE	4		/* batches a range may have waiting */
 #define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
-#define QUEUED_EVENTS	36864		/* events in all batches, about */
+/*
+ * Events in all batches, about (~14 MB).  Less leaves a thread idle
+ * whenever the stream the merge needs next is being filled: at 36k, two
+ * threads kept 1.7 cores busy on the bench traces; at 128k, 1.9.
+ */
+#define QUEUED_EVENTS	131072
 
 struct range_slot {
 	struct lt_trace_range *r;
@@ -307,8 +312,8 @@ struct queue {
 	bool cut_failed;		/* ... for want of memory */
 	bool stopped;			/* damaged: the merge reads no further */
 	struct lt_trace_range *spare;	/* read: its buffers serve the next */
-	struct batch *pool[POOL];
-	unsigned int nr_pool;
+	struct batch *pool[POOL];	/* a ring: see pool_take() */
+	unsigned int pool_head, nr_pool;
 	uint64_t done_base;		/* bytes of the ranges merged */
 	uint64_t done;			/* ... and of the batch being merged */
 	/* the merge's cursor */
@@ -344,6 +349,25 @@ struct par {
 	uint64_t range_bytes;
 	bool stop;
 };
+
+/*
+ * Free batches are taken in turn, not the last one given back: every
+ * batch is soon in use, so peak memory is the whole budget on any trace
+ * longer than it holds, not however far the decoding once ran ahead.
+ */
+static struct batch *pool_take(struct queue *q)
+{
+	struct batch *b = q->pool[q->pool_head];
+
+	q->pool_head = (q->pool_head + 1) % POOL;
+	q->nr_pool--;
+	return b;
+}
+
+static void pool_put(struct queue *q, struct batch *b)
+{
+	q->pool[(q->pool_head + q->nr_pool++) % POOL] = b;
+}
 
 /* With the lock held: open ranges of CPU @s up to the lookahead. */
 static void top_up(struct par *par, unsigned int s)
@@ -458,7 +482,7 @@ static struct batch *claim(struct par *par, unsigned int *sp,
 		return NULL;
 	best->busy = true;
 	*slp = best;
-	return par->q[*sp].pool[--par->q[*sp].nr_pool];
+	return pool_take(&par->q[*sp]);
 }
 
 static void *worker_main(void *arg)
@@ -508,7 +532,7 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 
 	pthread_mutex_lock(&par->lock);
 	if (q->cur) {
-		q->pool[q->nr_pool++] = q->cur;
+		pool_put(q, q->cur);
 		q->cur = NULL;
 		pthread_cond_broadcast(&par->cond);
 	}
@@ -541,7 +565,7 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 		if (!sl->busy) {
 			/* none waiting, none filling: the pool has a batch */
 			sl->busy = true;
-			fill_locked(par, f, s, sl, q->pool[--q->nr_pool]);
+			fill_locked(par, f, s, sl, pool_take(q));
 		} else if ((b = claim(par, &t, &other))) {
 			fill_locked(par, f, t, other, b);
 			b = NULL;
@@ -787,7 +811,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 
 			if (!b)
 				goto nomem;
-			par.q[s].pool[par.q[s].nr_pool++] = b;
+			pool_put(&par.q[s], b);
 		}
 	}
 	if (filler_init(&self, cfg) < 0)
@@ -831,8 +855,8 @@ out:
 
 		batch_free(q->cur);
 		lt_trace_range_free(cfg->trace, q->spare);
-		for (k = 0; k < q->nr_pool; k++)
-			batch_free(q->pool[k]);
+		while (q->nr_pool)
+			batch_free(pool_take(q));
 		for (i = 0; i < q->nr_open; i++) {
 			struct range_slot *sl = &q->slot[(q->head + i) % MAX_LOOKAHEAD];
 
