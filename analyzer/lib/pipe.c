@@ -1,16 +1,15 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * pipe.c - read and decode in batches, CPUs in parallel (lt-pipe.h).
+ * pipe.c - read and decode in batches, on several threads (lt-pipe.h).
  *
  * Reading and decoding a record costs about twice what replaying it does,
- * so one reader thread cannot keep a replay busy.  Each CPU's stream is
- * read and decoded into its own queue of batches (strings and stacks
+ * so one reader thread cannot keep a replay busy.  Each CPU's data is cut
+ * into ranges of pages, read and decoded into batches (strings and stacks
  * copied out of the records, which die at the next read) by worker threads
  * and, when it would otherwise wait, the caller's thread, which merges the
- * queues by timestamp, ties in CPU order exactly as lt_trace_next() does,
- * and replays.  With threads off,
- * or a single CPU in the file, the same batches are made and consumed in
- * turn from lt_trace_next().
+ * CPUs by timestamp, ties in CPU order exactly as lt_trace_next() does,
+ * and replays.  With threads off, the same batches are made and consumed
+ * in turn from lt_trace_next().
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -887,15 +886,12 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
 		lt_pipe_progress_fn progress, void *ctx,
 		struct lt_pipe_result *res, struct lt_error *err)
 {
-	unsigned int streams = lt_trace_nr_streams(cfg->trace);
 	struct sink sink = { event, progress, ctx };
 	unsigned int threads = cfg->threads;
 
 	memset(res, 0, sizeof(*res));
-	/* more threads than CPUs in the file would find nothing to fill */
-	if (threads > streams)
-		threads = streams;
-	if (threads < 2)
+	/* ranges give threads work even on a trace of one CPU */
+	if (threads < 2 || !lt_trace_nr_streams(cfg->trace))
 		return run_serial(cfg, &sink, res, err);
 	if (threads - 1 > MAX_WORKERS)
 		threads = MAX_WORKERS + 1;
