@@ -209,7 +209,7 @@ static int describe_sources(struct lt_report_priv *priv,
 
 /* One line saying what the file holds instead of scheduler events. */
 static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
-			   const char *path, uint64_t events,
+			   const char *path, uint64_t events, bool cut,
 			   struct lt_error *err)
 {
 	char held[256] = "";
@@ -229,6 +229,17 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		lt_error_set(err, LT_E_CORRUPT,
 			     "%s: none of its scheduler events fit their format "
 			     "(%" PRIu64 " damaged records)", path, dec->bad_records);
+		return;
+	}
+	/*
+	 * Cut by --to: what the file holds later is unknown (and what
+	 * threads read ahead of the cut is not counted the same each run).
+	 */
+	if (cut) {
+		lt_error_set(err, LT_E_NO_EVENTS,
+			     "%s: no scheduler events (sched_switch or "
+			     "sched_stat_*) among the %" PRIu64 " events up to "
+			     "--to; a later --to may find some", path, events);
 		return;
 	}
 
@@ -471,7 +482,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	if (!a->src_counts[LT_SRC_SWITCH] && !a->src_counts[LT_SRC_STAT_SLEEP] &&
 	    !a->src_counts[LT_SRC_STAT_BLOCKED]) {
-		no_sched_error(a, &dec, path, events, err);
+		no_sched_error(a, &dec, path, events, pres.cut, err);
 		goto fail;
 	}
 	if (lt_replay_finish(a->rp) < 0) {

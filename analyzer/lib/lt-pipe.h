@@ -31,6 +31,7 @@ struct lt_pipe_cfg {
 
 struct lt_pipe_result {
 	uint64_t events;	/* event records read */
+	bool cut;		/* --to stopped it before the trace's end */
 	bool damaged;		/* --partial read past damage */
 	struct lt_error damage;	/* the first damage */
 };

@@ -172,15 +172,21 @@ struct span {
 	uint64_t first_ts;
 };
 
-/* Whether an event at @ts is past --to: nothing from then on counts. */
+/*
+ * Whether an event at @ts is past --to: nothing from then on counts, and
+ * the result says the read was cut.
+ */
 static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
-		    uint64_t ts)
+		    uint64_t ts, struct lt_pipe_result *res)
 {
 	if (!sp->have_first) {
 		sp->have_first = true;
 		sp->first_ts = ts;
 	}
-	return cfg->to_ns >= 0 && ts > sp->first_ts + (uint64_t)cfg->to_ns;
+	if (cfg->to_ns < 0 || ts <= sp->first_ts + (uint64_t)cfg->to_ns)
+		return false;
+	res->cut = true;
+	return true;
 }
 
 /* With --partial, damage stops only its CPU: the first is reported. */
@@ -221,7 +227,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 		if (!ret)
 			break;
 		if (rec.kind == LT_REC_EVENT) {
-			if (past_to(cfg, sp, rec.ts))
+			if (past_to(cfg, sp, rec.ts, res))
 				break;
 			res->events++;
 		}
@@ -679,7 +685,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		struct lt_ev *ev = thaw(q->cur, q->pos);
 
 		if (ev->kind != LT_EV_LOST) {
-			if (past_to(cfg, &sp, ev->ts))
+			if (past_to(cfg, &sp, ev->ts, res))
 				break;
 			res->events++;
 		}

@@ -71,6 +71,12 @@ for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do
 	expect 4 "$f: no scheduler events .*it holds .*func.*record with: trace-cmd record" -- "$LA" "$REAL/$f"
 	one_line "$LA" "$REAL/$f"
 done
+# ... or, cut short by --to, no hint that would depend on how far threads read
+for j in 1 2 3; do
+	expect 4 "no scheduler events .*among the 12 events up to --to; a later --to may find some\$" -- \
+		"$LA" -q -j$j --to 1s "$REAL/qemu-1cpu-function_graph.dat"
+done
+expect 4 "among its 21 events .it holds funcgraph_exit 7" -- "$LA" -q --to 1000s "$REAL/qemu-1cpu-function_graph.dat"
 
 # a truncated trace: a clear error, or with --partial a marked report
 head -c 600000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut.dat"
