@@ -172,11 +172,12 @@ unsigned int lt_trace_nr_streams(const struct lt_trace *trace);
 /* The CPU id stream @stream's records carry. */
 int lt_trace_stream_cpu(const struct lt_trace *trace, unsigned int stream);
 /*
- * Cut stream @stream's next range, about @bytes of (uncompressed) data,
- * from where the last cut ended: 1 with *@range set, 0 when the stream has
- * no more, -1 out of memory.  A range in *@range (of any stream, read or
- * not) is reused: its buffers are kept.  Cuts of one stream are made one
- * at a time.  @last tells whether this is the stream's final range.
+ * Cut stream @stream's next range, about @bytes of (uncompressed) data but
+ * at least one page or chunk, from where the last cut ended: 1 with
+ * *@range set, 0 when the stream has no more, -1 out of memory.  A range
+ * in *@range (of any stream, read or not) is reused: its buffers are kept.
+ * Cuts of one stream are made one at a time.  @last tells whether this is
+ * the stream's final range.
  */
 int lt_trace_range_cut(struct lt_trace *trace, unsigned int stream,
 		       uint64_t bytes, struct lt_trace_range **range,

@@ -163,6 +163,9 @@ int lt_trace_range_cut(struct lt_trace *t, unsigned int s, uint64_t bytes,
 	if (s >= t->nr_streams)
 		return 0;
 	whole = &t->streams[s];
+	/* an empty range would never get the cut any further */
+	if (!bytes)
+		bytes = 1;
 	if (t->comp == LT_COMP_NONE) {
 		ret = cut_plain(t, whole, bytes, range);
 		*last = whole->cut_pos >= whole->data_size;
