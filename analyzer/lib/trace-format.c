@@ -298,6 +298,8 @@ void free_event_type(struct lt_event_type *type)
 {
 	if (!type)
 		return;
+	free(type->head);
+	free(type->text);
 	free(type->fields);
 	free(type->pool);
 	free(type);
@@ -307,19 +309,15 @@ struct lt_event_type *parse_event_format(const char *system,
 					 const char *text, size_t len,
 					 int kernel_long, const char **why)
 {
-	const char *s, *end = text + len, *eol, *v, *vend;
-	const char *name = NULL, *fmt = NULL, *type, *fname;
-	size_t name_len = 0, fmt_len = 0, tlen, nlen, sys_len;
-	unsigned int nr_lines = 0, n = 0, i, last = 0;
+	const char *s, *end = text + len, *eol, *v, *vend, *name = NULL;
+	size_t name_len = 0, sys_len;
 	struct lt_event_type *et;
-	struct field_line fl;
-	long long id = -1, count;
-	uint64_t last_end = 0;
-	char *pool;
+	long long id = -1;
+	char *head;
 
 	*why = NULL;
-	/* Pass 1: name, ID, print fmt, and how many field lines. */
-	for (s = text; s < end; s = eol + 1) {
+	/* name and ID come first; the fields wait until asked for */
+	for (s = text; s < end && (!name || id == -1); s = eol + 1) {
 		eol = memchr(s, '\n', end - s);
 		if (!eol)
 			eol = end;
@@ -329,15 +327,8 @@ struct lt_event_type *parse_event_format(const char *system,
 		} else if ((v = line_value(s, eol, "ID:", &vend))) {
 			if (!parse_num(v, vend, &id))
 				id = -2;
-		} else if ((v = line_value(s, eol, "print fmt:", &vend))) {
-			/* The rest of the text, which may span lines. */
-			fmt = v;
-			fmt_len = end - v;
-			while (fmt_len && isspace((unsigned char)fmt[fmt_len - 1]))
-				fmt_len--;
+		} else if (line_value(s, eol, "print fmt:", &vend)) {
 			break;
-		} else if (parse_field_line(s, eol, &fl)) {
-			nr_lines++;
 		}
 	}
 	if (!name || !name_len) {
@@ -352,26 +343,81 @@ struct lt_event_type *parse_event_format(const char *system,
 		*why = "no usable ID";
 		return NULL;
 	}
-	if (nr_lines > LT_MAX_FIELDS) {
-		*why = "too many fields";
-		return NULL;
-	}
 
 	sys_len = strlen(system);
 	et = calloc(1, sizeof(*et));
 	if (!et)
 		return NULL;
-	et->fields = calloc(nr_lines ? nr_lines : 1, sizeof(*et->fields));
-	/* Every string is a distinct piece of the text, plus its NUL. */
-	et->pool = malloc(sys_len + 1 + len + 2 * nr_lines + 4);
-	if (!et->fields || !et->pool) {
+	et->head = malloc(sys_len + 1 + name_len + 1);
+	et->text = malloc(len ? len : 1);
+	if (!et->head || !et->text) {
 		free_event_type(et);
 		return NULL;
 	}
-	pool = et->pool;
+	memcpy(et->text, text, len);
+	et->len = len;
+	et->kernel_long = kernel_long;
+	head = et->head;
 	et->id = id;
-	et->system = pool_add(&pool, system, sys_len);
-	et->name = pool_add(&pool, name, name_len);
+	et->system = pool_add(&head, system, sys_len);
+	et->name = pool_add(&head, name, name_len);
+	return et;
+}
+
+/*
+ * The print fmt and fields of @et, from its text, on first use.  A format
+ * that cannot be parsed (too many fields, or no memory) is left with none,
+ * which its users report as the fields they need missing.
+ */
+static void type_parse(const struct lt_event_type *cet)
+{
+	/* types are allocated writable: only the accessors' view is const */
+	struct lt_event_type *et = (struct lt_event_type *)cet;
+	const char *text = et->text, *end = et->text + et->len;
+	const char *s, *eol, *v, *vend, *fmt = NULL, *type, *fname;
+	size_t fmt_len = 0, tlen, nlen;
+	unsigned int nr_lines = 0, n = 0, i, last = 0;
+	int kernel_long = et->kernel_long;
+	const char *system = et->system;
+	struct field_line fl;
+	uint64_t last_end = 0;
+	long long count;
+	char *pool;
+
+	if (et->parsed)
+		return;
+	et->parsed = true;
+	et->print_fmt = "";
+	/* Pass 1: print fmt, and how many field lines. */
+	for (s = text; s < end; s = eol + 1) {
+		eol = memchr(s, '\n', end - s);
+		if (!eol)
+			eol = end;
+		if ((v = line_value(s, eol, "print fmt:", &vend))) {
+			/* The rest of the text, which may span lines. */
+			fmt = v;
+			fmt_len = end - v;
+			while (fmt_len && isspace((unsigned char)fmt[fmt_len - 1]))
+				fmt_len--;
+			break;
+		} else if (parse_field_line(s, eol, &fl)) {
+			nr_lines++;
+		}
+	}
+	if (nr_lines > LT_MAX_FIELDS) {
+		lt_warning("event %s:%s: more than %u fields, none used",
+			   system, et->name, LT_MAX_FIELDS);
+		goto done;
+	}
+	et->fields = calloc(nr_lines ? nr_lines : 1, sizeof(*et->fields));
+	/* Every string is a distinct piece of the text, plus its NUL. */
+	et->pool = malloc(et->len + 2 * nr_lines + 4);
+	if (!et->fields || !et->pool) {
+		lt_warning("event %s:%s: out of memory reading its format",
+			   system, et->name);
+		goto done;
+	}
+	pool = et->pool;
 	et->print_fmt = pool_add(&pool, fmt ? fmt : "", fmt ? fmt_len : 0);
 
 	/* Pass 2: the fields. */
@@ -392,8 +438,8 @@ struct lt_event_type *parse_event_format(const char *system,
 				&nlen, &count) || nlen > 255 || !tlen ||
 		    fl.offset < 0 || fl.size < 0 ||
 		    fl.offset + fl.size > LT_MAX_PAGE_SIZE) {
-			lt_warning("event %s:%.*s: field \"%.*s\" not usable, skipped",
-				   system, (int)name_len, name,
+			lt_warning("event %s:%s: field \"%.*s\" not usable, skipped",
+				   system, et->name,
 				   (int)(fl.decl_len > 80 ? 80 : fl.decl_len),
 				   fl.decl);
 			continue;
@@ -436,7 +482,9 @@ struct lt_event_type *parse_event_format(const char *system,
 		if (et->fields[i].f.elem_size == 0)
 			et->fields[i].f.elem_size = 1;
 	}
-	return et;
+done:
+	free(et->text);
+	et->text = NULL;
 }
 
 int add_event_format(struct lt_trace *t, struct lt_error *err,
@@ -565,6 +613,7 @@ uint16_t lt_event_type_id(const struct lt_event_type *type)
 
 const char *lt_event_type_print_fmt(const struct lt_event_type *type)
 {
+	type_parse(type);
 	return type->print_fmt;
 }
 
@@ -573,6 +622,7 @@ int lt_event_type_field(const struct lt_event_type *type, const char *name,
 {
 	unsigned int i;
 
+	type_parse(type);
 	for (i = 0; i < type->nr_fields; i++) {
 		if (!strcmp(type->fields[i].name, name)) {
 			*out = type->fields[i].f;
@@ -585,6 +635,7 @@ int lt_event_type_field(const struct lt_event_type *type, const char *name,
 
 unsigned int lt_event_type_nr_fields(const struct lt_event_type *type)
 {
+	type_parse(type);
 	return type->nr_fields;
 }
 
@@ -592,6 +643,7 @@ const char *lt_event_type_field_at(const struct lt_event_type *type,
 				   unsigned int i, struct lt_field *out,
 				   const char **ctype)
 {
+	type_parse(type);
 	if (i >= type->nr_fields)
 		return NULL;
 	if (out)

@@ -140,14 +140,25 @@ struct ev_field {
 	struct lt_field f;
 };
 
+/*
+ * An event format: its name and ID are read when the file is opened, the
+ * rest on first use (type_parse()), as a file holds some 2,000 formats of
+ * which a report needs a dozen.  Not to be used from two threads at once.
+ */
 struct lt_event_type {
 	uint16_t id;
 	const char *system;
 	const char *name;
+	char *head;		/* holds system and name */
+	/* the format's text, until parsed */
+	char *text;
+	size_t len;
+	int kernel_long;
+	bool parsed;
 	const char *print_fmt;
 	unsigned int nr_fields;
 	struct ev_field *fields;
-	/* the strings above live in this one allocation */
+	/* print_fmt and the fields' strings live in this one allocation */
 	char *pool;
 };
 
@@ -333,7 +344,10 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 		     const char *system, const char *text, size_t len);
 int finish_event_formats(struct lt_trace *t, struct lt_error *err);
 void free_event_formats(struct lt_trace *t);
-/* Parse one format text into a new type; NULL with @why set if unusable. */
+/*
+ * One format text as a new type (its name and ID now, the rest when first
+ * asked for); NULL with @why set if unusable, or NULL alone on ENOMEM.
+ */
 struct lt_event_type *parse_event_format(const char *system,
 					 const char *text, size_t len,
 					 int kernel_long, const char **why);
