@@ -100,6 +100,8 @@ static const struct format_case {
 	  "\tfield:int ok;\toffset:8;\tsize:4;\tsigned:1;\n",
 	  8, "y", "",
 	  { { "ok", 8, 4, 4, LT_FIELD_SIGNED | LT_FIELD_LAST } } },
+	{ "name and ID, then no fields: known by name, none to read", "x", 8,
+	  "name: w\nID: 9\n\x01\x02garbage\n", 9, "w", "", { { NULL } } },
 	{ "no ID", "x", 8, "name: z\n" COMMON, -1 },
 	{ "ID out of range", "x", 8, "name: z\nID: 70000\n" COMMON, -1 },
 	{ "no name", "x", 8, "ID: 3\n" COMMON, -1 },
