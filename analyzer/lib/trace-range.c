@@ -84,8 +84,6 @@ static int cut_plain(struct lt_trace *t, struct cpu_stream *whole,
 	if (whole->cut_pos >= whole->data_size)
 		return 0;
 	len = (bytes + t->page_size - 1) / t->page_size * t->page_size;
-	if (!len)
-		len = t->page_size;
 	if (len > whole->data_size - whole->cut_pos)
 		len = whole->data_size - whole->cut_pos;
 	r = range_new(t, whole, *out);
