@@ -320,11 +320,12 @@ int lt_report_write_text(const struct lt_report *r, FILE *out)
 	if (r->partial)
 		fprintf(out, "Partial:  %s\n", r->partial_reason);
 	fprintf(out, "Trace:    %s from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
-		".%06" PRIu64 ", %d CPUs, %" PRIu64 " events\n",
+		".%06" PRIu64 ", %d CPU%s, %" PRIu64 " event%s\n",
 		lt_format_duration(dur, sizeof(dur), r->end_ns - r->start_ns),
 		r->start_ns / 1000000000, r->start_ns % 1000000000 / 1000,
 		r->end_ns / 1000000000, r->end_ns % 1000000000 / 1000,
-		r->cpus, r->events);
+		r->cpus, r->cpus == 1 ? "" : "s",
+		r->events, r->events == 1 ? "" : "s");
 	fprintf(out, "File:     trace-cmd v%d, %s%s%s%s%s\n", r->file_version,
 		strcmp(r->compression, "none") ? r->compression : "uncompressed",
 		r->clock[0] ? ", clock " : "", r->clock,

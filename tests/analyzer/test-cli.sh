@@ -77,6 +77,10 @@ for j in 1 2 3; do
 		"$LA" -q -j$j --to 1s "$REAL/qemu-1cpu-function_graph.dat"
 done
 expect 4 "among its 21 events .it holds funcgraph_exit 7" -- "$LA" -q --to 1000s "$REAL/qemu-1cpu-function_graph.dat"
+# one CPU is one CPU, in any number of threads
+for j in 1 3; do
+	expect 0 "^Trace: .*, 1 CPU, 997 events\$" -- "$LA" -q -j$j "$REAL/embedded-1cpu-sched-irq-gpio.dat"
+done
 
 # a truncated trace: a clear error, or with --partial a marked report
 head -c 600000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut.dat"
