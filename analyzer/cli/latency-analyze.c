@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,8 +84,8 @@ static void usage(FILE *out)
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
 "                         total, count or avg\n"
-"  -t, --per-thread       a section per thread under each process\n"
-"      --stacks           list each cause's distinct kernel stacks\n"
+"  -t, --per-thread       a section per thread under each process (text)\n"
+"      --stacks           list each cause's distinct kernel stacks (text)\n"
 "  -n, --limit=N          at most N rows per table in text output\n"
 "\n"
 "Time:\n"
@@ -131,6 +132,54 @@ static void on_warning(void *ctx, const char *msg)
 {
 	if (!quiet)
 		fprintf(stderr, "%s: warning: %s\n", prog, msg);
+}
+
+static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
+{
+	va_list ap;
+
+	if (quiet)
+		return;
+	fprintf(stderr, "%s: warning: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/*
+ * --stacks, --per-thread and --limit shape the text report only: say so,
+ * rather than leave a user to wonder why the JSON or CSV did not change.
+ */
+static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
+			   unsigned int limit)
+{
+	static const struct {
+		enum lt_format format;
+		const char *name, *stacks, *per_thread, *limit;
+	} why[] = {
+		{ LT_FORMAT_JSON, "json", "JSON always lists stacks",
+		  "JSON always lists threads", "JSON has every row" },
+		{ LT_FORMAT_CSV, "csv", "CSV has no stacks (--format=folded has)",
+		  "CSV always has thread rows", "CSV has every row" },
+		{ LT_FORMAT_FOLDED, "folded", "folded output is stacks",
+		  "folded output is per process", "folded output has every stack" },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
+		if (why[i].format != format)
+			continue;
+		if (stacks)
+			warnf("--stacks has no effect with --format=%s: %s",
+				   why[i].name, why[i].stacks);
+		if (per_thread)
+			warnf("--per-thread has no effect with --format=%s: %s",
+				   why[i].name, why[i].per_thread);
+		if (limit)
+			warnf("--limit has no effect with --format=%s: %s",
+				   why[i].name, why[i].limit);
+	}
 }
 
 struct progress {
@@ -314,6 +363,7 @@ int main(int argc, char **argv)
 	}
 	opts.trans_files = trans;
 
+	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
 	lt_set_warning_fn(on_warning, NULL);
 	if (progress && isatty(STDERR_FILENO)) {
 		prog_ctx.path = argv[optind];

@@ -77,6 +77,20 @@ for j in 1 2 3; do
 		"$LA" -q -j$j --to 1s "$REAL/qemu-1cpu-function_graph.dat"
 done
 expect 4 "among its 21 events .it holds funcgraph_exit 7" -- "$LA" -q --to 1000s "$REAL/qemu-1cpu-function_graph.dat"
+# options only text output uses draw a warning with other formats, not -q
+expect 0 "warning: --stacks has no effect with --format=csv: CSV has no stacks" -- \
+	"$LA" --format=csv --stacks "$REAL/qemu-1cpu-sched_switch.dat"
+expect 0 "warning: --limit has no effect with --format=json" -- \
+	"$LA" --format=json -n 3 "$REAL/qemu-1cpu-sched_switch.dat"
+if "$LA" -q --format=folded --per-thread "$REAL/qemu-1cpu-sched_switch.dat" 2>&1 >/dev/null |
+	grep -q .; then
+	echo "FAIL: -q did not silence the --per-thread warning"
+	fail=1
+fi
+if "$LA" --stacks -t -n 3 "$REAL/qemu-1cpu-sched_switch.dat" 2>&1 >/dev/null | grep -q warning; then
+	echo "FAIL: text output warned about its own options"
+	fail=1
+fi
 # one CPU is one CPU, in any number of threads
 for j in 1 3; do
 	expect 0 "^Trace: .*, 1 CPU, 997 events\$" -- "$LA" -q -j$j "$REAL/embedded-1cpu-sched-irq-gpio.dat"
