@@ -547,30 +547,44 @@ static int read_section_header(struct lt_trace *t, struct lt_error *err,
 	       rd_u64(t, err, r, "section size", size) ? -1 : 0;
 }
 
+/*
+ * Read the header of the section at @off, expecting id @want: @r is left
+ * just past it, over the rest of the file.
+ */
+static int section_header(struct lt_trace *t, struct lt_error *err,
+			  uint64_t off, uint16_t want, const char *what,
+			  struct rd *r, uint16_t *flags, uint64_t *size)
+{
+	uint16_t id;
+
+	if (off >= t->size)
+		return trace_fail(t, err, LT_E_TRUNCATED,
+				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
+				  what, (unsigned long long)off,
+				  (unsigned long long)t->size);
+	rd_file(t, r, off, t->size - off, what);
+	if (read_section_header(t, err, r, &id, flags, size))
+		return -1;
+	if (id != want) {
+		r->pos = 0;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "section id is %u, expected %u", id, want);
+	}
+	return 0;
+}
+
 /* Open the section at @off, expecting @want; give a reader over its body. */
 static int open_section(struct lt_trace *t, struct lt_error *err,
 			uint64_t off, uint16_t want, const char *what,
 			struct rd *body, unsigned char **buf)
 {
-	uint16_t id, flags;
+	uint16_t flags;
 	uint64_t size;
 	struct rd r;
 
 	*buf = NULL;
-	if (off >= t->size) {
-		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
-				  what, (unsigned long long)off,
-				  (unsigned long long)t->size);
-	}
-	rd_file(t, &r, off, t->size - off, what);
-	if (read_section_header(t, err, &r, &id, &flags, &size))
+	if (section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
-	if (id != want) {
-		r.pos = 0;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "section id is %u, expected %u", id, want);
-	}
 	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
 			    what, body, buf);
 }
@@ -579,23 +593,12 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 static int check_section(struct lt_trace *t, struct lt_error *err,
 			 uint64_t off, uint16_t want, const char *what)
 {
-	uint16_t id, flags;
+	uint16_t flags;
 	uint64_t size;
 	struct rd r;
 
-	if (off >= t->size)
-		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
-				  what, (unsigned long long)off,
-				  (unsigned long long)t->size);
-	rd_file(t, &r, off, t->size - off, what);
-	if (read_section_header(t, err, &r, &id, &flags, &size))
+	if (section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
-	if (id != want) {
-		r.pos = 0;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "section id is %u, expected %u", id, want);
-	}
 	if (size > r.len - r.pos) {
 		r.pos -= 8;
 		return rd_fail(t, err, LT_E_TRUNCATED, &r,
