@@ -128,12 +128,6 @@ static int bad_arg(const char *opt, const char *val, const char *what)
 	return lt_error_exit_status(LT_E_USAGE);
 }
 
-static void on_warning(void *ctx, const char *msg)
-{
-	if (!quiet)
-		fprintf(stderr, "%s: warning: %s\n", prog, msg);
-}
-
 static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 {
 	va_list ap;
@@ -145,6 +139,12 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+static void on_warning(void *ctx, const char *msg)
+{
+	(void)ctx;
+	warnf("%s", msg);
 }
 
 /*
@@ -378,11 +378,11 @@ int main(int argc, char **argv)
 		return lt_error_exit_status(err.code);
 	}
 	/* a time copied from trace-cmd report is absolute: say so */
-	if (opts.from_ns >= 0 && !quiet &&
+	if (opts.from_ns >= 0 &&
 	    report->end_ns - report->start_ns < (uint64_t)opts.from_ns)
-		fprintf(stderr, "%s: warning: --from %.6g s is past the end of the trace, %.6g s long (--from and --to count from its first event)\n",
-			prog, opts.from_ns / 1e9,
-			(report->end_ns - report->start_ns) / 1e9);
+		warnf("--from %.6g s is past the end of the trace, %.6g s long (--from and --to count from its first event)",
+		      opts.from_ns / 1e9,
+		      (report->end_ns - report->start_ns) / 1e9);
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
