@@ -875,7 +875,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	par.lookahead = par.lookahead < 1 ? 1 :
 			par.lookahead > MAX_LOOKAHEAD ? MAX_LOOKAHEAD : par.lookahead;
 	pool = par.lookahead * RANGE_QUEUE + 1;
-	/* and smaller batches: queued events stay a few MB */
+	/* and smaller batches: QUEUED_EVENTS in all, whatever the CPUs */
 	cap = QUEUED_EVENTS / (nr * pool);
 	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
 	par.q = calloc(nr, sizeof(*par.q));
