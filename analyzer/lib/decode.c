@@ -136,6 +136,11 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 
 	memset(d, 0, sizeof(*d));
 	d->trace = trace;
+	d->by_id = calloc(65536, sizeof(*d->by_id));
+	if (!d->by_id) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
 	lt_decode_parse_states(d, NULL);
 	for (s = 0; s < LT_SRC_NR; s++) {
 		const struct lt_event_type *type;
@@ -171,6 +176,7 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 	d->nr_cpus = info->cpus > 0 ? info->cpus : 1;
 	d->stack_pid = malloc(d->nr_cpus * sizeof(*d->stack_pid));
 	if (!d->stack_pid) {
+		lt_decode_free(d);
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
@@ -182,7 +188,9 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 void lt_decode_free(struct lt_decoder *d)
 {
 	free(d->stack_pid);
+	free(d->by_id);
 	d->stack_pid = NULL;
+	d->by_id = NULL;
 }
 
 /*

@@ -59,7 +59,8 @@ struct lt_decoder {
 	struct lt_field common_pid;	/* of any event: they share the header */
 	bool swap;			/* file byte order is not ours */
 	bool have_common_pid;
-	uint16_t by_id[65536];		/* id -> src + 1, 0 = not ours */
+	/* id -> src + 1, 0 = not ours; shared by copies (read only) */
+	uint16_t *by_id;
 	/* prev_state letters, read from sched_switch's print fmt */
 	uint64_t state_sleep, state_blocked, state_idle, state_other;
 	int *stack_pid;			/* per CPU: pid switched out last, -1, or

@@ -847,7 +847,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 			const struct sink *sink, struct lt_pipe_result *res,
 			struct lt_error *err)
 {
-	struct worker workers[MAX_WORKERS];
+	struct worker *workers;
 	unsigned int nr = lt_trace_nr_streams(cfg->trace), cap, pool, i, s, k;
 	char *slab = NULL, *carve;
 	size_t slab_size = 0;
@@ -857,8 +857,8 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	int ret = -1;
 
 	memset(&par, 0, sizeof(par));
-	memset(workers, 0, sizeof(workers));
 	memset(&self, 0, sizeof(self));
+	workers = calloc(nr_workers ? nr_workers : 1, sizeof(*workers));
 	par.cfg = cfg;
 	par.nr = par.nr_live = nr;
 	/*
@@ -879,7 +879,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	cap = QUEUED_EVENTS / (nr * pool);
 	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
 	par.q = calloc(nr, sizeof(*par.q));
-	if (!par.q)
+	if (!par.q || !workers)
 		goto nomem;
 	if (USE_SLAB) {
 		slab_size = (size_t)nr * pool * batch_bytes(cap);
@@ -930,8 +930,9 @@ nomem:
 	lt_error_set(err, LT_E_NOMEM, "out of memory");
 out:
 	filler_free(&self);
-	for (i = 0; i < nr_workers; i++)
+	for (i = 0; workers && i < nr_workers; i++)
 		filler_free(&workers[i].f);
+	free(workers);
 	for (s = 0; par.q && s < nr; s++) {
 		struct queue *q = &par.q[s];
 
