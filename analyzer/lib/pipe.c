@@ -35,12 +35,13 @@ struct sink {
 
 struct batch {
 	struct lt_ev *ev;
-	/* arena offsets of the copies, +1 (0: no copy) */
-	uint32_t *str, *str2, *frames;
 	unsigned int n, cap;
-	bool in_slab;		/* the arrays are carved from a slab */
+	unsigned int next;	/* the next event to thaw */
+	bool in_slab;		/* the array is carved from a slab */
+	/* the events' strings and stacks, in event order */
 	char *arena;
 	size_t used, size;
+	size_t thawed;		/* arena bytes given back to events */
 	uint64_t done;		/* the range's bytes read when it was filled */
 	bool end;		/* the range's (or the stream's) last batch */
 	bool last;		/* of the CPU's last range */
@@ -48,64 +49,79 @@ struct batch {
 	struct lt_error err;
 };
 
-/* Copy @len bytes into the batch arena; offset + 1, or 0 on ENOMEM. */
-static uint32_t stash(struct batch *b, const void *p, size_t len, size_t align)
+/*
+ * Where the next copy of @len bytes, aligned to @align, goes in @b's arena
+ * (with a NUL after it): what stash() and thaw_next() both follow.
+ */
+static inline size_t arena_place(size_t *pos, size_t len, size_t align)
 {
-	size_t off = (b->used + align - 1) & ~(align - 1);
+	size_t off = (*pos + align - 1) & ~(align - 1);
 
-	if (off + len + 1 > b->size) {
+	*pos = off + len + 1;
+	return off;
+}
+
+/* Copy @len bytes into the batch arena: 0, or -1 when out of memory. */
+static int stash(struct batch *b, const void *p, size_t len, size_t align)
+{
+	size_t end = b->used, off = arena_place(&end, len, align);
+
+	if (end > b->size) {
 		size_t nsize = b->size ? b->size : 1 << 16;
 		char *a;
 
-		while (nsize < off + len + 1)
+		while (nsize < end)
 			nsize *= 2;
-		if (nsize > UINT32_MAX)
-			return 0;
 		a = realloc(b->arena, nsize);
 		if (!a)
-			return 0;
+			return -1;
 		b->arena = a;
 		b->size = nsize;
 	}
 	memcpy(b->arena + off, p, len);
 	b->arena[off + len] = '\0';
-	b->used = off + len + 1;
-	return (uint32_t)off + 1;
+	b->used = end;
+	return 0;
 }
 
 /*
  * Event b->ev[b->n], decoded in place, joins the batch: the strings and
- * stack it points to are copied into the arena (as offsets until thawed).
+ * stack it points to are copied into the arena, where thaw_next() finds
+ * them again by their lengths.
  */
 static int append(struct batch *b)
 {
-	unsigned int i = b->n;
-	const struct lt_ev *ev = &b->ev[i];
+	const struct lt_ev *ev = &b->ev[b->n];
 
-	b->str[i] = b->str2[i] = b->frames[i] = 0;
-	if (ev->str_len && !(b->str[i] = stash(b, ev->str, ev->str_len, 1)))
+	if (ev->str_len && stash(b, ev->str, ev->str_len, 1) < 0)
 		return -1;
-	if (ev->str2_len && !(b->str2[i] = stash(b, ev->str2, ev->str2_len, 1)))
+	if (ev->str2_len && stash(b, ev->str2, ev->str2_len, 1) < 0)
 		return -1;
 	if (ev->nr_frames &&
-	    !(b->frames[i] = stash(b, ev->frames,
-				   ev->nr_frames * sizeof(*ev->frames), 8)))
+	    stash(b, ev->frames, ev->nr_frames * sizeof(*ev->frames), 8) < 0)
 		return -1;
 	b->n++;
 	return 0;
 }
 
-/* Event @i's pointers restored from offsets, in the reader's thread. */
-static inline struct lt_ev *thaw(struct batch *b, unsigned int i)
+/*
+ * The batch's next event, its pointers set to the arena copies.  Events
+ * are taken in order, so their copies are found by walking the arena as
+ * append() filled it: no offsets to store, and to read from another
+ * thread's cache lines.
+ */
+static inline struct lt_ev *thaw_next(struct batch *b)
 {
-	struct lt_ev *ev = &b->ev[i];
+	struct lt_ev *ev = &b->ev[b->next++];
 
-	if (b->str[i])
-		ev->str = b->arena + b->str[i] - 1;
-	if (b->str2[i])
-		ev->str2 = b->arena + b->str2[i] - 1;
-	if (b->frames[i])
-		ev->frames = (const uint64_t *)(b->arena + b->frames[i] - 1);
+	if (ev->str_len)
+		ev->str = b->arena + arena_place(&b->thawed, ev->str_len, 1);
+	if (ev->str2_len)
+		ev->str2 = b->arena + arena_place(&b->thawed, ev->str2_len, 1);
+	if (ev->nr_frames)
+		ev->frames = (const uint64_t *)(b->arena +
+			arena_place(&b->thawed,
+				    ev->nr_frames * sizeof(*ev->frames), 8));
 	return ev;
 }
 
@@ -115,7 +131,7 @@ static inline struct lt_ev *thaw(struct batch *b, unsigned int i)
  */
 static size_t batch_bytes(unsigned int cap)
 {
-	size_t n = (size_t)cap * (sizeof(struct lt_ev) + 3 * sizeof(uint32_t));
+	size_t n = (size_t)cap * sizeof(struct lt_ev);
 
 	return (n + 63) & ~(size_t)63;
 }
@@ -129,9 +145,6 @@ static struct batch *batch_carve(unsigned int cap, char **slab)
 	b->cap = cap;
 	b->in_slab = true;
 	b->ev = (struct lt_ev *)*slab;
-	b->str = (uint32_t *)(*slab + cap * sizeof(*b->ev));
-	b->str2 = b->str + cap;
-	b->frames = b->str2 + cap;
 	*slab += batch_bytes(cap);
 	return b;
 }
@@ -144,14 +157,7 @@ static struct batch *batch_new(unsigned int cap)
 		return NULL;
 	b->cap = cap;
 	b->ev = malloc(cap * sizeof(*b->ev));
-	b->str = malloc(cap * sizeof(*b->str));
-	b->str2 = malloc(cap * sizeof(*b->str2));
-	b->frames = malloc(cap * sizeof(*b->frames));
-	if (!b->ev || !b->str || !b->str2 || !b->frames) {
-		free(b->ev);
-		free(b->str);
-		free(b->str2);
-		free(b->frames);
+	if (!b->ev) {
 		free(b);
 		return NULL;
 	}
@@ -162,20 +168,16 @@ static void batch_free(struct batch *b)
 {
 	if (!b)
 		return;
-	if (!b->in_slab) {
+	if (!b->in_slab)
 		free(b->ev);
-		free(b->str);
-		free(b->str2);
-		free(b->frames);
-	}
 	free(b->arena);
 	free(b);
 }
 
 static void batch_reset(struct batch *b)
 {
-	b->n = 0;
-	b->used = 0;
+	b->n = b->next = 0;
+	b->used = b->thawed = 0;
 	b->end = b->failed = false;
 }
 
@@ -290,7 +292,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 			break;
 		}
 		for (i = 0; i < b->n; i++)
-			if (sink->event(sink->ctx, thaw(b, i)) < 0)
+			if (sink->event(sink->ctx, thaw_next(b)) < 0)
 				break;
 		if (i < b->n) {
 			ret = -1;
@@ -391,9 +393,7 @@ struct queue {
 	unsigned int pool_head, nr_pool;
 	uint64_t done_base;		/* bytes of the ranges merged */
 	uint64_t done;			/* ... and of the batch being merged */
-	/* the merge's cursor */
-	struct batch *cur;
-	unsigned int pos;
+	struct batch *cur;		/* being merged, from cur->next on */
 	/* the last record merged, for stacks at range starts */
 	enum lt_ev_kind last_kind;
 	int last_pid;
@@ -649,7 +649,6 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 		}
 	}
 	q->cur = b;
-	q->pos = 0;
 	pthread_mutex_unlock(&par->lock);
 	if (b)
 		q->done = q->done_base + b->done;
@@ -666,7 +665,7 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 	struct queue *q = &par->q[s];
 	bool nomem = false;
 
-	while (!q->cur || q->pos >= q->cur->n) {
+	while (!q->cur || q->cur->next >= q->cur->n) {
 		if (q->cur && q->cur->failed) {
 			if (!par->cfg->partial || q->cur->err.code == LT_E_NOMEM) {
 				*err = q->cur->err;
@@ -705,7 +704,7 @@ static int stitch(struct queue *q, struct lt_ev *ev)
 				    UINT64_MAX : q->lost.value + ev->value;
 		}
 		/* left at a range's end: it goes in front of what follows */
-		if (q->pos + 1 == q->cur->n && q->cur->end && !q->cur->failed &&
+		if (q->cur->next == q->cur->n && q->cur->end && !q->cur->failed &&
 		    !q->cur->last) {
 			q->lost = *ev;
 			q->lost_held = true;
@@ -743,7 +742,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		if (ret < 0)
 			goto out;
 		if (ret) {
-			heap[len].ts = par->q[s].cur->ev[par->q[s].pos].ts;
+			heap[len].ts = par->q[s].cur->ev[par->q[s].cur->next].ts;
 			heap[len++].idx = s;
 		}
 	}
@@ -752,7 +751,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		lt_tsheap_down(heap, len, i);
 	while (len) {
 		struct queue *q = &par->q[heap[0].idx];
-		struct lt_ev *ev = thaw(q->cur, q->pos);
+		struct lt_ev *ev = thaw_next(q->cur);
 
 		if (ev->kind != LT_EV_LOST) {
 			if (past_to(cfg, &sp, ev->ts, res))
@@ -779,7 +778,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 			sink->progress(sink->ctx, done, total);
 		}
 		s = heap[0].idx;
-		if (++q->pos >= q->cur->n) {
+		if (q->cur->next >= q->cur->n) {
 			ret = advance(par, f, s, res, err);
 			if (ret < 0)
 				goto out;
@@ -797,7 +796,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 				continue;
 			}
 		}
-		heap[0].ts = q->cur->ev[q->pos].ts;
+		heap[0].ts = q->cur->ev[q->cur->next].ts;
 		/* with the next record of the same CPU often still the earliest */
 		if (len > 1)
 			lt_tsheap_down(heap, len, 0);
