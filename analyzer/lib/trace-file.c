@@ -922,9 +922,14 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 			ret = read_header_info(t, err, &r);
 			break;
 		case OPT_FTRACE_EVENTS:
+			/* the formats keep their text where it is */
+			t->format_bufs[0] = buf;
+			buf = NULL;
 			ret = read_ftrace_formats(t, err, &r);
 			break;
 		case OPT_EVENT_FORMATS:
+			t->format_bufs[1] = buf;
+			buf = NULL;
 			ret = read_event_formats(t, err, &r);
 			break;
 		case OPT_KALLSYMS:

@@ -298,8 +298,6 @@ void free_event_type(struct lt_event_type *type)
 {
 	if (!type)
 		return;
-	free(type->head);
-	free(type->text);
 	free(type->fields);
 	free(type->pool);
 	free(type);
@@ -345,19 +343,14 @@ struct lt_event_type *parse_event_format(const char *system,
 	}
 
 	sys_len = strlen(system);
-	et = calloc(1, sizeof(*et));
+	/* one allocation: a file holds thousands of these */
+	et = calloc(1, sizeof(*et) + sys_len + 1 + name_len + 1);
 	if (!et)
 		return NULL;
-	et->head = malloc(sys_len + 1 + name_len + 1);
-	et->text = malloc(len ? len : 1);
-	if (!et->head || !et->text) {
-		free_event_type(et);
-		return NULL;
-	}
-	memcpy(et->text, text, len);
+	et->text = text;
 	et->len = len;
 	et->kernel_long = kernel_long;
-	head = et->head;
+	head = (char *)(et + 1);
 	et->id = id;
 	et->system = pool_add(&head, system, sys_len);
 	et->name = pool_add(&head, name, name_len);
@@ -483,7 +476,6 @@ static void type_parse(const struct lt_event_type *cet)
 			et->fields[i].f.elem_size = 1;
 	}
 done:
-	free(et->text);
 	et->text = NULL;
 }
 
@@ -567,8 +559,11 @@ void free_event_formats(struct lt_trace *t)
 		free_event_type(t->types[i]);
 	free(t->types);
 	free(t->by_id);
+	free(t->format_bufs[0]);
+	free(t->format_bufs[1]);
 	t->types = NULL;
 	t->by_id = NULL;
+	t->format_bufs[0] = t->format_bufs[1] = NULL;
 	t->nr_types = 0;
 }
 

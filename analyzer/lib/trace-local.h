@@ -147,11 +147,10 @@ struct ev_field {
  */
 struct lt_event_type {
 	uint16_t id;
-	const char *system;
+	const char *system;	/* system and name follow the struct */
 	const char *name;
-	char *head;		/* holds system and name */
-	/* the format's text, until parsed */
-	char *text;
+	/* the format's text, until parsed: the file's, not a copy */
+	const char *text;
 	size_t len;
 	int kernel_long;
 	bool parsed;
@@ -268,6 +267,7 @@ struct lt_trace {
 	unsigned int nr_types;
 	struct lt_event_type **by_id;
 	unsigned int by_id_len;
+	unsigned char *format_bufs[2];	/* v7: the sections the texts are in */
 	uint32_t type_field_off;	/* common_type, from the formats */
 	uint32_t type_field_size;
 
@@ -347,6 +347,7 @@ void free_event_formats(struct lt_trace *t);
 /*
  * One format text as a new type (its name and ID now, the rest when first
  * asked for); NULL with @why set if unusable, or NULL alone on ENOMEM.
+ * @text is not copied: it must last as long as the type.
  */
 struct lt_event_type *parse_event_format(const char *system,
 					 const char *text, size_t len,
