@@ -93,9 +93,12 @@ static int load_tables(struct analysis *a, const struct lt_options *opts,
 	return 0;
 }
 
-static void name_from_cmdline(void *ctx, int pid, const char *comm)
+/* Asked only for tasks no event named: most never are. */
+static const char *cmdline(void *ctx, int pid)
 {
-	lt_replay_name_task(ctx, pid, comm);
+	struct analysis *a = ctx;
+
+	return lt_trace_cmdline(a->trace, pid);
 }
 
 /* ---- what the trace lacks ---------------------------------------------- */
@@ -444,13 +447,14 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	ro.to_ns = opts->to_ns;
 	ro.resolve = resolve;
 	ro.resolve_ctx = a;
+	ro.cmdline = cmdline;
+	ro.cmdline_ctx = a;
 	if (lt_replay_init(a->rp, &ro) < 0) {
 		replay_error(err, path, &a->rp->err);
 		priv->have_replay = true;
 		goto fail;
 	}
 	priv->have_replay = true;
-	lt_trace_for_each_cmdline(a->trace, name_from_cmdline, a->rp);
 
 	/*
 	 * Symbols load on the first stack, in this thread (the replay's):

@@ -49,6 +49,12 @@ struct lt_replay_opts {
 	int64_t from_ns, to_ns;		/* relative to the first event; -1 = open */
 	lt_stack_resolver resolve;	/* NULL: stacks give "[0xaddr]" */
 	void *resolve_ctx;
+	/*
+	 * A name for a task no event named (the trace's saved cmdlines),
+	 * asked while the report is built; NULL: "<...>".
+	 */
+	const char *(*cmdline)(void *ctx, int pid);
+	void *cmdline_ctx;
 };
 
 struct lt_cause {
@@ -208,7 +214,6 @@ struct lt_replay {
 	struct lt_sub_acc *subs;
 	uint32_t nr_subs, cap_subs;
 	struct lt_map sub_map;
-	struct lt_map cmdline_map;	/* pid -> name from saved cmdlines */
 
 	int *cpu_cur;			/* per CPU: pid last seen running */
 	int nr_cpu_cur;
@@ -234,8 +239,7 @@ static inline bool lt_replay_past_end(const struct lt_replay *rp, uint64_t ts)
 	       ts > rp->stats.first_ts + (uint64_t)rp->opts.to_ns;
 }
 
-/* A name for tasks no event names (saved cmdlines of the trace). */
-int lt_replay_name_task(struct lt_replay *rp, int pid, const char *comm);
+/* The task's name: valid only as long as what opts.cmdline answers from. */
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task);
 
 /* Accessors for the report builder. */

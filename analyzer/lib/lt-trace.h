@@ -208,6 +208,11 @@ size_t lt_trace_nr_ksyms(const struct lt_trace *trace);
 typedef void (*lt_cmdline_fn)(void *ctx, int pid, const char *comm);
 void lt_trace_for_each_cmdline(const struct lt_trace *trace, lt_cmdline_fn fn,
 			       void *ctx);
+/*
+ * The name saved last for @pid, or NULL; valid until the trace is closed.
+ * Indexes the table on first use (not thread-safe then).
+ */
+const char *lt_trace_cmdline(struct lt_trace *trace, int pid);
 
 /*
  * Per-CPU ring-buffer statistics stored by trace-cmd (CPUSTAT option):

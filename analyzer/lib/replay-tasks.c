@@ -68,33 +68,17 @@ uint32_t lt_rp_task_get(struct lt_replay *rp, int pid)
 	return lt_rp_task_new(rp, pid, LT_TASK_UNCERTAIN);
 }
 
-int lt_replay_name_task(struct lt_replay *rp, int pid, const char *comm)
-{
-	uint32_t id, *slot;
-	int added;
-
-	if (pid <= 0)
-		return 0;
-	id = lt_rp_intern(rp, comm, strnlen(comm, LT_COMM_LEN - 1));
-	if (id == UINT32_MAX)
-		return -1;
-	slot = lt_map_put(&rp->cmdline_map, (uint32_t)pid, 0, id, &added);
-	if (!slot)
-		return lt_rp_oom(rp, "saved cmdlines");
-	*slot = id;
-	return 0;
-}
-
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task)
 {
 	const struct lt_task *t = &rp->tasks[task];
-	const uint32_t *slot;
+	const char *name = NULL;
 
 	if (t->comm[0])
 		return t->comm;
 	/* never named by an event: fall back to the saved cmdlines */
-	slot = lt_map_get(&rp->cmdline_map, (uint32_t)t->pid, 0);
-	return slot ? lt_strtab_get(&rp->strs, *slot) : "<...>";
+	if (rp->opts.cmdline && t->pid > 0)
+		name = rp->opts.cmdline(rp->opts.cmdline_ctx, t->pid);
+	return name && name[0] ? name : "<...>";
 }
 
 /*

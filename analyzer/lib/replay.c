@@ -556,7 +556,6 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	lt_map_init(&rp->path_map);
 	lt_map_init(&rp->row_map);
 	lt_map_init(&rp->sub_map);
-	lt_map_init(&rp->cmdline_map);
 	/* id 0 of causes, stacks and paths means "none" */
 	if (lt_rp_cause(rp, LT_CAUSE_UNKNOWN, 0, 0) == UINT32_MAX)
 		return -1;
@@ -600,7 +599,6 @@ void lt_replay_free(struct lt_replay *rp)
 	lt_map_free(&rp->path_map);
 	lt_map_free(&rp->row_map);
 	lt_map_free(&rp->sub_map);
-	lt_map_free(&rp->cmdline_map);
 	lt_strtab_free(&rp->strs);
 	memset(rp, 0, sizeof(*rp));
 }

@@ -545,7 +545,11 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 			continue;
 		p = &v->processes[k++];
 		p->pid = rp->tasks[a->leader].pid;
-		p->comm = lt_replay_task_comm(rp, a->leader);
+		/* a saved cmdline dies with the trace: the report keeps a copy */
+		p->comm = lt_report_strdup(b->priv,
+					   lt_replay_task_comm(rp, a->leader));
+		if (!p->comm)
+			goto fail;
 		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
 		p->rows = make_rows(b, idx, i, j, &p->total_ns, &p->coverage);
 		if (!p->rows)
@@ -573,7 +577,10 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 			for (te = ti; te < t1 && b->aggs[idx[te]].task == task; te++)
 				;
 			th->tid = rp->tasks[task].pid;
-			th->comm = lt_replay_task_comm(rp, task);
+			th->comm = lt_report_strdup(b->priv,
+						    lt_replay_task_comm(rp, task));
+			if (!th->comm)
+				goto fail;
 			th->rows = make_rows(b, idx, ti, te, &th->total_ns, NULL);
 			if (!th->rows)
 				goto fail;

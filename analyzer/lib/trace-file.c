@@ -1209,6 +1209,7 @@ void lt_trace_close(struct lt_trace *t)
 	free(t->ksym_names);
 	free(t->cmdlines);
 	free(t->cmdline_names);
+	free(t->cmdline_by_pid);
 	free(t->stats);
 	free(t->uname);
 	free(t->clock);

@@ -229,6 +229,49 @@ int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
+/*
+ * By pid, then by place in the file (names are stored in file order): of
+ * a pid saved twice, the last is the one that counts.
+ */
+static int cmp_cmdline(const void *a, const void *b)
+{
+	const struct cmdline *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->comm < y->comm ? -1 : x->comm > y->comm;
+}
+
+const char *lt_trace_cmdline(struct lt_trace *t, int pid)
+{
+	const struct cmdline *by_pid = t->cmdline_by_pid;
+	size_t lo = 0, hi = t->nr_cmdlines, mid;
+
+	if (!t->nr_cmdlines)
+		return NULL;
+	if (!by_pid) {
+		t->cmdline_by_pid = malloc(t->nr_cmdlines * sizeof(*by_pid));
+		if (!t->cmdline_by_pid)
+			return NULL;	/* a name the report can do without */
+		memcpy(t->cmdline_by_pid, t->cmdlines,
+		       t->nr_cmdlines * sizeof(*by_pid));
+		qsort(t->cmdline_by_pid, t->nr_cmdlines, sizeof(*by_pid),
+		      cmp_cmdline);
+		by_pid = t->cmdline_by_pid;
+	}
+	/* past the last entry of @pid: the one before it, if it is @pid's */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (by_pid[mid].pid <= pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || by_pid[lo - 1].pid != pid)
+		return NULL;
+	return t->cmdline_names + by_pid[lo - 1].comm;
+}
+
 void lt_trace_for_each_cmdline(const struct lt_trace *t, lt_cmdline_fn fn,
 			       void *ctx)
 {

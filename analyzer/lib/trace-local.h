@@ -283,6 +283,7 @@ struct lt_trace {
 	struct cmdline *cmdlines;
 	size_t nr_cmdlines;
 	char *cmdline_names;
+	struct cmdline *cmdline_by_pid;	/* sorted copy, on first lookup */
 	struct cpu_stat *stats;
 	unsigned int nr_stats;
 	char *uname;

@@ -81,6 +81,7 @@ expect("total", r["total_ns"], 8100000)
 procs = {p["pid"]: p for p in r["processes"]}
 expect("processes", sorted(procs), [100, 101, 300])
 expect("dbwriter", procs.get(100, {}).get("comm"), "dbwriter")
+expect("named by cmdlines", procs.get(300, {}).get("comm"), "olddaemon")
 fs = row(procs.get(100, {"reasons": []})["reasons"], "fsync")
 paths = sorted(tuple(s["path"]) for s in fs.get("stacks", []))
 expect("fsync paths", paths, [("fsync",), ("fsync", "Waiting for buffer IO")])
