@@ -39,6 +39,7 @@ struct batch {
 	unsigned int next;	/* the next event to thaw */
 	bool in_slab;		/* the array is carved from a slab */
 	/* the events' strings and stacks, in event order */
+	bool arena_in_slab;	/* ... until they outgrow their share */
 	char *arena;
 	size_t used, size;
 	size_t thawed;		/* arena bytes given back to events */
@@ -72,10 +73,18 @@ static int stash(struct batch *b, const void *p, size_t len, size_t align)
 
 		while (nsize < end)
 			nsize *= 2;
-		a = realloc(b->arena, nsize);
+		if (b->arena_in_slab) {
+			/* the slab's share stays with the batch, unused */
+			a = malloc(nsize);
+			if (a)
+				memcpy(a, b->arena, b->used);
+		} else {
+			a = realloc(b->arena, nsize);
+		}
 		if (!a)
 			return -1;
 		b->arena = a;
+		b->arena_in_slab = false;
 		b->size = nsize;
 	}
 	memcpy(b->arena + off, p, len);
@@ -126,12 +135,19 @@ static inline struct lt_ev *thaw_next(struct batch *b)
 }
 
 /*
- * Bytes of a batch's arrays, when carved from a slab: whole cache lines,
- * so that two threads filling neighbours never write to one line.
+ * A batch's arena share of the slab: two task names an event, what the
+ * scheduler events need.  Stacks outgrow it (into the heap).
+ */
+#define SLAB_ARENA_PER_EVENT	32
+
+/*
+ * Bytes of a batch's events and arena share, when carved from a slab:
+ * whole cache lines, so that two threads filling neighbours never write
+ * to one line.
  */
 static size_t batch_bytes(unsigned int cap)
 {
-	size_t n = (size_t)cap * sizeof(struct lt_ev);
+	size_t n = (size_t)cap * (sizeof(struct lt_ev) + SLAB_ARENA_PER_EVENT);
 
 	return (n + 63) & ~(size_t)63;
 }
@@ -145,6 +161,9 @@ static struct batch *batch_carve(unsigned int cap, char **slab)
 	b->cap = cap;
 	b->in_slab = true;
 	b->ev = (struct lt_ev *)*slab;
+	b->arena = *slab + (size_t)cap * sizeof(*b->ev);
+	b->arena_in_slab = true;
+	b->size = (size_t)cap * SLAB_ARENA_PER_EVENT;
 	*slab += batch_bytes(cap);
 	return b;
 }
@@ -170,7 +189,8 @@ static void batch_free(struct batch *b)
 		return;
 	if (!b->in_slab)
 		free(b->ev);
-	free(b->arena);
+	if (!b->arena_in_slab)
+		free(b->arena);
 	free(b);
 }
 
@@ -319,10 +339,10 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 #endif
 
 /*
- * One mapping for all batches' arrays, in huge pages where the kernel
- * gives them: the batches are used in turn, and in 4 KiB pages their
- * ~15 MB would be ~3,500 page faults and as many TLB entries, for the
- * decoding and the merging thread alike.
+ * One mapping for all batches' events and arenas, in huge pages where the
+ * kernel gives them: the batches are used in turn, and in 4 KiB pages
+ * their ~18 MB would be ~4,500 page faults and as many TLB entries, for
+ * the decoding and the merging thread alike.
  */
 static char *slab_map(size_t size)	/* NULL: use malloc */
 {
@@ -364,7 +384,7 @@ static void slab_unmap(char *slab, size_t size)
 #define RANGE_QUEUE	4		/* batches a range may have waiting */
 #define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
 /*
- * Events in all batches, about (~14 MB).  Less leaves a thread idle
+ * Events in all batches (~18 MB with their arenas).  Less leaves a thread idle
  * whenever the stream the merge needs next is being filled: at 36k, two
  * threads kept 1.7 cores busy on the bench traces; at 128k, 1.9.
  */
