@@ -233,7 +233,16 @@ struct cpu_stream {
 	bool cut_begun, cut_end;
 	uint64_t cut_pos;		/* plain: offset from data_off; else chunk */
 	uint32_t cut_chunks;		/* compressed: chunks not yet cut */
+	uint64_t range_released;	/* file offset ranges' pages are dropped to */
 };
+
+/*
+ * Mapped file pages read are dropped in steps of this (a stream behind
+ * itself, ranges behind the CPU's last one done): a small resident set on
+ * a huge plain file, without a TLB flush for every few pages read.
+ */
+#define RELEASE_STEP	(1u << 20)
+#define RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
 
 struct cpu_stat {
 	int cpu;

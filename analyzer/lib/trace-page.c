@@ -135,12 +135,10 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 }
 
 /*
- * Drop the mapped pages this stream has read, every few MB, so a reader
- * of a huge plain file keeps a small resident set.  Safe whatever else
- * points there: the mapping stays and pages fault back in from the file.
+ * Drop the mapped pages this stream has read, every RELEASE_STEP.  Safe
+ * whatever else points there: the mapping stays and pages fault back in
+ * from the file.
  */
-#define RELEASE_STEP	(1u << 20)
-
 static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 			   uint64_t page)
 {

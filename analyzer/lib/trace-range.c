@@ -19,15 +19,19 @@
 
 struct lt_trace_range {
 	struct cpu_stream cs;
+	struct cpu_stream *whole;	/* the CPU's stream, cut into ranges */
 };
 
 /*
- * Drop the mapped file pages a range has read: ranges are shorter than the
- * step at which a stream releases behind itself.
+ * A range is done with: drop the mapped file pages of the CPU's ranges
+ * up to its end once they add up to RANGE_RELEASE_STEP.  Ranges are done
+ * in their order (the merge's), so all before it are done too; a
+ * compressed range holds some 60 KB of file, and a release for each would
+ * be a TLB flush on every other CPU running the process.
  */
 static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 {
-	struct cpu_stream *cs = &r->cs;
+	struct cpu_stream *cs = &r->cs, *whole = r->whole;
 	uint64_t end;
 
 	if (!cs->released)
@@ -40,9 +44,14 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 	if (end > t->size)
 		end = t->size;
 	end &= ~(t->sys_page - 1);
-	if (end > cs->released)
-		madvise((void *)(t->map + cs->released), end - cs->released,
-			MADV_DONTNEED);
+	if (!whole->range_released || whole->range_released > cs->released)
+		whole->range_released = cs->released;
+	if (end > whole->range_released &&
+	    end - whole->range_released >= RANGE_RELEASE_STEP) {
+		madvise((void *)(t->map + whole->range_released),
+			end - whole->range_released, MADV_DONTNEED);
+		whole->range_released = end;
+	}
 }
 
 /*
@@ -51,7 +60,7 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
  * make than a range costs to read.
  */
 static struct lt_trace_range *range_new(struct lt_trace *t,
-					const struct cpu_stream *whole,
+					struct cpu_stream *whole,
 					struct lt_trace_range *r)
 {
 	unsigned char *zbuf = NULL;
@@ -69,6 +78,7 @@ static struct lt_trace_range *range_new(struct lt_trace *t,
 			return NULL;
 	}
 	stream_init(t, &r->cs, whole->cpu, whole->data_off, whole->data_size);
+	r->whole = whole;
 	r->cs.zbuf = zbuf;
 	r->cs.zcap = zcap;
 	r->cs.zctx = zctx;
