@@ -14,20 +14,46 @@
 
 #include "trace-local.h"
 
-/* Returns 0, or -1 when the data does not decompress to exactly @dstlen. */
-int decomp_block(enum lt_compress comp, void **zctx, const void *src,
+/* A zstd context of the trace's not in use, or a new one (NULL: ENOMEM). */
+static ZSTD_DCtx *zctx_take(struct lt_trace *t)
+{
+	ZSTD_DCtx *z = NULL;
+
+	pthread_mutex_lock(&t->zctx_lock);
+	if (t->nr_zctx_free)
+		z = t->zctx_free[--t->nr_zctx_free];
+	pthread_mutex_unlock(&t->zctx_lock);
+	return z ? z : ZSTD_createDCtx();
+}
+
+static void zctx_give(struct lt_trace *t, ZSTD_DCtx *z)
+{
+	pthread_mutex_lock(&t->zctx_lock);
+	if (t->nr_zctx_free < LT_ZCTX_KEEP) {
+		t->zctx_free[t->nr_zctx_free++] = z;
+		z = NULL;
+	}
+	pthread_mutex_unlock(&t->zctx_lock);
+	ZSTD_freeDCtx(z);
+}
+
+/*
+ * Returns 0, or -1 when the data does not decompress to exactly @dstlen.
+ * Any thread: each call takes a context of its own.
+ */
+int decomp_block(struct lt_trace *t, const void *src,
 		 size_t srclen, void *dst, size_t dstlen)
 {
+	ZSTD_DCtx *z;
 	size_t ret;
 
-	switch (comp) {
+	switch (t->comp) {
 	case LT_COMP_ZSTD:
-		if (!*zctx) {
-			*zctx = ZSTD_createDCtx();
-			if (!*zctx)
-				return -1;
-		}
-		ret = ZSTD_decompressDCtx(*zctx, dst, dstlen, src, srclen);
+		z = zctx_take(t);
+		if (!z)
+			return -1;
+		ret = ZSTD_decompressDCtx(z, dst, dstlen, src, srclen);
+		zctx_give(t, z);
 		if (ZSTD_isError(ret) || ret != dstlen)
 			return -1;
 		return 0;
@@ -45,10 +71,10 @@ int decomp_block(enum lt_compress comp, void **zctx, const void *src,
 	}
 }
 
-void decomp_free_ctx(enum lt_compress comp, void *zctx)
+void decomp_free_ctxs(struct lt_trace *t)
 {
-	if (comp == LT_COMP_ZSTD && zctx)
-		ZSTD_freeDCtx(zctx);
+	while (t->nr_zctx_free)
+		ZSTD_freeDCtx(t->zctx_free[--t->nr_zctx_free]);
 }
 
 int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
@@ -57,7 +83,6 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 {
 	const unsigned char *src;
 	uint32_t csize, usize;
-	void *zctx = NULL;
 	unsigned char *out;
 	int ret;
 
@@ -105,8 +130,7 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	if (!out)
 		return rd_fail(t, err, LT_E_NOMEM, r,
 			       "out of memory for %u bytes", usize);
-	ret = decomp_block(t->comp, &zctx, src, csize, out, usize);
-	decomp_free_ctx(t->comp, zctx);
+	ret = decomp_block(t, src, csize, out, usize);
 	if (ret) {
 		free(out);
 		return rd_fail(t, err, LT_E_CORRUPT, r,

@@ -1139,9 +1139,11 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	}
 	t->fd = -1;
 	t->last = -1;
+	pthread_mutex_init(&t->zctx_lock, NULL);
 	t->path = strdup(path);
 	if (!t->path) {
 		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		pthread_mutex_destroy(&t->zctx_lock);
 		free(t);
 		return -1;
 	}
@@ -1204,6 +1206,8 @@ void lt_trace_close(struct lt_trace *t)
 		stream_free(t, &t->streams[i]);
 	free(t->streams);
 	free(t->heap);
+	decomp_free_ctxs(t);
+	pthread_mutex_destroy(&t->zctx_lock);
 	free_event_formats(t);
 	free(t->ksyms);
 	free(t->ksym_names);

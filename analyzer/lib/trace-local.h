@@ -22,6 +22,7 @@
 #ifndef LT_TRACE_LOCAL_H
 #define LT_TRACE_LOCAL_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -46,6 +47,7 @@
 #define LT_MAX_CHUNK_SIZE	(16u << 20)	/* one decompressed CPU chunk
 						 * (trace-cmd: 10 pages) */
 #define LT_MAX_CHUNK_MEM	(512ULL << 20)	/* all CPUs' chunk buffers */
+#define LT_ZCTX_KEEP		16		/* zstd contexts kept for reuse */
 
 /* Ring-buffer page commit word. */
 #define RB_MISSED_EVENTS	(1ULL << 31)
@@ -209,7 +211,6 @@ struct cpu_stream {
 	uint64_t chunk_off;		/* file offset of the current chunk */
 	unsigned char *zbuf;
 	size_t zcap, zlen, zpos;	/* capacity, bytes, next page in it */
-	void *zctx;			/* ZSTD_DCtx, when used */
 
 	/* current page */
 	const unsigned char *page;
@@ -306,6 +307,13 @@ struct lt_trace {
 	unsigned int nr_streams;
 	uint64_t data_total;
 	uint64_t zmem;			/* bytes of chunk buffers, all CPUs */
+	/*
+	 * zstd contexts not in use: a chunk is one call, so a context serves
+	 * whichever stream or range a thread decompresses next.
+	 */
+	pthread_mutex_t zctx_lock;
+	void *zctx_free[LT_ZCTX_KEEP];
+	unsigned int nr_zctx_free;
 
 	/* merge: min-heap of streams by (timestamp, stream index) */
 	struct lt_tsheap_ent *heap;
@@ -335,9 +343,9 @@ int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	     const char *item, size_t n, const unsigned char **p);
 
 /* trace-decomp.c */
-int decomp_block(enum lt_compress comp, void **zctx, const void *src,
+int decomp_block(struct lt_trace *t, const void *src,
 		 size_t srclen, void *dst, size_t dstlen);
-void decomp_free_ctx(enum lt_compress comp, void *zctx);
+void decomp_free_ctxs(struct lt_trace *t);
 /*
  * Read the section body at @r (positioned after the section header):
  * compressed or not, return a reader over the (decompressed) body.

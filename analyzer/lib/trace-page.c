@@ -38,8 +38,6 @@ void stream_free(struct lt_trace *t, struct cpu_stream *cs)
 	cs->zcap = 0;
 	free(cs->zbuf);
 	cs->zbuf = NULL;
-	decomp_free_ctx(t->comp, cs->zctx);
-	cs->zctx = NULL;
 }
 
 static int stream_fail(struct lt_trace *t, struct cpu_stream *cs,
@@ -230,7 +228,7 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 		cs->zbuf = nb;
 		cs->zcap = usize;
 	}
-	if (decomp_block(t->comp, &cs->zctx, p + 8, csize, cs->zbuf, usize))
+	if (decomp_block(t, p + 8, csize, cs->zbuf, usize))
 		return stream_fail(t, cs, LT_E_CORRUPT,
 				   "chunk at offset 0x%llx: %u compressed bytes do not decompress to %u",
 				   (unsigned long long)cs->chunk_pos, csize,

@@ -56,22 +56,19 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 
 /*
  * A cursor for the next range: @r (read to its end or not) when given,
- * keeping its chunk buffer and decompression context, which cost more to
- * make than a range costs to read.
+ * keeping its chunk buffer.
  */
 static struct lt_trace_range *range_new(struct lt_trace *t,
 					struct cpu_stream *whole,
 					struct lt_trace_range *r)
 {
 	unsigned char *zbuf = NULL;
-	void *zctx = NULL;
 	size_t zcap = 0;
 
 	if (r) {
 		range_release(t, r);
 		zbuf = r->cs.zbuf;
 		zcap = r->cs.zcap;
-		zctx = r->cs.zctx;
 	} else {
 		r = malloc(sizeof(*r));
 		if (!r)
@@ -81,7 +78,6 @@ static struct lt_trace_range *range_new(struct lt_trace *t,
 	r->whole = whole;
 	r->cs.zbuf = zbuf;
 	r->cs.zcap = zcap;
-	r->cs.zctx = zctx;
 	return r;
 }
 
