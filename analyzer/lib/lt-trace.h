@@ -217,8 +217,10 @@ void lt_trace_for_each_cmdline(const struct lt_trace *trace, lt_cmdline_fn fn,
 			       void *ctx);
 /*
  * The name saved last for @pid, or NULL; valid until the trace is closed.
+ * Names are cut to LT_TRACE_COMM_MAX bytes, as long as the kernel's.
  * Indexes the table on first use (not thread-safe then).
  */
+#define LT_TRACE_COMM_MAX 15
 const char *lt_trace_cmdline(struct lt_trace *trace, int pid);
 
 /*

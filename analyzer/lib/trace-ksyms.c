@@ -218,6 +218,9 @@ int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
 			clen--;
 		if (!clen || memchr(comm, 0, clen))
 			continue;
+		/* a task name, as the kernel keeps it: the report copies it */
+		if (clen > LT_TRACE_COMM_MAX)
+			clen = LT_TRACE_COMM_MAX;
 		t->cmdlines[n].pid = pid;
 		t->cmdlines[n].comm = pool;
 		memcpy(t->cmdline_names + pool, comm, clen);

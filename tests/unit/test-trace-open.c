@@ -148,7 +148,7 @@ static void test_basic(const struct variant *v)
 	CHECK(lt_trace_ksym(t, 0xffffffff80000000ULL, &off) == NULL);
 
 	lt_trace_for_each_cmdline(t, cmdline_cb, &seen);
-	CHECK(seen.n == 5 && seen.bash && seen.prog);
+	CHECK(seen.n == 6 && seen.bash && seen.prog);
 	/* a pid saved twice: the later name */
 	CHECK_STR(lt_trace_cmdline(t, 44), "new");
 	CHECK_STR(lt_trace_cmdline(t, 42), "bash");
@@ -156,6 +156,8 @@ static void test_basic(const struct variant *v)
 	CHECK_STR(lt_trace_cmdline(t, 41), "first");
 	CHECK(lt_trace_cmdline(t, 40) == NULL);
 	CHECK(lt_trace_cmdline(t, 45) == NULL);
+	/* cut to the kernel's 15 bytes: a hostile file cannot make it more */
+	CHECK_STR(lt_trace_cmdline(t, 46), "averyveryverylo");
 	CHECK(lt_trace_cmdline(t, -1) == NULL);
 
 	et = lt_trace_find_event(t, "sched", "sched_switch");
