@@ -502,7 +502,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	if (lt_report_build(priv, symbol, a, err) < 0)
 		goto fail;
 	lt_decode_free(&dec);
-	/* every name the report shows is interned by now */
+	/* the report holds its own copy of every name: the trace can go */
 	lt_trace_close(a->trace);
 	a->trace = NULL;
 	*out = &priv->pub;

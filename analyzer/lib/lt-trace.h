@@ -189,7 +189,7 @@ int lt_trace_range_next(struct lt_trace *trace, struct lt_trace_range *range,
 uint64_t lt_trace_range_done(const struct lt_trace_range *range);
 /*
  * Reusing (in a cut) or freeing a range says it is done with: the mapped
- * file pages of its stream up to its end are dropped, every megabyte or
+ * file pages of its stream up to its end are dropped, every 256 KB or
  * so.  Done with in the order cut, so no range still read loses its pages
  * (they would fault back in, slower).  Not at once with a cut or free of
  * the same stream.

@@ -38,9 +38,8 @@ struct batch {
 	unsigned int n, cap;
 	unsigned int next;	/* the next event to thaw */
 	bool in_slab;		/* the array is carved from a slab */
-	/* the events' strings and stacks, in event order */
-	bool arena_in_slab;	/* ... until they outgrow their share */
-	char *arena;
+	bool arena_in_slab;	/* so is the arena, until it outgrows it */
+	char *arena;		/* the events' strings and stacks, in order */
 	size_t used, size;
 	size_t thawed;		/* arena bytes given back to events */
 	uint64_t done;		/* the range's bytes read when it was filled */
@@ -877,7 +876,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 
 	memset(&par, 0, sizeof(par));
 	memset(&self, 0, sizeof(self));
-	workers = calloc(nr_workers ? nr_workers : 1, sizeof(*workers));
+	workers = calloc(nr_workers, sizeof(*workers));	/* >= 1 */
 	par.cfg = cfg;
 	par.nr = par.nr_live = nr;
 	/*

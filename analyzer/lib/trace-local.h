@@ -47,7 +47,7 @@
 #define LT_MAX_CHUNK_SIZE	(16u << 20)	/* one decompressed CPU chunk
 						 * (trace-cmd: 10 pages) */
 #define LT_MAX_CHUNK_MEM	(512ULL << 20)	/* all CPUs' chunk buffers */
-#define LT_ZCTX_KEEP		16		/* zstd contexts kept for reuse */
+#define LT_ZCTX_KEEP		32		/* zstd contexts kept: > threads */
 
 /* Ring-buffer page commit word. */
 #define RB_MISSED_EVENTS	(1ULL << 31)
@@ -242,8 +242,8 @@ struct cpu_stream {
  * itself, ranges behind the CPU's last one done): a small resident set on
  * a huge plain file, without a TLB flush for every few pages read.
  */
-#define RELEASE_STEP	(1u << 20)
-#define RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
+#define LT_RELEASE_STEP		(1u << 20)
+#define LT_RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
 
 struct cpu_stat {
 	int cpu;

@@ -133,7 +133,7 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 }
 
 /*
- * Drop the mapped pages this stream has read, every RELEASE_STEP.  Safe
+ * Drop the mapped pages this stream has read, every LT_RELEASE_STEP.  Safe
  * whatever else points there: the mapping stays and pages fault back in
  * from the file.
  */
@@ -145,7 +145,7 @@ static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 	if (!from)
 		from = cs->data_off & ~(t->sys_page - 1);
 	to = page & ~(t->sys_page - 1);
-	if (to <= from || to - from < RELEASE_STEP)
+	if (to <= from || to - from < LT_RELEASE_STEP)
 		return;
 	madvise((void *)(t->map + from), to - from, MADV_DONTNEED);
 	cs->released = to;
