@@ -377,6 +377,14 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size);
 void stream_free(struct lt_trace *t, struct cpu_stream *cs);
 /*
+ * Drop the mapped file pages from *@released (or @start, the first time)
+ * to @end, once they are @step or more, and move *@released on.  Safe
+ * whatever else points there: the mapping stays and pages fault back in
+ * from the file.
+ */
+void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
+		 uint64_t end, uint64_t step);
+/*
  * Decode the next batch of records (from the current page, or the next
  * page that has any): 1, 0 at the end, -1 on damage (cs->err).  Records
  * decoded before damage are delivered first; the error comes next time.

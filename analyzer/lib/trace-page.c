@@ -132,23 +132,24 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 	return 0;
 }
 
-/*
- * Drop the mapped pages this stream has read, every LT_RELEASE_STEP.  Safe
- * whatever else points there: the mapping stays and pages fault back in
- * from the file.
- */
+void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
+		 uint64_t end, uint64_t step)
+{
+	uint64_t to = end & ~(t->sys_page - 1);
+
+	if (!*released)
+		*released = start & ~(t->sys_page - 1);
+	if (to <= *released || to - *released < step)
+		return;
+	madvise((void *)(t->map + *released), to - *released, MADV_DONTNEED);
+	*released = to;
+}
+
+/* Drop the mapped pages this stream has read, every LT_RELEASE_STEP. */
 static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 			   uint64_t page)
 {
-	uint64_t from = cs->released, to;
-
-	if (!from)
-		from = cs->data_off & ~(t->sys_page - 1);
-	to = page & ~(t->sys_page - 1);
-	if (to <= from || to - from < LT_RELEASE_STEP)
-		return;
-	madvise((void *)(t->map + from), to - from, MADV_DONTNEED);
-	cs->released = to;
+	drop_mapped(t, &cs->released, cs->data_off, page, LT_RELEASE_STEP);
 }
 
 /*

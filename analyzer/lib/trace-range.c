@@ -13,7 +13,6 @@
  * it fails on it when read, with the sequential reader's message.
  */
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "trace-local.h"
 
@@ -43,15 +42,8 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 		end = cs->chunk_pos;	/* the first chunk not read */
 	if (end > t->size)
 		end = t->size;
-	end &= ~(t->sys_page - 1);
-	if (!whole->range_released || whole->range_released > cs->released)
-		whole->range_released = cs->released;
-	if (end > whole->range_released &&
-	    end - whole->range_released >= LT_RANGE_RELEASE_STEP) {
-		madvise((void *)(t->map + whole->range_released),
-			end - whole->range_released, MADV_DONTNEED);
-		whole->range_released = end;
-	}
+	drop_mapped(t, &whole->range_released, cs->released, end,
+		    LT_RANGE_RELEASE_STEP);
 }
 
 /*
