@@ -141,9 +141,57 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/*
+ * The progress line, once a run has lasted PROGRESS_DELAY_MS: redrawn only
+ * when its percentage changes, and cleared before anything else goes to
+ * stderr or the report to a terminal, so that no message starts mid-line.
+ */
+#define PROGRESS_DELAY_MS	1000
+
+struct progress {
+	const char *path;
+	struct timespec start;
+	long delay_ms;
+	int shown;		/* the percentage on screen, -1 for none */
+};
+
+static struct progress progress_line = { .shown = -1 };
+
+static void progress_clear(struct progress *p)
+{
+	if (p->shown < 0)
+		return;
+	fputs("\r\033[K", stderr);
+	p->shown = -1;
+}
+
+static void on_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct progress *p = ctx;
+	struct timespec now;
+	int pct;
+
+	if (done >= total) {
+		progress_clear(p);
+		return;
+	}
+	pct = (int)(done * 100 / total);
+	if (pct == p->shown)
+		return;
+	if (p->shown < 0) {
+		/* only for runs long enough to wonder about */
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - p->start.tv_sec) * 1000 +
+		    (now.tv_nsec - p->start.tv_nsec) / 1000000 < p->delay_ms)
+			return;
+	}
+	fprintf(stderr, "\r%s: reading %s: %3d%%", prog, p->path, pct);
+	p->shown = pct;
+}
+
 static void on_warning(void *ctx, const char *msg)
 {
-	(void)ctx;
+	progress_clear(ctx);
 	warnf("%s", msg);
 }
 
@@ -182,26 +230,6 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 	}
 }
 
-struct progress {
-	const char *path;
-	time_t start;
-	bool shown;
-};
-
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct progress *p = ctx;
-
-	/* only for runs long enough to wonder about */
-	if (!p->shown && time(NULL) - p->start < 1)
-		return;
-	p->shown = true;
-	fprintf(stderr, "\r%s: reading %s: %3d%%", prog, p->path,
-		total ? (int)(done * 100 / total) : 0);
-	if (done >= total)
-		fputs("\r\033[K", stderr);
-}
-
 static int parse_time(const char *opt, const char *val, int64_t *out)
 {
 	uint64_t ns;
@@ -221,10 +249,9 @@ int main(int argc, char **argv)
 	struct lt_options opts;
 	struct lt_report *report;
 	struct lt_error err = { 0 };
-	struct progress prog_ctx = { 0 };
 	bool progress = true;
 	FILE *out = stdout;
-	int c, status;
+	int c, ret, status;
 	char *end;
 
 	lt_options_init(&opts);
@@ -364,15 +391,21 @@ int main(int argc, char **argv)
 	opts.trans_files = trans;
 
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
-	lt_set_warning_fn(on_warning, NULL);
+	lt_set_warning_fn(on_warning, &progress_line);
 	if (progress && isatty(STDERR_FILENO)) {
-		prog_ctx.path = argv[optind];
-		prog_ctx.start = time(NULL);
+		progress_line.path = argv[optind];
+		clock_gettime(CLOCK_MONOTONIC, &progress_line.start);
+		/* LT_PROGRESS_DELAY_MS: the tests show it on short runs */
+		progress_line.delay_ms = getenv("LT_PROGRESS_DELAY_MS") ?
+			atol(getenv("LT_PROGRESS_DELAY_MS")) : PROGRESS_DELAY_MS;
 		opts.progress = on_progress;
-		opts.progress_ctx = &prog_ctx;
+		opts.progress_ctx = &progress_line;
 	}
 
-	if (lt_analyze(argv[optind], &opts, &report, &err) < 0) {
+	ret = lt_analyze(argv[optind], &opts, &report, &err);
+	/* a run cut by --to, or failed, stops short of 100% */
+	progress_clear(&progress_line);
+	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		free(trans);
 		return lt_error_exit_status(err.code);

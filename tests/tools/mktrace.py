@@ -21,6 +21,7 @@ The script, one statement per line, "#" starts a comment:
     page_size 4096
     compression none          v7: none | zlib  (zstd: trace-cmd convert)
     compress_options no       v7 + zlib: compress the options sections too
+    chunk_pages 10            v7 + zlib: ring-buffer pages a chunk holds
     array0 no                 yes: every event stores its length in
                               array[0] (type_len 0), as on archs that
                               force 8-byte alignment
@@ -305,7 +306,7 @@ class Writer:
         self.h = dict(version="6", endian="little", long="8",
                       kernel_long=None, page_size="4096",
                       compression="none", compress_options="no",
-                      array0="no", cpus=None, clock="local")
+                      chunk_pages="10", array0="no", cpus=None, clock="local")
         self.options = []        # (id, bytes)
         self.uname = None
         self.tcver = None
@@ -995,7 +996,7 @@ class Writer:
             pos = (len(out) + self.page - 1) // self.page * self.page
             out += b"\0" * (pos - len(out))
             if comp and d:
-                chunk = 10 * self.page
+                chunk = int(self.h["chunk_pages"]) * self.page
                 pieces = [d[i:i + chunk] for i in range(0, len(d), chunk)]
                 blob = bytearray(self.n("I", len(pieces)))
                 for p in pieces:
