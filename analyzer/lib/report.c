@@ -693,8 +693,11 @@ int lt_report_write(const struct lt_report *report, enum lt_format format,
 		ret = lt_report_write_text(report, out);
 		break;
 	}
-	if (ret < 0 || fflush(out))
+	/* a short report is still in the buffer: the flush is the write */
+	if (ret < 0 || fflush(out)) {
 		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
 			     strerror(errno ? errno : EIO));
-	return ret < 0 ? -1 : 0;
+		return -1;
+	}
+	return 0;
 }

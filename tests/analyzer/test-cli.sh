@@ -188,6 +188,15 @@ expect 1 "--output .*: that is the trace being read" -- \
 	"$LA" -o "$tmp/link.dat" "$tmp/self.dat"
 cmp -s "$T" "$tmp/self.dat" || { echo "FAIL: -o destroyed the trace"; fail=1; }
 
+# a report that cannot be written, however short: exit 2, never 0
+for fmt in text folded json; do
+	expect 2 "stdout: cannot write the report: No space left" -- \
+		sh -c '"$0" -n 1 --format=$1 "$2" > /dev/full' "$LA" $fmt "$T"
+	expect 2 "stdout: cannot write the report: Bad file descriptor" -- \
+		sh -c '"$0" -n 1 --format=$1 "$2" >&-' "$LA" $fmt "$T"
+done
+expect 2 "/dev/full: cannot write the report" -- "$LA" -o /dev/full "$T"
+
 # cut in the metadata, nothing to report even with --partial
 expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
 # cut inside the last CPU's data: exit status 5, and the report says so
