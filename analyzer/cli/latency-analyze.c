@@ -255,6 +255,8 @@ int main(int argc, char **argv)
 	char *end;
 
 	lt_options_init(&opts);
+	/* getopt's own messages name argv[0]: the name, not the path */
+	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, "f:o:s:tw:kn:j:qhV", long_opts,
 				NULL)) != -1) {
 		switch (c) {
@@ -337,7 +339,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			opts.limit = (unsigned int)strtoul(optarg, &end, 10);
 			if (errno || *end || end == optarg || optarg[0] == '-')
-				return bad_arg("--limit", optarg, "expected a number");
+				return bad_arg("--limit", optarg,
+					       "expected a whole number, 0 for no limit");
 			break;
 		case OPT_PARTIAL:
 			opts.partial = true;

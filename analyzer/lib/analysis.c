@@ -271,7 +271,8 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 	}
 	lt_error_set(err, LT_E_NO_EVENTS,
 		     "%s: no scheduler events (sched_switch or sched_stat_*) among "
-		     "its %" PRIu64 " events%s%s%s; record with: " RECORD_BASE,
+		     "its %" PRIu64 " events%s%s%s; record with: " RECORD_BASE
+		     " <workload>",
 		     path, events, held[0] ? " (it holds " : "", held,
 		     held[0] ? ")" : "");
 }

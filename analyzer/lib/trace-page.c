@@ -270,8 +270,9 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 	end = cs->data_off + cs->data_size;
 	if (off >= t->size)
 		return stream_fail(t, cs, LT_E_TRUNCATED,
-				   "the file ends at offset 0x%llx, inside the CPU data (0x%llx..0x%llx)",
+				   "the file ends at offset 0x%llx, %s its CPU data (0x%llx..0x%llx)",
 				   (unsigned long long)t->size,
+				   t->size <= cs->data_off ? "before" : "inside",
 				   (unsigned long long)cs->data_off,
 				   (unsigned long long)end);
 	avail = end - off;
