@@ -256,6 +256,7 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"over_maxtime\":%" PRIu64 ",\"over_maxtime_ns\":%" PRIu64
 		",\"began_before_trace\":%" PRIu64 ",\"unfinished\":%" PRIu64
 		",\"no_switch_in\":%" PRIu64
+		",\"cpu_waits_no_switch_in\":%" PRIu64
 		",\"discarded_after_lost_events\":%" PRIu64
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
@@ -264,7 +265,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"damaged_records\":%" PRIu64 "},\n",
 		r->dropped_interruptible, r->dropped_interruptible_ns,
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
-		r->unfinished, r->no_switch_in, r->discarded_lost, r->resync,
+		r->unfinished, r->no_switch_in, r->cpu_waits_no_switch_in,
+		r->discarded_lost, r->resync,
 		r->unmatched_restore, r->inconsistent, r->unordered,
 		r->damaged_records);
 	fprintf(out, "\"partial\":%s,\"partial_reason\":", r->partial ? "true" : "false");

@@ -294,12 +294,22 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	}
 	snprintf(item, sizeof(item), "%" PRIu64 " begun before the trace, %" PRIu64
 		 " unfinished at its end%s", r->began_before_trace, r->unfinished,
-		 r->discarded_lost || r->no_switch_in ? "," : "");
+		 r->discarded_lost || r->no_switch_in ||
+		 r->cpu_waits_no_switch_in ? "," : "");
 	put_words(out, &col, item);
 	if (r->no_switch_in) {
 		snprintf(item, sizeof(item), "%" PRIu64
 			 " whose end (a switch-in) the trace lacks%s",
-			 r->no_switch_in, r->discarded_lost ? "," : "");
+			 r->no_switch_in,
+			 r->discarded_lost || r->cpu_waits_no_switch_in ? "," : "");
+		put_words(out, &col, item);
+	}
+	if (r->cpu_waits_no_switch_in) {
+		/* the blocked part is charged: only the run-queue part is not */
+		snprintf(item, sizeof(item), "%" PRIu64
+			 " waits for cpu after a wakeup whose end (a switch-in)"
+			 " the trace lacks%s",
+			 r->cpu_waits_no_switch_in, r->discarded_lost ? "," : "");
 		put_words(out, &col, item);
 	}
 	if (r->discarded_lost) {

@@ -740,6 +740,10 @@ static void test_missing_switch_in(void)
 		WAKE(2700, 100),
 		{ .kind = LT_EV_SWITCH, .ts = 2800 * US, .cpu = 0, .current = 0,
 		  .pid = 0, .state = LT_STATE_RUNNABLE, .pid2 = 100 },
+		/* no wakeup, no switch-in: the whole wait has no known end */
+		{ .kind = LT_EV_SWITCH, .ts = 2900 * US, .cpu = 0, .current = 100,
+		  .pid = 100, .state = LT_STATE_SLEEP, .pid2 = 0 },
+		{ .kind = LT_EV_OTHER, .ts = 3500 * US, .cpu = 0, .current = 100 },
 		END
 	};
 	struct lt_replay_opts o;
@@ -757,8 +761,9 @@ static void test_missing_switch_in(void)
 	 */
 	CHECK_U64(pid_rows(&rp, 100, SCHED).count, 1);
 	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 100 * US);
-	CHECK_U64(rp.stats.implicit_switch_in, 2);
-	CHECK_U64(rp.stats.no_switch_in, 2);
+	CHECK_U64(rp.stats.implicit_switch_in, 3);
+	CHECK_U64(rp.stats.rq_no_switch_in, 2);
+	CHECK_U64(rp.stats.no_switch_in, 1);
 	CHECK_U64(rp.stats.inconsistent, 0);
 	lt_replay_free(&rp);
 }
