@@ -120,6 +120,17 @@ static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 	fputc('\n', out);
 }
 
+/* Whether kernel threads waited: the global table leaves them out. */
+static bool kthread_rows(const struct lt_report_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_processes; i++)
+		if (v->processes[i].kernel_thread && v->processes[i].nr_rows)
+			return true;
+	return false;
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
@@ -132,6 +143,8 @@ static void put_view(FILE *out, const struct lt_report *r,
 	put_coverage(out, &v->coverage);
 	if (v->nr_global)
 		put_rows(out, r, v->global, v->nr_global, 0);
+	else if (!r->options.kernel_threads && kthread_rows(v))
+		fputs("  (none outside kernel threads: -k counts them here)\n", out);
 	else
 		fputs("  (no latencies in this range)\n", out);
 
@@ -362,8 +375,13 @@ int lt_report_write_text(const struct lt_report *r, FILE *out)
 	for (w = 0; w < r->nr_windows; w++) {
 		const struct lt_report_view *v = &r->windows[w];
 
-		fprintf(out, "%s=== Window %zu: +%s", w ? "\n" : "", w,
-			lt_format_duration(win, sizeof(win), v->start_ns - r->start_ns));
+		/* "+0 ns" would read as a precision the start does not need */
+		if (v->start_ns == r->start_ns)
+			snprintf(win, sizeof(win), "0 s");
+		else
+			lt_format_duration(win, sizeof(win),
+					   v->start_ns - r->start_ns);
+		fprintf(out, "%s=== Window %zu: +%s", w ? "\n" : "", w, win);
 		fprintf(out, " .. +%s ===\n",
 			lt_format_duration(win, sizeof(win), v->end_ns - r->start_ns));
 		put_view(out, r, v);

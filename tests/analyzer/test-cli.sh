@@ -189,6 +189,11 @@ expect 1 "--output .*: that is the trace being read" -- \
 	"$LA" -o "$tmp/link.dat" "$tmp/self.dat"
 cmp -s "$T" "$tmp/self.dat" || { echo "FAIL: -o destroyed the trace"; fail=1; }
 
+# a trace whose waits are all in kernel threads: say so, and how to see them
+expect 0 '^  \(none outside kernel threads: -k counts them here\)$' -- "$LA" "$T"
+expect 0 '^Unknown reason +4\.0 ms ' -- "$LA" -k "$T"
+expect 0 '^=== Window 0: \+0 s \.\. \+1\.00 s ===$' -- "$LA" --window 1s "$T"
+
 # waits with no recorded end (this kernel drops some switch-ins): a wait
 # for cpu after a wakeup is counted apart from a whole wait
 expect 0 '"no_switch_in":1,"cpu_waits_no_switch_in":17,' -- \
