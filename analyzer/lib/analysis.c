@@ -477,8 +477,17 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	events = pres.events;
 	if (pres.damaged) {
+		/* the first damage says where; the others are counted */
+		char why[LT_ERROR_MSG_MAX + 64];
+
+		snprintf(why, sizeof(why), "%s", pres.damage.msg);
+		if (pres.nr_damaged > 1)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 "; the data of %u more CPU%s is damaged too",
+				 pres.nr_damaged - 1,
+				 pres.nr_damaged > 2 ? "s" : "");
 		priv->pub.partial = true;
-		priv->pub.partial_reason = lt_report_strdup(priv, pres.damage.msg);
+		priv->pub.partial_reason = lt_report_strdup(priv, why);
 		damage = pres.damage;
 	}
 	/* nothing readable before the damage: no report to speak of */

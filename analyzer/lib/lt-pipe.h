@@ -34,6 +34,7 @@ struct lt_pipe_result {
 	bool cut;		/* --to stopped it before the trace's end */
 	bool damaged;		/* --partial read past damage */
 	struct lt_error damage;	/* the first damage */
+	unsigned int nr_damaged;	/* CPUs it stopped, that one included */
 };
 
 /* Called in the caller's thread for each event, in order; -1 stops. */

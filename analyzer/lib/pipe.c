@@ -244,6 +244,7 @@ static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
 /* With --partial, damage stops only its CPU: the first is reported. */
 static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
 {
+	res->nr_damaged++;
 	if (!res->damaged) {
 		res->damaged = true;
 		res->damage = *e;

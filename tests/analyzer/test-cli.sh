@@ -214,6 +214,12 @@ expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
 head -c 3000000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut2.dat"
 expect 3 "$tmp/cut2.dat: CPU 3" -- "$LA" "$tmp/cut2.dat"
 expect 5 'PARTIAL REPORT' -- "$LA" --partial "$tmp/cut2.dat"
+# cut before CPU 2's data: the first damage is named, the others counted
+head -c 2850000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut3.dat"
+for j in 1 2 3; do
+	expect 5 "^latency-analyze: $tmp/cut3.dat: CPU 2 data: the file ends at offset 0x2b7cd0, before its CPU data \(0x2ba000\.\.0x2d1000\); the data of 2 more CPUs is damaged too \(the report is partial\)\$" -- \
+		"$LA" -j$j --partial "$tmp/cut3.dat"
+done
 
 [ $fail = 0 ] && echo "test-cli: all checks passed"
 exit $fail
