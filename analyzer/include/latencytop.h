@@ -212,9 +212,8 @@ struct lt_report {
 	uint64_t dropped_interruptible, dropped_interruptible_ns;
 	uint64_t dropped_maxtime, dropped_maxtime_ns;
 	uint64_t began_before_trace, unfinished;
-	/* waits whose end (a switch-in) is missing: whole ones, ... */
-	uint64_t no_switch_in;
-	uint64_t cpu_waits_no_switch_in;	/* ... and waits for a CPU */
+	uint64_t no_switch_in;		/* waits whose end (a switch-in) is missing */
+	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */

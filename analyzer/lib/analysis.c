@@ -386,7 +386,7 @@ static void fill_report(struct lt_report_priv *priv,
 	r->began_before_trace = st->began_before_trace;
 	r->unfinished = st->unfinished;
 	r->no_switch_in = st->no_switch_in;
-	r->cpu_waits_no_switch_in = st->rq_no_switch_in;
+	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
 	r->discarded_lost = st->discarded_lost;
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;

@@ -178,10 +178,10 @@ struct lt_replay_stats {
 	uint64_t unmatched_restore;
 	uint64_t inconsistent;		/* impossible transitions seen */
 	uint64_t implicit_switch_in;	/* tasks seen running, switch-in missing */
-	uint64_t no_switch_in;		/* ... with neither wakeup nor switch-in:
-					 * a whole wait not charged */
-	uint64_t rq_no_switch_in;	/* ... after a wakeup: a wait for a CPU
-					 * not charged */
+	uint64_t no_switch_in;		/* ... whose wait's end was not charged */
+	uint64_t cpu_waits_no_switch_in;	/* of which the wait for a CPU
+						 * after a wakeup (the blocked
+						 * part before it is charged) */
 	uint64_t unordered;		/* events earlier than one before them */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;

@@ -100,8 +100,10 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
 		if (lt_rp_charge(rp, ti, &w) < 0)
 			return -1;
-		if (wake < ts && !seen)
-			rp->stats.rq_no_switch_in++;
+		if (wake < ts && !seen) {
+			rp->stats.no_switch_in++;
+			rp->stats.cpu_waits_no_switch_in++;
+		}
 		else if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
 			return -1;
 		break;
@@ -114,9 +116,10 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		}
 		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN))
 			break;
-		if (!seen)
-			rp->stats.rq_no_switch_in++;
-		else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
+		if (!seen) {
+			rp->stats.no_switch_in++;
+			rp->stats.cpu_waits_no_switch_in++;
+		} else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:

@@ -288,6 +288,7 @@ static void put_lost(FILE *out, const struct lt_report *r)
 
 static void put_not_charged(FILE *out, const struct lt_report *r)
 {
+	uint64_t whole = r->no_switch_in - r->cpu_waits_no_switch_in;
 	char buf[32], cut[32], item[200];
 	int col = HEAD_W;
 
@@ -307,13 +308,12 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	}
 	snprintf(item, sizeof(item), "%" PRIu64 " begun before the trace, %" PRIu64
 		 " unfinished at its end%s", r->began_before_trace, r->unfinished,
-		 r->discarded_lost || r->no_switch_in ||
-		 r->cpu_waits_no_switch_in ? "," : "");
+		 r->discarded_lost || r->no_switch_in ? "," : "");
 	put_words(out, &col, item);
-	if (r->no_switch_in) {
+	if (whole) {
 		snprintf(item, sizeof(item), "%" PRIu64
-			 " whose end (a switch-in) the trace lacks%s",
-			 r->no_switch_in,
+			 " whole wait%s whose end (a switch-in) the trace lacks%s",
+			 whole, whole > 1 ? "s" : "",
 			 r->discarded_lost || r->cpu_waits_no_switch_in ? "," : "");
 		put_words(out, &col, item);
 	}

@@ -762,8 +762,8 @@ static void test_missing_switch_in(void)
 	CHECK_U64(pid_rows(&rp, 100, SCHED).count, 1);
 	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 100 * US);
 	CHECK_U64(rp.stats.implicit_switch_in, 3);
-	CHECK_U64(rp.stats.rq_no_switch_in, 2);
-	CHECK_U64(rp.stats.no_switch_in, 1);
+	CHECK_U64(rp.stats.no_switch_in, 3);
+	CHECK_U64(rp.stats.cpu_waits_no_switch_in, 2);
 	CHECK_U64(rp.stats.inconsistent, 0);
 	lt_replay_free(&rp);
 }
