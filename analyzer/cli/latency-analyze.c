@@ -396,11 +396,12 @@ int main(int argc, char **argv)
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
 	lt_set_warning_fn(on_warning, &progress_line);
 	if (progress && isatty(STDERR_FILENO)) {
+		/* LT_PROGRESS_DELAY_MS: the tests show it on short runs */
+		const char *delay = getenv("LT_PROGRESS_DELAY_MS");
+
 		progress_line.path = argv[optind];
 		clock_gettime(CLOCK_MONOTONIC, &progress_line.start);
-		/* LT_PROGRESS_DELAY_MS: the tests show it on short runs */
-		progress_line.delay_ms = getenv("LT_PROGRESS_DELAY_MS") ?
-			atol(getenv("LT_PROGRESS_DELAY_MS")) : PROGRESS_DELAY_MS;
+		progress_line.delay_ms = delay ? atol(delay) : PROGRESS_DELAY_MS;
 		opts.progress = on_progress;
 		opts.progress_ctx = &progress_line;
 	}

@@ -59,7 +59,11 @@ int lt_error_exit_status(enum lt_errcode code);
 void lt_error_set(struct lt_error *err, enum lt_errcode code,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Warnings (recoverable oddities in a trace).  Default: none printed. */
+/*
+ * Warnings (recoverable oddities in a trace).  Default: none printed.
+ * Called only in the thread that called lt_analyze(), as the progress
+ * callback is: the two may share state without a lock.
+ */
 typedef void (*lt_warning_fn)(void *ctx, const char *msg);
 void lt_set_warning_fn(lt_warning_fn fn, void *ctx);
 void lt_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -98,7 +102,8 @@ struct lt_options {
 	unsigned int limit;		/* rows per table in text output; 0 = all */
 	unsigned int threads;		/* threads in all; 0: one per usable core,
 					   1: everything on the caller's */
-	lt_progress_fn progress;	/* called now and then while reading */
+	lt_progress_fn progress;	/* called now and then while reading,
+					   in the caller's thread */
 	void *progress_ctx;
 };
 

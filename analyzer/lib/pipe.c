@@ -241,7 +241,10 @@ static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
 	return true;
 }
 
-/* With --partial, damage stops only its CPU: the first is told, all counted. */
+/*
+ * With --partial, damage stops only its CPU: the first is told, the others
+ * counted (those met before --to, if it cuts the read).
+ */
 static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
 {
 	res->nr_damaged++;

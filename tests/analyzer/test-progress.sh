@@ -20,7 +20,8 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 
-if ! command -v script >/dev/null || ! command -v python3 >/dev/null; then
+# util-linux's script: busybox's has no -e
+if ! script -qec true /dev/null >/dev/null 2>&1 || ! command -v python3 >/dev/null; then
 	echo "test-progress: SKIPPED: needs script(1) from util-linux and python3"
 	exit 77
 fi
@@ -29,7 +30,8 @@ fi
 # stdout there too; check the exit status, that at least MIN_DRAWS figures
 # were drawn, each once and rising, that nothing was written after a figure
 # but the next figure or the clearing of the line, and that once the lines
-# are cleaned up, the text matches AFTER (a regular expression).
+# are cleaned up, the text matches AFTER (a regular expression); RAW, if
+# set, must match the text as the terminal got it.
 tty() {
 	local name=$1 want=$2 min=$3 after=$4 status
 	shift 5
@@ -40,9 +42,9 @@ tty() {
 		echo "FAIL: $name: $* -> exit $status, want $want"
 		fail=1
 	fi
-	python3 - "$tmp/$name.tty" "$name" "$min" "$after" <<'EOF' || fail=1
+	python3 - "$tmp/$name.tty" "$name" "$min" "$after" "${RAW-}" <<'EOF' || fail=1
 import re, sys
-path, name, least, after = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+path, name, least, after, raw = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
 text = open(path, "rb").read().decode("utf-8", "replace")
 # script's own first and last lines
 text = text.split("\n", 1)[1]
@@ -64,10 +66,12 @@ if len(figures) < least:
 if any(b <= a for a, b in zip(figures, figures[1:])):
     bad("figures not drawn once each, rising: %s" % figures)
 if any(f >= 100 for f in figures):
-    bad("100%% drawn: the end clears the line instead")
+    bad("100% drawn: the end clears the line instead")
 clean = draw.sub("", text).replace(clear, "").replace("\r\n", "\n")
 if not re.search(after, clean, re.M):
     bad("no /%s/ in what remains: %r" % (after, clean[:200]))
+if raw and not re.search(raw, text):
+    bad("no /%s/ in what the terminal got" % raw)
 EOF
 }
 
@@ -93,7 +97,9 @@ tty same 0 1 "$REPORT" -- -j1 "$tmp/p.dat"
 read -r _ off _ < <(grep '^section.KALLSYMS ' "$tmp/p.map")
 printf '\377\377\377\377\377\377\377\377' |
 	dd of="$tmp/p.dat" bs=1 seek=$((off + 40)) conv=notrunc 2>/dev/null
-tty warning 0 1 '^latency-analyze: warning: .*KALLSYMS section.*\nlatency-analyze [0-9.]+: ' -- \
+# (the warning must come while the line is up, or this checks nothing)
+RAW='[0-9]%\r\x1b\[Klatency-analyze: warning: ' \
+	tty warning 0 1 '^latency-analyze: warning: .*KALLSYMS section.*\nlatency-analyze [0-9.]+: ' -- \
 	-j1 "$tmp/p.dat"
 
 # an error that stops the read (CPU data damaged) starts a line
