@@ -27,9 +27,10 @@ static void csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* @kthread: 1 or 0 for a process's (or thread's) rows, -1 for the global */
 static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v,
 		     const char *scope, int pid, int tid, const char *comm,
-		     const struct lt_report_row *rows, size_t nr)
+		     int kthread, const struct lt_report_row *rows, size_t nr)
 {
 	size_t i;
 
@@ -50,10 +51,13 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 		fputc(',', out);
 		csv_str(out, r->argument);
 		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f\n",
+			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,",
 			lt_cause_kind_name(r->kind), r->count, r->total_ns, r->max_ns,
 			r->avg_ns, r->p50_ns, r->p90_ns, r->p99_ns, r->max_at_ns,
 			r->percent);
+		if (kthread >= 0)
+			fputc(kthread ? '1' : '0', out);
+		fputc('\n', out);
 	}
 }
 
@@ -61,16 +65,17 @@ static void csv_view(FILE *out, const char *view, const struct lt_report_view *v
 {
 	size_t i, j;
 
-	csv_rows(out, view, v, "global", -1, -1, "", v->global, v->nr_global);
+	csv_rows(out, view, v, "global", -1, -1, "", -1, v->global,
+		 v->nr_global);
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
-		csv_rows(out, view, v, "process", p->pid, -1, p->comm, p->rows,
-			 p->nr_rows);
+		csv_rows(out, view, v, "process", p->pid, -1, p->comm,
+			 p->kernel_thread, p->rows, p->nr_rows);
 		for (j = 0; j < p->nr_threads; j++)
 			csv_rows(out, view, v, "thread", p->pid, p->threads[j].tid,
-				 p->threads[j].comm, p->threads[j].rows,
-				 p->threads[j].nr_rows);
+				 p->threads[j].comm, p->kernel_thread,
+				 p->threads[j].rows, p->threads[j].nr_rows);
 	}
 }
 
@@ -81,7 +86,7 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
 
 	fputs("view,start_ns,end_ns,scope,pid,tid,comm,reason,argument,kind,"
 	      "count,total_ns,max_ns,avg_ns,p50_ns,p90_ns,p99_ns,max_at_ns,"
-	      "percent\n", out);
+	      "percent,kernel_thread\n", out);
 	csv_view(out, "all", &r->whole);
 	for (w = 0; w < r->nr_windows; w++) {
 		snprintf(view, sizeof(view), "%zu", w);
