@@ -366,7 +366,7 @@ static void type_parse(const struct lt_event_type *cet)
 {
 	/* types are allocated writable: only the accessors' view is const */
 	struct lt_event_type *et = (struct lt_event_type *)cet;
-	const char *text = et->text, *end = et->text + et->len;
+	const char *text, *end;
 	const char *s, *eol, *v, *vend, *fmt = NULL, *type, *fname;
 	size_t fmt_len = 0, tlen, nlen;
 	unsigned int nr_lines = 0, n = 0, i, last = 0;
@@ -377,9 +377,12 @@ static void type_parse(const struct lt_event_type *cet)
 	long long count;
 	char *pool;
 
+	/* once parsed, the text is gone (NULL): not even its end is taken */
 	if (et->parsed)
 		return;
 	et->parsed = true;
+	text = et->text;
+	end = text + et->len;
 	et->print_fmt = "";
 	/* Pass 1: print fmt, and how many field lines. */
 	for (s = text; s < end; s = eol + 1) {
