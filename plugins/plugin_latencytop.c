@@ -98,6 +98,10 @@ static int latency_reason_restore_handler(struct trace_seq *s,
 	return print_reason(s, record, event, 0);
 }
 
+/* Found by name (dlsym) when libtraceevent loads the plugin. */
+int TEP_PLUGIN_LOADER(struct tep_handle *tep);
+int TEP_PLUGIN_UNLOADER(struct tep_handle *tep);
+
 int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	tep_register_event_handler(tep, -1, "latencytop", "latency_reason_set",
