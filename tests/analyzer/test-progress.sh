@@ -26,13 +26,13 @@ if ! script -qec true /dev/null >/dev/null 2>&1 || ! command -v python3 >/dev/nu
 	exit 77
 fi
 
-# tty NAME STATUS MIN_DRAWS AFTER -- ARGS...: run on a terminal with its
+# on_tty NAME STATUS MIN_DRAWS AFTER -- ARGS...: run on a terminal with its
 # stdout there too; check the exit status, that at least MIN_DRAWS figures
 # were drawn, each once and rising, that nothing was written after a figure
 # but the next figure or the clearing of the line, and that once the lines
 # are cleaned up, the text matches AFTER (a regular expression); RAW, if
 # set, must match the text as the terminal got it.
-tty() {
+on_tty() {
 	local name=$1 want=$2 min=$3 after=$4 status
 	shift 5
 	LT_PROGRESS_DELAY_MS=${DELAY-0} script -qec "$(printf '%q ' "$LA" "$@")" \
@@ -48,14 +48,15 @@ path, name, least, after, raw = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.
 text = open(path, "rb").read().decode("utf-8", "replace")
 # script's own first and last lines
 text = text.split("\n", 1)[1]
-text = text[:text.rfind("Script done")]
+if "Script done" in text:
+    text = text[:text.rfind("Script done")]
 draw = re.compile(r"\rlatency-analyze: reading [^\r\n]*: +(\d+)%")
 clear = "\r\x1b[K"
 def bad(msg):
     print("FAIL: %s: %s" % (name, msg))
     print(repr(text[:300]))
     sys.exit(1)
-figures, pos = [], 0
+figures = []
 for m in draw.finditer(text):
     figures.append(int(m.group(1)))
     rest = text[m.end():]
@@ -76,13 +77,13 @@ EOF
 }
 
 REPORT='^latency-analyze [0-9.]+: .*\nTrace: '
-tty j1 0 3 "$REPORT" -- -j1 "$T"
-tty j2 0 1 "$REPORT" -- -j2 "$T"
+on_tty j1 0 3 "$REPORT" -- -j1 "$T"
+on_tty j2 0 1 "$REPORT" -- -j2 "$T"
 # cut by --to: the read stops short of 100%, the line is cleared all the same
-tty to 0 1 "$REPORT" -- -j1 --to 0.15 "$T"
-DELAY=60000 tty delayed 0 0 "$REPORT" -- -j1 "$T"
-tty quiet 0 0 "$REPORT" -- -q "$T"
-tty noprogress 0 0 "$REPORT" -- --no-progress "$T"
+on_tty to 0 1 "$REPORT" -- -j1 --to 0.15 "$T"
+DELAY=60000 on_tty delayed 0 0 "$REPORT" -- -j1 "$T"
+on_tty quiet 0 0 "$REPORT" -- -q "$T"
+on_tty noprogress 0 0 "$REPORT" -- --no-progress "$T"
 if grep -q 'latency-analyze: reading' "$tmp/delayed.tty" "$tmp/quiet.tty" \
 	"$tmp/noprogress.tty"; then
 	echo "FAIL: progress drawn with a delay not reached, -q or --no-progress"
@@ -93,13 +94,13 @@ fi
 # symbols, damaged, load at the last event) clears the line first
 python3 "$MKTRACE" "$TRS" -o "$tmp/p.dat" --map "$tmp/p.map" ||
 	{ echo "FAIL: mktrace.py $TRS"; exit 1; }
-tty same 0 1 "$REPORT" -- -j1 "$tmp/p.dat"
+on_tty same 0 1 "$REPORT" -- -j1 "$tmp/p.dat"
 read -r _ off _ < <(grep '^section.KALLSYMS ' "$tmp/p.map")
 printf '\377\377\377\377\377\377\377\377' |
 	dd of="$tmp/p.dat" bs=1 seek=$((off + 40)) conv=notrunc 2>/dev/null
 # (the warning must come while the line is up, or this checks nothing)
 RAW='[0-9]%\r\x1b\[Klatency-analyze: warning: ' \
-	tty warning 0 1 '^latency-analyze: warning: .*KALLSYMS section.*\nlatency-analyze [0-9.]+: ' -- \
+	on_tty warning 0 1 '^latency-analyze: warning: .*KALLSYMS section.*\nlatency-analyze [0-9.]+: ' -- \
 	-j1 "$tmp/p.dat"
 
 # an error that stops the read (CPU data damaged) starts a line
@@ -108,7 +109,7 @@ cp "$T" "$tmp/data.dat"
 head -c 64 /dev/zero | tr '\0' '\377' |
 	dd of="$tmp/data.dat" bs=1 seek=$((size - 100000)) conv=notrunc 2>/dev/null
 for j in 1 2; do
-	tty error$j 3 $((2 - j)) '^latency-analyze: .*/data.dat: CPU [0-9] data: chunk at offset' -- \
+	on_tty error$j 3 $((2 - j)) '^latency-analyze: .*/data.dat: CPU [0-9] data: chunk at offset' -- \
 		-j$j "$tmp/data.dat"
 done
 
