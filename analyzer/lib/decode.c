@@ -289,9 +289,9 @@ static unsigned int get_frames(struct lt_decoder *d,
 		n = LT_DECODE_MAX_FRAMES;
 	ulong_max = caller->elem_size >= 8 ? UINT64_MAX :
 		    (1ULL << (caller->elem_size * 8)) - 1;
+	n = lt_field_elems_u64(d->trace, caller, rec, d->frames, n);
 	for (i = 0; i < n; i++) {
-		if (lt_field_elem_u64(d->trace, caller, rec, i, &v) < 0)
-			break;
+		v = d->frames[i];
 		if (v == ulong_max)	/* old kernels end short stacks so */
 			break;
 		if (v)

@@ -126,6 +126,11 @@ uint32_t lt_field_array_len(const struct lt_trace *trace,
 /* Element @i of an array field (e.g. kernel_stack's caller[]). */
 int lt_field_elem_u64(const struct lt_trace *trace, const struct lt_field *field,
 		      const struct lt_record *rec, uint32_t i, uint64_t *val);
+/* Up to @max elements of an array field into @out: how many were read. */
+uint32_t lt_field_elems_u64(const struct lt_trace *trace,
+			    const struct lt_field *field,
+			    const struct lt_record *rec, uint64_t *out,
+			    uint32_t max);
 /*
  * A string field (char[N] or __data_loc char[]): pointer into the record and
  * its length up to the first NUL or the field's end.  Not NUL-terminated.

@@ -744,27 +744,60 @@ uint32_t lt_field_array_len(const struct lt_trace *t,
 	return avail / es;
 }
 
+/* Where an array field's elements are: the offset and how many. */
+static bool array_area(const struct lt_trace *t, const struct lt_field *f,
+		       const struct lt_record *rec, uint32_t *off,
+		       uint32_t *nr)
+{
+	uint32_t len;
+
+	if (!rec->data || !f->elem_size)
+		return false;
+	if (f->flags & LT_FIELD_DYNAMIC) {
+		if (!dyn_area(t, f, rec, off, &len))
+			return false;
+		*nr = len / f->elem_size;
+		return true;
+	}
+	*off = f->offset;
+	*nr = lt_field_array_len(t, f, rec);
+	return true;
+}
+
 int lt_field_elem_u64(const struct lt_trace *t, const struct lt_field *f,
 		      const struct lt_record *rec, uint32_t i, uint64_t *val)
 {
-	uint32_t off, len, es = f->elem_size;
+	uint32_t off, nr;
 
-	if (!rec->data)
-		goto fail;
-	if (f->flags & LT_FIELD_DYNAMIC) {
-		if (!dyn_area(t, f, rec, &off, &len) ||
-		    ((uint64_t)i + 1) * es > len)
-			goto fail;
-	} else {
-		if (i >= lt_field_array_len(t, f, rec))
-			goto fail;
-		off = f->offset;
-	}
-	if (read_scalar(t, rec->data + off + (uint64_t)i * es, es, val))
+	if (array_area(t, f, rec, &off, &nr) && i < nr &&
+	    read_scalar(t, rec->data + off + (uint64_t)i * f->elem_size,
+			f->elem_size, val))
 		return 0;
-fail:
 	*val = 0;
 	return -1;
+}
+
+uint32_t lt_field_elems_u64(const struct lt_trace *t, const struct lt_field *f,
+			    const struct lt_record *rec, uint64_t *out,
+			    uint32_t max)
+{
+	uint32_t off, nr, i, es = f->elem_size;
+	const unsigned char *p;
+
+	if (!array_area(t, f, rec, &off, &nr))
+		return 0;
+	if (nr > max)
+		nr = max;
+	p = rec->data + off;
+	/* the common case, a stack of native longs, as one copy */
+	if (es == 8 && !t->swap) {
+		memcpy(out, p, (size_t)nr * 8);
+		return nr;
+	}
+	for (i = 0; i < nr; i++, p += es)
+		if (!read_scalar(t, p, es, &out[i]))
+			break;
+	return i;
 }
 
 int lt_field_str(const struct lt_trace *t, const struct lt_field *f,

@@ -111,7 +111,7 @@ static void test_basic(const struct variant *v)
 	struct lt_field f;
 	char path[512];
 	struct lt_trace *t;
-	uint64_t off, val, done, total;
+	uint64_t off, val, done, total, elems[8];
 	int64_t sval;
 	int n = 0, lost = 0;
 
@@ -197,6 +197,10 @@ static void test_basic(const struct variant *v)
 			CHECK(lt_field_elem_u64(t, &f, &rec, 2, &val) == 0);
 			CHECK_U64(val, 0xffffffffc0001010ULL & mask);
 			CHECK(lt_field_elem_u64(t, &f, &rec, 3, &val) == -1);
+			/* the bulk read: the same elements, bounded by @max */
+			CHECK_U64(lt_field_elems_u64(t, &f, &rec, elems, 8), 3);
+			CHECK_U64(elems[2], 0xffffffffc0001010ULL & mask);
+			CHECK_U64(lt_field_elems_u64(t, &f, &rec, elems, 2), 2);
 			CHECK_U64(get_u64(t, &rec, "size"), 3);
 		} else if (!strcmp(lt_event_type_name(rec.type),
 				   "latency_reason_set")) {
@@ -297,7 +301,7 @@ static void test_bigev(const struct variant *v)
 	char path[512], want[32];
 	const char *s;
 	size_t len;
-	uint64_t val;
+	uint64_t val, elems[64];
 	int stacks = 0, prints = 0;
 
 	t = open_variant("bigev", v, path, sizeof(path));
@@ -309,6 +313,8 @@ static void test_bigev(const struct variant *v)
 			CHECK_U64(lt_field_array_len(t, &f, &rec), 20);
 			CHECK(lt_field_elem_u64(t, &f, &rec, 19, &val) == 0);
 			CHECK_U64(val, 20);
+			CHECK_U64(lt_field_elems_u64(t, &f, &rec, elems, 64), 20);
+			CHECK_U64(elems[19], 20);
 			stacks++;
 		} else {
 			CHECK(lt_event_type_field(rec.type, "buf", &f) == 0);
