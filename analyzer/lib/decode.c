@@ -182,6 +182,13 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 	}
 	for (i = 0; i < d->nr_cpus; i++)
 		d->stack_pid[i] = -1;
+	d->spool = lt_spool_new();
+	d->spool_cache = d->spool ? lt_spool_cache_new(d->spool) : NULL;
+	if (!d->spool_cache) {
+		lt_decode_free(d);
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -189,8 +196,12 @@ void lt_decode_free(struct lt_decoder *d)
 {
 	free(d->stack_pid);
 	free(d->by_id);
+	lt_spool_cache_free(d->spool_cache);
+	lt_spool_free(d->spool);
 	d->stack_pid = NULL;
 	d->by_id = NULL;
+	d->spool_cache = NULL;
+	d->spool = NULL;
 }
 
 /*
@@ -396,6 +407,16 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 		ev->kind = LT_EV_STACK;
 		ev->nr_frames = get_frames(d, t, rec);
 		ev->frames = d->frames;
+		if (ev->nr_frames && d->spool_cache) {
+			const struct lt_spool_ent *e;
+
+			e = lt_spool_get(d->spool_cache, d->frames,
+					 ev->nr_frames);
+			if (e) {
+				ev->frames = e->frames;
+				ev->value = e->uid;
+			}
+		}
 		return;
 	}
 	ev->kind = LT_EV_OTHER;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "lt-event.h"
+#include "lt-stackpool.h"
 #include "lt-trace.h"
 
 enum lt_src {
@@ -67,6 +68,8 @@ struct lt_decoder {
 					   LT_DECODE_PID_UNKNOWN */
 	int nr_cpus;
 	uint64_t frames[LT_DECODE_MAX_FRAMES];
+	struct lt_spool *spool;		/* distinct stacks: shared by copies */
+	struct lt_spool_cache *spool_cache;	/* each copy its own */
 	uint64_t counts[LT_SRC_NR];	/* records seen per source */
 	uint64_t field_errors;		/* fields that did not fit their record */
 	uint64_t bad_records;		/* records dropped for it */

@@ -27,7 +27,10 @@ enum lt_ev_kind {
 	LT_EV_EXEC,		/* pid (was pid2) exec'd str (filename) */
 	LT_EV_EXIT,		/* pid exited */
 	LT_EV_RENAME,		/* pid renamed itself str */
-	LT_EV_STACK,		/* kernel stack of pid, after its switch-out */
+	LT_EV_STACK,		/* kernel stack of pid, after its switch-out;
+				 * value: its id in the decoder's stack pool
+				 * (frames then valid while the decoder is),
+				 * or 0 */
 	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown) */
 	LT_EV_OTHER,		/* any other event: only advances time */
 };

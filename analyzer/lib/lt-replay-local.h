@@ -51,6 +51,9 @@ uint32_t lt_rp_path_child(struct lt_replay *rp, uint32_t parent,
 			  uint32_t reason);
 uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 			    unsigned int n);
+/* The same for a stack the decoder pooled as @uid (lt-event.h). */
+uint32_t lt_rp_stack_pooled(struct lt_replay *rp, uint64_t uid,
+			    const uint64_t *f, unsigned int n);
 
 /* Charging: 0, or -1 with rp->err set. */
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);

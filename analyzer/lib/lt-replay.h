@@ -206,6 +206,8 @@ struct lt_replay {
 	struct lt_stack *stacks;	/* id 0 unused: "no stack" */
 	uint32_t nr_stacks, cap_stacks;
 	struct lt_map stack_map;	/* hash -> stack id (chained by probe) */
+	uint32_t *pooled;		/* decoder's pool id -> stack id, 0 = not yet */
+	uint32_t cap_pooled;
 
 	struct lt_map path_map;		/* (parent path, reason) -> path id */
 	struct lt_path { uint32_t parent, reason; } *paths;

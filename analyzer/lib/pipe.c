@@ -92,6 +92,12 @@ static int stash(struct batch *b, const void *p, size_t len, size_t align)
 	return 0;
 }
 
+/* Its frames stay in the decoder's stack pool: nothing to copy. */
+static inline bool pooled(const struct lt_ev *ev)
+{
+	return ev->kind == LT_EV_STACK && ev->value;
+}
+
 /*
  * Event b->ev[b->n], decoded in place, joins the batch: the strings and
  * stack it points to are copied into the arena, where thaw_next() finds
@@ -105,7 +111,7 @@ static int append(struct batch *b)
 		return -1;
 	if (ev->str2_len && stash(b, ev->str2, ev->str2_len, 1) < 0)
 		return -1;
-	if (ev->nr_frames &&
+	if (ev->nr_frames && !pooled(ev) &&
 	    stash(b, ev->frames, ev->nr_frames * sizeof(*ev->frames), 8) < 0)
 		return -1;
 	b->n++;
@@ -126,7 +132,7 @@ static inline struct lt_ev *thaw_next(struct batch *b)
 		ev->str = b->arena + arena_place(&b->thawed, ev->str_len, 1);
 	if (ev->str2_len)
 		ev->str2 = b->arena + arena_place(&b->thawed, ev->str2_len, 1);
-	if (ev->nr_frames)
+	if (ev->nr_frames && !pooled(ev))
 		ev->frames = (const uint64_t *)(b->arena +
 			arena_place(&b->thawed,
 				    ev->nr_frames * sizeof(*ev->frames), 8));
@@ -834,6 +840,9 @@ out:
 static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 {
 	f->dec = *cfg->dec;
+	/* the pool is shared, the cache in front of it this thread's own */
+	f->dec.spool_cache = f->dec.spool ? lt_spool_cache_new(f->dec.spool) :
+					    NULL;
 	memset(f->dec.counts, 0, sizeof(f->dec.counts));
 	memset(f->dec.bad_by_src, 0, sizeof(f->dec.bad_by_src));
 	f->dec.field_errors = f->dec.bad_records = 0;
@@ -841,13 +850,15 @@ static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 	f->dec.stack_pid = calloc(f->dec.nr_cpus > 0 ? f->dec.nr_cpus : 1,
 				  sizeof(*f->dec.stack_pid));
 	f->by_id = calloc(65536, sizeof(*f->by_id));
-	return f->by_id && f->dec.stack_pid ? 0 : -1;
+	return f->by_id && f->dec.stack_pid &&
+	       (f->dec.spool_cache || !f->dec.spool) ? 0 : -1;
 }
 
 static void filler_free(struct filler *f)
 {
 	free(f->by_id);
 	free(f->dec.stack_pid);
+	lt_spool_cache_free(f->dec.spool_cache);
 }
 
 /* What a thread's decoder and counts saw, added as one reader would. */

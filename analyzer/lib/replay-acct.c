@@ -224,6 +224,39 @@ uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 	return id;
 }
 
+/*
+ * Equal stacks share a pool id, so each id is hashed and compared once;
+ * after that the id alone finds the stack.
+ */
+uint32_t lt_rp_stack_pooled(struct lt_replay *rp, uint64_t uid,
+			    const uint64_t *f, unsigned int n)
+{
+	uint32_t id;
+
+	if (uid >= MAX_STACKS)
+		return lt_rp_stack_intern(rp, f, n);
+	if (uid >= rp->cap_pooled) {
+		uint32_t ncap = rp->cap_pooled ? rp->cap_pooled : 1024;
+		uint32_t *p;
+
+		while (ncap <= uid)
+			ncap *= 2;
+		p = realloc(rp->pooled, (size_t)ncap * sizeof(*p));
+		if (!p)
+			return lt_rp_oom(rp, "kernel stacks"), UINT32_MAX;
+		memset(p + rp->cap_pooled, 0,
+		       (size_t)(ncap - rp->cap_pooled) * sizeof(*p));
+		rp->pooled = p;
+		rp->cap_pooled = ncap;
+	}
+	if (rp->pooled[uid])
+		return rp->pooled[uid];
+	id = lt_rp_stack_intern(rp, f, n);
+	if (id != UINT32_MAX)
+		rp->pooled[uid] = id;
+	return id;
+}
+
 const uint64_t *lt_replay_stack_frames(const struct lt_replay *rp,
 				       uint32_t stack, uint32_t *nr)
 {

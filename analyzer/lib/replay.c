@@ -485,7 +485,9 @@ static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
 	if (!(t->flags & LT_TASK_NO_STACK_YET))
 		return 0;
 	t->flags &= ~LT_TASK_NO_STACK_YET;
-	id = lt_rp_stack_intern(rp, ev->frames, ev->nr_frames);
+	id = ev->value ? lt_rp_stack_pooled(rp, ev->value, ev->frames,
+					    ev->nr_frames) :
+			 lt_rp_stack_intern(rp, ev->frames, ev->nr_frames);
 	if (id == UINT32_MAX)
 		return -1;
 	t = &rp->tasks[ti];
@@ -591,6 +593,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->causes);
 	free(rp->frames);
 	free(rp->stacks);
+	free(rp->pooled);
 	free(rp->paths);
 	free(rp->rows);
 	free(rp->subs);

@@ -52,6 +52,11 @@
 #define STACK(t, c, p, f)						\
 	{ .kind = LT_EV_STACK, .ts = (t) * US, .cpu = (c), .pid = (p),	\
 	  .frames = f, .nr_frames = sizeof(f) / sizeof(f[0]) }
+/* ... as the decoder's stack pool hands it on, under id @uid */
+#define STACKP(t, c, p, f, uid)						\
+	{ .kind = LT_EV_STACK, .ts = (t) * US, .cpu = (c), .pid = (p),	\
+	  .frames = f, .nr_frames = sizeof(f) / sizeof(f[0]),		\
+	  .value = (uid) }
 #define END		{ .kind = LT_EV_OTHER, .ts = 0, .pid = -1 }
 
 static void opts_default(struct lt_replay_opts *o)
@@ -722,6 +727,60 @@ static void test_threads_kthreads_stacks(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * Pooled stacks: an id stands for its frames; ids of equal frames (the
+ * pool past its limit, or a huge id) end in the one stack all the same.
+ */
+static void test_pooled_stacks(void)
+{
+	static const uint64_t a[] = { 7, 8, 9 }, a2[] = { 7, 8, 9 };
+	static const uint64_t b[] = { 3, 4 };
+	const struct lt_ev script[] = {
+		FORK(0, 1, 701, "server"),
+		SWN(100, 0, 701, BLOCKED, 0, "server", "swapper/0"),
+		STACKP(100, 0, 701, a, 5),
+		WAKE(200, 701),
+		SW(200, 0, 0, RUNNABLE, 701),
+		SW(300, 0, 701, BLOCKED, 0),
+		STACKP(300, 0, 701, a2, 5),
+		WAKE(310, 701),
+		SW(310, 0, 0, RUNNABLE, 701),
+		SW(400, 0, 701, BLOCKED, 0),
+		STACKP(400, 0, 701, a2, 9),
+		WAKE(420, 701),
+		SW(420, 0, 0, RUNNABLE, 701),
+		SW(500, 0, 701, BLOCKED, 0),
+		STACK(500, 0, 701, a),
+		WAKE(540, 701),
+		SW(540, 0, 0, RUNNABLE, 701),
+		SW(600, 0, 701, BLOCKED, 0),
+		STACKP(600, 0, 701, a, 1ULL << 40),
+		WAKE(680, 701),
+		SW(680, 0, 0, RUNNABLE, 701),
+		SW(700, 0, 701, BLOCKED, 0),
+		STACKP(700, 0, 701, b, 2),
+		WAKE(1700, 701),
+		SW(1700, 0, 0, RUNNABLE, 701),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct sum s;
+
+	lt_test_case = "pooled stacks";
+	opts_default(&o);
+	o.resolve = resolve;
+	run(&rp, &o, script);
+	s = pid_rows(&rp, 701, "[f7]");
+	CHECK_U64(s.count, 5);
+	CHECK_U64(s.total, (100 + 10 + 20 + 40 + 80) * US);
+	CHECK_U64(pid_rows(&rp, 701, "[f3]").total, 1000 * US);
+	CHECK_U64(rp.nr_stacks, 3);	/* id 0 is "no stack" */
+	CHECK(rp.cap_pooled > 9 && rp.pooled[5] && rp.pooled[5] == rp.pooled[9]);
+	CHECK(rp.pooled[2] && rp.pooled[2] != rp.pooled[5]);
+	lt_replay_free(&rp);
+}
+
 static void test_missing_switch_in(void)
 {
 	const struct lt_ev script[] = {
@@ -811,6 +870,7 @@ int main(void)
 	test_wakeup_sources();
 	test_windows_and_range();
 	test_threads_kthreads_stacks();
+	test_pooled_stacks();
 	test_missing_switch_in();
 	test_time_backwards();
 	return lt_test_done("test-replay");
