@@ -8,6 +8,12 @@
 
 #include "lt-decode.h"
 
+/*
+ * The stack pool is a cache for speed, not a store the results depend on:
+ * past this, stacks travel as copies and the replay's own limits decide.
+ */
+#define POOL_MAX_FRAMES	(8u << 20)
+
 const struct lt_src_desc lt_src_desc[LT_SRC_NR] = {
 	[LT_SRC_SWITCH]		= { "sched", "sched_switch" },
 	[LT_SRC_WAKEUP]		= { "sched", "sched_wakeup" },
@@ -182,7 +188,7 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 	}
 	for (i = 0; i < d->nr_cpus; i++)
 		d->stack_pid[i] = -1;
-	d->spool = lt_spool_new();
+	d->spool = lt_spool_new(POOL_MAX_FRAMES);
 	d->spool_cache = d->spool ? lt_spool_cache_new(d->spool) : NULL;
 	if (!d->spool_cache) {
 		lt_decode_free(d);

@@ -25,7 +25,8 @@ struct lt_spool_ent {
 struct lt_spool;
 struct lt_spool_cache;
 
-struct lt_spool *lt_spool_new(void);
+/* At most @max_words frames in all entries (then lt_spool_get() says NULL). */
+struct lt_spool *lt_spool_new(uint64_t max_words);
 void lt_spool_free(struct lt_spool *pool);
 /* One per thread. */
 struct lt_spool_cache *lt_spool_cache_new(struct lt_spool *pool);

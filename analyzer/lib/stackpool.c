@@ -11,11 +11,6 @@
 #include "lt-map.h"
 #include "lt-stackpool.h"
 
-/*
- * A cache for speed, not a store the results depend on: past this, stacks
- * travel as copies, and the replay's own limits decide.
- */
-#define POOL_MAX_FRAMES	(8u << 20)
 #define CACHE_SLOTS	4096	/* direct-mapped, by hash */
 
 struct lt_spool {
@@ -23,7 +18,7 @@ struct lt_spool {
 	struct lt_map map;		/* (hash, probe) -> uid */
 	struct lt_spool_ent **ents;	/* by uid - 1 */
 	uint32_t nr, cap;
-	uint64_t nr_frames;
+	uint64_t nr_frames, max_frames;
 };
 
 struct lt_spool_cache {
@@ -48,12 +43,13 @@ static bool same(const struct lt_spool_ent *e, uint64_t h,
 	       !memcmp(e->frames, f, (size_t)n * sizeof(*f));
 }
 
-struct lt_spool *lt_spool_new(void)
+struct lt_spool *lt_spool_new(uint64_t max_words)
 {
 	struct lt_spool *pool = calloc(1, sizeof(*pool));
 
 	if (!pool)
 		return NULL;
+	pool->max_frames = max_words;
 	pthread_mutex_init(&pool->lock, NULL);
 	lt_map_init(&pool->map);
 	return pool;
@@ -104,7 +100,7 @@ static const struct lt_spool_ent *pool_get(struct lt_spool *pool, uint64_t h,
 		if (same(pool->ents[*slot - 1], h, f, n))
 			return pool->ents[*slot - 1];
 	}
-	if (pool->nr_frames + n > POOL_MAX_FRAMES)
+	if (pool->nr_frames + n > pool->max_frames)
 		return NULL;
 	if (pool->nr == pool->cap) {
 		uint32_t ncap = pool->cap ? pool->cap * 2 : 1024;

@@ -63,7 +63,7 @@ static void *intern_all(void *arg)
 static void test_threads(void)
 {
 	static struct thr thr[3];
-	struct lt_spool *pool = lt_spool_new();
+	struct lt_spool *pool = lt_spool_new(1 << 20);
 	static char uid_seen[DISTINCT + 1];
 	pthread_t id[3];
 	unsigned int i, k;
@@ -97,7 +97,7 @@ static void test_threads(void)
 static void test_one_cache(void)
 {
 	static const uint64_t a[] = { 1, 2, 3 }, b[] = { 1, 2 }, c[] = { 1, 2, 4 };
-	struct lt_spool *pool = lt_spool_new();
+	struct lt_spool *pool = lt_spool_new(8);
 	struct lt_spool_cache *c1, *c2;
 	const struct lt_spool_ent *ea, *eb, *ec;
 
@@ -119,6 +119,9 @@ static void test_one_cache(void)
 		CHECK(lt_spool_get(c2, a, 3) == ea);
 		CHECK(lt_spool_get(c1, a, 3) == ea);
 		CHECK(lt_spool_get(c1, c, 3) == ec);
+		/* full (8 words): a new one is refused, known ones found */
+		CHECK(lt_spool_get(c1, a, 1) == NULL);
+		CHECK(lt_spool_get(c2, b, 2) == eb);
 	}
 	lt_spool_cache_free(c1);
 	lt_spool_cache_free(c2);
