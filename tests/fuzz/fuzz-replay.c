@@ -77,6 +77,9 @@ static void decode(const uint8_t *b, uint64_t *ts, struct lt_ev *ev)
 	if (ev->kind == LT_EV_STACK) {
 		ev->frames = frames[b[9] % 4];
 		ev->nr_frames = b[10] % 5;
+		/* as the decoder's pool would: one id per distinct stack, or none */
+		ev->value = b[7] & 1 && ev->nr_frames ?
+			    (b[9] % 4) * 5 + ev->nr_frames : 0;
 	}
 }
 
