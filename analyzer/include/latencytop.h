@@ -100,8 +100,9 @@ struct lt_options {
 	bool no_default_trans;		/* skip the built-in and system tables */
 	bool partial;			/* report what was read before damage */
 	unsigned int limit;		/* rows per table in text output; 0 = all */
-	unsigned int threads;		/* threads in all; 0: one per usable core,
-					   1: everything on the caller's */
+	unsigned int threads;		/* threads in all; 0: one per usable core
+					   (one for a small trace), 1:
+					   everything on the caller's */
 	lt_progress_fn progress;	/* called now and then while reading,
 					   in the caller's thread */
 	void *progress_ctx;

@@ -286,10 +286,18 @@ static void replay_error(struct lt_error *err, const char *path,
 	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
 }
 
-/* Threads: as asked, else one per core we may run on. */
-static unsigned int use_threads(const struct lt_options *opts)
+/* Threads: as asked, else one per core we may run on, if worth it. */
+static unsigned int use_threads(const struct lt_options *opts,
+				struct lt_trace *trace)
 {
-	return opts->threads ? opts->threads : lt_pipe_usable_cpus();
+	const struct lt_trace_info *info = lt_trace_info(trace);
+	uint64_t done, total;
+
+	if (opts->threads)
+		return opts->threads;
+	lt_trace_progress(trace, &done, &total);
+	return lt_pipe_auto_threads(total, strcmp(info->compression, "none"),
+				    lt_pipe_usable_cpus());
 }
 
 /* The consumer side of the pipe. */
@@ -468,7 +476,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	cfg.by_id = a->by_id;
 	cfg.partial = opts->partial;
 	cfg.to_ns = opts->to_ns;
-	cfg.threads = use_threads(opts);
+	cfg.threads = use_threads(opts, a->trace);
 	if (lt_pipe_run(&cfg, replay_event, opts->progress ? report_progress : NULL,
 			a, &pres, err) < 0) {
 		if (a->rp->err.code)

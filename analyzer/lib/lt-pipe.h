@@ -44,6 +44,14 @@ typedef void (*lt_pipe_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /* CPUs this process may run on (its affinity), at least 1. */
 unsigned int lt_pipe_usable_cpus(void);
+/*
+ * Threads worth using on a trace of @data_bytes of CPU data (@compressed:
+ * as stored, zstd or zlib) with @cpus usable: 1 below ~250,000 events,
+ * where a second thread's start and its queue's fresh memory cost more
+ * than it saves; else @cpus.
+ */
+unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
+				  unsigned int cpus);
 
 /*
  * Read the whole trace through @event.  0 at the end; -1 when reading

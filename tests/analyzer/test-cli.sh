@@ -181,6 +181,21 @@ for t in "$REAL"/desktop-4cpu-sched_switch.dat "$REAL"/embedded-1cpu-sched-irq-g
 		done
 	done
 done
+# Left open, threads are for traces large enough to repay them (the rule
+# itself: test-pipe.c): none is started on a small trace; -j2 still is.
+threads_started() {
+	strace -f -e trace=clone,clone3 -o "$tmp/strace" "$@" >/dev/null 2>&1
+	grep -cE '^[0-9]+ +clone3?\(.*CLONE_THREAD' "$tmp/strace"
+}
+if strace -o /dev/null true 2>/dev/null; then
+	T=$REAL/desktop-4cpu-sched_switch.dat
+	n=$(threads_started "$LA" -q "$T")
+	[ "$n" = 0 ] || { echo "FAIL: $n threads started on a small trace by default"; fail=1; }
+	n=$(threads_started "$LA" -q -j2 "$T")
+	[ "$n" = 1 ] || { echo "FAIL: -j2 started $n threads, want 1"; fail=1; }
+else
+	echo "skipped: threads started (strace missing or not allowed)"
+fi
 expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
 expect 1 "--threads: invalid value '1025': expected 1 to 1024" -- "$LA" -j 1025 x.dat
 expect 1 "--to must be later than the first event" -- "$LA" --to 0 x.dat
