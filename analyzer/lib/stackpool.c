@@ -49,7 +49,8 @@ struct lt_spool *lt_spool_new(uint64_t max_words)
 
 	if (!pool)
 		return NULL;
-	pool->max_frames = max_words;
+	/* ids and the entry vector count in 32 bits: one frame an entry */
+	pool->max_frames = max_words < (1u << 30) ? max_words : 1u << 30;
 	pthread_mutex_init(&pool->lock, NULL);
 	lt_map_init(&pool->map);
 	return pool;

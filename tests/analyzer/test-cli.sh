@@ -193,6 +193,12 @@ if strace -o /dev/null true 2>/dev/null; then
 	[ "$n" = 0 ] || { echo "FAIL: $n threads started on a small trace by default"; fail=1; }
 	n=$(threads_started "$LA" -q -j2 "$T")
 	[ "$n" = 1 ] || { echo "FAIL: -j2 started $n threads, want 1"; fail=1; }
+	# ... and a trace counted as large gets one per usable core
+	if [ "$(nproc)" -ge 2 ]; then
+		n=$(LT_AUTO_MIN_EVENTS=1 threads_started "$LA" -q "$T")
+		[ "$n" -ge 1 ] ||
+			{ echo "FAIL: no thread started on a large trace by default"; fail=1; }
+	fi
 else
 	echo "skipped: threads started (strace missing or not allowed)"
 fi
