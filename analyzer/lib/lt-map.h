@@ -34,6 +34,17 @@ static inline uint64_t lt_hash64(uint64_t x)
 	return x;
 }
 
+/* A run of words, e.g. a kernel stack's frames. */
+static inline uint64_t lt_hash64_words(const uint64_t *w, uint32_t n)
+{
+	uint64_t h = n;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		h = lt_hash64(h ^ w[i]);
+	return h;
+}
+
 void lt_map_init(struct lt_map *map);
 void lt_map_free(struct lt_map *map);
 /* Pointer to the value, or NULL. */

@@ -144,16 +144,6 @@ static uint32_t path_prepend(struct lt_replay *rp, uint32_t outer,
 	return p;
 }
 
-static uint64_t frames_hash(const uint64_t *f, unsigned int n)
-{
-	uint64_t h = n;
-	unsigned int i;
-
-	for (i = 0; i < n; i++)
-		h = lt_hash64(h ^ f[i]);
-	return h;
-}
-
 uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 			    unsigned int n)
 {
@@ -168,7 +158,7 @@ uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 		return 0;
 	if (n > MAX_STACK_DEPTH)
 		n = MAX_STACK_DEPTH;
-	h = frames_hash(f, n);
+	h = lt_hash64_words(f, n);
 	/* equal hashes of different stacks take the next probe */
 	for (probe = 0;; probe++) {
 		slot = lt_map_get(&rp->stack_map, h, probe);

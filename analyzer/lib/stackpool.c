@@ -26,16 +26,6 @@ struct lt_spool_cache {
 	const struct lt_spool_ent *slot[CACHE_SLOTS];
 };
 
-static uint64_t frames_hash(const uint64_t *f, uint32_t n)
-{
-	uint64_t h = n;
-	uint32_t i;
-
-	for (i = 0; i < n; i++)
-		h = lt_hash64(h ^ f[i]);
-	return h;
-}
-
 static bool same(const struct lt_spool_ent *e, uint64_t h,
 		 const uint64_t *f, uint32_t n)
 {
@@ -131,7 +121,7 @@ static const struct lt_spool_ent *pool_get(struct lt_spool *pool, uint64_t h,
 const struct lt_spool_ent *lt_spool_get(struct lt_spool_cache *c,
 					const uint64_t *f, uint32_t n)
 {
-	uint64_t h = frames_hash(f, n);
+	uint64_t h = lt_hash64_words(f, n);
 	const struct lt_spool_ent **slot = &c->slot[h % CACHE_SLOTS];
 	const struct lt_spool_ent *e = *slot;
 
