@@ -31,11 +31,28 @@ static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 	fprintf(out, "%*s%-*s", indent, "", w, cause);
 }
 
-static void put_head(FILE *out, int indent)
+#define COUNT_W 7
+
+static void put_head(FILE *out, int indent, int count_w)
 {
-	fprintf(out, "%*s%-*s %10s %10s %7s %11s %7s\n", indent, "",
-		CAUSE_W - indent, "Cause", "Maximum", "Average", "Count",
-		"Total", "Percent");
+	fprintf(out, "%*s%-*s %10s %10s %*s %11s %7s\n", indent, "",
+		CAUSE_W - indent, "Cause", "Maximum", "Average", count_w,
+		"Count", "Total", "Percent");
+}
+
+/* Counts past 9,999,999 (long traces) widen their column, not shift a row. */
+static int count_width(const struct lt_report_row *rows, size_t nr)
+{
+	uint64_t most = 0;
+	char buf[24];
+	int w;
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (rows[i].count > most)
+			most = rows[i].count;
+	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
+	return w > COUNT_W ? w : COUNT_W;
 }
 
 static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
@@ -72,18 +89,20 @@ static void put_rows(FILE *out, const struct lt_report *r,
 {
 	char max[32], avg[32], total[32];
 	size_t i, shown = nr;
+	int count_w;
 
 	if (r->options.limit && shown > r->options.limit)
 		shown = r->options.limit;
-	put_head(out, indent);
+	count_w = count_width(rows, shown);
+	put_head(out, indent, count_w);
 	for (i = 0; i < shown; i++) {
 		const struct lt_report_row *row = &rows[i];
 
 		put_cause(out, row, indent);
-		fprintf(out, " %10s %10s %7" PRIu64 " %11s %6.1f%%\n",
+		fprintf(out, " %10s %10s %*" PRIu64 " %11s %6.1f%%\n",
 			lt_format_duration(max, sizeof(max), row->max_ns),
 			lt_format_duration(avg, sizeof(avg), row->avg_ns),
-			row->count,
+			count_w, row->count,
 			lt_format_duration(total, sizeof(total), row->total_ns),
 			row->percent);
 		if (r->options.stacks && row->kind != LT_CAUSE_SCHED)

@@ -2,8 +2,9 @@
 /*
  * test-report.c - folding replay rows into the report's tables: threads
  * into processes, kernel threads out of the global table, percentages,
- * sort orders, windows, drill-down stacks.
+ * sort orders, windows, drill-down stacks, text columns.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -218,9 +219,84 @@ static void test_windows(void)
 	lt_report_free(rep);
 }
 
+/*
+ * The line of @text that starts with @start (after any indent), copied into
+ * @line; its length, or 0 when there is none.
+ */
+static size_t find_line(const char *text, const char *start, char *line,
+			size_t size)
+{
+	const char *p = text, *end;
+
+	while (*p) {
+		end = strchr(p, '\n');
+		if (!end)
+			end = p + strlen(p);
+		if (!strncmp(p + strspn(p, " "), start, strlen(start)) &&
+		    (size_t)(end - p) < size) {
+			memcpy(line, p, end - p);
+			line[end - p] = '\0';
+			return end - p;
+		}
+		p = *end ? end + 1 : end;
+	}
+	return 0;
+}
+
+/* A table's columns stay under their heads whatever the counts. */
+static void test_text_columns(void)
+{
+	struct lt_error err = { 0 };
+	char head[256], fsync[256], pipe[256];
+	struct lt_options o;
+	struct lt_report *rep;
+	struct lt_report_row *r;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	lt_test_case = "text columns";
+	lt_options_init(&o);
+	rep = build(&o);
+	/* more waits than seven digits hold, as a long trace has */
+	r = (struct lt_report_row *)row(rep->whole.global, rep->whole.nr_global,
+					"fsync");
+	CHECK(r != NULL);
+	if (!r) {
+		lt_report_free(rep);
+		return;
+	}
+	r->count = 123456789;
+	/* what lt_analyze() takes from the trace file */
+	rep->path = "test.dat";
+	rep->compression = "none";
+	rep->uname = rep->clock = "";
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out) {
+		lt_report_free(rep);
+		return;
+	}
+	CHECK(lt_report_write(rep, LT_FORMAT_TEXT, out, &err) == 0);
+	fclose(out);
+	CHECK(find_line(text, "Cause", head, sizeof(head)) > 0);
+	CHECK(find_line(text, "fsync", fsync, sizeof(fsync)) > 0);
+	CHECK(find_line(text, "pipe", pipe, sizeof(pipe)) > 0);
+	CHECK(strstr(fsync, " 123456789 ") != NULL);
+	/* every field right-aligned to its head: the lines end together */
+	CHECK_U64(strlen(fsync), strlen(head));
+	CHECK_U64(strlen(pipe), strlen(head));
+	/* "Count" ends where the count does */
+	CHECK_U64(strstr(head, "Count") + 5 - head,
+		  strstr(fsync, "123456789") + 9 - fsync);
+	free(text);
+	lt_report_free(rep);
+}
+
 int main(void)
 {
 	test_tables();
 	test_windows();
+	test_text_columns();
 	return lt_test_done("test-report");
 }
