@@ -247,7 +247,8 @@ static size_t find_line(const char *text, const char *start, char *line,
 static void test_text_columns(void)
 {
 	struct lt_error err = { 0 };
-	char head[256], fsync[256], pipe[256];
+	char head[256] = "", fsync[256] = "", pipe[256] = "";
+	const char *h, *c;
 	struct lt_options o;
 	struct lt_report *rep;
 	struct lt_report_row *r;
@@ -287,8 +288,11 @@ static void test_text_columns(void)
 	CHECK_U64(strlen(fsync), strlen(head));
 	CHECK_U64(strlen(pipe), strlen(head));
 	/* "Count" ends where the count does */
-	CHECK_U64(strstr(head, "Count") + 5 - head,
-		  strstr(fsync, "123456789") + 9 - fsync);
+	h = strstr(head, "Count");
+	c = strstr(fsync, "123456789");
+	CHECK(h && c);
+	if (h && c)
+		CHECK_U64(h + 5 - head, c + 9 - fsync);
 	free(text);
 	lt_report_free(rep);
 }
