@@ -14,13 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "cli-progress.h"
 #include "latencytop.h"
 
 static const char *prog = "latency-analyze";
 static bool quiet;
+static struct cli_progress progress_line;
 
 enum {
 	OPT_FROM = 256,
@@ -140,60 +141,6 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-}
-
-/*
- * The progress line, once a run has lasted PROGRESS_DELAY_MS: redrawn only
- * when its percentage changes, and cleared before anything else goes to
- * stderr or the report to a terminal, so that no message starts mid-line.
- */
-#define PROGRESS_DELAY_MS	1000
-
-struct progress {
-	const char *path;
-	struct timespec start;
-	long delay_ms;
-	int shown;		/* the percentage on screen, -1 for none */
-};
-
-static struct progress progress_line = { .shown = -1 };
-
-static void progress_clear(struct progress *p)
-{
-	if (p->shown < 0)
-		return;
-	fputs("\r\033[K", stderr);
-	p->shown = -1;
-}
-
-static void on_progress(void *ctx, uint64_t done, uint64_t total)
-{
-	struct progress *p = ctx;
-	struct timespec now;
-	int pct;
-
-	if (done >= total) {
-		progress_clear(p);
-		return;
-	}
-	pct = (int)(done * 100 / total);
-	if (pct == p->shown)
-		return;
-	if (p->shown < 0) {
-		/* only for runs long enough to wonder about */
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		if ((now.tv_sec - p->start.tv_sec) * 1000 +
-		    (now.tv_nsec - p->start.tv_nsec) / 1000000 < p->delay_ms)
-			return;
-	}
-	fprintf(stderr, "\r%s: reading %s: %3d%%", prog, p->path, pct);
-	p->shown = pct;
-}
-
-static void on_warning(void *ctx, const char *msg)
-{
-	progress_clear(ctx);
-	warnf("%s", msg);
 }
 
 /*
@@ -395,21 +342,12 @@ int main(int argc, char **argv)
 	opts.trans_files = trans;
 
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
-	lt_set_warning_fn(on_warning, &progress_line);
-	if (progress && isatty(STDERR_FILENO)) {
-		/* LT_PROGRESS_DELAY_MS: the tests show it on short runs */
-		const char *delay = getenv("LT_PROGRESS_DELAY_MS");
-
-		progress_line.path = argv[optind];
-		clock_gettime(CLOCK_MONOTONIC, &progress_line.start);
-		progress_line.delay_ms = delay ? atol(delay) : PROGRESS_DELAY_MS;
-		opts.progress = on_progress;
-		opts.progress_ctx = &progress_line;
-	}
+	cli_progress_init(&progress_line, prog, argv[optind], &opts, progress,
+			  quiet);
 
 	ret = lt_analyze(argv[optind], &opts, &report, &err);
 	/* a run cut by --to, or failed, stops short of 100% */
-	progress_clear(&progress_line);
+	cli_progress_clear(&progress_line);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		free(trans);
