@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "cli-args.h"
 #include "cli-progress.h"
 #include "latencytop.h"
 
@@ -125,9 +126,7 @@ static void usage(FILE *out)
 
 static int bad_arg(const char *opt, const char *val, const char *what)
 {
-	fprintf(stderr, "%s: %s: invalid value '%s': %s\n", prog, opt, val, what);
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	return lt_error_exit_status(LT_E_USAGE);
+	return cli_bad_arg(prog, opt, val, what);
 }
 
 static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
@@ -241,10 +240,8 @@ int main(int argc, char **argv)
 			opts.per_thread = true;
 			break;
 		case 'w':
-			if (lt_parse_duration(optarg, 1000000000ULL, &opts.window_ns) < 0 ||
-			    !opts.window_ns)
-				return bad_arg("--window", optarg,
-					       "expected a duration such as 30s or 500ms");
+			if (cli_parse_window(prog, optarg, &opts.window_ns))
+				return lt_error_exit_status(LT_E_USAGE);
 			break;
 		case OPT_FROM:
 			if (parse_time("--from", optarg, &opts.from_ns))
@@ -293,18 +290,10 @@ int main(int argc, char **argv)
 		case OPT_PARTIAL:
 			opts.partial = true;
 			break;
-		case 'j': {
-			unsigned long n;
-
-			errno = 0;
-			n = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || optarg[0] == '-' ||
-			    !n || n > 1024)
-				return bad_arg("--threads", optarg,
-					       "expected 1 to 1024");
-			opts.threads = (unsigned int)n;
+		case 'j':
+			if (cli_parse_threads(prog, optarg, &opts.threads))
+				return lt_error_exit_status(LT_E_USAGE);
 			break;
-		}
 		case OPT_NO_PROGRESS:
 			progress = false;
 			break;

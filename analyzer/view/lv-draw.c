@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lv-draw.c - latency-view's screens (lv-draw.h).
+ */
+#include <curses.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lv-draw.h"
+
+#define MIN_COLS	40
+#define MIN_LINES	10
+#define WIDE		72	/* from here on, all six columns */
+#define COUNT_W		7
+
+static const char *const kind_name[LT_CAUSE_NR] = {
+	[LT_CAUSE_ANNOTATED] = "annotated by the kernel",
+	[LT_CAUSE_TRANSLATED] = "translated from its kernel stack",
+	[LT_CAUSE_FUNCTION] = "blocking function of its kernel stack",
+	[LT_CAUSE_UNKNOWN] = "no annotation and no stack",
+	[LT_CAUSE_SCHED] = "runnable, waiting for a CPU",
+};
+
+/* @s at (y, x), cut to the screen's width, the rest of the line cleared. */
+static void put(int y, int x, int attr, const char *s)
+{
+	int room = COLS - x;
+
+	if (room <= 0 || y >= LINES)
+		return;
+	attron(attr);
+	mvaddnstr(y, x, s, room);
+	attroff(attr);
+}
+
+static void __attribute__((format(printf, 4, 5)))
+putf(int y, int x, int attr, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	put(y, x, attr, buf);
+}
+
+/* A whole line in @attr (a bar): padded to the width. */
+static void bar(int y, int attr, const char *s)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%-*.*s", COLS < 511 ? COLS : 511,
+		 COLS < 511 ? COLS : 511, s);
+	put(y, 0, attr, buf);
+}
+
+static const char *dur(char *buf, size_t len, uint64_t ns)
+{
+	return lt_format_duration(buf, len, ns);
+}
+
+/* "1234.567890": an absolute trace time, as the text report writes it. */
+static const char *stamp(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000,
+		 ns % 1000000000 / 1000);
+	return buf;
+}
+
+static void range_text(const struct lv_model *m, char *buf, size_t len)
+{
+	const struct lt_report *r = m->rep;
+	const struct lt_report_view *v = lv_model_view(m);
+	char d[32], a[32], b[32];
+
+	if (m->view < 0)
+		snprintf(buf, len, "whole trace, %s",
+			 dur(d, sizeof(d), v->end_ns - v->start_ns));
+	else
+		snprintf(buf, len, "window %ld/%zu, +%s to +%s", m->view + 1,
+			 r->nr_windows, dur(a, sizeof(a), v->start_ns - r->start_ns),
+			 dur(b, sizeof(b), v->end_ns - r->start_ns));
+}
+
+static int count_width(const struct lv_table *t)
+{
+	uint64_t most = 0;
+	char buf[24];
+	size_t i;
+	int w;
+
+	for (i = 0; i < t->nr; i++)
+		if (t->rows[i]->count > most)
+			most = t->rows[i]->count;
+	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
+	return w > COUNT_W ? w : COUNT_W;
+}
+
+static void row_cause(const struct lt_report_row *r, char *buf, size_t len)
+{
+	if (r->argument[0])
+		snprintf(buf, len, "%s (%s)", r->reason, r->argument);
+	else
+		snprintf(buf, len, "%s", r->reason);
+}
+
+/*
+ * Table @t in @height lines from line @y, its head first; the cursor row
+ * reversed when @focused, underlined when not.
+ */
+static void table(struct lv_table *t, int y, int height, bool focused)
+{
+	char cause[256], line[512], mx[32], avg[32], tot[32];
+	int cw = count_width(t), cause_w, i;
+	bool wide = COLS >= WIDE;
+	size_t k;
+
+	cause_w = COLS - (wide ? 4 * 11 + cw + 1 + 8 : 11 + 8) - 1;
+	if (cause_w < 10)
+		cause_w = 10;
+	if (wide)
+		snprintf(line, sizeof(line), " %-*s %10s %10s %*s %11s %7s",
+			 cause_w, "Cause", "Maximum", "Average", cw, "Count",
+			 "Total", "Percent");
+	else
+		snprintf(line, sizeof(line), " %-*s %10s %7s", cause_w, "Cause",
+			 "Maximum", "Percent");
+	put(y, 0, A_BOLD, line);
+	height--;
+	if (height < 1)
+		return;
+	/* the cursor stays on screen */
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + (size_t)height)
+		t->top = t->sel - (size_t)height + 1;
+	if (!t->nr)
+		put(y + 1, 1, 0, "(no latencies)");
+	for (i = 0; i < height; i++) {
+		const struct lt_report_row *r;
+
+		k = t->top + (size_t)i;
+		if (k >= t->nr)
+			break;
+		r = t->rows[k];
+		row_cause(r, cause, sizeof(cause));
+		if ((int)strlen(cause) > cause_w) {
+			/* as in the text report: a cut cause ends in '~' */
+			cause[cause_w - 1] = '~';
+			cause[cause_w] = '\0';
+		}
+		dur(mx, sizeof(mx), r->max_ns);
+		if (wide)
+			snprintf(line, sizeof(line),
+				 " %-*s %10s %10s %*" PRIu64 " %11s %6.1f%%",
+				 cause_w, cause, mx, dur(avg, sizeof(avg), r->avg_ns),
+				 cw, r->count, dur(tot, sizeof(tot), r->total_ns),
+				 r->percent);
+		else
+			snprintf(line, sizeof(line), " %-*s %10s %6.1f%%",
+				 cause_w, cause, mx, r->percent);
+		put(y + 1 + i, 0, k == t->sel ? (focused ? A_REVERSE : A_UNDERLINE) : 0,
+		    line);
+	}
+}
+
+/* The process bar: names side by side, scrolled to keep the cursor's in sight. */
+static void process_bar(const struct lv_model *m, int y)
+{
+	const struct lt_report_process *p;
+	int x, start = 0, pos = 0, len, cur_x = 0, cur_len = 0;
+	char prefix[32] = "";
+	size_t i;
+
+	if (m->filter)
+		snprintf(prefix, sizeof(prefix), "[%c] ", m->filter);
+	if (!m->nr_procs) {
+		putf(y, 0, 0, "%s(no process)", prefix);
+		return;
+	}
+	/* where the cursor's name falls, to scroll the bar */
+	for (i = 0; i < m->nr_procs; i++) {
+		len = (int)strlen(lv_model_proc_at(m, i)->comm) + 3;
+		if (i == m->proc) {
+			cur_x = pos;
+			cur_len = len;
+		}
+		pos += len;
+	}
+	x = (int)strlen(prefix);
+	if (cur_x + cur_len > COLS - x)
+		start = cur_x + cur_len - (COLS - x);
+	put(y, 0, A_BOLD, prefix);
+	for (pos = 0, i = 0; i < m->nr_procs; i++) {
+		char name[64];
+
+		p = lv_model_proc_at(m, i);
+		snprintf(name, sizeof(name), " %s ", p->comm);
+		len = (int)strlen(name) + 1;
+		if (pos + len > start && pos - start + x < COLS) {
+			int skip = pos < start ? start - pos : 0;
+
+			put(y, x + pos - start + skip, i == m->proc ? A_REVERSE : 0,
+			    name + (skip < (int)strlen(name) ? skip : (int)strlen(name)));
+		}
+		pos += len;
+	}
+}
+
+static void main_screen(struct lv_model *m)
+{
+	const struct lt_report_view *v = lv_model_view(m);
+	const struct lt_report_process *p = lv_model_process(m);
+	int body = LINES - 7, g, y;
+	char d[32];
+
+	g = body / 2;
+	putf(1, 0, 0, "Global latencies (kernel threads %s): %s charged",
+	     m->rep->options.kernel_threads ? "included" : "excluded",
+	     dur(d, sizeof(d), v->total_ns));
+	table(&m->global, 2, g + 1, m->focus == LV_FOCUS_GLOBAL);
+	y = 3 + g;
+	process_bar(m, y++);
+	if (p)
+		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s", p->comm, p->pid,
+		     p->kernel_thread ? ", kernel thread" : "",
+		     dur(d, sizeof(d), p->total_ns));
+	y++;
+	table(&m->local, y, LINES - 1 - y, m->focus == LV_FOCUS_PROCESS);
+}
+
+/* Lines of a scrolling screen, kept until drawn. */
+struct text {
+	char **line;
+	size_t nr, cap;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+add(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		s = NULL;
+	va_end(ap);
+	if (!s)
+		return;		/* out of memory: a shorter screen */
+	if (t->nr == t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		char **n = realloc(t->line, ncap * sizeof(*n));
+
+		if (!n) {
+			free(s);
+			return;
+		}
+		t->line = n;
+		t->cap = ncap;
+	}
+	t->line[t->nr++] = s;
+}
+
+static void text_show(struct lv_model *m, struct text *t, const char *title)
+{
+	size_t height = (size_t)(LINES - 2), i;
+
+	if (m->scroll + height > t->nr)
+		m->scroll = t->nr > height ? t->nr - height : 0;
+	bar(0, A_REVERSE, title);
+	for (i = 0; i < height && m->scroll + i < t->nr; i++)
+		put(1 + (int)i, 0, 0, t->line[m->scroll + i]);
+	for (i = 0; i < t->nr; i++)
+		free(t->line[i]);
+	free(t->line);
+}
+
+static void detail_screen(struct lv_model *m)
+{
+	const struct lt_report_row *r = lv_model_row(m);
+	const struct lt_report_process *p = lv_model_process(m);
+	char cause[256], a[32], b[32], c[32], d[32], range[96];
+	struct text t = { 0 };
+	size_t i;
+	unsigned int k;
+
+	if (!r) {
+		m->screen = LV_SCREEN_MAIN;
+		return;
+	}
+	row_cause(r, cause, sizeof(cause));
+	range_text(m, range, sizeof(range));
+	add(&t, "%s", cause);
+	add(&t, "  %s", kind_name[r->kind < LT_CAUSE_NR ? r->kind : LT_CAUSE_UNKNOWN]);
+	if (m->focus == LV_FOCUS_PROCESS && p)
+		add(&t, "  in process %s (%d), %s", p->comm, p->pid, range);
+	else
+		add(&t, "  in the global table, %s", range);
+	add(&t, "%s", "");
+	add(&t, "Count %" PRIu64 "   Total %s   Maximum %s   Average %s", r->count,
+	    dur(a, sizeof(a), r->total_ns), dur(b, sizeof(b), r->max_ns),
+	    dur(c, sizeof(c), r->avg_ns));
+	add(&t, "Median %s   90th percentile %s   99th percentile %s",
+	    dur(a, sizeof(a), r->p50_ns), dur(b, sizeof(b), r->p90_ns),
+	    dur(c, sizeof(c), r->p99_ns));
+	add(&t, "Longest ended at %s s, thread %d (%.1f%% of the table)",
+	    stamp(d, sizeof(d), r->max_at_ns), r->max_tid, r->percent);
+	add(&t, "%s", "");
+	add(&t, "Worst occurrences (%u)", r->nr_worst);
+	for (k = 0; k < r->nr_worst; k++)
+		add(&t, "  %10s   ended at %s s   thread %d",
+		    dur(a, sizeof(a), r->worst[k].dur_ns),
+		    stamp(d, sizeof(d), r->worst[k].end_ns), r->worst[k].tid);
+	add(&t, "%s", "");
+	add(&t, "Kernel stacks and reason paths (%zu distinct)", r->nr_stacks);
+	for (i = 0; i < r->nr_stacks; i++) {
+		const struct lt_report_stack *s = &r->stacks[i];
+		char path[256] = "";
+		size_t used = 0;
+
+		for (k = 0; k < s->path_depth && used < sizeof(path); k++)
+			used += (size_t)snprintf(path + used, sizeof(path) - used,
+						 "%s%s", k ? " > " : ", in ", s->path[k]);
+		add(&t, "  %" PRIu64 " wait%s, %s, max %s%s", s->count,
+		    s->count == 1 ? "" : "s", dur(a, sizeof(a), s->total_ns),
+		    dur(b, sizeof(b), s->max_ns), s->path_depth > 1 ? path : "");
+		for (k = 0; k < s->nr_frames; k++)
+			add(&t, "      %s", s->frames[k]);
+		if (!s->nr_frames)
+			add(&t, "      (no kernel stack recorded)");
+	}
+	text_show(m, &t, " Details   Up/Down/PgUp/PgDn scroll   Esc or q: back");
+}
+
+static void help_screen(struct lv_model *m)
+{
+	static const char *const help[] = {
+		"latency-view: LatencyTOP's screen over a recorded trace",
+		"",
+		"The top table is the global one (every user process; kernel",
+		"threads too with --kernel-threads); below the process bar, the",
+		"selected process's own table.",
+		"",
+		"  Left, Right      walk the process bar",
+		"  Up, Down         move in the table with the cursor",
+		"  PgUp, PgDn       a page; Home, End: first, last row",
+		"  Tab              move the cursor to the other table",
+		"  Enter            details of the row: percentiles, the worst",
+		"                   occurrences (when they ended), kernel stacks",
+		"                   and reason paths",
+		"  s, then a letter only processes whose name starts with it",
+		"                   (s, then space: all of them again)",
+		"  /                search a process (name or pid) or a cause;",
+		"                   n: the next match",
+		"  o                sort by maximum, total, count, average",
+		"  ], [             the next, previous window of --window (30 s",
+		"                   by default); before the first: the whole trace",
+		"  ?                this help",
+		"  q                quit (from details or help: back)",
+	};
+	struct text t = { 0 };
+	size_t i;
+
+	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
+		add(&t, "%s", help[i]);
+	text_show(m, &t, " Help   Esc or q: back");
+}
+
+static void status_line(const struct lv_model *m)
+{
+	char buf[256];
+
+	if (m->prompt)
+		snprintf(buf, sizeof(buf), "/%.*s", (int)m->input_len, m->input);
+	else if (m->msg[0])
+		snprintf(buf, sizeof(buf), "%s", m->msg);
+	else
+		snprintf(buf, sizeof(buf),
+			 "q quit  ? help  <-> process  Enter details  Tab table  "
+			 "s filter  / search  o sort  [ ] window");
+	bar(LINES - 1, A_REVERSE, buf);
+}
+
+void lv_draw(struct lv_model *m, const char *path)
+{
+	char title[512], range[96];
+
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		putf(0, 0, 0, "latency-view needs %dx%d, this is %dx%d", MIN_COLS,
+		     MIN_LINES, COLS, LINES);
+		return;
+	}
+	switch (m->screen) {
+	case LV_SCREEN_DETAIL:
+		detail_screen(m);
+		if (m->screen == LV_SCREEN_DETAIL)
+			break;
+		/* fall through: nothing to detail */
+	case LV_SCREEN_MAIN:
+		range_text(m, range, sizeof(range));
+		snprintf(title, sizeof(title), " LatencyTOP: %s   %s   sort: %s",
+			 path, range, lv_model_sort_name(m->sort));
+		bar(0, A_REVERSE, title);
+		main_screen(m);
+		break;
+	case LV_SCREEN_HELP:
+		help_screen(m);
+		break;
+	}
+	status_line(m);
+}

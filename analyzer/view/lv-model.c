@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lv-model.c - latency-view's state and what each key does to it
+ * (lv-model.h).
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lv-model.h"
+
+#define PAGE	10	/* rows a page key moves in the model's own terms */
+
+const char *lv_model_sort_name(enum lt_sort sort)
+{
+	switch (sort) {
+	case LT_SORT_TOTAL:	return "total";
+	case LT_SORT_COUNT:	return "count";
+	case LT_SORT_AVG:	return "average";
+	default:		return "maximum";
+	}
+}
+
+const struct lt_report_view *lv_model_view(const struct lv_model *m)
+{
+	if (m->view >= 0 && (size_t)m->view < m->rep->nr_windows)
+		return &m->rep->windows[m->view];
+	return &m->rep->whole;
+}
+
+const struct lt_report_process *lv_model_proc_at(const struct lv_model *m,
+						 size_t i)
+{
+	return i < m->nr_procs ? &lv_model_view(m)->processes[m->procs[i]] : NULL;
+}
+
+const struct lt_report_process *lv_model_process(const struct lv_model *m)
+{
+	return lv_model_proc_at(m, m->proc);
+}
+
+static struct lv_table *focused(struct lv_model *m)
+{
+	return m->focus == LV_FOCUS_PROCESS ? &m->local : &m->global;
+}
+
+const struct lt_report_row *lv_model_row(const struct lv_model *m)
+{
+	const struct lv_table *t = m->focus == LV_FOCUS_PROCESS ? &m->local :
+								   &m->global;
+
+	return t->sel < t->nr ? t->rows[t->sel] : NULL;
+}
+
+static uint64_t sort_key(const struct lt_report_row *r, enum lt_sort sort)
+{
+	switch (sort) {
+	case LT_SORT_TOTAL:	return r->total_ns;
+	case LT_SORT_COUNT:	return r->count;
+	case LT_SORT_AVG:	return r->avg_ns;
+	default:		return r->max_ns;
+	}
+}
+
+static int cmp_rows(const void *a, const void *b, void *arg)
+{
+	const struct lt_report_row *x = *(const struct lt_report_row *const *)a;
+	const struct lt_report_row *y = *(const struct lt_report_row *const *)b;
+	enum lt_sort sort = *(const enum lt_sort *)arg;
+	uint64_t kx = sort_key(x, sort), ky = sort_key(y, sort);
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	/* ties in the report's own order: by total, then by name */
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return strcmp(x->reason, y->reason);
+}
+
+static bool same_cause(const struct lt_report_row *a,
+		       const struct lt_report_row *b)
+{
+	return !strcmp(a->reason, b->reason) && !strcmp(a->argument, b->argument);
+}
+
+/*
+ * Fill @t with @nr rows in the sort order; the cursor stays on the cause
+ * it was on when that cause is still there.
+ */
+static int table_fill(struct lv_table *t, const struct lt_report_row *rows,
+		      size_t nr, enum lt_sort sort)
+{
+	const struct lt_report_row *was = t->sel < t->nr ? t->rows[t->sel] : NULL;
+	size_t i;
+
+	if (nr > t->cap) {
+		const struct lt_report_row **p = realloc(t->rows, nr * sizeof(*p));
+
+		if (!p)
+			return -1;
+		t->rows = p;
+		t->cap = nr;
+	}
+	for (i = 0; i < nr; i++)
+		t->rows[i] = &rows[i];
+	t->nr = nr;
+	if (nr > 1)
+		qsort_r(t->rows, nr, sizeof(*t->rows), cmp_rows, &sort);
+	if (t->sel >= nr)
+		t->sel = nr ? nr - 1 : 0;
+	for (i = 0; was && i < nr; i++)
+		if (same_cause(t->rows[i], was)) {
+			t->sel = i;
+			break;
+		}
+	return 0;
+}
+
+static bool passes(const struct lv_model *m, const struct lt_report_process *p)
+{
+	return !m->filter || tolower((unsigned char)p->comm[0]) == m->filter;
+}
+
+/* After the view, filter, sort or process changed: everything shown again. */
+static int rebuild(struct lv_model *m)
+{
+	const struct lt_report_view *v = lv_model_view(m);
+	const struct lt_report_process *p;
+	size_t i;
+
+	if (v->nr_processes > m->cap_procs) {
+		size_t *n = realloc(m->procs, v->nr_processes * sizeof(*n));
+
+		if (!n)
+			return -1;
+		m->procs = n;
+		m->cap_procs = v->nr_processes;
+	}
+	m->nr_procs = 0;
+	m->proc = 0;
+	for (i = 0; i < v->nr_processes; i++) {
+		if (!passes(m, &v->processes[i]))
+			continue;
+		if (v->processes[i].pid == m->pid)
+			m->proc = m->nr_procs;
+		m->procs[m->nr_procs++] = i;
+	}
+	p = lv_model_process(m);
+	if (p)
+		m->pid = p->pid;
+	if (table_fill(&m->global, v->global, v->nr_global, m->sort) < 0 ||
+	    table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0,
+		       m->sort) < 0)
+		return -1;
+	if (!p && m->focus == LV_FOCUS_PROCESS)
+		m->focus = LV_FOCUS_GLOBAL;
+	return 0;
+}
+
+int lv_model_init(struct lv_model *m, const struct lt_report *rep)
+{
+	memset(m, 0, sizeof(*m));
+	m->rep = rep;
+	m->view = -1;
+	m->sort = rep->options.sort;
+	m->pid = rep->whole.nr_processes ? rep->whole.processes[0].pid : -1;
+	return rebuild(m);
+}
+
+void lv_model_free(struct lv_model *m)
+{
+	free(m->procs);
+	free(m->global.rows);
+	free(m->local.rows);
+	memset(m, 0, sizeof(*m));
+}
+
+static void move(struct lv_table *t, long by)
+{
+	long sel = (long)t->sel + by;
+
+	if (!t->nr)
+		return;
+	if (sel < 0)
+		sel = 0;
+	if (sel >= (long)t->nr)
+		sel = (long)t->nr - 1;
+	t->sel = (size_t)sel;
+}
+
+/* Case-blind substring. */
+static bool contains(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle), i;
+
+	for (; *hay; hay++) {
+		for (i = 0; i < n; i++)
+			if (tolower((unsigned char)hay[i]) !=
+			    tolower((unsigned char)needle[i]))
+				break;
+		if (i == n)
+			return true;
+	}
+	return !n;
+}
+
+static bool row_matches(const struct lt_report_row *r, const char *s)
+{
+	return contains(r->reason, s) || contains(r->argument, s);
+}
+
+/*
+ * The next process (by name or pid) after the cursor, else the next
+ * cause of the global table: the cursor goes there.
+ */
+static int find_next(struct lv_model *m)
+{
+	const struct lt_report_process *p;
+	const char *s = m->search;
+	char pid[16];
+	size_t i, k;
+
+	if (!*s) {
+		snprintf(m->msg, sizeof(m->msg), "no search yet: type / and a name");
+		return 0;
+	}
+	for (i = 1; i <= m->nr_procs; i++) {
+		k = (m->proc + i) % m->nr_procs;
+		p = lv_model_proc_at(m, k);
+		snprintf(pid, sizeof(pid), "%d", p->pid);
+		if (contains(p->comm, s) || !strcmp(pid, s)) {
+			m->proc = k;
+			m->pid = p->pid;
+			m->local.sel = m->local.top = 0;
+			snprintf(m->msg, sizeof(m->msg), "process %s (%d)",
+				 p->comm, p->pid);
+			return rebuild(m);
+		}
+	}
+	for (i = 1; i <= m->global.nr; i++) {
+		k = (m->global.sel + i) % m->global.nr;
+		if (row_matches(m->global.rows[k], s)) {
+			m->global.sel = k;
+			m->focus = LV_FOCUS_GLOBAL;
+			snprintf(m->msg, sizeof(m->msg), "cause %s",
+				 m->global.rows[k]->reason);
+			return 0;
+		}
+	}
+	snprintf(m->msg, sizeof(m->msg), "'%s': no process or cause has it", s);
+	return 0;
+}
+
+static int prompt_key(struct lv_model *m, int key)
+{
+	switch (key) {
+	case LV_KEY_ENTER:
+		m->prompt = false;
+		m->input[m->input_len] = '\0';
+		if (m->input_len)
+			memcpy(m->search, m->input, m->input_len + 1);
+		return find_next(m);
+	case LV_KEY_ESC:
+		m->prompt = false;
+		return 0;
+	case LV_KEY_BACKSPACE:
+		if (m->input_len)
+			m->input_len--;
+		else
+			m->prompt = false;
+		return 0;
+	default:
+		if (key >= 0x20 && key < 0x7f && m->input_len + 1 < sizeof(m->input))
+			m->input[m->input_len++] = (char)key;
+		return 0;
+	}
+}
+
+/* 's' and then a letter: LatencyTOP's filter of the process bar. */
+static int letter_key(struct lv_model *m, int key)
+{
+	const struct lt_report_view *v = lv_model_view(m);
+	char was = m->filter;
+	size_t i;
+
+	m->want_letter = false;
+	if (key < 0x7f && isalnum(key)) {
+		m->filter = (char)tolower(key);
+		for (i = 0; i < v->nr_processes; i++)
+			if (passes(m, &v->processes[i]))
+				break;
+		if (i == v->nr_processes) {
+			snprintf(m->msg, sizeof(m->msg),
+				 "no process name starts with '%c'", key);
+			m->filter = was;
+			return 0;
+		}
+		snprintf(m->msg, sizeof(m->msg),
+			 "processes starting with '%c' (s and space: all)",
+			 m->filter);
+	} else {
+		m->filter = 0;
+		snprintf(m->msg, sizeof(m->msg), "all processes");
+	}
+	return rebuild(m);
+}
+
+static int window_key(struct lv_model *m, int by)
+{
+	long n = (long)m->rep->nr_windows, view = m->view + by;
+
+	if (view < -1 || view >= n) {
+		snprintf(m->msg, sizeof(m->msg), view < -1 ?
+			 "the whole trace is first" : "that was the last window");
+		return 0;
+	}
+	m->view = view;
+	return rebuild(m);
+}
+
+static void scroll_key(struct lv_model *m, int key)
+{
+	switch (key) {
+	case LV_KEY_UP:
+		if (m->scroll)
+			m->scroll--;
+		break;
+	case LV_KEY_DOWN:
+		m->scroll++;	/* lv-draw.c stops it at the end */
+		break;
+	case LV_KEY_PGUP:
+		m->scroll = m->scroll > PAGE ? m->scroll - PAGE : 0;
+		break;
+	case LV_KEY_PGDN:
+		m->scroll += PAGE;
+		break;
+	case LV_KEY_HOME:
+		m->scroll = 0;
+		break;
+	case LV_KEY_END:
+		m->scroll = (size_t)-1 / 2;
+		break;
+	case 'q': case 'Q': case '?': case LV_KEY_ESC: case LV_KEY_ENTER:
+	case LV_KEY_BACKSPACE: case LV_KEY_LEFT:
+		m->screen = LV_SCREEN_MAIN;
+		break;
+	}
+}
+
+static int main_key(struct lv_model *m, int key)
+{
+	struct lv_table *t = focused(m);
+	const struct lt_report_process *p;
+
+	switch (key) {
+	case 'q': case 'Q':
+		m->quit = true;
+		return 0;
+	case '?':
+		m->screen = LV_SCREEN_HELP;
+		m->scroll = 0;
+		return 0;
+	case LV_KEY_LEFT: case LV_KEY_RIGHT:
+		if (!m->nr_procs)
+			return 0;
+		if (key == LV_KEY_LEFT ? !m->proc : m->proc + 1 >= m->nr_procs)
+			return 0;
+		m->proc += key == LV_KEY_LEFT ? -1 : 1;
+		p = lv_model_process(m);
+		m->pid = p->pid;
+		m->local.sel = m->local.top = 0;
+		return rebuild(m);
+	case 'h':
+		return main_key(m, LV_KEY_LEFT);
+	case 'l':
+		return main_key(m, LV_KEY_RIGHT);
+	case LV_KEY_UP: case 'k':
+		move(t, -1);
+		return 0;
+	case LV_KEY_DOWN: case 'j':
+		move(t, 1);
+		return 0;
+	case LV_KEY_PGUP:	move(t, -PAGE); return 0;
+	case LV_KEY_PGDN:	move(t, PAGE); return 0;
+	case LV_KEY_HOME:	move(t, -(long)t->nr); return 0;
+	case LV_KEY_END:	move(t, (long)t->nr); return 0;
+	case LV_KEY_TAB:
+		if (m->focus == LV_FOCUS_GLOBAL && m->nr_procs)
+			m->focus = LV_FOCUS_PROCESS;
+		else
+			m->focus = LV_FOCUS_GLOBAL;
+		return 0;
+	case LV_KEY_ENTER:
+		if (lv_model_row(m)) {
+			m->screen = LV_SCREEN_DETAIL;
+			m->scroll = 0;
+		}
+		return 0;
+	case 's':
+		m->want_letter = true;
+		snprintf(m->msg, sizeof(m->msg),
+			 "filter: the first letter of a process name (space: all)");
+		return 0;
+	case 'o':
+		m->sort = m->sort == LT_SORT_AVG ? LT_SORT_MAX : m->sort + 1;
+		snprintf(m->msg, sizeof(m->msg), "sorted by %s",
+			 lv_model_sort_name(m->sort));
+		return rebuild(m);
+	case '/':
+		m->prompt = true;
+		m->input_len = 0;
+		return 0;
+	case 'n':
+		return find_next(m);
+	case ']':
+		return window_key(m, 1);
+	case '[':
+		return window_key(m, -1);
+	default:
+		return 0;
+	}
+}
+
+int lv_model_key(struct lv_model *m, int key)
+{
+	if (m->prompt)
+		return prompt_key(m, key);
+	m->msg[0] = '\0';
+	if (m->want_letter)
+		return letter_key(m, key);
+	if (m->screen != LV_SCREEN_MAIN) {
+		scroll_key(m, key);
+		return 0;
+	}
+	return main_key(m, key);
+}

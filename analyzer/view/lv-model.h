@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * lv-model.h - what latency-view shows and where the user is in it: the
+ * time range (whole trace or one window), the process bar and its filter,
+ * the two tables and their cursors, the detail and help screens.  Keys
+ * change it; lv-draw.c paints it.  No curses here, so tests can drive it.
+ */
+#ifndef LV_MODEL_H
+#define LV_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "latencytop.h"
+
+/* Keys besides printable characters (curses' are mapped to these). */
+enum {
+	LV_KEY_UP = 0x1000,
+	LV_KEY_DOWN,
+	LV_KEY_LEFT,
+	LV_KEY_RIGHT,
+	LV_KEY_PGUP,
+	LV_KEY_PGDN,
+	LV_KEY_HOME,
+	LV_KEY_END,
+	LV_KEY_ENTER,
+	LV_KEY_ESC,
+	LV_KEY_BACKSPACE,
+	LV_KEY_TAB,
+};
+
+enum lv_screen { LV_SCREEN_MAIN, LV_SCREEN_DETAIL, LV_SCREEN_HELP };
+enum lv_focus { LV_FOCUS_GLOBAL, LV_FOCUS_PROCESS };
+
+/* A table as shown: the rows in the viewer's sort order, and a cursor. */
+struct lv_table {
+	const struct lt_report_row **rows;
+	size_t nr, cap;
+	size_t sel, top;	/* selected row; first row on screen */
+};
+
+struct lv_model {
+	const struct lt_report *rep;
+	long view;			/* -1: the whole trace; else a window */
+	enum lt_sort sort;
+	char filter;			/* processes starting with it; 0: all */
+	size_t *procs;			/* the view's processes passing the filter */
+	size_t nr_procs, cap_procs;
+	size_t proc;			/* selected, in procs */
+	int pid;			/* ... kept across windows and filters */
+	struct lv_table global, local;	/* the global and the process table */
+	enum lv_focus focus;
+	enum lv_screen screen;
+	size_t scroll;			/* of the detail and help screens */
+	bool want_letter;		/* 's' was typed: a letter follows */
+	bool prompt;			/* '/' was typed: a search is typed */
+	char input[64];
+	size_t input_len;
+	char search[64];
+	char msg[160];			/* a one-line answer on the status line */
+	bool quit;
+};
+
+/* 0, or -1 when out of memory. */
+int lv_model_init(struct lv_model *m, const struct lt_report *rep);
+void lv_model_free(struct lv_model *m);
+/* Act on one key: 0, or -1 when out of memory. */
+int lv_model_key(struct lv_model *m, int key);
+
+const struct lt_report_view *lv_model_view(const struct lv_model *m);
+/* The process in the bar's cursor; NULL when none passes the filter. */
+const struct lt_report_process *lv_model_process(const struct lv_model *m);
+const struct lt_report_process *lv_model_proc_at(const struct lv_model *m,
+						 size_t i);
+/* The row under the focused table's cursor, or NULL. */
+const struct lt_report_row *lv_model_row(const struct lv_model *m);
+const char *lv_model_sort_name(enum lt_sort sort);
+
+#endif /* LV_MODEL_H */
