@@ -8,6 +8,10 @@
 
 #include <stdint.h>
 
+/* "Try 'PROG --help'..."; returns the usage exit status. */
+int cli_try_help(const char *prog);
+/* 0 when argv[@optind] is the one operand, else says what is wrong. */
+int cli_one_trace(const char *prog, int optind, int argc);
 /* Say what is wrong with @val; returns the usage exit status. */
 int cli_bad_arg(const char *prog, const char *opt, const char *val,
 		const char *what);

@@ -308,16 +308,11 @@ int main(int argc, char **argv)
 			printf("latency-analyze %s\n", LT_VERSION_STRING);
 			return 0;
 		default:
-			fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-			return lt_error_exit_status(LT_E_USAGE);
+			return cli_try_help(prog);
 		}
 	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "%s: %s\n", prog, optind >= argc ?
-			"missing TRACE.dat argument" : "only one trace file at a time");
-		fprintf(stderr, "Try '%s --help' for more information.\n", prog);
+	if (cli_one_trace(prog, optind, argc))
 		return lt_error_exit_status(LT_E_USAGE);
-	}
 	if (opts.to_ns >= 0 && opts.to_ns <= (opts.from_ns > 0 ? opts.from_ns : 0)) {
 		fprintf(stderr, "%s: --to must be later than %s\n", prog,
 			opts.from_ns > 0 ? "--from" : "the first event (0)");
