@@ -2,6 +2,7 @@
 /*
  * lv-draw.c - latency-view's screens (lv-draw.h).
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <curses.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -13,7 +14,8 @@
 
 #define MIN_COLS	40
 #define MIN_LINES	10
-#define WIDE		72	/* from here on, all six columns */
+#define MEDIUM		64	/* from here on, Total too */
+#define WIDE		100	/* and Average and Count */
 #define COUNT_W		7
 
 static const char *const kind_name[LT_CAUSE_NR] = {
@@ -80,9 +82,10 @@ static void range_text(const struct lv_model *m, char *buf, size_t len)
 	if (m->view < 0)
 		snprintf(buf, len, "whole trace, %s",
 			 dur(d, sizeof(d), v->end_ns - v->start_ns));
-	else
-		snprintf(buf, len, "window %ld/%zu, +%s to +%s", m->view + 1,
-			 r->nr_windows, dur(a, sizeof(a), v->start_ns - r->start_ns),
+	else	/* numbered and written as latency-analyze --window does */
+		snprintf(buf, len, "window %ld [0-%zu]: +%s .. +%s", m->view,
+			 r->nr_windows - 1, v->start_ns == r->start_ns ? "0 s" :
+			 dur(a, sizeof(a), v->start_ns - r->start_ns),
 			 dur(b, sizeof(b), v->end_ns - r->start_ns));
 }
 
@@ -109,26 +112,46 @@ static void row_cause(const struct lt_report_row *r, char *buf, size_t len)
 }
 
 /*
+ * Which columns fit: the cause keeps room first (LatencyTOP showed only
+ * Cause, Maximum and Percentage), then come Total, Average and Count.
+ */
+enum cols { COLS_NARROW, COLS_MEDIUM, COLS_WIDE };
+
+static void row_text(char *line, size_t len, enum cols cols, int cause_w,
+		     int cw, const char *cause, const char *mx, const char *avg,
+		     const char *count, const char *tot, const char *pct)
+{
+	switch (cols) {
+	case COLS_WIDE:
+		snprintf(line, len, " %-*s %10s %10s %*s %11s %7s", cause_w,
+			 cause, mx, avg, cw, count, tot, pct);
+		break;
+	case COLS_MEDIUM:
+		snprintf(line, len, " %-*s %10s %11s %7s", cause_w, cause, mx,
+			 tot, pct);
+		break;
+	default:
+		snprintf(line, len, " %-*s %10s %7s", cause_w, cause, mx, pct);
+	}
+}
+
+/*
  * Table @t in @height lines from line @y, its head first; the cursor row
  * reversed when @focused, underlined when not.
  */
 static void table(struct lv_table *t, int y, int height, bool focused)
 {
-	char cause[256], line[512], mx[32], avg[32], tot[32];
+	char cause[256], line[512], mx[32], avg[32], tot[32], cnt[24], pct[16];
 	int cw = count_width(t), cause_w, i;
-	bool wide = COLS >= WIDE;
+	enum cols cols;
 	size_t k;
 
-	cause_w = COLS - (wide ? 4 * 11 + cw + 1 + 8 : 11 + 8) - 1;
-	if (cause_w < 10)
-		cause_w = 10;
-	if (wide)
-		snprintf(line, sizeof(line), " %-*s %10s %10s %*s %11s %7s",
-			 cause_w, "Cause", "Maximum", "Average", cw, "Count",
-			 "Total", "Percent");
-	else
-		snprintf(line, sizeof(line), " %-*s %10s %7s", cause_w, "Cause",
-			 "Maximum", "Percent");
+	cols = COLS >= WIDE ? COLS_WIDE : COLS >= MEDIUM ? COLS_MEDIUM :
+	       COLS_NARROW;
+	cause_w = COLS - 1 - (cols == COLS_WIDE ? 11 + 11 + cw + 1 + 12 + 8 :
+			      cols == COLS_MEDIUM ? 11 + 12 + 8 : 11 + 8);
+	row_text(line, sizeof(line), cols, cause_w, cw, "Cause", "Maximum",
+		 "Average", "Count", "Total", "Percent");
 	put(y, 0, A_BOLD, line);
 	height--;
 	if (height < 1)
@@ -153,16 +176,15 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 			cause[cause_w - 1] = '~';
 			cause[cause_w] = '\0';
 		}
-		dur(mx, sizeof(mx), r->max_ns);
-		if (wide)
-			snprintf(line, sizeof(line),
-				 " %-*s %10s %10s %*" PRIu64 " %11s %6.1f%%",
-				 cause_w, cause, mx, dur(avg, sizeof(avg), r->avg_ns),
-				 cw, r->count, dur(tot, sizeof(tot), r->total_ns),
-				 r->percent);
-		else
-			snprintf(line, sizeof(line), " %-*s %10s %6.1f%%",
-				 cause_w, cause, mx, r->percent);
+		snprintf(cnt, sizeof(cnt), "%" PRIu64, r->count);
+		snprintf(pct, sizeof(pct), "%6.1f%%", r->percent);
+		row_text(line, sizeof(line), cols, cause_w, cw, cause,
+			 dur(mx, sizeof(mx), r->max_ns),
+			 dur(avg, sizeof(avg), r->avg_ns), cnt,
+			 dur(tot, sizeof(tot), r->total_ns), pct);
+		/* '>' too: the cursor shows in --dump and on any terminal */
+		if (k == t->sel && focused)
+			line[0] = '>';
 		put(y + 1 + i, 0, k == t->sel ? (focused ? A_REVERSE : A_UNDERLINE) : 0,
 		    line);
 	}
@@ -199,7 +221,8 @@ static void process_bar(const struct lv_model *m, int y)
 		char name[64];
 
 		p = lv_model_proc_at(m, i);
-		snprintf(name, sizeof(name), " %s ", p->comm);
+		snprintf(name, sizeof(name), i == m->proc ? "[%s]" : " %s ",
+			 p->comm);
 		len = (int)strlen(name) + 1;
 		if (pos + len > start && pos - start + x < COLS) {
 			int skip = pos < start ? start - pos : 0;
@@ -227,7 +250,7 @@ static void main_screen(struct lv_model *m)
 	process_bar(m, y++);
 	if (p)
 		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s", p->comm, p->pid,
-		     p->kernel_thread ? ", kernel thread" : "",
+		     p->kernel_thread ? " [kernel thread]" : "",
 		     dur(d, sizeof(d), p->total_ns));
 	y++;
 	table(&m->local, y, LINES - 1 - y, m->focus == LV_FOCUS_PROCESS);
@@ -345,8 +368,8 @@ static void help_screen(struct lv_model *m)
 		"threads too with --kernel-threads); below the process bar, the",
 		"selected process's own table.",
 		"",
-		"  Left, Right      walk the process bar",
-		"  Up, Down         move in the table with the cursor",
+		"  Left, Right, h l walk the process bar",
+		"  Up, Down, k j    move in the table with the cursor",
 		"  PgUp, PgDn       a page; Home, End: first, last row",
 		"  Tab              move the cursor to the other table",
 		"  Enter            details of the row: percentiles, the worst",
@@ -380,37 +403,34 @@ static void status_line(const struct lv_model *m)
 		snprintf(buf, sizeof(buf), "%s", m->msg);
 	else
 		snprintf(buf, sizeof(buf),
-			 "q quit  ? help  <-> process  Enter details  Tab table  "
-			 "s filter  / search  o sort  [ ] window");
+			 "q quit  ? help  <-> process  Enter details  / search  "
+			 "[ ] window");
 	bar(LINES - 1, A_REVERSE, buf);
 }
 
 void lv_draw(struct lv_model *m, const char *path)
 {
 	char title[512], range[96];
+	const char *base;
 
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
-		putf(0, 0, 0, "latency-view needs %dx%d, this is %dx%d", MIN_COLS,
-		     MIN_LINES, COLS, LINES);
+		putf(0, 0, 0, "too small: %dx%d < %dx%d", COLS, LINES, MIN_COLS,
+		     MIN_LINES);
 		return;
 	}
-	switch (m->screen) {
-	case LV_SCREEN_DETAIL:
-		detail_screen(m);
-		if (m->screen == LV_SCREEN_DETAIL)
-			break;
-		/* fall through: nothing to detail */
-	case LV_SCREEN_MAIN:
+	if (m->screen == LV_SCREEN_HELP)
+		help_screen(m);
+	else if (m->screen == LV_SCREEN_DETAIL)
+		detail_screen(m);	/* back to the main screen when no row */
+	if (m->screen == LV_SCREEN_MAIN) {
 		range_text(m, range, sizeof(range));
-		snprintf(title, sizeof(title), " LatencyTOP: %s   %s   sort: %s",
-			 path, range, lv_model_sort_name(m->sort));
+		base = strrchr(path, '/');
+		/* what changes first: a long path is cut, not the range */
+		snprintf(title, sizeof(title), " LatencyTOP  %s  sort: %s  %s",
+			 range, lv_model_sort_name(m->sort), base ? base + 1 : path);
 		bar(0, A_REVERSE, title);
 		main_screen(m);
-		break;
-	case LV_SCREEN_HELP:
-		help_screen(m);
-		break;
 	}
 	status_line(m);
 }

@@ -3,6 +3,7 @@
  * lv-model.c - latency-view's state and what each key does to it
  * (lv-model.h).
  */
+#define _GNU_SOURCE	/* qsort_r */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

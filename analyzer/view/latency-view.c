@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * latency-view - LatencyTOP's screen over a recorded trace.dat.
+ *
+ * parse options -> analyze (as latency-analyze, with 30-second windows)
+ * -> browse with curses.  --keys and --dump play keys without a terminal
+ * and print the screen they lead to: for scripts and the tests.
+ */
+#include <curses.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli-args.h"
+#include "cli-progress.h"
+#include "latencytop.h"
+#include "lv-draw.h"
+#include "lv-model.h"
+
+#define DEFAULT_WINDOW_NS	(30 * 1000000000ULL)	/* LatencyTOP's 30 s */
+
+static const char *prog = "latency-view";
+
+enum { OPT_KEYS = 256, OPT_DUMP, OPT_PARTIAL };
+
+static const struct option long_opts[] = {
+	{ "window",		required_argument, NULL, 'w' },
+	{ "kernel-threads",	no_argument,	   NULL, 'k' },
+	{ "threads",		required_argument, NULL, 'j' },
+	{ "partial",		no_argument,	   NULL, OPT_PARTIAL },
+	{ "keys",		required_argument, NULL, OPT_KEYS },
+	{ "dump",		no_argument,	   NULL, OPT_DUMP },
+	{ "quiet",		no_argument,	   NULL, 'q' },
+	{ "help",		no_argument,	   NULL, 'h' },
+	{ "version",		no_argument,	   NULL, 'V' },
+	{ NULL, 0, NULL, 0 }
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+"Usage: %s [OPTION]... TRACE.dat\n"
+"Browse the latencies of a trace recorded with trace-cmd, on LatencyTOP's\n"
+"screen: the global table, the process bar, the selected process's table;\n"
+"Enter on a row shows its percentiles, worst occurrences and kernel stacks.\n"
+"Press ? in the viewer for every key.\n"
+"\n"
+"  -w, --window DUR       the windows [ and ] step through (default 30s)\n"
+"  -k, --kernel-threads   kernel threads in the global table too\n"
+"  -j, --threads N        threads reading the trace (default: one per core)\n"
+"      --partial          browse what was read before damage in the file\n"
+"      --keys KEYS        play these keys first: characters, and <Up>\n"
+"                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
+"                         <Enter> <Esc> <BS> <Tab> <lt> <Size=COLSxLINES>\n"
+"      --dump             no terminal: play --keys, print the screen they\n"
+"                         lead to (LINES x COLUMNS, default 24x80), exit\n"
+"  -q, --quiet            no progress and no warnings on stderr\n"
+"  -h, --help             this help\n"
+"  -V, --version          version\n"
+"\n"
+"Exit status: 0 ok, 1 usage, 2 cannot read the file, 3 corrupt trace,\n"
+"4 no scheduler events, 5 partial (--partial), 6 out of memory,\n"
+"70 internal error.\n"
+"See latency-view(1) and latency-analyze(1).\n", prog);
+}
+
+/* Terminal keys as the model knows them; -1 for none. */
+static int map_key(int ch)
+{
+	switch (ch) {
+	case KEY_UP:		return LV_KEY_UP;
+	case KEY_DOWN:		return LV_KEY_DOWN;
+	case KEY_LEFT:		return LV_KEY_LEFT;
+	case KEY_RIGHT:		return LV_KEY_RIGHT;
+	case KEY_PPAGE:		return LV_KEY_PGUP;
+	case KEY_NPAGE:		return LV_KEY_PGDN;
+	case KEY_HOME:		return LV_KEY_HOME;
+	case KEY_END:		return LV_KEY_END;
+	case KEY_ENTER: case '\n': case '\r':
+				return LV_KEY_ENTER;
+	case 27:		return LV_KEY_ESC;
+	case KEY_BACKSPACE: case 127: case 8:
+				return LV_KEY_BACKSPACE;
+	case '\t':		return LV_KEY_TAB;
+	default:		return ch >= 0x20 && ch < 0x7f ? ch : -1;
+	}
+}
+
+static const struct { const char *name; int key; } key_names[] = {
+	{ "Up", LV_KEY_UP }, { "Down", LV_KEY_DOWN }, { "Left", LV_KEY_LEFT },
+	{ "Right", LV_KEY_RIGHT }, { "PgUp", LV_KEY_PGUP },
+	{ "PgDn", LV_KEY_PGDN }, { "Home", LV_KEY_HOME }, { "End", LV_KEY_END },
+	{ "Enter", LV_KEY_ENTER }, { "Esc", LV_KEY_ESC },
+	{ "BS", LV_KEY_BACKSPACE }, { "Tab", LV_KEY_TAB }, { "lt", '<' },
+};
+
+/*
+ * The next key of a --keys string at *@s: its code, RESIZE with *@cols
+ * and *@lines for <Size=CxL>, 0 at the end, -1 (with *@s at the bad
+ * token) for a name it does not know.
+ */
+#define RESIZE	0x2000
+
+static int next_key(const char **s, int *cols, int *lines)
+{
+	const char *p = *s, *end;
+	size_t i, len;
+
+	if (!*p)
+		return 0;
+	if (*p != '<' || !(end = strchr(p, '>'))) {
+		*s = p + 1;
+		return (unsigned char)*p;
+	}
+	len = (size_t)(end - p - 1);
+	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
+		if (strlen(key_names[i].name) == len &&
+		    !strncmp(p + 1, key_names[i].name, len)) {
+			*s = end + 1;
+			return key_names[i].key;
+		}
+	if (sscanf(p, "<Size=%dx%d>", cols, lines) == 2 && *cols > 0 &&
+	    *lines > 0 && *cols <= 1000 && *lines <= 1000) {
+		*s = end + 1;
+		return RESIZE;
+	}
+	return -1;
+}
+
+/* Every --keys token known, before the trace is read. */
+static int check_keys(const char *keys)
+{
+	const char *s = keys;
+	int c, l, k;
+
+	while ((k = next_key(&s, &c, &l)) > 0)
+		;
+	if (k < 0)
+		return cli_bad_arg(prog, "--keys", s,
+				   "expected a character or <Up> <Down> <Left> "
+				   "<Right> <PgUp> <PgDn> <Home> <End> <Enter> "
+				   "<Esc> <BS> <Tab> <lt> <Size=COLSxLINES>");
+	return 0;
+}
+
+/* Play @keys into @m: 0, or -1 when out of memory. */
+static int play(struct lv_model *m, const char *keys, const char *path)
+{
+	const char *s = keys ? keys : "";
+	int k, cols, lines;
+
+	while (!m->quit && (k = next_key(&s, &cols, &lines)) > 0) {
+		if (k == RESIZE) {
+			resizeterm(lines, cols);
+			continue;
+		}
+		if (lv_model_key(m, k) < 0)
+			return -1;
+		/* drawing clamps the cursors, as on a terminal */
+		lv_draw(m, path);
+	}
+	return 0;
+}
+
+/* The screen as text, trailing blanks cut. */
+static void dump(void)
+{
+	char line[1024];
+	int y, n;
+
+	for (y = 0; y < LINES; y++) {
+		n = mvinnstr(y, 0, line, COLS < 1023 ? COLS : 1023);
+		if (n < 0)
+			n = 0;
+		line[n] = '\0';
+		while (n > 0 && line[n - 1] == ' ')
+			line[--n] = '\0';
+		puts(line);
+	}
+}
+
+static int run_dump(struct lv_model *m, const char *keys, const char *path)
+{
+	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
+	const char *term = getenv("TERM");
+	SCREEN *scr;
+	int ret = 0;
+
+	if (!term || !*term)
+		term = "vt100";
+	scr = out && in ? newterm(term, out, in) : NULL;
+	if (!scr) {
+		fprintf(stderr, "%s: --dump: cannot use terminal type '%s'\n",
+			prog, term);
+		ret = lt_error_exit_status(LT_E_USAGE);
+		goto out;
+	}
+	lv_draw(m, path);
+	if (play(m, keys, path) < 0) {
+		endwin();
+		fprintf(stderr, "%s: out of memory\n", prog);
+		ret = lt_error_exit_status(LT_E_NOMEM);
+		goto free;
+	}
+	lv_draw(m, path);
+	dump();
+	endwin();
+free:
+	delscreen(scr);
+out:
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
+	return ret;
+}
+
+static int run_terminal(struct lv_model *m, const char *keys, const char *path)
+{
+	int ch, k;
+
+	/* main() checked for a terminal; initscr() exits on a bad TERM */
+	if (!initscr()) {
+		fprintf(stderr, "%s: cannot start curses on this terminal\n", prog);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	/* Esc alone leaves a screen: do not wait a second to tell it from a key */
+	set_escdelay(50);
+	if (play(m, keys, path) < 0)
+		goto nomem;
+	while (!m->quit) {
+		lv_draw(m, path);
+		refresh();
+		ch = getch();
+		if (ch == KEY_RESIZE || ch == ERR)
+			continue;	/* drawn again at the new size */
+		k = map_key(ch);
+		if (k >= 0 && lv_model_key(m, k) < 0)
+			goto nomem;
+	}
+	endwin();
+	return 0;
+nomem:
+	endwin();
+	fprintf(stderr, "%s: out of memory\n", prog);
+	return lt_error_exit_status(LT_E_NOMEM);
+}
+
+int main(int argc, char **argv)
+{
+	struct cli_progress progress_line;
+	struct lt_error err = { 0 };
+	struct lt_report *report;
+	const char *keys = NULL;
+	struct lt_options opts;
+	bool quiet = false, to_dump = false;
+	struct lv_model m;
+	int c, ret;
+
+	lt_options_init(&opts);
+	opts.window_ns = DEFAULT_WINDOW_NS;
+	argv[0] = (char *)prog;
+	while ((c = getopt_long(argc, argv, "w:kj:qhV", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'w':
+			if (cli_parse_window(prog, optarg, &opts.window_ns))
+				return lt_error_exit_status(LT_E_USAGE);
+			break;
+		case 'k':
+			opts.kernel_threads = true;
+			break;
+		case 'j':
+			if (cli_parse_threads(prog, optarg, &opts.threads))
+				return lt_error_exit_status(LT_E_USAGE);
+			break;
+		case OPT_PARTIAL:
+			opts.partial = true;
+			break;
+		case OPT_KEYS:
+			if (check_keys(optarg))
+				return lt_error_exit_status(LT_E_USAGE);
+			keys = optarg;
+			break;
+		case OPT_DUMP:
+			to_dump = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("latency-view %s\n", LT_VERSION_STRING);
+			return 0;
+		default:
+			return cli_try_help(prog);
+		}
+	}
+	if (cli_one_trace(prog, optind, argc))
+		return lt_error_exit_status(LT_E_USAGE);
+	/* before minutes of reading, not after */
+	if (!to_dump && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+		fprintf(stderr, "%s: needs a terminal (--dump prints a screen "
+			"without one)\n", prog);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+
+	cli_progress_init(&progress_line, prog, argv[optind], &opts, !quiet, quiet);
+	ret = lt_analyze(argv[optind], &opts, &report, &err);
+	cli_progress_clear(&progress_line);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return lt_error_exit_status(err.code);
+	}
+	if (lv_model_init(&m, report) < 0) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		lv_model_free(&m);
+		lt_report_free(report);
+		return lt_error_exit_status(LT_E_NOMEM);
+	}
+	ret = to_dump ? run_dump(&m, keys, argv[optind]) :
+			run_terminal(&m, keys, argv[optind]);
+	if (!ret && report->partial) {
+		/* said after the screen is gone; the reason names the damage */
+		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
+			report->partial_reason);
+		ret = lt_error_exit_status(LT_E_PARTIAL);
+	}
+	lv_model_free(&m);
+	lt_report_free(report);
+	return ret;
+}

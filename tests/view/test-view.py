@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""latency-view as a user meets it, screen by screen.
+
+Every screen comes from `latency-view --dump --keys ...` (curses drawing
+into a virtual terminal of LINES x COLUMNS) and is checked against what
+latency-analyze prints for the same trace: the global line, every row's
+numbers, the process sections in order, the windows of --window.  Then
+the keys: the process bar, the cursor, Tab, details, sort, filter,
+search, windows, help, sizes from 30x8 to 200x60, and a random walk of
+keys on every trace.  Errors: exit status and one line naming the file.
+
+usage: test-view.py LATENCY_VIEW LATENCY_ANALYZE SAMPLES_DIR DATA_DIR
+"""
+import os
+import pty
+import random
+import re
+import select
+import subprocess
+import sys
+import time
+
+LV, LA, SAMPLES, DATA = sys.argv[1:5]
+REAL = os.path.join(DATA, "real")
+TRACES = [os.path.join(SAMPLES, "local-golden-stacks.dat"),
+          os.path.join(SAMPLES, "kernel-patched-6.1.dat"),
+          os.path.join(REAL, "desktop-4cpu-sched_switch.dat"),
+          os.path.join(REAL, "embedded-1cpu-sched-irq-gpio.dat"),
+          os.path.join(REAL, "qemu-1cpu-sched_switch.dat")]
+failures = 0
+
+
+def fail(what, detail=""):
+    global failures
+    failures += 1
+    print("FAIL: " + what)
+    if detail:
+        print("  " + detail.replace("\n", "\n  "))
+
+
+def check(cond, what, detail=""):
+    if not cond:
+        fail(what, detail)
+    return cond
+
+
+def run(args, cols=120, lines=40, term="vt100"):
+    env = dict(os.environ, COLUMNS=str(cols), LINES=str(lines), TERM=term)
+    return subprocess.run(args, capture_output=True, text=True, env=env)
+
+
+def screen(trace, keys="", cols=120, lines=40, extra=(), term="vt100"):
+    r = run([LV, "--dump", "-q"] + list(extra) + ["--keys", keys, trace],
+            cols, lines, term)
+    if r.returncode != 0:
+        fail("%s --keys %r: exit %d" % (trace, keys, r.returncode), r.stderr)
+        return [""] * lines
+    out = r.stdout.split("\n")[:-1]
+    sizes = re.findall(r"<Size=(\d+)x(\d+)>", keys)
+    if sizes:	# the screen has the last size the keys gave it
+        cols, lines = int(sizes[-1][0]), int(sizes[-1][1])
+    check(len(out) == lines, "%s: %d lines, want %d" % (trace, len(out), lines))
+    check(all(len(l) <= cols for l in out), "%s: a line wider than %d" % (trace, cols))
+    return out
+
+
+ROW = re.compile(r"^(.*?)\s+(\S+ \S+)\s+(\S+ \S+)\s+(\d+)\s+(\S+ \S+)\s+(\d+\.\d%)$")
+
+
+def text_report(trace, extra=()):
+    """latency-analyze's text: views, each {global, rows, procs[(title, rows)]}."""
+    out = subprocess.run([LA, "-q"] + list(extra) + [trace],
+                         capture_output=True, text=True).stdout.split("\n")
+    views, cur, rows = [], None, None
+    for line in out:
+        if line.startswith("Global latencies"):
+            cur = {"global": line, "rows": [], "procs": []}
+            views.append(cur)
+            rows = cur["rows"]
+        elif line.startswith("Process ") and cur is not None:
+            m = re.match(r"Process (.*) \((\d+)\)( \[kernel thread\])?: (.*)$", line)
+            cur["procs"].append(((m.group(1), m.group(2), m.group(4),
+                                  bool(m.group(3))), []))
+            rows = cur["procs"][-1][1]
+        elif rows is not None and ROW.match(line) and not line.startswith("Cause"):
+            rows.append(ROW.match(line).groups())
+    return views
+
+
+def view_rows(lines, start):
+    """The table rows under the head at lines[start], until a blank or bar."""
+    rows = []
+    for line in lines[start + 1:]:
+        m = ROW.match(line[1:]) if line[:1] in " >" else None
+        if not m:
+            break
+        rows.append((line[:1] == ">",) + m.groups())
+    return rows
+
+
+def same_rows(got, want, what):
+    """Viewer rows (wide layout) against the report's: numbers equal, causes alike."""
+    if not check(len(got) > 0 or not want, what + ": no rows shown"):
+        return
+    for g, w in zip(got, want):
+        cause = w[0].rstrip("~")
+        if not check(g[1].startswith(cause) and g[2:] == w[1:],
+                     what + ": row differs", "viewer: %r\nreport: %r" % (g[1:], w)):
+            return
+
+
+def ns(text):
+    v, unit = text.split()
+    return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
+
+
+def process_title(lines):
+    for i, l in enumerate(lines):
+        if l.startswith("Process "):
+            return i, l
+    return None, None
+
+
+def check_trace(trace):
+    name = os.path.basename(trace)
+    want = text_report(trace)
+    if not check(len(want) == 1, name + ": latency-analyze gave no report"):
+        return
+    want = want[0]
+    s = screen(trace)
+    check(s[1] == want["global"], name + ": global line",
+          "viewer: %r\nreport: %r" % (s[1], want["global"]))
+    check(s[2].split() == ["Cause", "Maximum", "Average", "Count", "Total", "Percent"],
+          name + ": wide head", s[2])
+    grows = view_rows(s, 2)
+    same_rows(grows, want["rows"], name + " global")
+    check(not grows or grows[0][0], name + ": cursor on the first row", s[3])
+    # the process bar walks the report's sections in order
+    for k in range(min(4, len(want["procs"]))):
+        s = screen(trace, "<Right>" * k)
+        i, title = process_title(s)
+        (comm, pid, total, kthread), rows = want["procs"][k]
+        if not check(title == "Process %s (%s)%s  Total: %s" % (
+                comm, pid, " [kernel thread]" if kthread else "", total),
+                "%s: process %d title" % (name, k), "viewer: %r\nreport: %s (%s): %s"
+                % (title, comm, pid, total)):
+            continue
+        same_rows(view_rows(s, i + 1), rows, "%s process %s" % (name, comm))
+        check("[%s]" % comm in s[i - 1], "%s: %s marked in the bar" % (name, comm), s[i - 1])
+    # details of the first global row: its numbers as the report has them
+    if want["rows"]:
+        cause, mx, avg, count, total, pct = want["rows"][0]
+        s = screen(trace, "<Enter>")
+        check(s[1].startswith(cause.rstrip("~")), name + ": detail cause", s[1])
+        check("Count %s   Total %s   Maximum %s   Average %s" % (count, total, mx, avg)
+              in s, name + ": detail numbers", "\n".join(s[:8]))
+        s2 = screen(trace, "<Enter><Esc>")
+        check(s2[1] == want["global"], name + ": Esc leaves details", s2[1])
+
+
+def check_keys():
+    trace = TRACES[0]
+    want = text_report(trace)[0]
+    # the cursor: Down twice, then Tab into the process table
+    s = screen(trace, "<Down><Down>")
+    rows = view_rows(s, 2)
+    check([r[0] for r in rows[:3]] == [False, False, True], "cursor on the third row",
+          "\n".join(s[3:6]))
+    s = screen(trace, "<Down><Down><Tab>")
+    i, _ = process_title(s)
+    check(not any(r[0] for r in view_rows(s, 2)) and view_rows(s, i + 1)[0][0],
+          "Tab moves the cursor to the process table", "\n".join(s))
+    s = screen(trace, "<End>", lines=24)
+    rows = view_rows(s, 2)
+    check(rows and rows[-1][0] and rows[-1][1].startswith(want["rows"][-1][0].rstrip("~")),
+          "End: the last row, scrolled into sight", "\n".join(s[:12]))
+    # Left walks back
+    _, title = process_title(screen(trace, "<Right><Right><Left>"))
+    comm, pid = want["procs"][1][0][:2]
+    check(title and title.startswith("Process %s (%s)" % (comm, pid)),
+          "Right, Right, Left: the second process", title or "")
+    # sort by total: the title says so and totals only fall
+    s = screen(trace, "o")
+    check("sort: total" in s[0], "o sorts by total", s[0])
+    totals = [ns(r[5]) for r in view_rows(s, 2)]
+    check(totals == sorted(totals, reverse=True) and len(totals) > 3,
+          "rows by total, descending", repr(totals))
+    check(s[-1] == "sorted by total", "status says the sort", s[-1])
+    # s + a letter: only processes starting with it; s + space: all again
+    letter = want["procs"][1][0][0][0]
+    s = screen(trace, "s" + letter)
+    i, title = process_title(s)
+    names = re.findall(r"[\[ ]([^\[\] ]+)[\] ]", s[i - 1][4:])
+    check(s[i - 1].startswith("[%s] " % letter.lower()) and names and
+          all(n.lower().startswith(letter.lower()) for n in names),
+          "filter by '%s'" % letter, s[i - 1])
+    s = screen(trace, "s" + letter + "s ")
+    i, _ = process_title(s)
+    check(not s[i - 1].startswith("["), "s and space clear the filter", s[i - 1])
+    # search: a later process by a piece of its name, then a cause
+    comm, pid = want["procs"][3][0][:2]
+    s = screen(trace, "/" + comm[1:] + "<Enter>")
+    _, title = process_title(s)
+    check(title and comm[1:] in title, "search finds process " + comm, title or "")
+    s = screen(trace, "/" + pid + "<Enter>")
+    _, title = process_title(s)
+    check(title and title.startswith("Process %s (%s)" % (comm, pid)),
+          "search finds pid " + pid, title or "")
+    s = screen(trace, "/zzzz-none<Enter>")
+    check(s[-1].startswith("'zzzz-none': no process or cause"), "search misses", s[-1])
+    # help, and back
+    s = screen(trace, "?")
+    check(s[0].startswith(" Help") and any("walk the process bar" in l for l in s),
+          "? shows help", "\n".join(s[:4]))
+    check(screen(trace, "?<Esc>")[1] == want["global"], "Esc leaves help")
+    # sizes: columns fall away, the cause keeps room; too small says so
+    s = screen(trace, cols=80, lines=24)
+    check(s[2].split() == ["Cause", "Maximum", "Total", "Percent"], "80 columns", s[2])
+    s = screen(trace, cols=50, lines=12)
+    check(s[2].split() == ["Cause", "Maximum", "Percent"], "50 columns", s[2])
+    s = screen(trace, cols=30, lines=8)
+    check(s[0] == "too small: 30x8 < 40x10", "30x8", s[0])
+    s = screen(trace, "<Size=30x8><Size=120x40>", cols=80, lines=24)
+    check(s[1] == want["global"], "resize back to 120x40", s[1])
+    s = screen(trace, cols=200, lines=60)
+    same_rows(view_rows(s, 2), want["rows"], "200x60 global")
+    # a colour terminal draws the same text
+    check(screen(trace, "<Right><Enter>", term="xterm-256color") ==
+          screen(trace, "<Right><Enter>"), "xterm-256color as vt100")
+
+
+def check_windows():
+    trace = TRACES[2]
+    want = text_report(trace, ["-w", "5s"])
+    check(len(want) == 4, "desktop trace: 4 windows of 5 s", str(len(want)))
+    for k, v in enumerate(want):
+        s = screen(trace, "]" * (k + 1), extra=["-w", "5s"])
+        check(("window %d [0-3]: +" % k) in s[0], "window %d title" % k, s[0])
+        check(s[1] == v["global"], "window %d global line" % k,
+              "viewer: %r\nreport: %r" % (s[1], v["global"]))
+        same_rows(view_rows(s, 2), v["rows"], "window %d" % k)
+    s = screen(trace, "]]]]]", extra=["-w", "5s"])
+    check(s[-1] == "that was the last window", "past the last window", s[-1])
+    s = screen(trace, "][", extra=["-w", "5s"])
+    check("whole trace" in s[0], "[ back to the whole trace", s[0])
+
+
+def check_errors():
+    def expect(args, status, pattern, tty_env=None):
+        r = run([LV] + args)
+        err = r.stderr.strip().split("\n")
+        check(r.returncode == status, "%s: exit %d, want %d" % (args, r.returncode, status),
+              r.stderr)
+        check(re.search(pattern, r.stderr), "%s: stderr lacks /%s/" % (args, pattern),
+              r.stderr)
+        return err
+
+    expect([], 1, "missing TRACE.dat")
+    expect(["/nonexistent/x.dat"], 1, "needs a terminal")
+    err = expect(["--dump", "/nonexistent/x.dat"], 2, "^latency-view: /nonexistent/x.dat: ")
+    check(len(err) == 1, "a missing file is one line", "\n".join(err))
+    err = expect(["--dump", os.path.join(REAL, "qemu-1cpu-function_graph.dat")], 4,
+                 "qemu-1cpu-function_graph.dat: no scheduler events")
+    check(len(err) == 1, "no sched events is one line", "\n".join(err))
+    expect(["--dump", "--keys", "<Nope>", TRACES[0]], 1, "--keys: invalid value '<Nope>'")
+    expect(["--dump", "-w", "0", TRACES[0]], 1, "--window: invalid value '0'")
+    expect(["--bogus", TRACES[0]], 1, "unrecognized option")
+    r = run([LV, "--dump", TRACES[0]], term="nosuchterm")
+    check(r.returncode == 1 and "terminal type 'nosuchterm'" in r.stderr,
+          "unknown TERM", r.stderr)
+    r = run([LV, "--help"])
+    check(r.returncode == 0 and "Usage: latency-view" in r.stdout, "--help")
+
+
+def random_walk():
+    """Any keys, any sizes, every trace: exit 0 and a full screen."""
+    keys = ["<Up>", "<Down>", "<Left>", "<Right>", "<PgUp>", "<PgDn>", "<Home>",
+            "<End>", "<Enter>", "<Esc>", "<BS>", "<Tab>", "<lt>", "s", "o", "/",
+            "n", "]", "[", "?", "a", "l", "h", "j", "k", "1", " ", "<Size=40x10>",
+            "<Size=200x50>", "<Size=20x5>", "<Size=80x24>"]
+    rnd = random.Random(1)
+    for i in range(60):
+        seq = "".join(rnd.choice(keys) for _ in range(rnd.randint(1, 80)))
+        screen(TRACES[i % len(TRACES)], seq, cols=80, lines=24,
+               extra=["-w", rnd.choice(["1s", "5s", "30s"])])
+
+
+def check_terminal():
+    """On a real (pseudo) terminal: arrows as the terminal sends them, Enter,
+    q out of details, q to quit with status 0 and the screen given back."""
+    trace = TRACES[0]
+    want = text_report(trace)[0]
+    second = want["procs"][1][0]
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(TERM="xterm", LINES="30", COLUMNS="100")
+        os.execv(LV, [LV, "-q", trace])
+    seen = b""
+
+    def until(marker, what):
+        nonlocal seen
+        end = time.time() + 20
+        while marker not in seen and time.time() < end:
+            if select.select([fd], [], [], 0.2)[0]:
+                try:
+                    seen += os.read(fd, 65536)
+                except OSError:
+                    break
+        return check(marker in seen, "terminal: " + what, repr(seen[-300:]))
+
+    if until(b"Global latencies", "the first screen"):
+        seen = b""
+        # Right, as xterm sends it in keypad mode (terminfo's kcuf1)
+        right = subprocess.run(["tput", "-T", "xterm", "kcuf1"],
+                               capture_output=True).stdout or b"\x1bOC"
+        os.write(fd, right)
+        # curses sends only what changed: not "Process ", already there
+        until(("%s (%s)  Total" % second[:2]).encode(), "Right shows the second process")
+        seen = b""
+        os.write(fd, b"\r")
+        until(b"Details", "Enter shows details")
+        os.write(fd, b"q")
+        time.sleep(0.2)
+        os.write(fd, b"q")
+    end = time.time() + 20
+    status = None
+    while time.time() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                pass
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        fail("terminal: q did not quit")
+        return
+    check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+          "terminal: exit status 0", str(status))
+    # endwin() leaves the alternate screen xterm's way
+    check(b"\x1b[?1049l" in seen, "terminal: the screen is given back", repr(seen[-80:]))
+    os.close(fd)
+
+
+for t in TRACES:
+    check_trace(t)
+check_terminal()
+check_keys()
+check_windows()
+check_errors()
+random_walk()
+if failures:
+    print("test-view: %d checks failed" % failures)
+    sys.exit(1)
+print("test-view: all checks passed")
