@@ -17,6 +17,7 @@
 #define MEDIUM		64	/* from here on, Total too */
 #define WIDE		100	/* and Average and Count */
 #define COUNT_W		7
+#define MAX_CAUSE	160
 
 static const char *const kind_name[LT_CAUSE_NR] = {
 	[LT_CAUSE_ANNOTATED] = "annotated by the kernel",
@@ -150,6 +151,9 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 	       COLS_NARROW;
 	cause_w = COLS - 1 - (cols == COLS_WIDE ? 11 + 11 + cw + 1 + 12 + 8 :
 			      cols == COLS_MEDIUM ? 11 + 12 + 8 : 11 + 8);
+	/* the numbers stay near their causes on a very wide terminal */
+	if (cause_w > MAX_CAUSE)
+		cause_w = MAX_CAUSE;
 	row_text(line, sizeof(line), cols, cause_w, cw, "Cause", "Maximum",
 		 "Average", "Count", "Total", "Percent");
 	put(y, 0, A_BOLD, line);

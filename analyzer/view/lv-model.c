@@ -286,6 +286,8 @@ static int letter_key(struct lv_model *m, int key)
 	size_t i;
 
 	m->want_letter = false;
+	if (key == LV_KEY_ESC)
+		return 0;	/* changed its mind: the filter stays */
 	if (key < 0x7f && isalnum(key)) {
 		m->filter = (char)tolower(key);
 		for (i = 0; i < v->nr_processes; i++)
@@ -367,7 +369,10 @@ static int main_key(struct lv_model *m, int key)
 			return 0;
 		if (key == LV_KEY_LEFT ? !m->proc : m->proc + 1 >= m->nr_procs)
 			return 0;
-		m->proc += key == LV_KEY_LEFT ? -1 : 1;
+		if (key == LV_KEY_LEFT)
+			m->proc--;
+		else
+			m->proc++;
 		p = lv_model_process(m);
 		m->pid = p->pid;
 		m->local.sel = m->local.top = 0;

@@ -195,6 +195,10 @@ def check_keys():
     check(s[i - 1].startswith("[%s] " % letter.lower()) and names and
           all(n.lower().startswith(letter.lower()) for n in names),
           "filter by '%s'" % letter, s[i - 1])
+    s = screen(trace, "s" + letter + "s<Esc>")
+    i, _ = process_title(s)
+    check(s[i - 1].startswith("[%s] " % letter.lower()), "s and Esc keep the filter",
+          s[i - 1])
     s = screen(trace, "s" + letter + "s ")
     i, _ = process_title(s)
     check(not s[i - 1].startswith("["), "s and space clear the filter", s[i - 1])
@@ -225,6 +229,8 @@ def check_keys():
     check(s[1] == want["global"], "resize back to 120x40", s[1])
     s = screen(trace, cols=200, lines=60)
     same_rows(view_rows(s, 2), want["rows"], "200x60 global")
+    s = screen(trace, cols=900, lines=30)
+    same_rows(view_rows(s, 2), want["rows"], "900 columns: numbers after a long cause")
     # a colour terminal draws the same text
     check(screen(trace, "<Right><Enter>", term="xterm-256color") ==
           screen(trace, "<Right><Enter>"), "xterm-256color as vt100")
@@ -339,6 +345,14 @@ def check_terminal():
         os.waitpid(pid, 0)
         fail("terminal: q did not quit")
         return
+    try:	# what it wrote last, still in the pty
+        while select.select([fd], [], [], 0.5)[0]:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            seen += data
+    except OSError:
+        pass
     check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
           "terminal: exit status 0", str(status))
     # endwin() leaves the alternate screen xterm's way
