@@ -7,6 +7,7 @@
  * and print the screen they lead to: for scripts and the tests.
  */
 #include <curses.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "latencytop.h"
 #include "lv-draw.h"
 #include "lv-model.h"
+#include "lv-term.h"
 
 #define DEFAULT_WINDOW_NS	(30 * 1000000000ULL)	/* LatencyTOP's 30 s */
 
@@ -49,13 +51,14 @@ static void usage(FILE *out)
 "\n"
 "  -w, --window DUR       the windows [ and ] step through (default 30s)\n"
 "  -k, --kernel-threads   kernel threads in the global table too\n"
-"  -j, --threads N        threads reading the trace (default: one per core)\n"
+"  -j, --threads N        threads reading the trace (default: one per core,\n"
+"                         one for a small trace)\n"
 "      --partial          browse what was read before damage in the file\n"
 "      --keys KEYS        play these keys first: characters, and <Up>\n"
 "                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
 "                         <Enter> <Esc> <BS> <Tab> <lt> <Size=COLSxLINES>\n"
 "      --dump             no terminal: play --keys, print the screen they\n"
-"                         lead to (LINES x COLUMNS, default 24x80), exit\n"
+"                         lead to (COLUMNS x LINES, default 80x24), exit\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
@@ -64,6 +67,13 @@ static void usage(FILE *out)
 "4 no scheduler events, 5 partial (--partial), 6 out of memory,\n"
 "70 internal error.\n"
 "See latency-view(1) and latency-analyze(1).\n", prog);
+}
+
+static const char *term_name(bool to_dump)
+{
+	const char *term = getenv("TERM");
+
+	return term && *term ? term : to_dump ? "vt100" : NULL;
 }
 
 /* Terminal keys as the model knows them; -1 for none. */
@@ -112,7 +122,9 @@ static int next_key(const char **s, int *cols, int *lines)
 		return 0;
 	if (*p != '<' || !(end = strchr(p, '>'))) {
 		*s = p + 1;
-		return (unsigned char)*p;
+		/* a newline, tab or escape as the terminal would give it */
+		return map_key((unsigned char)*p) >= 0 ?
+		       map_key((unsigned char)*p) : (unsigned char)*p;
 	}
 	len = (size_t)(end - p - 1);
 	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
@@ -121,22 +133,32 @@ static int next_key(const char **s, int *cols, int *lines)
 			*s = end + 1;
 			return key_names[i].key;
 		}
-	if (sscanf(p, "<Size=%dx%d>", cols, lines) == 2 && *cols > 0 &&
-	    *lines > 0 && *cols <= 1000 && *lines <= 1000) {
-		*s = end + 1;
-		return RESIZE;
+	{
+		int n = 0;
+
+		if (sscanf(p, "<Size=%dx%d>%n", cols, lines, &n) == 2 &&
+		    p + n == end + 1 && *cols > 0 && *lines > 0 &&
+		    *cols <= 1000 && *lines <= 1000) {
+			*s = end + 1;
+			return RESIZE;
+		}
 	}
 	return -1;
 }
 
-/* Every --keys token known, before the trace is read. */
-static int check_keys(const char *keys)
+/*
+ * Every --keys token known, before the trace is read; a size only with
+ * --dump (a real terminal has the size it has).
+ */
+static int check_keys(const char *keys, bool to_dump)
 {
 	const char *s = keys;
 	int c, l, k;
 
 	while ((k = next_key(&s, &c, &l)) > 0)
-		;
+		if (k == RESIZE && !to_dump)
+			return cli_bad_arg(prog, "--keys", keys,
+					   "<Size=...> needs --dump");
 	if (k < 0)
 		return cli_bad_arg(prog, "--keys", s,
 				   "expected a character or <Up> <Down> <Left> "
@@ -184,12 +206,10 @@ static void dump(void)
 static int run_dump(struct lv_model *m, const char *keys, const char *path)
 {
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-	const char *term = getenv("TERM");
+	const char *term = term_name(true);
 	SCREEN *scr;
 	int ret = 0;
 
-	if (!term || !*term)
-		term = "vt100";
 	scr = out && in ? newterm(term, out, in) : NULL;
 	if (!scr) {
 		fprintf(stderr, "%s: --dump: cannot use terminal type '%s'\n",
@@ -219,13 +239,10 @@ out:
 
 static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 {
-	int ch, k;
+	int ch, k, errors = 0;
 
-	/* main() checked for a terminal; initscr() exits on a bad TERM */
-	if (!initscr()) {
-		fprintf(stderr, "%s: cannot start curses on this terminal\n", prog);
-		return lt_error_exit_status(LT_E_USAGE);
-	}
+	/* main() checked the terminal and its type */
+	initscr();
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
@@ -238,7 +255,14 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 		lv_draw(m, path);
 		refresh();
 		ch = getch();
-		if (ch == KEY_RESIZE || ch == ERR)
+		if (ch == ERR) {
+			/* a signal, or the terminal is gone: then stop */
+			if (errno != EINTR && ++errors > 100)
+				break;
+			continue;
+		}
+		errors = 0;
+		if (ch == KEY_RESIZE)
 			continue;	/* drawn again at the new size */
 		k = map_key(ch);
 		if (k >= 0 && lv_model_key(m, k) < 0)
@@ -250,6 +274,47 @@ nomem:
 	endwin();
 	fprintf(stderr, "%s: out of memory\n", prog);
 	return lt_error_exit_status(LT_E_NOMEM);
+}
+
+/* A terminal type curses knows, said before the trace is read. */
+static int check_term(bool to_dump)
+{
+	const char *term = term_name(to_dump);
+	int ret;
+
+	if (!term) {
+		fprintf(stderr, "%s: TERM is not set\n", prog);
+		return -1;
+	}
+	ret = lv_term_check(term, to_dump ? -1 : STDOUT_FILENO, !to_dump);
+	if (ret < 0)
+		fprintf(stderr, "%s: TERM=%s: %s\n", prog, term,
+			ret == LV_TERM_UNKNOWN ? "unknown terminal type" :
+			ret == LV_TERM_NO_DATABASE ? "no terminfo database" :
+			"this terminal cannot move the cursor");
+	return ret < 0 ? -1 : 0;
+}
+
+/*
+ * latency-analyze --format=json's output is not a trace: say what to
+ * give instead of "no trace-cmd magic".
+ */
+static int check_not_json(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	int c = EOF;
+
+	if (!f)
+		return 0;	/* lt_analyze() says why */
+	do
+		c = fgetc(f);
+	while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+	fclose(f);
+	if (c != '{')
+		return 0;
+	fprintf(stderr, "%s: %s: a JSON report, not a trace: give the trace.dat "
+		"it was made from\n", prog, path);
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -283,8 +348,6 @@ int main(int argc, char **argv)
 			opts.partial = true;
 			break;
 		case OPT_KEYS:
-			if (check_keys(optarg))
-				return lt_error_exit_status(LT_E_USAGE);
 			keys = optarg;
 			break;
 		case OPT_DUMP:
@@ -305,12 +368,16 @@ int main(int argc, char **argv)
 	}
 	if (cli_one_trace(prog, optind, argc))
 		return lt_error_exit_status(LT_E_USAGE);
+	if (keys && check_keys(keys, to_dump))
+		return lt_error_exit_status(LT_E_USAGE);
 	/* before minutes of reading, not after */
 	if (!to_dump && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "%s: needs a terminal (--dump prints a screen "
 			"without one)\n", prog);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
+	if (check_term(to_dump) || check_not_json(argv[optind]))
+		return lt_error_exit_status(LT_E_USAGE);
 
 	cli_progress_init(&progress_line, prog, argv[optind], &opts, !quiet, quiet);
 	ret = lt_analyze(argv[optind], &opts, &report, &err);

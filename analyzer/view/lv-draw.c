@@ -54,11 +54,13 @@ putf(int y, int x, int attr, const char *fmt, ...)
 /* A whole line in @attr (a bar): padded to the width. */
 static void bar(int y, int attr, const char *s)
 {
-	char buf[512];
+	int x;
 
-	snprintf(buf, sizeof(buf), "%-*.*s", COLS < 511 ? COLS : 511,
-		 COLS < 511 ? COLS : 511, s);
-	put(y, 0, attr, buf);
+	attron(attr);
+	mvaddnstr(y, 0, s, COLS);
+	for (x = getcurx(stdscr); x > 0 && x < COLS; x++)
+		addch(' ');	/* the last cell of the screen may refuse: fine */
+	attroff(attr);
 }
 
 static const char *dur(char *buf, size_t len, uint64_t ns)
@@ -160,6 +162,10 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 	height--;
 	if (height < 1)
 		return;
+	t->page = (size_t)height;
+	/* no blank lines under the last row while rows are above the top */
+	if (t->top + (size_t)height > t->nr)
+		t->top = t->nr > (size_t)height ? t->nr - (size_t)height : 0;
 	/* the cursor stays on screen */
 	if (t->sel < t->top)
 		t->top = t->sel;
@@ -203,7 +209,7 @@ static void process_bar(const struct lv_model *m, int y)
 	size_t i;
 
 	if (m->filter)
-		snprintf(prefix, sizeof(prefix), "[%c] ", m->filter);
+		snprintf(prefix, sizeof(prefix), "s:%c ", m->filter);
 	if (!m->nr_procs) {
 		putf(y, 0, 0, "%s(no process)", prefix);
 		return;
@@ -238,26 +244,49 @@ static void process_bar(const struct lv_model *m, int y)
 	}
 }
 
+/* " rows 9-16 of 20" when a table does not fit, else "". */
+static const char *shown(char *buf, size_t len, const struct lv_table *t,
+			 int height)
+{
+	size_t last = t->top + (size_t)height;
+
+	if (t->nr <= (size_t)height)
+		return "";
+	snprintf(buf, len, "  (rows %zu-%zu of %zu)", t->top + 1,
+		 last < t->nr ? last : t->nr, t->nr);
+	return buf;
+}
+
 static void main_screen(struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
-	int body = LINES - 7, g, y;
-	char d[32];
+	int body = LINES - 7, g, l, y;
+	char d[32], more[64];
 
-	g = body / 2;
-	putf(1, 0, 0, "Global latencies (kernel threads %s): %s charged",
-	     m->rep->options.kernel_threads ? "included" : "excluded",
-	     dur(d, sizeof(d), v->total_ns));
+	/*
+	 * Rows for the two tables: the process table what it needs up to
+	 * half, the global table the rest, and back to the process table
+	 * whatever the global one leaves.
+	 */
+	l = m->local.nr < (size_t)body / 2 ? (int)m->local.nr : body / 2;
+	g = body - l;
+	if ((size_t)g > m->global.nr)
+		g = m->global.nr ? (int)m->global.nr : 1;
+	l = body - g;
 	table(&m->global, 2, g + 1, m->focus == LV_FOCUS_GLOBAL);
+	/* as latency-analyze words it */
+	putf(1, 0, 0, "Global latencies%s: %s charged%s",
+	     m->rep->options.kernel_threads ? "" : " (kernel threads excluded)",
+	     dur(d, sizeof(d), v->total_ns), shown(more, sizeof(more), &m->global, g));
 	y = 3 + g;
 	process_bar(m, y++);
+	table(&m->local, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS);
 	if (p)
-		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s", p->comm, p->pid,
+		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s", p->comm, p->pid,
 		     p->kernel_thread ? " [kernel thread]" : "",
-		     dur(d, sizeof(d), p->total_ns));
-	y++;
-	table(&m->local, y, LINES - 1 - y, m->focus == LV_FOCUS_PROCESS);
+		     dur(d, sizeof(d), p->total_ns),
+		     shown(more, sizeof(more), &m->local, l));
 }
 
 /* Lines of a scrolling screen, kept until drawn. */
@@ -292,15 +321,39 @@ add(struct text *t, const char *fmt, ...)
 	t->line[t->nr++] = s;
 }
 
+/*
+ * @t's lines from the scroll position, those wider than the screen
+ * wrapped (the rest indented), so that no stack frame or reason path is
+ * cut; @t is freed.
+ */
 static void text_show(struct lv_model *m, struct text *t, const char *title)
 {
-	size_t height = (size_t)(LINES - 2), i;
+	size_t height = (size_t)(LINES - 2), rows = 0, i, row;
+	int width = COLS, indent = 4, y;
 
-	if (m->scroll + height > t->nr)
-		m->scroll = t->nr > height ? t->nr - height : 0;
+	/* how many screen lines the text takes, wrapped */
+	for (i = 0; i < t->nr; i++) {
+		int len = (int)strlen(t->line[i]);
+
+		rows += len <= width ? 1 : 1 + (len - width + (width - indent) - 1) /
+					   (width - indent);
+	}
+	if (m->scroll + height > rows)
+		m->scroll = rows > height ? rows - height : 0;
+	m->text_page = height;
 	bar(0, A_REVERSE, title);
-	for (i = 0; i < height && m->scroll + i < t->nr; i++)
-		put(1 + (int)i, 0, 0, t->line[m->scroll + i]);
+	for (row = 0, y = 1, i = 0; i < t->nr && y <= (int)height; i++) {
+		const char *s = t->line[i];
+		int len = (int)strlen(s), off = 0, n, x = 0;
+
+		do {
+			n = len - off < width - x ? len - off : width - x;
+			if (row++ >= m->scroll && y <= (int)height)
+				mvaddnstr(y++, x, s + off, n);
+			off += n;
+			x = indent;
+		} while (off < len);
+	}
 	for (i = 0; i < t->nr; i++)
 		free(t->line[i]);
 	free(t->line);
@@ -346,7 +399,7 @@ static void detail_screen(struct lv_model *m)
 	add(&t, "Kernel stacks and reason paths (%zu distinct)", r->nr_stacks);
 	for (i = 0; i < r->nr_stacks; i++) {
 		const struct lt_report_stack *s = &r->stacks[i];
-		char path[256] = "";
+		char path[1024] = "";
 		size_t used = 0;
 
 		for (k = 0; k < s->path_depth && used < sizeof(path); k++)
@@ -360,7 +413,7 @@ static void detail_screen(struct lv_model *m)
 		if (!s->nr_frames)
 			add(&t, "      (no kernel stack recorded)");
 	}
-	text_show(m, &t, " Details   Up/Down/PgUp/PgDn scroll   Esc or q: back");
+	text_show(m, &t, " Details");
 }
 
 static void help_screen(struct lv_model *m)
@@ -373,14 +426,14 @@ static void help_screen(struct lv_model *m)
 		"selected process's own table.",
 		"",
 		"  Left, Right, h l walk the process bar",
-		"  Up, Down, k j    move in the table with the cursor",
+		"  Up, Down, k j    move in the table with the cursor (>)",
 		"  PgUp, PgDn       a page; Home, End: first, last row",
 		"  Tab              move the cursor to the other table",
 		"  Enter            details of the row: percentiles, the worst",
 		"                   occurrences (when they ended), kernel stacks",
 		"                   and reason paths",
 		"  s, then a letter only processes whose name starts with it",
-		"                   (s, then space: all of them again)",
+		"                   (s, then space: all again; Esc: as it was)",
 		"  /                search a process (name or pid) or a cause;",
 		"                   n: the next match",
 		"  o                sort by maximum, total, count, average",
@@ -388,13 +441,15 @@ static void help_screen(struct lv_model *m)
 		"                   by default); before the first: the whole trace",
 		"  ?                this help",
 		"  q                quit (from details or help: back)",
+		"",
+		"Same numbers as latency-analyze with its default options.",
 	};
 	struct text t = { 0 };
 	size_t i;
 
 	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
 		add(&t, "%s", help[i]);
-	text_show(m, &t, " Help   Esc or q: back");
+	text_show(m, &t, " Help");
 }
 
 static void status_line(const struct lv_model *m)
@@ -405,6 +460,9 @@ static void status_line(const struct lv_model *m)
 		snprintf(buf, sizeof(buf), "/%.*s", (int)m->input_len, m->input);
 	else if (m->msg[0])
 		snprintf(buf, sizeof(buf), "%s", m->msg);
+	else if (m->screen != LV_SCREEN_MAIN)
+		snprintf(buf, sizeof(buf), "Up Down PgUp PgDn Home End scroll  "
+			 "q or Esc back");
 	else
 		snprintf(buf, sizeof(buf),
 			 "q quit  ? help  <-> process  Enter details  / search  "
@@ -431,8 +489,9 @@ void lv_draw(struct lv_model *m, const char *path)
 		range_text(m, range, sizeof(range));
 		base = strrchr(path, '/');
 		/* what changes first: a long path is cut, not the range */
-		snprintf(title, sizeof(title), " LatencyTOP  %s  sort: %s  %s",
-			 range, lv_model_sort_name(m->sort), base ? base + 1 : path);
+		snprintf(title, sizeof(title), " LatencyTOP  %s%s  sort: %s  %s",
+			 m->rep->partial ? "PARTIAL  " : "", range,
+			 lv_model_sort_name(m->sort), base ? base + 1 : path);
 		bar(0, A_REVERSE, title);
 		main_screen(m);
 	}

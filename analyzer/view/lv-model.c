@@ -11,7 +11,7 @@
 
 #include "lv-model.h"
 
-#define PAGE	10	/* rows a page key moves in the model's own terms */
+#define PAGE	10	/* rows a page key moves before anything was drawn */
 
 const char *lv_model_sort_name(enum lt_sort sort)
 {
@@ -73,10 +73,12 @@ static int cmp_rows(const void *a, const void *b, void *arg)
 
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
-	/* ties in the report's own order: by total, then by name */
+	/* ties as the report breaks them: by total, reason, argument */
 	if (x->total_ns != y->total_ns)
 		return x->total_ns > y->total_ns ? -1 : 1;
-	return strcmp(x->reason, y->reason);
+	if (strcmp(x->reason, y->reason))
+		return strcmp(x->reason, y->reason);
+	return strcmp(x->argument, y->argument);
 }
 
 static bool same_cause(const struct lt_report_row *a,
@@ -123,7 +125,18 @@ static bool passes(const struct lv_model *m, const struct lt_report_process *p)
 	return !m->filter || tolower((unsigned char)p->comm[0]) == m->filter;
 }
 
-/* After the view, filter, sort or process changed: everything shown again. */
+/* Another process's table: its cursor starts at the top. */
+static void table_forget(struct lv_table *t)
+{
+	t->nr = t->sel = t->top = 0;
+}
+
+/*
+ * After the view, filter, sort or process changed: everything shown
+ * again.  The chosen process is found again where it is; where it is
+ * not, the bar's first one is shown, and the choice is kept for the
+ * windows that have it.
+ */
 static int rebuild(struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
@@ -148,8 +161,9 @@ static int rebuild(struct lv_model *m)
 		m->procs[m->nr_procs++] = i;
 	}
 	p = lv_model_process(m);
-	if (p)
-		m->pid = p->pid;
+	if (!p || p->pid != m->shown_pid)
+		table_forget(&m->local);
+	m->shown_pid = p ? p->pid : -1;
 	if (table_fill(&m->global, v->global, v->nr_global, m->sort) < 0 ||
 	    table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0,
 		       m->sort) < 0)
@@ -166,6 +180,7 @@ int lv_model_init(struct lv_model *m, const struct lt_report *rep)
 	m->view = -1;
 	m->sort = rep->options.sort;
 	m->pid = rep->whole.nr_processes ? rep->whole.processes[0].pid : -1;
+	m->shown_pid = -1;
 	return rebuild(m);
 }
 
@@ -233,7 +248,6 @@ static int find_next(struct lv_model *m)
 		if (contains(p->comm, s) || !strcmp(pid, s)) {
 			m->proc = k;
 			m->pid = p->pid;
-			m->local.sel = m->local.top = 0;
 			snprintf(m->msg, sizeof(m->msg), "process %s (%d)",
 				 p->comm, p->pid);
 			return rebuild(m);
@@ -278,6 +292,8 @@ static int prompt_key(struct lv_model *m, int key)
 	}
 }
 
+static int main_key(struct lv_model *m, int key);
+
 /* 's' and then a letter: LatencyTOP's filter of the process bar. */
 static int letter_key(struct lv_model *m, int key)
 {
@@ -288,7 +304,9 @@ static int letter_key(struct lv_model *m, int key)
 	m->want_letter = false;
 	if (key == LV_KEY_ESC)
 		return 0;	/* changed its mind: the filter stays */
-	if (key < 0x7f && isalnum(key)) {
+	if (key != ' ' && !(key < 0x7f && isalnum(key)))
+		return main_key(m, key);	/* not a filter: the key itself */
+	if (key != ' ') {
 		m->filter = (char)tolower(key);
 		for (i = 0; i < v->nr_processes; i++)
 			if (passes(m, &v->processes[i]))
@@ -300,7 +318,7 @@ static int letter_key(struct lv_model *m, int key)
 			return 0;
 		}
 		snprintf(m->msg, sizeof(m->msg),
-			 "processes starting with '%c' (s and space: all)",
+			 "processes starting with '%c' (s, space: all)",
 			 m->filter);
 	} else {
 		m->filter = 0;
@@ -324,19 +342,21 @@ static int window_key(struct lv_model *m, int by)
 
 static void scroll_key(struct lv_model *m, int key)
 {
+	size_t page = m->text_page ? m->text_page : PAGE;
+
 	switch (key) {
-	case LV_KEY_UP:
+	case LV_KEY_UP: case 'k':
 		if (m->scroll)
 			m->scroll--;
 		break;
-	case LV_KEY_DOWN:
+	case LV_KEY_DOWN: case 'j':
 		m->scroll++;	/* lv-draw.c stops it at the end */
 		break;
 	case LV_KEY_PGUP:
-		m->scroll = m->scroll > PAGE ? m->scroll - PAGE : 0;
+		m->scroll = m->scroll > page ? m->scroll - page : 0;
 		break;
 	case LV_KEY_PGDN:
-		m->scroll += PAGE;
+		m->scroll += page;
 		break;
 	case LV_KEY_HOME:
 		m->scroll = 0;
@@ -345,7 +365,7 @@ static void scroll_key(struct lv_model *m, int key)
 		m->scroll = (size_t)-1 / 2;
 		break;
 	case 'q': case 'Q': case '?': case LV_KEY_ESC: case LV_KEY_ENTER:
-	case LV_KEY_BACKSPACE: case LV_KEY_LEFT:
+	case LV_KEY_BACKSPACE: case LV_KEY_LEFT: case 'h':
 		m->screen = LV_SCREEN_MAIN;
 		break;
 	}
@@ -375,7 +395,6 @@ static int main_key(struct lv_model *m, int key)
 			m->proc++;
 		p = lv_model_process(m);
 		m->pid = p->pid;
-		m->local.sel = m->local.top = 0;
 		return rebuild(m);
 	case 'h':
 		return main_key(m, LV_KEY_LEFT);
@@ -387,8 +406,8 @@ static int main_key(struct lv_model *m, int key)
 	case LV_KEY_DOWN: case 'j':
 		move(t, 1);
 		return 0;
-	case LV_KEY_PGUP:	move(t, -PAGE); return 0;
-	case LV_KEY_PGDN:	move(t, PAGE); return 0;
+	case LV_KEY_PGUP:	move(t, -(long)(t->page ? t->page : PAGE)); return 0;
+	case LV_KEY_PGDN:	move(t, (long)(t->page ? t->page : PAGE)); return 0;
 	case LV_KEY_HOME:	move(t, -(long)t->nr); return 0;
 	case LV_KEY_END:	move(t, (long)t->nr); return 0;
 	case LV_KEY_TAB:

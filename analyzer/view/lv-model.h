@@ -37,6 +37,7 @@ struct lv_table {
 	const struct lt_report_row **rows;
 	size_t nr, cap;
 	size_t sel, top;	/* selected row; first row on screen */
+	size_t page;		/* rows on screen, as last drawn */
 };
 
 struct lv_model {
@@ -47,17 +48,20 @@ struct lv_model {
 	size_t *procs;			/* the view's processes passing the filter */
 	size_t nr_procs, cap_procs;
 	size_t proc;			/* selected, in procs */
-	int pid;			/* ... kept across windows and filters */
+	int pid;			/* the user's choice, kept across windows
+					   and filters even where it is absent */
+	int shown_pid;			/* the process whose table is shown */
 	struct lv_table global, local;	/* the global and the process table */
 	enum lv_focus focus;
 	enum lv_screen screen;
 	size_t scroll;			/* of the detail and help screens */
+	size_t text_page;		/* their lines on screen, as last drawn */
 	bool want_letter;		/* 's' was typed: a letter follows */
 	bool prompt;			/* '/' was typed: a search is typed */
 	char input[64];
 	size_t input_len;
 	char search[64];
-	char msg[160];			/* a one-line answer on the status line */
+	char msg[256];			/* a one-line answer on the status line */
 	bool quit;
 };
 
