@@ -163,6 +163,7 @@ struct lt_report_process {
 	const char *comm;
 	bool kernel_thread;
 	uint64_t total_ns;		/* all rows, waiting for cpu included */
+	uint64_t max_ns;		/* its longest wait, in any row */
 	struct lt_report_coverage coverage;
 	struct lt_report_row *rows;
 	size_t nr_rows;

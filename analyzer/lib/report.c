@@ -444,17 +444,6 @@ static int cmp_aggs(const void *pa, const void *pb)
 	return 0;
 }
 
-static uint64_t process_max(const struct lt_report_process *p)
-{
-	uint64_t max = 0;
-	size_t i;
-
-	for (i = 0; i < p->nr_rows; i++)
-		if (p->rows[i].max_ns > max)
-			max = p->rows[i].max_ns;
-	return max;
-}
-
 static int cmp_procs(const void *pa, const void *pb)
 {
 	const struct lt_report_process *a = pa, *b = pb;
@@ -465,7 +454,7 @@ static int cmp_procs(const void *pa, const void *pb)
 		return a->kernel_thread ? 1 : -1;
 	/* processes: by their worst wait for --sort=max, else by total */
 	if (qsort_by == LT_SORT_MAX)
-		c = cmp_u64_desc(process_max(a), process_max(b));
+		c = cmp_u64_desc(a->max_ns, b->max_ns);
 	else
 		c = cmp_u64_desc(a->total_ns, b->total_ns);
 	if (c)
@@ -536,7 +525,7 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 	for (i = 0, k = 0; i < b->nr_aggs; i = j) {
 		const struct agg *a = &b->aggs[idx[i]];
 		struct lt_report_process *p;
-		size_t t0, t1, nthr = 0, ti;
+		size_t t0, t1, nthr = 0, ti, t;
 
 		for (j = i; j < b->nr_aggs && b->aggs[idx[j]].level == a->level &&
 			    b->aggs[idx[j]].leader == a->leader; j++)
@@ -555,6 +544,9 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		if (!p->rows)
 			goto fail;
 		p->nr_rows = j - i;
+		for (t = 0; t < p->nr_rows; t++)
+			if (p->rows[t].max_ns > p->max_ns)
+				p->max_ns = p->rows[t].max_ns;
 
 		/* thread aggs lead idx in the same leader order: walk along */
 		for (t0 = tcur; t0 < b->nr_aggs &&
