@@ -5,6 +5,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r */
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,34 @@ static int table_fill(struct lv_table *t, const struct lt_report_row *rows,
 	return 0;
 }
 
+struct proc_order {
+	const struct lt_report_process *procs;
+	enum lt_sort sort;
+};
+
+/*
+ * The bar in latency-analyze --sort's order of sections: user processes
+ * first, by their worst wait for maximum, else by total; then by total
+ * and pid.
+ */
+static int cmp_procs(const void *a, const void *b, void *arg)
+{
+	const struct proc_order *o = arg;
+	const struct lt_report_process *x = &o->procs[*(const size_t *)a];
+	const struct lt_report_process *y = &o->procs[*(const size_t *)b];
+	uint64_t kx, ky;
+
+	if (x->kernel_thread != y->kernel_thread)
+		return x->kernel_thread ? 1 : -1;
+	kx = o->sort == LT_SORT_MAX ? x->max_ns : x->total_ns;
+	ky = o->sort == LT_SORT_MAX ? y->max_ns : y->total_ns;
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (x->total_ns != y->total_ns)
+		return x->total_ns > y->total_ns ? -1 : 1;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
 static bool passes(const struct lv_model *m, const struct lt_report_process *p)
 {
 	return !m->filter || tolower((unsigned char)p->comm[0]) == m->filter;
@@ -153,13 +182,17 @@ static int rebuild(struct lv_model *m)
 	}
 	m->nr_procs = 0;
 	m->proc = 0;
-	for (i = 0; i < v->nr_processes; i++) {
-		if (!passes(m, &v->processes[i]))
-			continue;
-		if (v->processes[i].pid == m->pid)
-			m->proc = m->nr_procs;
-		m->procs[m->nr_procs++] = i;
+	for (i = 0; i < v->nr_processes; i++)
+		if (passes(m, &v->processes[i]))
+			m->procs[m->nr_procs++] = i;
+	if (m->sort != m->rep->options.sort && m->nr_procs > 1) {
+		struct proc_order o = { v->processes, m->sort };
+
+		qsort_r(m->procs, m->nr_procs, sizeof(*m->procs), cmp_procs, &o);
 	}
+	for (i = 0; i < m->nr_procs; i++)
+		if (lv_model_proc_at(m, i)->pid == m->pid)
+			m->proc = i;
 	p = lv_model_process(m);
 	if (!p || p->pid != m->shown_pid)
 		table_forget(&m->local);

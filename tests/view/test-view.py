@@ -277,6 +277,17 @@ def check_keys():
     check("sort: average" in s[0] and avgs == sorted(avgs, reverse=True),
           "ooo sorts by average", repr(avgs))
     check(screen(trace, "oooo")[:-1] == screen(trace, "")[:-1], "oooo: back to maximum")
+    # and the bar follows the sort as latency-analyze's sections do
+    for keys, opt in [("o", "total"), ("oo", "count"), ("ooo", "avg")]:
+        sections = text_report(trace, ["-s", opt])[0]["procs"]
+        for k in range(3):
+            # the cursor stays on its process: walk from the bar's start
+            title = process_title(screen(trace, keys + "<Left>" * 40 +
+                                         "<Right>" * k))[1]
+            comm, pid = sections[k][0][:2]
+            check(title and title.startswith("Process %s (%s)" % (comm, pid)),
+                  "sorted by %s: process %d" % (opt, k), "viewer: %s\nreport: %s (%s)"
+                  % (title, comm, pid))
     # details of a process row say whose
     s = screen(trace, "<Tab><Enter>")
     p0 = want["procs"][0][0]
