@@ -644,9 +644,11 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 			if (build_view(&b, by_win + from, start[w] - from, v) < 0)
 				goto out;
 			v->start_ns = rp->origin_ns + w * r->options.window_ns;
-			v->end_ns = v->start_ns + r->options.window_ns;
-			if (v->end_ns > r->whole.end_ns)
-				v->end_ns = r->whole.end_ns;
+			/* the trace's end, or sooner: never past it by wrapping */
+			v->end_ns = r->whole.end_ns;
+			if (v->start_ns < r->whole.end_ns &&
+			    r->options.window_ns < r->whole.end_ns - v->start_ns)
+				v->end_ns = v->start_ns + r->options.window_ns;
 		}
 		r->nr_windows = rp->nr_windows;
 	}

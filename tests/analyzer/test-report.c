@@ -217,6 +217,19 @@ static void test_windows(void)
 	/* the whole view still holds everything */
 	CHECK_U64(rep->whole.nr_global, 3);
 	lt_report_free(rep);
+
+	/* a window longer than time itself ends with the trace, not wrapped */
+	lt_test_case = "window past 2^64 ns";
+	lt_options_init(&o);
+	o.window_ns = UINT64_MAX - 1000;
+	o.from_ns = 100 * US;	/* a start past 1000 ns: start + window wraps */
+	rep = build(&o);
+	CHECK_U64(rep->nr_windows, 1);
+	if (rep->nr_windows == 1) {
+		CHECK_U64(rep->windows[0].start_ns, rep->whole.start_ns);
+		CHECK_U64(rep->windows[0].end_ns, rep->whole.end_ns);
+	}
+	lt_report_free(rep);
 }
 
 /*
