@@ -242,6 +242,11 @@ static void process_bar(const struct lv_model *m, int y)
 		}
 		pos += len;
 	}
+	/* names beyond either edge */
+	if (start > 0)
+		put(y, x, A_BOLD, "<");
+	if (pos - 1 - start > COLS - x)
+		put(y, COLS - 1, A_BOLD, ">");
 }
 
 /* " rows 9-16 of 20" when a table does not fit, else "". */

@@ -246,6 +246,15 @@ def check_keys():
     rows = view_rows(s, i + 1)
     check(rows and rows[0][0] and not any(r[0] for r in rows[1:]),
           "another process: cursor on its first row", "\n".join(s[i:i + 6]))
+    # the bar marks names beyond its edges, and scrolls to the cursor
+    s = screen(trace, "", cols=80, lines=24)
+    i, _ = process_title(s)
+    check(s[i - 1].endswith(">") and not s[i - 1].startswith("<"),
+          "bar: more to the right", s[i - 1])
+    s = screen(trace, "<Right>" * 12, cols=80, lines=24)
+    i, _ = process_title(s)
+    check(s[i - 1].startswith("<") and "[%s]" % want["procs"][12][0][0] in s[i - 1],
+          "bar: scrolled, more to the left", s[i - 1])
     # vi keys
     check(screen(trace, "jj") == screen(trace, "<Down><Down>"), "j is Down")
     check(screen(trace, "ll") == screen(trace, "<Right><Right>"), "l is Right")
