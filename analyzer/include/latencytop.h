@@ -243,6 +243,12 @@ struct lt_report {
 int lt_analyze(const char *path, const struct lt_options *opts,
 	       struct lt_report **out, struct lt_error *err);
 void lt_report_free(struct lt_report *report);
+/*
+ * A report saved by lt_report_write(LT_FORMAT_JSON) read back: 0 and
+ * *out, or -1 with @err (LT_E_CORRUPT naming the field that is wrong).
+ */
+int lt_report_read_json(const char *path, struct lt_report **out,
+			struct lt_error *err);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);

@@ -36,6 +36,10 @@ const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
 		    struct lt_error *err);
 
+/* lt_report_read_json() on @len bytes in memory (@path names them). */
+int lt_report_parse_json(const char *text, size_t len, const char *path,
+			 struct lt_report **out, struct lt_error *err);
+
 int lt_report_write_text(const struct lt_report *r, FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);

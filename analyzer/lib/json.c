@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * json.c - the JSON reader (lt-json.h).  Recursive descent over the
+ * whole text; RFC 8259, with strings decoded to UTF-8.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-json.h"
+
+#define MAX_DEPTH	64	/* a report nests 7 deep */
+
+struct parser {
+	const char *p, *start, *end;
+	char *msg;
+	size_t msg_len;
+	size_t values;
+	bool failed;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+fail(struct parser *ps, const char *fmt, ...)
+{
+	size_t line = 1, col = 1, n;
+	const char *c;
+	va_list ap;
+
+	if (ps->failed)
+		return;
+	ps->failed = true;
+	for (c = ps->start; c < ps->p && c < ps->end; c++) {
+		if (*c == '\n') {
+			line++;
+			col = 1;
+		} else {
+			col++;
+		}
+	}
+	n = (size_t)snprintf(ps->msg, ps->msg_len, "line %zu, column %zu: ",
+			     line, col);
+	if (n < ps->msg_len) {
+		va_start(ap, fmt);
+		vsnprintf(ps->msg + n, ps->msg_len - n, fmt, ap);
+		va_end(ap);
+	}
+}
+
+void lt_json_free(struct lt_json *v)
+{
+	struct lt_json *c, *next;
+
+	if (!v)
+		return;
+	/* siblings iteratively, children by recursion: depth is bounded */
+	for (c = v->child; c; c = next) {
+		next = c->next;
+		lt_json_free(c);
+	}
+	free(v->str);
+	free(v->key);
+	free(v);
+}
+
+static void skip_ws(struct parser *ps)
+{
+	while (ps->p < ps->end && (*ps->p == ' ' || *ps->p == '\t' ||
+				   *ps->p == '\n' || *ps->p == '\r'))
+		ps->p++;
+}
+
+static bool literal(struct parser *ps, const char *word)
+{
+	size_t n = strlen(word);
+
+	if ((size_t)(ps->end - ps->p) < n || memcmp(ps->p, word, n))
+		return false;
+	ps->p += n;
+	return true;
+}
+
+static int hex4(struct parser *ps, unsigned int *out)
+{
+	unsigned int v = 0, i;
+
+	if (ps->end - ps->p < 4) {
+		fail(ps, "a \\u escape cut short");
+		return -1;
+	}
+	for (i = 0; i < 4; i++) {
+		char c = ps->p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= (unsigned int)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v |= (unsigned int)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			v |= (unsigned int)(c - 'A' + 10);
+		else {
+			fail(ps, "'%c' in a \\u escape", c);
+			return -1;
+		}
+	}
+	ps->p += 4;
+	*out = v;
+	return 0;
+}
+
+static size_t put_utf8(char *o, unsigned int cp)
+{
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xc0 | cp >> 6);
+		o[1] = (char)(0x80 | (cp & 0x3f));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xe0 | cp >> 12);
+		o[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		o[2] = (char)(0x80 | (cp & 0x3f));
+		return 3;
+	}
+	o[0] = (char)(0xf0 | cp >> 18);
+	o[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+	o[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+	o[3] = (char)(0x80 | (cp & 0x3f));
+	return 4;
+}
+
+/* At the opening quote: the decoded text in a new buffer, or NULL. */
+static char *string(struct parser *ps, size_t *len)
+{
+	const char *s = ++ps->p;
+	char *out, *o;
+	unsigned int cp, lo;
+
+	/* decoded, it is never longer than as written */
+	while (ps->p < ps->end && *ps->p != '"')
+		ps->p += *ps->p == '\\' && ps->p + 1 < ps->end ? 2 : 1;
+	if (ps->p >= ps->end) {
+		fail(ps, "a string without its closing quote");
+		return NULL;
+	}
+	out = o = malloc((size_t)(ps->p - s) + 1);
+	if (!out) {
+		fail(ps, "out of memory");
+		return NULL;
+	}
+	for (ps->p = s; *ps->p != '"';) {
+		unsigned char c = (unsigned char)*ps->p++;
+
+		if (c < 0x20) {
+			ps->p--;
+			fail(ps, "a control character in a string");
+			goto bad;
+		}
+		if (c != '\\') {
+			*o++ = (char)c;
+			continue;
+		}
+		switch (*ps->p++) {
+		case '"':	*o++ = '"'; break;
+		case '\\':	*o++ = '\\'; break;
+		case '/':	*o++ = '/'; break;
+		case 'b':	*o++ = '\b'; break;
+		case 'f':	*o++ = '\f'; break;
+		case 'n':	*o++ = '\n'; break;
+		case 'r':	*o++ = '\r'; break;
+		case 't':	*o++ = '\t'; break;
+		case 'u':
+			if (hex4(ps, &cp) < 0)
+				goto bad;
+			/* a surrogate pair is one character; a lone half, U+FFFD */
+			if (cp >= 0xd800 && cp < 0xdc00 && ps->end - ps->p >= 6 &&
+			    ps->p[0] == '\\' && ps->p[1] == 'u') {
+				const char *back = ps->p;
+
+				ps->p += 2;
+				if (hex4(ps, &lo) < 0)
+					goto bad;
+				if (lo >= 0xdc00 && lo < 0xe000)
+					cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+				else
+					ps->p = back;
+			}
+			if (cp >= 0xd800 && cp < 0xe000)
+				cp = 0xfffd;
+			/* "\uXXXX" is 6 bytes written, at most 3 decoded;
+			 * a pair is 12 written, 4 decoded */
+			o += put_utf8(o, cp);
+			break;
+		default:
+			ps->p--;
+			fail(ps, "an unknown escape in a string");
+			goto bad;
+		}
+	}
+	ps->p++;	/* the closing quote */
+	*o = '\0';
+	*len = (size_t)(o - out);
+	return out;
+bad:
+	free(out);
+	return NULL;
+}
+
+static void number(struct parser *ps, struct lt_json *v)
+{
+	const char *s = ps->p;
+	char buf[64];
+	bool whole = true;
+	size_t n;
+
+	if (ps->p < ps->end && *ps->p == '-') {
+		ps->p++;
+		whole = false;
+	}
+	if (ps->p >= ps->end || *ps->p < '0' || *ps->p > '9') {
+		fail(ps, "a number without digits");
+		return;
+	}
+	if (*ps->p == '0' && ps->p + 1 < ps->end && ps->p[1] >= '0' && ps->p[1] <= '9') {
+		fail(ps, "a number with a leading zero");
+		return;
+	}
+	while (ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9')
+		ps->p++;
+	if (ps->p < ps->end && *ps->p == '.') {
+		whole = false;
+		if (++ps->p >= ps->end || *ps->p < '0' || *ps->p > '9') {
+			fail(ps, "no digits after a decimal point");
+			return;
+		}
+		while (ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9')
+			ps->p++;
+	}
+	if (ps->p < ps->end && (*ps->p == 'e' || *ps->p == 'E')) {
+		whole = false;
+		ps->p++;
+		if (ps->p < ps->end && (*ps->p == '+' || *ps->p == '-'))
+			ps->p++;
+		if (ps->p >= ps->end || *ps->p < '0' || *ps->p > '9') {
+			fail(ps, "no digits in an exponent");
+			return;
+		}
+		while (ps->p < ps->end && *ps->p >= '0' && *ps->p <= '9')
+			ps->p++;
+	}
+	n = (size_t)(ps->p - s);
+	if (n >= sizeof(buf)) {
+		fail(ps, "a number of %zu characters", n);
+		return;
+	}
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	v->type = LT_JSON_NUMBER;
+	v->num = strtod(buf, NULL);
+	/* nanoseconds need all 64 bits: whole numbers are read exactly */
+	if (whole && (n < 20 || (n == 20 && strcmp(buf, "18446744073709551615") <= 0))) {
+		v->is_u64 = true;
+		v->u64 = strtoull(buf, NULL, 10);
+	}
+}
+
+static struct lt_json *value(struct parser *ps, int depth);
+
+/* Elements of an array or members of an object, after its bracket. */
+static void items(struct parser *ps, struct lt_json *v, char close, int depth)
+{
+	struct lt_json **tail = &v->child, *c;
+	char *key = NULL;
+	size_t key_len;
+
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == close) {
+		ps->p++;
+		return;
+	}
+	for (;;) {
+		skip_ws(ps);
+		if (close == '}') {
+			if (ps->p >= ps->end || *ps->p != '"') {
+				fail(ps, "a member name should be a string");
+				return;
+			}
+			key = string(ps, &key_len);
+			if (!key)
+				return;
+			skip_ws(ps);
+			if (ps->p >= ps->end || *ps->p != ':') {
+				free(key);
+				fail(ps, "':' should follow a member name");
+				return;
+			}
+			ps->p++;
+		}
+		c = value(ps, depth + 1);
+		if (!c) {
+			free(key);
+			return;
+		}
+		c->key = key;	/* freed with the member */
+		*tail = c;
+		tail = &c->next;
+		v->nr++;
+		key = NULL;
+		skip_ws(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == close) {
+			ps->p++;
+			return;
+		}
+		fail(ps, "',' or '%c' expected", close);
+		return;
+	}
+}
+
+static struct lt_json *value(struct parser *ps, int depth)
+{
+	struct lt_json *v;
+
+	if (depth >= MAX_DEPTH) {
+		fail(ps, "nested more than %d deep", MAX_DEPTH);
+		return NULL;
+	}
+	skip_ws(ps);
+	if (ps->p >= ps->end) {
+		fail(ps, "the text ends where a value should be");
+		return NULL;
+	}
+	if (++ps->values > LT_JSON_MAX_VALUES) {
+		fail(ps, "more than %d values", LT_JSON_MAX_VALUES);
+		return NULL;
+	}
+	v = calloc(1, sizeof(*v));
+	if (!v) {
+		fail(ps, "out of memory");
+		return NULL;
+	}
+	switch (*ps->p) {
+	case '{':
+	case '[':
+		v->type = *ps->p == '{' ? LT_JSON_OBJECT : LT_JSON_ARRAY;
+		ps->p++;
+		items(ps, v, v->type == LT_JSON_OBJECT ? '}' : ']', depth);
+		break;
+	case '"':
+		v->type = LT_JSON_STRING;
+		v->str = string(ps, &v->str_len);
+		break;
+	case 't':
+	case 'f':
+		v->type = LT_JSON_BOOL;
+		v->boolean = *ps->p == 't';
+		if (!literal(ps, v->boolean ? "true" : "false"))
+			fail(ps, "an unknown word");
+		break;
+	case 'n':
+		if (!literal(ps, "null"))
+			fail(ps, "an unknown word");
+		break;
+	default:
+		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
+			number(ps, v);
+		else if ((unsigned char)*ps->p >= 0x20 && (unsigned char)*ps->p < 0x7f)
+			fail(ps, "'%c' where a value should be", *ps->p);
+		else
+			fail(ps, "byte 0x%02x where a value should be",
+			     (unsigned char)*ps->p);
+		break;
+	}
+	if (ps->failed) {
+		lt_json_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
+			      size_t msg_len)
+{
+	struct parser ps = { text, text, text + len, msg, msg_len, 0, false };
+	struct lt_json *v;
+
+	if (msg_len)
+		msg[0] = '\0';
+	v = value(&ps, 0);
+	if (!v)
+		return NULL;
+	skip_ws(&ps);
+	if (ps.p < ps.end) {
+		fail(&ps, "more text after the value");
+		lt_json_free(v);
+		return NULL;
+	}
+	return v;
+}
+
+const struct lt_json *lt_json_get(const struct lt_json *obj, const char *key)
+{
+	const struct lt_json *c;
+
+	if (!obj || obj->type != LT_JSON_OBJECT)
+		return NULL;
+	for (c = obj->child; c; c = c->next)
+		if (c->key && !strcmp(c->key, key))
+			return c;
+	return NULL;
+}
