@@ -44,8 +44,9 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... TRACE.dat\n"
-"Browse the latencies of a trace recorded with trace-cmd, on LatencyTOP's\n"
-"screen: the global table, the process bar, the selected process's table;\n"
+"Browse the latencies of a trace recorded with trace-cmd (or a report saved\n"
+"by latency-analyze --format=json), on LatencyTOP's screen: the global\n"
+"table, the process bar, the selected process's table;\n"
 "Enter on a row shows its percentiles, worst occurrences and kernel stacks.\n"
 "Press ? in the viewer for every key.\n"
 "\n"
@@ -296,25 +297,21 @@ static int check_term(bool to_dump)
 }
 
 /*
- * latency-analyze --format=json's output is not a trace: say what to
- * give instead of "no trace-cmd magic".
+ * A saved JSON report (latency-analyze --format=json) rather than a
+ * trace: its first non-blank byte is '{', never a trace.dat's.
  */
-static int check_not_json(const char *path)
+static bool is_json(const char *path)
 {
 	FILE *f = fopen(path, "rb");
-	int c = EOF;
+	int c;
 
 	if (!f)
-		return 0;	/* lt_analyze() says why */
+		return false;	/* lt_analyze() says why */
 	do
 		c = fgetc(f);
 	while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
 	fclose(f);
-	if (c != '{')
-		return 0;
-	fprintf(stderr, "%s: %s: a JSON report, not a trace: give the trace.dat "
-		"it was made from\n", prog, path);
-	return -1;
+	return c == '{';
 }
 
 int main(int argc, char **argv)
@@ -324,7 +321,7 @@ int main(int argc, char **argv)
 	struct lt_report *report;
 	const char *keys = NULL;
 	struct lt_options opts;
-	bool quiet = false, to_dump = false;
+	bool quiet = false, to_dump = false, analysis_opts = false;
 	struct lv_model m;
 	int c, ret;
 
@@ -336,16 +333,20 @@ int main(int argc, char **argv)
 		case 'w':
 			if (cli_parse_window(prog, optarg, &opts.window_ns))
 				return lt_error_exit_status(LT_E_USAGE);
+			analysis_opts = true;
 			break;
 		case 'k':
 			opts.kernel_threads = true;
+			analysis_opts = true;
 			break;
 		case 'j':
 			if (cli_parse_threads(prog, optarg, &opts.threads))
 				return lt_error_exit_status(LT_E_USAGE);
+			analysis_opts = true;
 			break;
 		case OPT_PARTIAL:
 			opts.partial = true;
+			analysis_opts = true;
 			break;
 		case OPT_KEYS:
 			keys = optarg;
@@ -376,12 +377,22 @@ int main(int argc, char **argv)
 			"without one)\n", prog);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
-	if (check_term(to_dump) || check_not_json(argv[optind]))
+	if (check_term(to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
 
-	cli_progress_init(&progress_line, prog, argv[optind], &opts, !quiet, quiet);
-	ret = lt_analyze(argv[optind], &opts, &report, &err);
-	cli_progress_clear(&progress_line);
+	if (is_json(argv[optind])) {
+		/* made already: the options it was made with hold */
+		if (analysis_opts && !quiet)
+			fprintf(stderr, "%s: warning: %s is a saved report: -w, -k, "
+				"-j and --partial do not change it\n", prog,
+				argv[optind]);
+		ret = lt_report_read_json(argv[optind], &report, &err);
+	} else {
+		cli_progress_init(&progress_line, prog, argv[optind], &opts,
+				  !quiet, quiet);
+		ret = lt_analyze(argv[optind], &opts, &report, &err);
+		cli_progress_clear(&progress_line);
+	}
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return lt_error_exit_status(err.code);

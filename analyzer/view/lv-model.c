@@ -364,6 +364,12 @@ static int window_key(struct lv_model *m, int by)
 {
 	long n = (long)m->rep->nr_windows, view = m->view + by;
 
+	if (!n) {
+		snprintf(m->msg, sizeof(m->msg),
+			 "no windows: the report was made without --window");
+		return 0;
+	}
+
 	if (view < -1 || view >= n) {
 		snprintf(m->msg, sizeof(m->msg), view < -1 ?
 			 "the whole trace is first" : "that was the last window");

@@ -41,6 +41,11 @@ def fail(what, detail=""):
         print("  " + detail.replace("\n", "\n  "))
 
 
+def difflib_lines(a, b):
+    import difflib
+    return list(difflib.unified_diff(a, b, lineterm="", n=0))[:12]
+
+
 def check(cond, what, detail=""):
     if not cond:
         fail(what, detail)
@@ -387,11 +392,32 @@ def check_errors():
     expect(["--dump", "--keys", "<Size=80x24x>", TRACES[0]], 1, "--keys: invalid value")
     tmp = tempfile.mkdtemp()
     try:
-        js = os.path.join(tmp, "r.json")
+        # a saved report shows as the trace it came from did
+        for t in TRACES:
+            js = os.path.join(tmp, "r.json")
+            with open(js, "w") as f:
+                subprocess.run([LA, "--format=json", "-w", "30s", t], stdout=f)
+            for keys in ["", "<Right><Right><Enter>", "<Tab><Enter><PgDn>", "]",
+                         "o<Right>", "/a<Enter>n", "s ", "?"]:
+                a, b = screen(t, keys), screen(js, keys)
+                check(a[1:] == b[1:] and a[0].replace(os.path.basename(t), "r.json")
+                      == b[0], "%s as JSON, keys %r" % (os.path.basename(t), keys),
+                      "\n".join(l for l in difflib_lines(a, b)))
+        r = run([LV, "--dump", "-w", "5s", js])
+        check(r.returncode == 0 and "is a saved report: -w, -k, -j and --partial "
+              "do not change it" in r.stderr, "options with a saved report", r.stderr)
+        with open(js) as f:
+            text = f.read()
         with open(js, "w") as f:
-            subprocess.run([LA, "--format=json", TRACES[0]], stdout=f)
-        err = expect(["--dump", js], 1, "r.json: a JSON report, not a trace")
-        check(len(err) == 1, "a JSON report is one line", "\n".join(err))
+            f.write(text[:len(text) // 2])
+        err = expect(["--dump", js], 3, r"^latency-view: .*r.json: not valid JSON: line \d+, "
+                     "column \d+: ")
+        check(len(err) == 1, "a damaged report is one line", "\n".join(err))
+        with open(js, "w") as f:
+            g = text.index('"global":[')
+            f.write(text[:g] + text[g:].replace('"count":', '"count":-', 1))
+        expect(["--dump", js], 3, r"r.json: not a latencytop report: \S+\[0\]\.count: "
+               "expected a whole number")
         # a trace cut short: refused, or shown marked partial with --partial
         cut = os.path.join(tmp, "cut.dat")
         with open(TRACES[2], "rb") as f, open(cut, "wb") as g:
