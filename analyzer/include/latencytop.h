@@ -249,6 +249,12 @@ void lt_report_free(struct lt_report *report);
  */
 int lt_report_read_json(const char *path, struct lt_report **out,
 			struct lt_error *err);
+/*
+ * Whether @path holds a saved JSON report rather than a trace: its first
+ * byte past blanks (and a UTF-8 byte-order mark) is '{', which no
+ * trace.dat's is.  False when it cannot be read.
+ */
+bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);

@@ -70,28 +70,17 @@ static int get_u64(struct reader *rd, const struct lt_json *o, const char *key,
 static int get_int(struct reader *rd, const struct lt_json *o, const char *key,
 		   const char *where, int *out)
 {
-	uint64_t u = 0;
-	char w[256];
-
-	if (get_u64(rd, o, key, where, &u) < 0)
-		return -1;
-	if (u > 0x7fffffff)
-		return bad(rd, at(w, sizeof(w), where, key, -1), "too large");
-	*out = (int)u;
-	return 0;
-}
-
-static int get_double(struct reader *rd, const struct lt_json *o,
-		      const char *key, const char *where, double *out)
-{
 	const struct lt_json *v = lt_json_get(o, key);
 	char w[256];
 
 	if (!v || v->type == LT_JSON_NULL)
 		return 0;
-	if (v->type != LT_JSON_NUMBER)
-		return bad(rd, at(w, sizeof(w), where, key, -1), "expected a number");
-	*out = v->num;
+	/* pids as the writer prints them: %d, negative ones too */
+	if (v->type != LT_JSON_NUMBER || v->num != (double)(long long)v->num ||
+	    v->num < -2147483648.0 || v->num > 2147483647.0)
+		return bad(rd, at(w, sizeof(w), where, key, -1),
+			   "expected a whole number that fits an int");
+	*out = (int)v->num;
 	return 0;
 }
 
@@ -172,6 +161,8 @@ static int get_strs(struct reader *rd, const struct lt_json *o, const char *key,
 	*out = NULL;
 	if (!a)
 		return 0;
+	if (!a->nr)
+		return 0;
 	v = lt_report_alloc(rd->priv, a->nr, sizeof(*v));
 	if (!v)
 		return nomem(rd);
@@ -207,6 +198,7 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 {
 	const struct lt_json *a, *e;
 	const char *kind = NULL;
+	uint64_t sum = 0;
 	bool failed;
 	char w[256];
 	unsigned int k;
@@ -224,8 +216,7 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
 	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
 	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
-	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0 ||
-	    get_double(rd, o, "percent", where, &r->percent) < 0)
+	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0)
 		return -1;
 	/* the names the JSON writer gives */
 	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
@@ -255,15 +246,20 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "stacks", where, &failed);
 	if (failed)
 		return -1;
-	if (!a)
+	if (!a || !a->nr)
 		return 0;
 	r->stacks = lt_report_alloc(rd->priv, a->nr, sizeof(*r->stacks));
 	if (!r->stacks)
 		return nomem(rd);
-	for (i = 0, e = a->child; e; e = e->next, i++)
+	for (i = 0, e = a->child; e; e = e->next, i++) {
 		if (read_stack(rd, e, at(w, sizeof(w), where, "stacks", (long)i),
 			       &r->stacks[i]) < 0)
 			return -1;
+		/* the folded writer charges the rest of the row to no stack */
+		sum += r->stacks[i].total_ns;
+		if (sum < r->stacks[i].total_ns || sum > r->total_ns)
+			return bad(rd, w, "the stacks add up to more than the row");
+	}
 	r->nr_stacks = i;
 	return 0;
 }
@@ -272,6 +268,7 @@ static int read_rows(struct reader *rd, const struct lt_json *o, const char *key
 		     const char *where, struct lt_report_row **rows, size_t *nr)
 {
 	const struct lt_json *a, *e;
+	uint64_t total = 0;
 	bool failed;
 	char w[256];
 	size_t i;
@@ -280,14 +277,26 @@ static int read_rows(struct reader *rd, const struct lt_json *o, const char *key
 	if (failed)
 		return -1;
 	*nr = 0;
-	*rows = lt_report_alloc(rd->priv, a ? a->nr : 0, sizeof(**rows));
+	*rows = NULL;
+	if (!a || !a->nr)
+		return 0;
+	*rows = lt_report_alloc(rd->priv, a->nr, sizeof(**rows));
 	if (!*rows)
 		return nomem(rd);
-	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
+	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++) {
 		if (read_row(rd, e, at(w, sizeof(w), where, key, (long)i),
 			     &(*rows)[i]) < 0)
 			return -1;
+		total += (*rows)[i].total_ns;
+	}
 	*nr = i;
+	/*
+	 * Shares computed again as the report computes them: the JSON's
+	 * three decimals would round differently in the text's one.
+	 */
+	for (i = 0; i < *nr; i++)
+		(*rows)[i].percent = total ? 100.0 * (double)(*rows)[i].total_ns /
+					     (double)total : 0;
 	return 0;
 }
 
@@ -334,7 +343,9 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "threads", where, &failed);
 	if (failed)
 		return -1;
-	p->threads = lt_report_alloc(rd->priv, a ? a->nr : 0, sizeof(*p->threads));
+	if (!a || !a->nr)
+		return 0;
+	p->threads = lt_report_alloc(rd->priv, a->nr, sizeof(*p->threads));
 	if (!p->threads)
 		return nomem(rd);
 	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++) {
@@ -367,11 +378,14 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 	    read_coverage(rd, o, where, &v->coverage) < 0 ||
 	    read_rows(rd, o, "global", where, &v->global, &v->nr_global) < 0)
 		return -1;
+	if (v->end_ns < v->start_ns)
+		return bad(rd, *where ? where : "end_ns", "it ends before it starts");
 	a = get_array(rd, o, "processes", where, &failed);
 	if (failed)
 		return -1;
-	v->processes = lt_report_alloc(rd->priv, a ? a->nr : 0,
-				       sizeof(*v->processes));
+	if (!a || !a->nr)
+		return 0;
+	v->processes = lt_report_alloc(rd->priv, a->nr, sizeof(*v->processes));
 	if (!v->processes)
 		return nomem(rd);
 	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
@@ -395,7 +409,7 @@ static int read_options(struct reader *rd, const struct lt_json *root,
 	uint64_t u;
 
 	lt_options_init(opt);
-	if (!o)
+	if (!o || o->type == LT_JSON_NULL)
 		return 0;
 	if (need_object(rd, o, "options") < 0 ||
 	    get_str(rd, o, "sort", "options", &sort, false) < 0 ||
@@ -406,7 +420,11 @@ static int read_options(struct reader *rd, const struct lt_json *root,
 		return -1;
 	for (k = 0; k < sizeof(sorts) / sizeof(sorts[0]); k++)
 		if (!strcmp(sort, sorts[k]))
-			opt->sort = k;
+			break;
+	if (k < sizeof(sorts) / sizeof(sorts[0]))
+		opt->sort = k;
+	else if (*sort)
+		return bad(rd, "options.sort", "not max, total, count or avg");
 	/* from and to: null is open, -1 here */
 	v = lt_json_get(o, "from_ns");
 	if (v && v->type != LT_JSON_NULL) {
@@ -422,6 +440,130 @@ static int read_options(struct reader *rd, const struct lt_json *root,
 			return -1;
 		opt->to_ns = u > INT64_MAX ? INT64_MAX : (int64_t)u;
 	}
+	return 0;
+}
+
+/* trace.sources, .missing, .lost_events_per_cpu, .overruns_per_cpu */
+static int read_trace_lists(struct reader *rd, const struct lt_json *t,
+			    struct lt_report *r)
+{
+	const struct lt_json *a, *e;
+	uint64_t *lost;
+	int64_t *over;
+	bool failed;
+	char w[64];
+	size_t i;
+
+	a = get_array(rd, t, "sources", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		r->sources = lt_report_alloc(rd->priv, a->nr, sizeof(*r->sources));
+		if (!r->sources)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			at(w, sizeof(w), "trace", "sources", (long)i);
+			if (need_object(rd, e, w) < 0 ||
+			    get_str(rd, e, "event", w, &r->sources[i].event, false) < 0 ||
+			    get_u64(rd, e, "count", w, &r->sources[i].count) < 0)
+				return -1;
+		}
+		r->nr_sources = i;
+	}
+	a = get_array(rd, t, "missing", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		r->missing = lt_report_alloc(rd->priv, a->nr, sizeof(*r->missing));
+		if (!r->missing)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			struct lt_report_missing *m = &r->missing[i];
+
+			at(w, sizeof(w), "trace", "missing", (long)i);
+			if (need_object(rd, e, w) < 0 ||
+			    get_str(rd, e, "what", w, &m->what, false) < 0 ||
+			    get_str(rd, e, "effect", w, &m->effect, false) < 0 ||
+			    get_str(rd, e, "option", w, &m->option, false) < 0)
+				return -1;
+		}
+		r->nr_missing = i;
+	}
+	a = get_array(rd, t, "lost_events_per_cpu", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		if (a->nr > 1u << 16)
+			return bad(rd, "trace.lost_events_per_cpu", "more than 65536 CPUs");
+		lost = lt_report_alloc(rd->priv, a->nr, sizeof(*lost));
+		if (!lost)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++)
+			if (e->type != LT_JSON_NUMBER || !e->is_u64)
+				return bad(rd, at(w, sizeof(w), "trace",
+						  "lost_events_per_cpu", (long)i),
+					   "expected a whole number of 0 or more");
+			else
+				lost[i] = e->u64;
+		r->lost_per_cpu = lost;
+		r->nr_lost_cpus = (int)i;
+	}
+	/* one per CPU, null where unknown: kept only when they match cpus */
+	a = get_array(rd, t, "overruns_per_cpu", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr && a->nr == (size_t)r->cpus) {
+		over = lt_report_alloc(rd->priv, a->nr, sizeof(*over));
+		if (!over)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			if (e->type == LT_JSON_NULL)
+				over[i] = -1;
+			else if (e->type == LT_JSON_NUMBER && e->is_u64 &&
+				 e->u64 <= INT64_MAX)
+				over[i] = (int64_t)e->u64;
+			else
+				return bad(rd, at(w, sizeof(w), "trace",
+						  "overruns_per_cpu", (long)i),
+					   "expected a whole number or null");
+		}
+		r->overrun_per_cpu = over;
+	}
+	return 0;
+}
+
+static int read_dropped(struct reader *rd, const struct lt_json *root,
+			struct lt_report *r)
+{
+	const struct {
+		const char *key;
+		uint64_t *field;
+	} f[] = {
+		{ "interruptible_over_cutoff", &r->dropped_interruptible },
+		{ "interruptible_over_cutoff_ns", &r->dropped_interruptible_ns },
+		{ "over_maxtime", &r->dropped_maxtime },
+		{ "over_maxtime_ns", &r->dropped_maxtime_ns },
+		{ "began_before_trace", &r->began_before_trace },
+		{ "unfinished", &r->unfinished },
+		{ "no_switch_in", &r->no_switch_in },
+		{ "cpu_waits_no_switch_in", &r->cpu_waits_no_switch_in },
+		{ "discarded_after_lost_events", &r->discarded_lost },
+		{ "reason_stack_resyncs", &r->resync },
+		{ "unmatched_restores", &r->unmatched_restore },
+		{ "inconsistent_transitions", &r->inconsistent },
+		{ "unordered_timestamps", &r->unordered },
+		{ "damaged_records", &r->damaged_records },
+	};
+	const struct lt_json *d = lt_json_get(root, "dropped");
+	size_t i;
+
+	if (!d || d->type == LT_JSON_NULL)
+		return 0;
+	if (need_object(rd, d, "dropped") < 0)
+		return -1;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (get_u64(rd, d, f[i].key, "dropped", f[i].field) < 0)
+			return -1;
 	return 0;
 }
 
@@ -443,6 +585,8 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    strcmp(schema->str, LT_REPORT_SCHEMA))
 		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA "\"");
 	t = lt_json_get(root, "trace");
+	if (t && t->type == LT_JSON_NULL)
+		t = NULL;
 	if (t && (need_object(rd, t, "trace") < 0 ||
 		  get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
 		  get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
@@ -456,17 +600,26 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 		  get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
 		  get_u64(rd, t, "lost_gaps_unknown", "trace",
 			  &r->lost_gaps_unknown) < 0 ||
-		  get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0))
+		  get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
+		  read_trace_lists(rd, t, r) < 0))
+		return -1;
+	if (read_dropped(rd, root, r) < 0)
 		return -1;
 	if (read_options(rd, root, &r->options) < 0 ||
 	    get_bool(rd, root, "partial", "", &r->partial) < 0 ||
-	    get_str(rd, root, "partial_reason", "", &r->partial_reason, true) < 0 ||
+	    get_str(rd, root, "partial_reason", "", &r->partial_reason, false) < 0 ||
 	    read_view(rd, root, "", &r->whole) < 0)
 		return -1;
+	if (!r->partial)
+		r->partial_reason = NULL;	/* as lt_analyze() leaves it */
+	else if (!*r->partial_reason)
+		r->partial_reason = "the saved report does not say why";
 	a = get_array(rd, root, "windows", "", &failed);
 	if (failed)
 		return -1;
-	r->windows = lt_report_alloc(rd->priv, a ? a->nr : 0, sizeof(*r->windows));
+	if (!a || !a->nr)
+		return 0;
+	r->windows = lt_report_alloc(rd->priv, a->nr, sizeof(*r->windows));
 	if (!r->windows)
 		return nomem(rd);
 	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
@@ -539,7 +692,7 @@ int lt_report_read_json(const char *path, struct lt_report **out,
 		fclose(f);
 		return -1;
 	}
-	text = malloc((size_t)st.st_size + 1);
+	text = malloc((size_t)st.st_size ? (size_t)st.st_size : 1);
 	if (!text) {
 		fclose(f);
 		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
@@ -553,7 +706,29 @@ int lt_report_read_json(const char *path, struct lt_report **out,
 		return -1;
 	}
 	fclose(f);
-	ret = lt_report_parse_json(text, n, path, out, err);
+	/* a byte-order mark some editors add */
+	if (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		ret = lt_report_parse_json(text + 3, n - 3, path, out, err);
+	else
+		ret = lt_report_parse_json(text, n, path, out, err);
 	free(text);
 	return ret;
+}
+
+bool lt_report_file_is_json(const char *path)
+{
+	unsigned char head[256];
+	FILE *f = fopen(path, "rb");
+	size_t n, i = 0;
+
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
+		i = 3;
+	while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
+			 head[i] == '\t'))
+		i++;
+	return i < n && head[i] == '{';
 }

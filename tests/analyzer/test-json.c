@@ -62,6 +62,38 @@ static void test_values(void)
 	CHECK(lt_json_get(root, "missing") == NULL);
 	CHECK(lt_json_get(lt_json_get(root, "a"), "x") == NULL);
 	lt_json_free(root);
+
+	lt_test_case = "edges";
+	/* one past 2^64-1 is a number, not an exact whole one */
+	root = parse("[18446744073709551616, 0, -0]", msg, sizeof(msg));
+	CHECK(root && root->nr == 3);
+	if (root && root->nr == 3) {
+		CHECK(!root->child->is_u64);
+		CHECK(root->child->next->is_u64 && root->child->next->u64 == 0);
+		CHECK(!root->child->next->next->is_u64);
+	}
+	lt_json_free(root);
+	/* a half of a pair alone is U+FFFD and what follows it stays */
+	root = parse("[\"\\ud800\\u0041\", \"\\ud800\\ud800\", \"\\udc00x\"]",
+		     msg, sizeof(msg));
+	CHECK(root && root->nr == 3);
+	if (root && root->nr == 3) {
+		CHECK_STR(root->child->str, "\xef\xbf\xbd" "A");
+		CHECK_STR(root->child->next->str, "\xef\xbf\xbd\xef\xbf\xbd");
+		CHECK_STR(root->child->next->next->str, "\xef\xbf\xbdx");
+	}
+	lt_json_free(root);
+	/* the text ends at len, whatever follows in memory */
+	root = lt_json_parse("[1]]", 3, msg, sizeof(msg));
+	CHECK(root && root->nr == 1);
+	lt_json_free(root);
+	root = lt_json_parse("\"ab\"", 3, msg, sizeof(msg));
+	CHECK(root == NULL);
+	CHECK_STR(msg, "line 1, column 4: a string without its closing quote");
+	lt_json_free(root);
+	root = lt_json_parse("12345", 2, msg, sizeof(msg));
+	CHECK(root && root->is_u64 && root->u64 == 12);
+	lt_json_free(root);
 }
 
 static void test_errors(void)
@@ -77,6 +109,7 @@ static void test_errors(void)
 		{ "\"abc", "line 1, column 5: a string without its closing quote" },
 		{ "\"a\\qb\"", "line 1, column 4: an unknown escape in a string" },
 		{ "\"a\tb\"", "line 1, column 3: a control character in a string" },
+		{ "\"a\x1f\"", "line 1, column 3: a control character in a string" },
 		{ "\"\\u12g4\"", "line 1, column 4: 'g' in a \\u escape" },
 		{ "tru", "line 1, column 1: an unknown word" },
 		{ "{1: 2}", "line 1, column 2: a member name should be a string" },
@@ -116,21 +149,30 @@ static void test_report(void)
 {
 	static const char text[] =
 		"{\"schema\": \"latencytop-report/1\", \"future\": [1, {\"x\": 2}],"
-		" \"trace\": {\"path\": \"t.dat\", \"cpus\": 4, \"start_ns\": 5,"
-		"  \"end_ns\": 18446744073709551000},"
+		" \"trace\": {\"path\": \"t.dat\", \"cpus\": 2, \"start_ns\": 5,"
+		"  \"end_ns\": 18446744073709551000, \"uname\": \"Linux x\","
+		"  \"lost_events\": 9, \"lost_events_per_cpu\": [0, 9],"
+		"  \"overruns_per_cpu\": [null, 3],"
+		"  \"sources\": [{\"event\": \"sched:sched_switch\", \"count\": 40}],"
+		"  \"missing\": [{\"what\": \"w\", \"effect\": \"e\", \"option\": \"-T\"}]},"
 		" \"options\": {\"sort\": \"total\", \"kernel_threads\": true,"
-		"  \"window_ns\": 30000000000, \"from_ns\": null},"
+		"  \"window_ns\": 30000000000, \"from_ns\": null, \"to_ns\": 77,"
+		"  \"sleep_cutoff_ns\": 0},"
+		" \"dropped\": {\"unfinished\": 20, \"damaged_records\": 1},"
 		" \"partial\": true, \"partial_reason\": \"cut\","
 		" \"start_ns\": 5, \"end_ns\": 9, \"total_ns\": 7,"
 		" \"global\": [{\"reason\": \"fsync\", \"argument\": \"\","
 		"  \"kind\": \"annotated\", \"count\": 2, \"max_ns\": 4, \"percent\": 57.1,"
+		"  \"total_ns\": 7,"
 		"  \"worst\": [{\"dur_ns\": 4, \"end_ns\": 8, \"tid\": 7}],"
 		"  \"stacks\": [{\"count\": 2, \"path\": [\"fsync\"],"
-		"   \"frames\": [\"a\", \"b\"]}]}],"
-		" \"processes\": [{\"pid\": 7, \"comm\": \"db\", \"kernel_thread\": false,"
-		"  \"reasons\": [{\"reason\": \"r\", \"kind\": \"scheduler\", \"max_ns\": 3},"
-		"   {\"reason\": \"s\", \"kind\": \"unknown\", \"max_ns\": 6}],"
-		"  \"threads\": [{\"tid\": 8, \"comm\": \"w\", \"reasons\": []}]}],"
+		"   \"max_at_ns\": 8, \"frames\": [\"a\", \"b\"]}]}],"
+		" \"processes\": [{\"pid\": -7, \"comm\": \"db\", \"kernel_thread\": false,"
+		"  \"reasons\": [{\"reason\": \"r\", \"kind\": \"scheduler\", \"max_ns\": 3,"
+		"    \"total_ns\": 1},"
+		"   {\"reason\": \"s\", \"kind\": \"unknown\", \"max_ns\": 6, \"total_ns\": 3}],"
+		"  \"threads\": [{\"tid\": 8, \"comm\": \"w\", \"total_ns\": 3, \"reasons\":"
+		"   [{\"reason\": \"s\", \"kind\": \"unknown\", \"total_ns\": 3}]}]}],"
 		" \"windows\": [{\"index\": 0, \"start_ns\": 5, \"end_ns\": 9,"
 		"  \"global\": [], \"processes\": []}]}";
 	struct lt_error err = { 0 };
@@ -144,11 +186,23 @@ static void test_report(void)
 	}
 	CHECK_STR(r->path, "t.dat");
 	CHECK_STR(r->compression, "none");
-	CHECK_U64(r->cpus, 4);
+	CHECK_STR(r->uname, "Linux x");
+	CHECK_U64(r->cpus, 2);
 	CHECK_U64(r->end_ns, 18446744073709551000ULL);
+	CHECK_U64(r->lost_events, 9);
+	CHECK(r->nr_lost_cpus == 2 && r->lost_per_cpu[1] == 9);
+	CHECK(r->overrun_per_cpu && r->overrun_per_cpu[0] == -1 &&
+	      r->overrun_per_cpu[1] == 3);
+	CHECK(r->nr_sources == 1 && r->sources[0].count == 40);
+	CHECK(r->nr_missing == 1);
+	if (r->nr_missing == 1)
+		CHECK_STR(r->missing[0].option, "-T");
+	CHECK_U64(r->unfinished, 20);
+	CHECK_U64(r->damaged_records, 1);
 	CHECK(r->options.sort == LT_SORT_TOTAL && r->options.kernel_threads);
 	CHECK_U64(r->options.window_ns, 30000000000ULL);
-	CHECK(r->options.from_ns == -1 && r->options.to_ns == -1);
+	CHECK_U64(r->options.sleep_cutoff_ns, 0);
+	CHECK(r->options.from_ns == -1 && r->options.to_ns == 77);
 	CHECK(r->partial);
 	CHECK_STR(r->partial_reason, "cut");
 	CHECK_U64(r->whole.total_ns, 7);
@@ -159,7 +213,8 @@ static void test_report(void)
 		CHECK_STR(g->reason, "fsync");
 		CHECK(g->kind == LT_CAUSE_ANNOTATED);
 		CHECK_U64(g->count, 2);
-		CHECK(g->percent > 57.09 && g->percent < 57.11);
+		/* shares computed again from the totals, not read */
+		CHECK(g->percent == 100.0);
 		CHECK_U64(g->nr_worst, 1);
 		CHECK_U64(g->worst[0].tid, 7);
 		CHECK_U64(g->nr_stacks, 1);
@@ -167,6 +222,7 @@ static void test_report(void)
 			CHECK_U64(g->stacks[0].nr_frames, 2);
 			CHECK_STR(g->stacks[0].frames[1], "b");
 			CHECK_STR(g->stacks[0].path[0], "fsync");
+			CHECK_U64(g->stacks[0].max_at_ns, 8);
 		}
 	}
 	CHECK_U64(r->whole.nr_processes, 1);
@@ -174,14 +230,52 @@ static void test_report(void)
 		const struct lt_report_process *p = &r->whole.processes[0];
 
 		CHECK_STR(p->comm, "db");
+		CHECK(p->pid == -7);	/* as a hostile trace may leave it */
 		CHECK_U64(p->nr_rows, 2);
 		/* the longest wait of any row */
 		CHECK_U64(p->max_ns, 6);
 		CHECK_U64(p->nr_threads, 1);
+		if (p->nr_threads == 1) {
+			CHECK_U64(p->threads[0].tid, 8);
+			CHECK_STR(p->threads[0].comm, "w");
+			CHECK_U64(p->threads[0].total_ns, 3);
+			CHECK(p->threads[0].nr_rows == 1 &&
+			      p->threads[0].rows[0].total_ns == 3);
+		}
 		CHECK_STR(p->rows[1].argument, "");
+		CHECK(p->rows[0].percent == 25.0 && p->rows[1].percent == 75.0);
 	}
 	CHECK_U64(r->nr_windows, 1);
 	lt_report_free(r);
+}
+
+/* What lt_analyze() would leave, where the file says less. */
+static void test_report_defaults(void)
+{
+	static const char partial[] =
+		"{\"schema\": \"latencytop-report/1\", \"trace\": null,"
+		" \"options\": null, \"partial\": true, \"partial_reason\": null}";
+	static const char whole[] =
+		"{\"schema\": \"latencytop-report/1\", \"partial\": false,"
+		" \"partial_reason\": \"stale\"}";
+	struct lt_error err = { 0 };
+	struct lt_report *r;
+
+	lt_test_case = "defaults";
+	CHECK(lt_report_parse_json(partial, strlen(partial), "p.json", &r, &err) == 0);
+	if (r) {
+		CHECK(r->partial);
+		CHECK_STR(r->partial_reason, "the saved report does not say why");
+		CHECK_STR(r->path, "");
+		CHECK(r->options.sort == LT_SORT_MAX);
+		CHECK(r->whole.nr_global == 0 && r->nr_windows == 0);
+		lt_report_free(r);
+	}
+	CHECK(lt_report_parse_json(whole, strlen(whole), "w.json", &r, &err) == 0);
+	if (r) {
+		CHECK(!r->partial && r->partial_reason == NULL);
+		lt_report_free(r);
+	}
 }
 
 static void test_report_errors(void)
@@ -202,6 +296,15 @@ static void test_report_errors(void)
 		{ "{\"schema\": \"latencytop-report/1\", \"global\": [{\"kind\": \"unknown\","
 		  " \"worst\": [{}, {}, {}, {}, {}, {}]}]}",
 		  "r.json: not a latencytop report: global[0].worst[5]: more than the five worst" },
+		{ "{\"schema\": \"latencytop-report/1\", \"start_ns\": 9, \"end_ns\": 5}",
+		  "r.json: not a latencytop report: end_ns: it ends before it starts" },
+		{ "{\"schema\": \"latencytop-report/1\", \"global\": [{\"kind\": \"unknown\","
+		  " \"total_ns\": 5, \"stacks\": [{\"total_ns\": 4}, {\"total_ns\": 2}]}]}",
+		  "r.json: not a latencytop report: global[0].stacks[1]: the stacks add up to more than the row" },
+		{ "{\"schema\": \"latencytop-report/1\", \"options\": {\"sort\": \"size\"}}",
+		  "r.json: not a latencytop report: options.sort: not max, total, count or avg" },
+		{ "{\"schema\": \"latencytop-report/1\", \"processes\": [{\"pid\": 1.5}]}",
+		  "r.json: not a latencytop report: processes[0].pid: expected a whole number that fits an int" },
 		{ "{\"schema\": \"latencytop-report/1\",\n\"global\": [}",
 		  "r.json: not valid JSON: line 2, column 12: '}' where a value should be" },
 	};
@@ -225,6 +328,7 @@ int main(void)
 	test_values();
 	test_errors();
 	test_report();
+	test_report_defaults();
 	test_report_errors();
 	return lt_test_done("test-json");
 }
