@@ -72,9 +72,10 @@ static bool same_file(const char *a, const char *b)
 static void usage(FILE *out)
 {
 	fprintf(out,
-"Usage: %s [OPTION]... TRACE.dat\n"
+"Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
 "Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
-"processes waited, how long, and why.\n"
+"processes waited, how long, and why.  A report saved with --format=json\n"
+"can be given instead of the trace, to write it again in another format.\n"
 "\n"
 "Record with:\n"
 "  trace-cmd record -e latencytop -e sched_stat_sleep -e sched_stat_blocked \\\n"
@@ -175,6 +176,21 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 			warnf("--limit has no effect with --format=%s: %s",
 				   why[i].name, why[i].limit);
 	}
+}
+
+/* Whether an option that shapes the analysis (not the output) was given. */
+static bool analysis_changed(const struct lt_options *o)
+{
+	struct lt_options d;
+
+	lt_options_init(&d);
+	return o->sleep_cutoff_ns != d.sleep_cutoff_ns ||
+	       o->honour_maxtime != d.honour_maxtime ||
+	       o->kernel_threads != d.kernel_threads || o->sort != d.sort ||
+	       o->window_ns != d.window_ns || o->from_ns != d.from_ns ||
+	       o->to_ns != d.to_ns || o->nr_trans_files ||
+	       o->no_default_trans != d.no_default_trans ||
+	       o->partial != d.partial || o->threads != d.threads;
 }
 
 static int parse_time(const char *opt, const char *val, int64_t *out)
@@ -329,7 +345,21 @@ int main(int argc, char **argv)
 	cli_progress_init(&progress_line, prog, argv[optind], &opts, progress,
 			  quiet);
 
-	ret = lt_analyze(argv[optind], &opts, &report, &err);
+	if (lt_report_file_is_json(argv[optind])) {
+		/* a saved report, written again: it keeps what it was made with */
+		if (analysis_changed(&opts))
+			warnf("%s is a saved report: the options that shape the "
+			      "analysis do not change it", argv[optind]);
+		ret = lt_report_read_json(argv[optind], &report, &err);
+		if (!ret) {
+			/* what shapes the text is this run's to say */
+			report->options.stacks = opts.stacks;
+			report->options.per_thread = opts.per_thread;
+			report->options.limit = opts.limit;
+		}
+	} else {
+		ret = lt_analyze(argv[optind], &opts, &report, &err);
+	}
 	/* a run cut by --to, or failed, stops short of 100% */
 	cli_progress_clear(&progress_line);
 	if (ret < 0) {

@@ -248,5 +248,29 @@ for j in 1 2 3; do
 		"$LA" -j$j --partial "$tmp/cut3.dat"
 done
 
+# a saved JSON report given instead of the trace writes every format as
+# the trace did (thread rows carry no stacks in JSON: not --stacks -t)
+for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gpio.dat" \
+	 "$DATA/../../samples/local-golden-stacks.dat"; do
+	for w in "" "-w 5s" "-k -s total" "-s avg"; do
+		# shellcheck disable=SC2086
+		"$LA" -q -f json $w "$t" > "$tmp/saved.json"
+		for f in "json" "text" "csv" "folded" "text --stacks" "text -t" "text -n 3"; do
+			# shellcheck disable=SC2086
+			if ! cmp -s <("$LA" -q --format=$f $w "$t") \
+				    <("$LA" -q --format=$f "$tmp/saved.json"); then
+				echo "FAIL: $t $w --format=$f: differs from its saved report"
+				fail=1
+			fi
+		done
+	done
+done
+expect 0 "saved.json is a saved report: the options that shape the analysis do not change it" -- \
+	"$LA" -w 5s "$tmp/saved.json"
+printf '{"schema": "latencytop-report/1", "global": [{"count": -1}]}' > "$tmp/bad.json"
+expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: global\[0\]\.count: expected a whole number of 0 or more\$" -- \
+	"$LA" "$tmp/bad.json"
+one_line "$LA" "$tmp/bad.json"
+
 [ $fail = 0 ] && echo "test-cli: all checks passed"
 exit $fail
