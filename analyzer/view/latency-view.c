@@ -296,24 +296,6 @@ static int check_term(bool to_dump)
 	return ret < 0 ? -1 : 0;
 }
 
-/*
- * A saved JSON report (latency-analyze --format=json) rather than a
- * trace: its first non-blank byte is '{', never a trace.dat's.
- */
-static bool is_json(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	int c;
-
-	if (!f)
-		return false;	/* lt_analyze() says why */
-	do
-		c = fgetc(f);
-	while (c == ' ' || c == '\n' || c == '\r' || c == '\t');
-	fclose(f);
-	return c == '{';
-}
-
 int main(int argc, char **argv)
 {
 	struct cli_progress progress_line;
@@ -380,7 +362,7 @@ int main(int argc, char **argv)
 	if (check_term(to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
 
-	if (is_json(argv[optind])) {
+	if (lt_report_file_is_json(argv[optind])) {
 		/* made already: the options it was made with hold */
 		if (analysis_opts && !quiet)
 			fprintf(stderr, "%s: warning: %s is a saved report: -w, -k, "

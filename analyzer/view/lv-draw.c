@@ -27,15 +27,30 @@ static const char *const kind_name[LT_CAUSE_NR] = {
 	[LT_CAUSE_SCHED] = "runnable, waiting for a CPU",
 };
 
-/* @s at (y, x), cut to the screen's width, the rest of the line cleared. */
+/*
+ * @s at (y, x), cut to the screen's width.  Control characters (a task
+ * may name itself anything) show as '?': a newline must not break the
+ * layout.
+ */
+static const char *printable(char *buf, size_t size, const char *s, int n)
+{
+	int i;
+
+	for (i = 0; s[i] && i < n && i < (int)size - 1; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 static void put(int y, int x, int attr, const char *s)
 {
+	char buf[1024];
 	int room = COLS - x;
 
 	if (room <= 0 || y >= LINES)
 		return;
 	attron(attr);
-	mvaddnstr(y, x, s, room);
+	mvaddstr(y, x, printable(buf, sizeof(buf), s, room));
 	attroff(attr);
 }
 
@@ -54,11 +69,12 @@ putf(int y, int x, int attr, const char *fmt, ...)
 /* A whole line in @attr (a bar): padded to the width. */
 static void bar(int y, int attr, const char *s)
 {
+	char buf[1024];
 	int x;
 
 	attron(attr);
-	mvaddnstr(y, 0, s, COLS);
-	for (x = getcurx(stdscr); x > 0 && x < COLS; x++)
+	mvaddstr(y, 0, printable(buf, sizeof(buf), s, COLS));
+	for (x = getcurx(stdscr); x >= 0 && x < COLS; x++)
 		addch(' ');	/* the last cell of the screen may refuse: fine */
 	attroff(attr);
 }
@@ -214,9 +230,12 @@ static void process_bar(const struct lv_model *m, int y)
 		putf(y, 0, 0, "%s(no process)", prefix);
 		return;
 	}
-	/* where the cursor's name falls, to scroll the bar */
+	/* where the cursor's name falls, to scroll the bar (as drawn below) */
 	for (i = 0; i < m->nr_procs; i++) {
-		len = (int)strlen(lv_model_proc_at(m, i)->comm) + 3;
+		char name[64];
+
+		len = snprintf(name, sizeof(name), " %s ", lv_model_proc_at(m, i)->comm);
+		len = (len < (int)sizeof(name) ? len : (int)sizeof(name) - 1) + 1;
 		if (i == m->proc) {
 			cur_x = pos;
 			cur_len = len;
@@ -335,6 +354,7 @@ static void text_show(struct lv_model *m, struct text *t, const char *title)
 {
 	size_t height = (size_t)(LINES - 2), rows = 0, i, row;
 	int width = COLS, indent = 4, y;
+	char buf[1024];
 
 	/* how many screen lines the text takes, wrapped */
 	for (i = 0; i < t->nr; i++) {
@@ -354,7 +374,8 @@ static void text_show(struct lv_model *m, struct text *t, const char *title)
 		do {
 			n = len - off < width - x ? len - off : width - x;
 			if (row++ >= m->scroll && y <= (int)height)
-				mvaddnstr(y++, x, s + off, n);
+				mvaddstr(y++, x, printable(buf, sizeof(buf),
+							   s + off, n));
 			off += n;
 			x = indent;
 		} while (off < len);

@@ -12,6 +12,7 @@ keys on every trace.  Errors: exit status and one line naming the file.
 
 usage: test-view.py LATENCY_VIEW LATENCY_ANALYZE SAMPLES_DIR DATA_DIR
 """
+import json
 import os
 import pty
 import random
@@ -403,6 +404,34 @@ def check_errors():
                 check(a[1:] == b[1:] and a[0].replace(os.path.basename(t), "r.json")
                       == b[0], "%s as JSON, keys %r" % (os.path.basename(t), keys),
                       "\n".join(l for l in difflib_lines(a, b)))
+        # several windows, saved: ] and [ walk the same ones
+        t = TRACES[2]
+        with open(js, "w") as f:
+            subprocess.run([LA, "--format=json", "-w", "5s", t], stdout=f)
+        for keys in ["]]", "]]]]<Right>", "]]][", "]]]]]"]:
+            a, b = screen(t, keys, extra=["-w", "5s"]), screen(js, keys)
+            check(a[1:] == b[1:], "windows as JSON, keys %r" % keys,
+                  "\n".join(difflib_lines(a, b)))
+        # names with control characters and very long ones (a JSON can hold
+        # what no kernel would): one line each, the cursor's name in sight
+        with open(js) as f:
+            doc = json.load(f)
+        for k, p in enumerate(doc["processes"][:12]):
+            p["comm"] = "P%02d" % k + "x" * 100
+        doc["processes"][1]["comm"] = "a\nb\x1b[31m"
+        doc["global"][0]["reason"] = "r\nnew\tline"
+        with open(js, "w") as f:
+            json.dump(doc, f)
+        s = screen(js, "<Right>" * 5, cols=100, lines=30)
+        i, title = process_title(s)
+        check(s[3].startswith(">r?new?line ") and "[P05" in s[i - 1] and
+              title.startswith("Process P05"), "odd names stay on their lines",
+              "\n".join(s[:i + 1]))
+        s = screen(js, "<Right>", cols=100, lines=30)
+        check(process_title(s)[1].startswith("Process a?b?[31m ("),
+              "a control character shows as ?", process_title(s)[1] or "")
+        with open(js, "w") as f:
+            subprocess.run([LA, "--format=json", TRACES[0]], stdout=f)
         r = run([LV, "--dump", "-w", "5s", js])
         check(r.returncode == 0 and "is a saved report: -w, -k, -j and --partial "
               "do not change it" in r.stderr, "options with a saved report", r.stderr)
