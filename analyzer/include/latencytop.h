@@ -259,6 +259,13 @@ bool lt_report_file_is_json(const char *path);
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
 
+/*
+ * "fsync (ext4)": a row's cause as the tables show it, at most @width
+ * characters (0: any), a cut one ending in '~' so it is never taken for
+ * a whole name.
+ */
+char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
+		      size_t width);
 /* "12.3 ms", "1.234 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */

@@ -16,19 +16,10 @@ static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 {
 	char cause[256];
 	int w = CAUSE_W - indent;
-	size_t len;
 
-	if (row->argument[0])
-		snprintf(cause, sizeof(cause), "%s (%s)", row->reason, row->argument);
-	else
-		snprintf(cause, sizeof(cause), "%s", row->reason);
-	len = strlen(cause);
-	/* keep the numbers aligned: long causes lose their tail, marked by '~' */
-	if (len > (size_t)w) {
-		cause[w - 1] = '~';
-		cause[w] = '\0';
-	}
-	fprintf(out, "%*s%-*s", indent, "", w, cause);
+	/* keep the numbers aligned: long causes lose their tail */
+	fprintf(out, "%*s%-*s", indent, "", w,
+		lt_format_cause(cause, sizeof(cause), row, (size_t)w));
 }
 
 #define COUNT_W 7

@@ -35,6 +35,20 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";
 }
 
+char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
+		      size_t width)
+{
+	if (row->argument[0])
+		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
+	else
+		snprintf(buf, len, "%s", row->reason);
+	if (width && width < len && strlen(buf) > width) {
+		buf[width - 1] = '~';
+		buf[width] = '\0';
+	}
+	return buf;
+}
+
 char *lt_format_duration(char *buf, size_t len, uint64_t ns)
 {
 	if (ns < 1000)

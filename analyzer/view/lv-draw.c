@@ -122,14 +122,6 @@ static int count_width(const struct lv_table *t)
 	return w > COUNT_W ? w : COUNT_W;
 }
 
-static void row_cause(const struct lt_report_row *r, char *buf, size_t len)
-{
-	if (r->argument[0])
-		snprintf(buf, len, "%s (%s)", r->reason, r->argument);
-	else
-		snprintf(buf, len, "%s", r->reason);
-}
-
 /*
  * Which columns fit: the cause keeps room first (LatencyTOP showed only
  * Cause, Maximum and Percentage), then come Total, Average and Count.
@@ -196,12 +188,7 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 		if (k >= t->nr)
 			break;
 		r = t->rows[k];
-		row_cause(r, cause, sizeof(cause));
-		if ((int)strlen(cause) > cause_w) {
-			/* as in the text report: a cut cause ends in '~' */
-			cause[cause_w - 1] = '~';
-			cause[cause_w] = '\0';
-		}
+		lt_format_cause(cause, sizeof(cause), r, (size_t)cause_w);
 		snprintf(cnt, sizeof(cnt), "%" PRIu64, r->count);
 		snprintf(pct, sizeof(pct), "%6.1f%%", r->percent);
 		row_text(line, sizeof(line), cols, cause_w, cw, cause,
@@ -398,7 +385,7 @@ static void detail_screen(struct lv_model *m)
 		m->screen = LV_SCREEN_MAIN;
 		return;
 	}
-	row_cause(r, cause, sizeof(cause));
+	lt_format_cause(cause, sizeof(cause), r, 0);
 	range_text(m, range, sizeof(range));
 	add(&t, "%s", cause);
 	add(&t, "  %s", kind_name[r->kind < LT_CAUSE_NR ? r->kind : LT_CAUSE_UNKNOWN]);
