@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli-args.h"
 #include "latencytop.h"
@@ -50,4 +51,153 @@ int cli_parse_threads(const char *prog, const char *val, unsigned int *n)
 		return cli_bad_arg(prog, "--threads", val, "expected 1 to 1024");
 	*n = (unsigned int)v;
 	return 0;
+}
+
+static int parse_time(const char *prog, const char *opt, const char *val,
+		      int64_t *out)
+{
+	uint64_t ns;
+
+	if (lt_parse_duration(val, 1000000000ULL, &ns) < 0 || ns > INT64_MAX) {
+		cli_bad_arg(prog, opt, val, "expected seconds from the start "
+			    "of the trace, e.g. 12.5 or 1500ms");
+		return -1;
+	}
+	*out = (int64_t)ns;
+	return 0;
+}
+
+static int parse_sort(const char *prog, const char *val, enum lt_sort *sort)
+{
+	static const char *const names[] = {
+		[LT_SORT_MAX] = "max", [LT_SORT_TOTAL] = "total",
+		[LT_SORT_COUNT] = "count", [LT_SORT_AVG] = "avg",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i] && !strcmp(val, names[i])) {
+			*sort = (enum lt_sort)i;
+			return 0;
+		}
+	cli_bad_arg(prog, "--sort", val, "expected max, total, count or avg");
+	return -1;
+}
+
+static int add_trans(const char *prog, const char *val,
+		     struct lt_options *opts, const char ***trans)
+{
+	const char **t = realloc(*trans, (opts->nr_trans_files + 1) * sizeof(*t));
+
+	if (!t) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return -lt_error_exit_status(LT_E_NOMEM);
+	}
+	t[opts->nr_trans_files++] = val;
+	*trans = t;
+	opts->trans_files = t;
+	return 0;
+}
+
+int cli_analysis_opt(const char *prog, int c, const char *val,
+		     struct lt_options *opts, const char ***trans)
+{
+	int ret = 0;
+
+	switch (c) {
+	case 's':
+		ret = parse_sort(prog, val, &opts->sort);
+		break;
+	case 'w':
+		ret = cli_parse_window(prog, val, &opts->window_ns) ? -1 : 0;
+		break;
+	case CLI_OPT_FROM:
+		ret = parse_time(prog, "--from", val, &opts->from_ns);
+		break;
+	case CLI_OPT_TO:
+		ret = parse_time(prog, "--to", val, &opts->to_ns);
+		break;
+	case 'k':
+		opts->kernel_threads = true;
+		break;
+	case CLI_OPT_SLEEP_CUTOFF:
+		if (lt_parse_duration(val, 1000000ULL, &opts->sleep_cutoff_ns) < 0) {
+			cli_bad_arg(prog, "--sleep-cutoff", val,
+				    "expected a duration such as 5ms, or 0");
+			ret = -1;
+		}
+		break;
+	case CLI_OPT_NO_MAXTIME:
+		opts->honour_maxtime = false;
+		break;
+	case CLI_OPT_TRANS:
+		ret = add_trans(prog, val, opts, trans);
+		break;
+	case CLI_OPT_NO_DEFAULT_TRANS:
+		opts->no_default_trans = true;
+		break;
+	case CLI_OPT_PARTIAL:
+		opts->partial = true;
+		break;
+	case 'j':
+		ret = cli_parse_threads(prog, val, &opts->threads) ? -1 : 0;
+		break;
+	default:
+		return 0;
+	}
+	return ret == -1 ? -lt_error_exit_status(LT_E_USAGE) : ret < 0 ? ret : 1;
+}
+
+int cli_analysis_check(const char *prog, const struct lt_options *opts)
+{
+	if (opts->to_ns < 0 ||
+	    opts->to_ns > (opts->from_ns > 0 ? opts->from_ns : 0))
+		return 0;
+	fprintf(stderr, "%s: --to must be later than %s\n", prog,
+		opts->from_ns > 0 ? "--from" : "the first event (0)");
+	return -1;
+}
+
+void cli_warn_from(const char *prog, const struct lt_options *opts,
+		   const struct lt_report *r)
+{
+	/* a time copied from trace-cmd report is absolute: say so */
+	if (opts->from_ns >= 0 && r->end_ns - r->start_ns < (uint64_t)opts->from_ns)
+		fprintf(stderr, "%s: warning: --from %.6g s is past the end of the "
+			"trace, %.6g s long (--from and --to count from its first "
+			"event)\n", prog, opts->from_ns / 1e9,
+			(r->end_ns - r->start_ns) / 1e9);
+}
+
+bool cli_analysis_changed(const struct lt_options *o,
+			  const struct lt_options *base)
+{
+	return o->sleep_cutoff_ns != base->sleep_cutoff_ns ||
+	       o->honour_maxtime != base->honour_maxtime ||
+	       o->kernel_threads != base->kernel_threads ||
+	       o->window_ns != base->window_ns || o->from_ns != base->from_ns ||
+	       o->to_ns != base->to_ns || o->nr_trans_files ||
+	       o->no_default_trans != base->no_default_trans ||
+	       o->partial != base->partial || o->threads != base->threads;
+}
+
+void cli_usage_range(FILE *out)
+{
+	fputs(
+"      --from=T           start T after the first event (seconds, or 500ms, 2m)\n"
+"      --to=T             stop T after the first event\n", out);
+}
+
+void cli_usage_accounting(FILE *out)
+{
+	fputs(
+"  -k, --kernel-threads   include kernel threads in the global table\n"
+"      --sleep-cutoff=DUR interruptible waits longer than DUR are user\n"
+"                         requested and not charged (default 5ms; 0 = keep all)\n"
+"      --no-maxtime       charge waits longer than their reason's maxtime too\n"
+"      --trans=FILE       add a translation table (latencytop.trans format);\n"
+"                         may be repeated, later tables override\n"
+"      --no-default-trans use only --trans tables\n"
+"      --partial          on a damaged trace, report what was read before the\n"
+"                         damage (marked partial, exit status 5)\n", out);
 }

@@ -7,6 +7,58 @@
 #define CLI_ARGS_H
 
 #include <stdint.h>
+#include <stdio.h>
+
+#include "latencytop.h"
+
+/*
+ * The options that shape the analysis, the same in both executables:
+ * CLI_ANALYSIS_SHORTOPTS and CLI_ANALYSIS_LONGOPTS go into each one's
+ * getopt tables, its own long-only options numbered from CLI_OPT_OWN.
+ */
+enum {
+	CLI_OPT_FROM = 256,
+	CLI_OPT_TO,
+	CLI_OPT_SLEEP_CUTOFF,
+	CLI_OPT_NO_MAXTIME,
+	CLI_OPT_TRANS,
+	CLI_OPT_NO_DEFAULT_TRANS,
+	CLI_OPT_PARTIAL,
+	CLI_OPT_OWN
+};
+
+#define CLI_ANALYSIS_SHORTOPTS "s:w:kj:"
+#define CLI_ANALYSIS_LONGOPTS						\
+	{ "sort",		required_argument, NULL, 's' },		\
+	{ "window",		required_argument, NULL, 'w' },		\
+	{ "from",		required_argument, NULL, CLI_OPT_FROM },	\
+	{ "to",			required_argument, NULL, CLI_OPT_TO },	\
+	{ "kernel-threads",	no_argument,	   NULL, 'k' },		\
+	{ "sleep-cutoff",	required_argument, NULL, CLI_OPT_SLEEP_CUTOFF }, \
+	{ "no-maxtime",		no_argument,	   NULL, CLI_OPT_NO_MAXTIME }, \
+	{ "trans",		required_argument, NULL, CLI_OPT_TRANS },	\
+	{ "no-default-trans",	no_argument,	   NULL, CLI_OPT_NO_DEFAULT_TRANS }, \
+	{ "partial",		no_argument,	   NULL, CLI_OPT_PARTIAL },	\
+	{ "threads",		required_argument, NULL, 'j' }
+
+/*
+ * Option @c with value @val into @opts; --trans files are kept in order
+ * in *@trans (to free), which @opts then points to.  1: taken; 0: not one
+ * of these; below 0: refused and said why on stderr, exit with -ret.
+ */
+int cli_analysis_opt(const char *prog, int c, const char *val,
+		     struct lt_options *opts, const char ***trans);
+/* After the options: 0, or -1 when --from and --to cannot hold (said). */
+int cli_analysis_check(const char *prog, const struct lt_options *opts);
+/* Warn when --from is past the end of @report's trace (read with it). */
+void cli_warn_from(const char *prog, const struct lt_options *opts,
+		   const struct lt_report *report);
+/* Whether @opts shape the analysis differently from @base. */
+bool cli_analysis_changed(const struct lt_options *opts,
+			  const struct lt_options *base);
+/* --help's lines for --from and --to, then for the accounting options. */
+void cli_usage_range(FILE *out);
+void cli_usage_accounting(FILE *out);
 
 /* "Try 'PROG --help'..."; returns the usage exit status. */
 int cli_try_help(const char *prog);

@@ -25,34 +25,17 @@ static bool quiet;
 static struct cli_progress progress_line;
 
 enum {
-	OPT_FROM = 256,
-	OPT_TO,
-	OPT_SLEEP_CUTOFF,
-	OPT_NO_MAXTIME,
-	OPT_TRANS,
-	OPT_NO_DEFAULT_TRANS,
-	OPT_STACKS,
-	OPT_PARTIAL,
+	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
 };
 
 static const struct option long_opts[] = {
+	CLI_ANALYSIS_LONGOPTS,
 	{ "format",		required_argument, NULL, 'f' },
 	{ "output",		required_argument, NULL, 'o' },
-	{ "sort",		required_argument, NULL, 's' },
 	{ "per-thread",		no_argument,	   NULL, 't' },
-	{ "window",		required_argument, NULL, 'w' },
-	{ "from",		required_argument, NULL, OPT_FROM },
-	{ "to",			required_argument, NULL, OPT_TO },
-	{ "kernel-threads",	no_argument,	   NULL, 'k' },
-	{ "sleep-cutoff",	required_argument, NULL, OPT_SLEEP_CUTOFF },
-	{ "no-maxtime",		no_argument,	   NULL, OPT_NO_MAXTIME },
-	{ "trans",		required_argument, NULL, OPT_TRANS },
-	{ "no-default-trans",	no_argument,	   NULL, OPT_NO_DEFAULT_TRANS },
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
-	{ "partial",		no_argument,	   NULL, OPT_PARTIAL },
-	{ "threads",		required_argument, NULL, 'j' },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
@@ -93,21 +76,11 @@ static void usage(FILE *out)
 "\n"
 "Time:\n"
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
-"                         LatencyTOP's 30-second views\n"
-"      --from=T           start T after the first event (seconds, or 500ms, 2m)\n"
-"      --to=T             stop T after the first event\n"
-"\n"
-"Accounting:\n"
-"  -k, --kernel-threads   include kernel threads in the global table\n"
-"      --sleep-cutoff=DUR interruptible waits longer than DUR are user\n"
-"                         requested and not charged (default 5ms; 0 = keep all)\n"
-"      --no-maxtime       charge waits longer than their reason's maxtime too\n"
-"      --trans=FILE       add a translation table (latencytop.trans format);\n"
-"                         may be repeated, later tables override\n"
-"      --no-default-trans use only --trans tables\n"
-"      --partial          on a damaged trace, report what was read before the\n"
-"                         damage (marked partial, exit status 5)\n"
-"\n"
+"                         LatencyTOP's 30-second views\n", prog);
+	cli_usage_range(out);
+	fputs("\nAccounting:\n", out);
+	cli_usage_accounting(out);
+	fputs("\n"
 "  -j, --threads=N        read and decode the trace on N threads, one of which\n"
 "                         also replays (default: one per usable core; one\n"
 "                         for traces under ~250,000 events)\n"
@@ -122,7 +95,7 @@ static void usage(FILE *out)
 "  2  cannot read a file      6  resource limit or out of memory\n"
 "  3  not a trace, or damaged\n"
 "\n"
-"See latency-analyze(1).\n", prog);
+"See latency-analyze(1).\n", out);
 }
 
 static int bad_arg(const char *opt, const char *val, const char *what)
@@ -178,30 +151,16 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 	}
 }
 
-/* Whether an option that shapes the analysis (not the output) was given. */
+/*
+ * Whether an option that shapes the analysis was given: the order of a
+ * saved report's rows is one of them here, as it was saved.
+ */
 static bool analysis_changed(const struct lt_options *o)
 {
 	struct lt_options d;
 
 	lt_options_init(&d);
-	return o->sleep_cutoff_ns != d.sleep_cutoff_ns ||
-	       o->honour_maxtime != d.honour_maxtime ||
-	       o->kernel_threads != d.kernel_threads || o->sort != d.sort ||
-	       o->window_ns != d.window_ns || o->from_ns != d.from_ns ||
-	       o->to_ns != d.to_ns || o->nr_trans_files ||
-	       o->no_default_trans != d.no_default_trans ||
-	       o->partial != d.partial || o->threads != d.threads;
-}
-
-static int parse_time(const char *opt, const char *val, int64_t *out)
-{
-	uint64_t ns;
-
-	if (lt_parse_duration(val, 1000000000ULL, &ns) < 0 || ns > INT64_MAX)
-		return bad_arg(opt, val, "expected seconds from the start of the "
-			       "trace, e.g. 12.5 or 1500ms");
-	*out = (int64_t)ns;
-	return 0;
+	return o->sort != d.sort || cli_analysis_changed(o, &d);
 }
 
 int main(int argc, char **argv)
@@ -220,8 +179,13 @@ int main(int argc, char **argv)
 	lt_options_init(&opts);
 	/* getopt's own messages name argv[0]: the name, not the path */
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, "f:o:s:tw:kn:j:qhV", long_opts,
-				NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:tn:qhV",
+				long_opts, NULL)) != -1) {
+		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
+		if (ret < 0)
+			return -ret;
+		if (ret)
+			continue;
 		switch (c) {
 		case 'f':
 			if (!strcmp(optarg, "text"))
@@ -239,59 +203,8 @@ int main(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
-		case 's':
-			if (!strcmp(optarg, "max"))
-				opts.sort = LT_SORT_MAX;
-			else if (!strcmp(optarg, "total"))
-				opts.sort = LT_SORT_TOTAL;
-			else if (!strcmp(optarg, "count"))
-				opts.sort = LT_SORT_COUNT;
-			else if (!strcmp(optarg, "avg"))
-				opts.sort = LT_SORT_AVG;
-			else
-				return bad_arg("--sort", optarg,
-					       "expected max, total, count or avg");
-			break;
 		case 't':
 			opts.per_thread = true;
-			break;
-		case 'w':
-			if (cli_parse_window(prog, optarg, &opts.window_ns))
-				return lt_error_exit_status(LT_E_USAGE);
-			break;
-		case OPT_FROM:
-			if (parse_time("--from", optarg, &opts.from_ns))
-				return lt_error_exit_status(LT_E_USAGE);
-			break;
-		case OPT_TO:
-			if (parse_time("--to", optarg, &opts.to_ns))
-				return lt_error_exit_status(LT_E_USAGE);
-			break;
-		case 'k':
-			opts.kernel_threads = true;
-			break;
-		case OPT_SLEEP_CUTOFF:
-			if (lt_parse_duration(optarg, 1000000ULL, &opts.sleep_cutoff_ns) < 0)
-				return bad_arg("--sleep-cutoff", optarg,
-					       "expected a duration such as 5ms, or 0");
-			break;
-		case OPT_NO_MAXTIME:
-			opts.honour_maxtime = false;
-			break;
-		case OPT_TRANS: {
-			const char **t = realloc(trans, (opts.nr_trans_files + 1) *
-						 sizeof(*t));
-
-			if (!t) {
-				fprintf(stderr, "%s: out of memory\n", prog);
-				return lt_error_exit_status(LT_E_NOMEM);
-			}
-			trans = t;
-			trans[opts.nr_trans_files++] = optarg;
-			break;
-		}
-		case OPT_NO_DEFAULT_TRANS:
-			opts.no_default_trans = true;
 			break;
 		case OPT_STACKS:
 			opts.stacks = true;
@@ -302,13 +215,6 @@ int main(int argc, char **argv)
 			if (errno || *end || end == optarg || optarg[0] == '-')
 				return bad_arg("--limit", optarg,
 					       "expected a whole number, 0 for no limit");
-			break;
-		case OPT_PARTIAL:
-			opts.partial = true;
-			break;
-		case 'j':
-			if (cli_parse_threads(prog, optarg, &opts.threads))
-				return lt_error_exit_status(LT_E_USAGE);
 			break;
 		case OPT_NO_PROGRESS:
 			progress = false;
@@ -329,17 +235,13 @@ int main(int argc, char **argv)
 	}
 	if (cli_one_trace(prog, optind, argc))
 		return lt_error_exit_status(LT_E_USAGE);
-	if (opts.to_ns >= 0 && opts.to_ns <= (opts.from_ns > 0 ? opts.from_ns : 0)) {
-		fprintf(stderr, "%s: --to must be later than %s\n", prog,
-			opts.from_ns > 0 ? "--from" : "the first event (0)");
+	if (cli_analysis_check(prog, &opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	}
 	if (output && same_file(output, argv[optind])) {
 		fprintf(stderr, "%s: --output %s: that is the trace being read\n",
 			prog, output);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
-	opts.trans_files = trans;
 
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
 	cli_progress_init(&progress_line, prog, argv[optind], &opts, progress,
@@ -367,12 +269,8 @@ int main(int argc, char **argv)
 		free(trans);
 		return lt_error_exit_status(err.code);
 	}
-	/* a time copied from trace-cmd report is absolute: say so */
-	if (opts.from_ns >= 0 &&
-	    report->end_ns - report->start_ns < (uint64_t)opts.from_ns)
-		warnf("--from %.6g s is past the end of the trace, %.6g s long (--from and --to count from its first event)",
-		      opts.from_ns / 1e9,
-		      (report->end_ns - report->start_ns) / 1e9);
+	if (!quiet)
+		cli_warn_from(prog, &opts, report);
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {
