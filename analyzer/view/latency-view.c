@@ -25,13 +25,10 @@
 
 static const char *prog = "latency-view";
 
-enum { OPT_KEYS = 256, OPT_DUMP, OPT_PARTIAL };
+enum { OPT_KEYS = CLI_OPT_OWN, OPT_DUMP };
 
 static const struct option long_opts[] = {
-	{ "window",		required_argument, NULL, 'w' },
-	{ "kernel-threads",	no_argument,	   NULL, 'k' },
-	{ "threads",		required_argument, NULL, 'j' },
-	{ "partial",		no_argument,	   NULL, OPT_PARTIAL },
+	CLI_ANALYSIS_LONGOPTS,
 	{ "keys",		required_argument, NULL, OPT_KEYS },
 	{ "dump",		no_argument,	   NULL, OPT_DUMP },
 	{ "quiet",		no_argument,	   NULL, 'q' },
@@ -43,19 +40,23 @@ static const struct option long_opts[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-"Usage: %s [OPTION]... TRACE.dat\n"
+"Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
 "Browse the latencies of a trace recorded with trace-cmd (or a report saved\n"
 "by latency-analyze --format=json), on LatencyTOP's screen: the global\n"
 "table, the process bar, the selected process's table;\n"
 "Enter on a row shows its percentiles, worst occurrences and kernel stacks.\n"
-"Press ? in the viewer for every key.\n"
+"Press ? in the viewer for every key.  The options up to -j are\n"
+"latency-analyze's: the same options give the same numbers.\n"
 "\n"
-"  -w, --window DUR       the windows [ and ] step through (default 30s)\n"
-"  -k, --kernel-threads   kernel threads in the global table too\n"
-"  -j, --threads N        threads reading the trace (default: one per core,\n"
+"  -s, --sort=KEY         order rows by max (default), total, count or avg\n"
+"                         at first (o changes it)\n"
+"  -w, --window=DUR       the windows [ and ] step through (default 30s)\n", prog);
+	cli_usage_range(out);
+	cli_usage_accounting(out);
+	fputs(
+"  -j, --threads=N        threads reading the trace (default: one per core,\n"
 "                         one for a small trace)\n"
-"      --partial          browse what was read before damage in the file\n"
-"      --keys KEYS        play these keys first: characters, and <Up>\n"
+"      --keys=KEYS        play these keys first: characters, and <Up>\n"
 "                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
 "                         <Enter> <Esc> <BS> <Tab> <lt> <Size=COLSxLINES>\n"
 "      --dump             no terminal: play --keys, print the screen they\n"
@@ -67,7 +68,7 @@ static void usage(FILE *out)
 "Exit status: 0 ok, 1 usage, 2 cannot read the file, 3 corrupt trace,\n"
 "4 no scheduler events, 5 partial (--partial), 6 out of memory,\n"
 "70 internal error.\n"
-"See latency-view(1) and latency-analyze(1).\n", prog);
+"See latency-view(1) and latency-analyze(1).\n", out);
 }
 
 static const char *term_name(bool to_dump)
@@ -296,48 +297,42 @@ static int check_term(bool to_dump)
 	return ret < 0 ? -1 : 0;
 }
 
-int main(int argc, char **argv)
-{
-	struct cli_progress progress_line;
-	struct lt_error err = { 0 };
-	struct lt_report *report;
-	const char *keys = NULL;
+/* What the command line asks for. */
+struct args {
 	struct lt_options opts;
-	bool quiet = false, to_dump = false, analysis_opts = false;
-	struct lv_model m;
+	struct lt_options base;		/* the viewer's defaults */
+	const char **trans;		/* --trans files: opts points here */
+	const char *keys;
+	const char *path;
+	bool quiet, to_dump, sort_given;
+};
+
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
 	int c, ret;
 
-	lt_options_init(&opts);
-	opts.window_ns = DEFAULT_WINDOW_NS;
+	lt_options_init(&a->opts);
+	a->opts.window_ns = DEFAULT_WINDOW_NS;
+	a->base = a->opts;
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, "w:kj:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "qhV",
+				long_opts, NULL)) != -1) {
+		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->trans);
+		if (ret < 0)
+			return -ret;
+		a->sort_given |= c == 's';
+		if (ret)
+			continue;
 		switch (c) {
-		case 'w':
-			if (cli_parse_window(prog, optarg, &opts.window_ns))
-				return lt_error_exit_status(LT_E_USAGE);
-			analysis_opts = true;
-			break;
-		case 'k':
-			opts.kernel_threads = true;
-			analysis_opts = true;
-			break;
-		case 'j':
-			if (cli_parse_threads(prog, optarg, &opts.threads))
-				return lt_error_exit_status(LT_E_USAGE);
-			analysis_opts = true;
-			break;
-		case OPT_PARTIAL:
-			opts.partial = true;
-			analysis_opts = true;
-			break;
 		case OPT_KEYS:
-			keys = optarg;
+			a->keys = optarg;
 			break;
 		case OPT_DUMP:
-			to_dump = true;
+			a->to_dump = true;
 			break;
 		case 'q':
-			quiet = true;
+			a->quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -349,44 +344,62 @@ int main(int argc, char **argv)
 			return cli_try_help(prog);
 		}
 	}
-	if (cli_one_trace(prog, optind, argc))
+	if (cli_one_trace(prog, optind, argc) || cli_analysis_check(prog, &a->opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	if (keys && check_keys(keys, to_dump))
+	a->path = argv[optind];
+	if (a->keys && check_keys(a->keys, a->to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
 	/* before minutes of reading, not after */
-	if (!to_dump && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+	if (!a->to_dump && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
 		fprintf(stderr, "%s: needs a terminal (--dump prints a screen "
 			"without one)\n", prog);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
-	if (check_term(to_dump))
+	if (check_term(a->to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
+	return -1;
+}
 
-	if (lt_report_file_is_json(argv[optind])) {
+/* Read the trace (or saved report) and show it: the exit status. */
+static int browse(struct args *a)
+{
+	struct cli_progress progress_line;
+	struct lt_error err = { 0 };
+	struct lt_report *report;
+	bool saved = lt_report_file_is_json(a->path);
+	struct lv_model m;
+	int ret;
+
+	if (saved) {
 		/* made already: the options it was made with hold */
-		if (analysis_opts && !quiet)
-			fprintf(stderr, "%s: warning: %s is a saved report: -w, -k, "
-				"-j and --partial do not change it\n", prog,
-				argv[optind]);
-		ret = lt_report_read_json(argv[optind], &report, &err);
+		if (cli_analysis_changed(&a->opts, &a->base) && !a->quiet)
+			fprintf(stderr, "%s: warning: %s is a saved report: the "
+				"options that shape the analysis do not change it\n",
+				prog, a->path);
+		ret = lt_report_read_json(a->path, &report, &err);
 	} else {
-		cli_progress_init(&progress_line, prog, argv[optind], &opts,
-				  !quiet, quiet);
-		ret = lt_analyze(argv[optind], &opts, &report, &err);
+		cli_progress_init(&progress_line, prog, a->path, &a->opts,
+				  !a->quiet, a->quiet);
+		ret = lt_analyze(a->path, &a->opts, &report, &err);
 		cli_progress_clear(&progress_line);
 	}
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return lt_error_exit_status(err.code);
 	}
-	if (lv_model_init(&m, report) < 0) {
+	/* -s orders a saved report's rows too: that is the viewer's to say */
+	if (lv_model_init(&m, report, a->sort_given ? a->opts.sort :
+					    report->options.sort) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		lv_model_free(&m);
 		lt_report_free(report);
 		return lt_error_exit_status(LT_E_NOMEM);
 	}
-	ret = to_dump ? run_dump(&m, keys, argv[optind]) :
-			run_terminal(&m, keys, argv[optind]);
+	ret = a->to_dump ? run_dump(&m, a->keys, a->path) :
+			   run_terminal(&m, a->keys, a->path);
+	/* after the screen is gone, where it can be read */
+	if (!a->quiet && !saved)
+		cli_warn_from(prog, &a->opts, report);
 	if (!ret && report->partial) {
 		/* said after the screen is gone; the reason names the damage */
 		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
@@ -395,5 +408,16 @@ int main(int argc, char **argv)
 	}
 	lv_model_free(&m);
 	lt_report_free(report);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	int ret = parse_args(argc, argv, &a);
+
+	if (ret < 0)
+		ret = browse(&a);
+	free(a.trans);
 	return ret;
 }

@@ -206,15 +206,22 @@ static int rebuild(struct lv_model *m)
 	return 0;
 }
 
-int lv_model_init(struct lv_model *m, const struct lt_report *rep)
+int lv_model_init(struct lv_model *m, const struct lt_report *rep,
+		  enum lt_sort sort)
 {
+	const struct lt_report_process *p;
+
 	memset(m, 0, sizeof(*m));
 	m->rep = rep;
 	m->view = -1;
-	m->sort = rep->options.sort;
-	m->pid = rep->whole.nr_processes ? rep->whole.processes[0].pid : -1;
-	m->shown_pid = -1;
-	return rebuild(m);
+	m->sort = sort;
+	m->pid = m->shown_pid = -1;
+	if (rebuild(m) < 0)
+		return -1;
+	/* the bar's first process is the chosen one */
+	p = lv_model_process(m);
+	m->pid = p ? p->pid : -1;
+	return 0;
 }
 
 void lv_model_free(struct lv_model *m)

@@ -65,8 +65,12 @@ struct lv_model {
 	bool quit;
 };
 
-/* 0, or -1 when out of memory. */
-int lv_model_init(struct lv_model *m, const struct lt_report *rep);
+/*
+ * Rows ordered by @sort (the report's own, or another: a saved report's
+ * rows are reordered), the cursor on the first: 0, or -1 (out of memory).
+ */
+int lv_model_init(struct lv_model *m, const struct lt_report *rep,
+		  enum lt_sort sort);
 void lv_model_free(struct lv_model *m);
 /* Act on one key: 0, or -1 when out of memory. */
 int lv_model_key(struct lv_model *m, int key);

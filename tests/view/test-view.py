@@ -339,6 +339,47 @@ def check_keys():
           screen(trace, "<Right><Enter>"), "xterm-256color as vt100")
 
 
+def check_options():
+    """latency-analyze's analysis options give the viewer its numbers."""
+    tmp = tempfile.mkdtemp()
+    try:
+        mine = os.path.join(tmp, "mine.trans")
+        with open(mine, "w") as f:
+            f.write("9\tanon_pipe_read\tPipe read (mine)\n"
+                    "9\tpipe_read\tPipe read (mine)\n")
+        sets = [["-s", "total"], ["-s", "count"], ["--from", "0.2", "--to", "0.45"],
+                ["--sleep-cutoff", "0", "--no-maxtime"],
+                ["-s", "avg", "-k", "--from", "100ms"]]
+        # tables translate stacks: only the trace with stacks shows them
+        for trace, more in ((TRACES[0], [["--trans", mine], ["--no-default-trans"]]),
+                            (TRACES[2], [])):
+            name = os.path.basename(trace)
+            base = text_report(trace)[0]
+            for opts in sets + more:
+                what = "%s %s" % (name, " ".join(opts))
+                want = text_report(trace, opts)
+                if not check(len(want) == 1, what + ": latency-analyze gave no report"):
+                    continue
+                want = want[0]
+                s = screen(trace, extra=opts)
+                check(s[1].split("  (rows")[0] == want["global"], what + ": global line",
+                      "viewer: %r\nreport: %r" % (s[1], want["global"]))
+                same_rows(view_rows(s, 2), want["rows"], what + " global", s[1])
+                i, title = process_title(s)
+                comm, pid = want["procs"][0][0][:2]
+                check(title and title.startswith("Process %s (%s)" % (comm, pid)),
+                      what + ": the bar starts where the report does", title or "")
+                if opts[0] == "-s":
+                    check("sort: %s " % {"avg": "average"}.get(opts[1], opts[1]) in s[0],
+                          what + ": the title says the sort", s[0])
+                # each set changes something, or the test above proves nothing
+                check(want != base, what + ": the report is the same as without it")
+        check(any("Pipe read (mine)" in l for l in screen(TRACES[0], extra=["--trans", mine])),
+              "--trans: the table's text is shown")
+    finally:
+        shutil.rmtree(tmp)
+
+
 def check_windows():
     trace = TRACES[2]
     want = text_report(trace, ["-w", "5s"])
@@ -380,6 +421,17 @@ def check_errors():
     check(len(err) == 1, "no sched events is one line", "\n".join(err))
     expect(["--dump", "--keys", "<Nope>", TRACES[0]], 1, "--keys: invalid value '<Nope>'")
     expect(["--dump", "-w", "0", TRACES[0]], 1, "--window: invalid value '0'")
+    expect(["--dump", "-s", "size", TRACES[0]], 1, "--sort: invalid value 'size'")
+    expect(["--dump", "--from", "2", "--to", "1", TRACES[0]], 1,
+           "--to must be later than --from")
+    expect(["--dump", "--sleep-cutoff", "x", TRACES[0]], 1, "--sleep-cutoff: invalid")
+    r = run([LV, "--dump", "--from", "1h", TRACES[0]])
+    check(r.returncode == 0 and r.stderr == "latency-view: warning: --from 3600 s is "
+          "past the end of the trace, 0.642824 s long (--from and --to count from its "
+          "first event)\n", "--from past the end: said", r.stderr)
+    err = expect(["--dump", "--trans", "/nonexistent.trans", TRACES[0]], 2,
+                 "/nonexistent.trans: cannot open")
+    check(len(err) == 1, "a missing --trans file is one line", "\n".join(err))
     expect(["--bogus", TRACES[0]], 1, "unrecognized option")
     r = run([LV, "--dump", TRACES[0]], term="nosuchterm")
     check(r.returncode == 1 and r.stderr == "latency-view: TERM=nosuchterm: unknown "
@@ -433,8 +485,14 @@ def check_errors():
         with open(js, "w") as f:
             subprocess.run([LA, "--format=json", TRACES[0]], stdout=f)
         r = run([LV, "--dump", "-w", "5s", js])
-        check(r.returncode == 0 and "is a saved report: -w, -k, -j and --partial "
-              "do not change it" in r.stderr, "options with a saved report", r.stderr)
+        check(r.returncode == 0 and "is a saved report: the options that shape "
+              "the analysis do not change it" in r.stderr, "options with a saved report",
+              r.stderr)
+        # but -s orders its rows, as it does a trace's, and says nothing
+        r = run([LV, "--dump", "-s", "total", js])
+        check(r.returncode == 0 and not r.stderr and
+              r.stdout.split("\n")[1:-1] == screen(TRACES[0], extra=["-s", "total"])[1:],
+              "-s total on a saved report: as on its trace", r.stderr)
         with open(js) as f:
             text = f.read()
         with open(js, "w") as f:
@@ -558,6 +616,7 @@ for t in TRACES:
 check_terminal()
 check_keys()
 check_windows()
+check_options()
 check_errors()
 random_walk()
 if failures:
