@@ -203,6 +203,21 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 	}
 }
 
+/*
+ * A name in the bar, " comm " or "[comm]" for the cursor's; a name longer
+ * than a few words (a saved report may hold any) is cut with '~' so that
+ * its brackets stay.  Returns its length.
+ */
+#define BAR_NAME_MAX	40
+
+static int bar_name(char *buf, size_t len, const char *comm, bool cur)
+{
+	int n = snprintf(buf, len, cur ? "[%.*s%s]" : " %.*s%s ", BAR_NAME_MAX,
+			 comm, strlen(comm) > BAR_NAME_MAX ? "~" : "");
+
+	return n < (int)len ? n : (int)len - 1;
+}
+
 /* The process bar: names side by side, scrolled to keep the cursor's in sight. */
 static void process_bar(const struct lv_model *m, int y)
 {
@@ -219,10 +234,10 @@ static void process_bar(const struct lv_model *m, int y)
 	}
 	/* where the cursor's name falls, to scroll the bar (as drawn below) */
 	for (i = 0; i < m->nr_procs; i++) {
-		char name[64];
+		char name[BAR_NAME_MAX + 4];
 
-		len = snprintf(name, sizeof(name), " %s ", lv_model_proc_at(m, i)->comm);
-		len = (len < (int)sizeof(name) ? len : (int)sizeof(name) - 1) + 1;
+		len = bar_name(name, sizeof(name), lv_model_proc_at(m, i)->comm,
+			       false) + 1;
 		if (i == m->proc) {
 			cur_x = pos;
 			cur_len = len;
@@ -234,12 +249,10 @@ static void process_bar(const struct lv_model *m, int y)
 		start = cur_x + cur_len - (COLS - x);
 	put(y, 0, A_BOLD, prefix);
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
-		char name[64];
+		char name[BAR_NAME_MAX + 4];
 
 		p = lv_model_proc_at(m, i);
-		snprintf(name, sizeof(name), i == m->proc ? "[%s]" : " %s ",
-			 p->comm);
-		len = (int)strlen(name) + 1;
+		len = bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
 		if (pos + len > start && pos - start + x < COLS) {
 			int skip = pos < start ? start - pos : 0;
 

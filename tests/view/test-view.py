@@ -479,6 +479,9 @@ def check_errors():
         check(s[3].startswith(">r?new?line ") and "[P05" in s[i - 1] and
               title.startswith("Process P05"), "odd names stay on their lines",
               "\n".join(s[:i + 1]))
+        # cut to 40 with '~', its brackets kept
+        check(re.search(r"\[P05x{37}~\]>?$", s[i - 1]),
+              "a long name keeps its brackets", s[i - 1])
         s = screen(js, "<Right>", cols=100, lines=30)
         check(process_title(s)[1].startswith("Process a?b?[31m ("),
               "a control character shows as ?", process_title(s)[1] or "")
