@@ -569,6 +569,7 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 
 static int read_report(struct reader *rd, const struct lt_json *root)
 {
+	static const char *const core[] = { "trace", "global", "processes" };
 	struct lt_report *r = &rd->priv->pub;
 	const struct lt_json *t, *a, *e, *schema;
 	bool failed;
@@ -584,24 +585,28 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	if (!schema || schema->type != LT_JSON_STRING ||
 	    strcmp(schema->str, LT_REPORT_SCHEMA))
 		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA "\"");
+	/* the schema's core: a file without them is no report, however valid */
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++) {
+		e = lt_json_get(root, core[i]);
+		if (!e || e->type == LT_JSON_NULL)
+			return bad(rd, core[i], "missing");
+	}
 	t = lt_json_get(root, "trace");
-	if (t && t->type == LT_JSON_NULL)
-		t = NULL;
-	if (t && (need_object(rd, t, "trace") < 0 ||
-		  get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
-		  get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
-		  get_str(rd, t, "compression", "trace", &r->compression, false) < 0 ||
-		  get_str(rd, t, "uname", "trace", &r->uname, false) < 0 ||
-		  get_str(rd, t, "clock", "trace", &r->clock, false) < 0 ||
-		  get_int(rd, t, "cpus", "trace", &r->cpus) < 0 ||
-		  get_u64(rd, t, "start_ns", "trace", &r->start_ns) < 0 ||
-		  get_u64(rd, t, "end_ns", "trace", &r->end_ns) < 0 ||
-		  get_u64(rd, t, "events", "trace", &r->events) < 0 ||
-		  get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
-		  get_u64(rd, t, "lost_gaps_unknown", "trace",
-			  &r->lost_gaps_unknown) < 0 ||
-		  get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
-		  read_trace_lists(rd, t, r) < 0))
+	if (need_object(rd, t, "trace") < 0 ||
+	    get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
+	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
+	    get_str(rd, t, "compression", "trace", &r->compression, false) < 0 ||
+	    get_str(rd, t, "uname", "trace", &r->uname, false) < 0 ||
+	    get_str(rd, t, "clock", "trace", &r->clock, false) < 0 ||
+	    get_int(rd, t, "cpus", "trace", &r->cpus) < 0 ||
+	    get_u64(rd, t, "start_ns", "trace", &r->start_ns) < 0 ||
+	    get_u64(rd, t, "end_ns", "trace", &r->end_ns) < 0 ||
+	    get_u64(rd, t, "events", "trace", &r->events) < 0 ||
+	    get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
+	    get_u64(rd, t, "lost_gaps_unknown", "trace",
+		    &r->lost_gaps_unknown) < 0 ||
+	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
+	    read_trace_lists(rd, t, r) < 0)
 		return -1;
 	if (read_dropped(rd, root, r) < 0)
 		return -1;

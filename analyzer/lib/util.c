@@ -79,6 +79,9 @@ int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns)
 	v = strtod(s, &end);
 	if (errno || end == s || !isfinite(v) || v < 0)
 		return -1;
+	/* decimal only: strtod also takes " +5", "1e3", "0x10" and "inf" */
+	if (strspn(s, "0123456789.") != (size_t)(end - s))
+		return -1;
 	if (*end) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (!strcmp(end, units[i].suffix))

@@ -54,6 +54,9 @@ expect 1 "--sort: invalid value" -- "$LA" --sort=name x.dat
 expect 1 "--window: invalid value '30 parsecs'" -- "$LA" --window '30 parsecs' x.dat
 expect 1 "--window: invalid value '0'" -- "$LA" --window 0 x.dat
 expect 1 "--from: invalid value '-3'" -- "$LA" --from=-3 x.dat
+expect 1 "--from: invalid value '0x10'" -- "$LA" --from=0x10 x.dat
+expect 1 "--to: invalid value '1e3'" -- "$LA" --to=1e3 x.dat
+expect 1 "--sleep-cutoff: invalid value ' 5ms'" -- "$LA" --sleep-cutoff=' 5ms' x.dat
 expect 1 "--to must be later than --from" -- "$LA" --from 5 --to 2 x.dat
 expect 1 "--limit: invalid value" -- "$LA" --limit=many x.dat
 expect 1 "--limit: invalid value '-3': expected a whole number" -- "$LA" -n -3 x.dat
@@ -267,10 +270,14 @@ for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gp
 done
 expect 0 "saved.json is a saved report: the options that shape the analysis do not change it" -- \
 	"$LA" -w 5s "$tmp/saved.json"
-printf '{"schema": "latencytop-report/1", "global": [{"count": -1}]}' > "$tmp/bad.json"
+printf '{"schema": "latencytop-report/1", "trace": {}, "processes": [], "global": [{"count": -1}]}' > "$tmp/bad.json"
 expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: global\[0\]\.count: expected a whole number of 0 or more\$" -- \
 	"$LA" "$tmp/bad.json"
 one_line "$LA" "$tmp/bad.json"
+# the schema's name alone is no report
+printf '{"schema": "latencytop-report/1"}' > "$tmp/bad.json"
+expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: trace: missing\$" -- \
+	"$LA" "$tmp/bad.json"
 
 [ $fail = 0 ] && echo "test-cli: all checks passed"
 exit $fail

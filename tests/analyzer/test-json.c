@@ -249,15 +249,21 @@ static void test_report(void)
 	lt_report_free(r);
 }
 
+/* A report's first members, and those without which it is none. */
+#define SCHEMA		"\"schema\": \"latencytop-report/1\", "
+#define HAS_TRACE	"\"trace\": {}, "
+#define HAS_GLOBAL	"\"global\": [], "
+#define HAS_PROCESSES	"\"processes\": [], "
+
 /* What lt_analyze() would leave, where the file says less. */
 static void test_report_defaults(void)
 {
 	static const char partial[] =
-		"{\"schema\": \"latencytop-report/1\", \"trace\": null,"
-		" \"options\": null, \"partial\": true, \"partial_reason\": null}";
+		"{" SCHEMA HAS_TRACE HAS_GLOBAL HAS_PROCESSES
+		"\"options\": null, \"partial\": true, \"partial_reason\": null}";
 	static const char whole[] =
-		"{\"schema\": \"latencytop-report/1\", \"partial\": false,"
-		" \"partial_reason\": \"stale\"}";
+		"{" SCHEMA HAS_TRACE HAS_GLOBAL HAS_PROCESSES
+		"\"partial\": false, \"partial_reason\": \"stale\"}";
 	struct lt_error err = { 0 };
 	struct lt_report *r;
 
@@ -286,24 +292,37 @@ static void test_report_errors(void)
 		{ "[]", "r.json: not a latencytop report: the top level: expected an object" },
 		{ "{\"schema\": \"other/2\"}",
 		  "r.json: not a latencytop report: schema: not \"latencytop-report/1\"" },
-		{ "{\"schema\": \"latencytop-report/1\", \"global\": [{\"count\": -1}]}",
+		{ "{\"schema\": \"latencytop-report/1\"}",
+		  "r.json: not a latencytop report: trace: missing" },
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL "\"processes\": null}",
+		  "r.json: not a latencytop report: processes: missing" },
+		{ "{" SCHEMA HAS_GLOBAL HAS_PROCESSES "\"trace\": []}",
+		  "r.json: not a latencytop report: trace: expected an object" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES
+		  "\"global\": [{\"count\": -1}]}",
 		  "r.json: not a latencytop report: global[0].count: expected a whole number of 0 or more" },
-		{ "{\"schema\": \"latencytop-report/1\", \"processes\": [{\"reasons\":"
-		  " [{\"kind\": \"odd\"}]}]}",
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL
+		  "\"processes\": [{\"reasons\": [{\"kind\": \"odd\"}]}]}",
 		  "r.json: not a latencytop report: processes[0].reasons[0].kind: not annotated, translated, function, unknown or scheduler" },
-		{ "{\"schema\": \"latencytop-report/1\", \"windows\": {}}",
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL HAS_PROCESSES
+		  "\"windows\": {}}",
 		  "r.json: not a latencytop report: windows: expected an array" },
-		{ "{\"schema\": \"latencytop-report/1\", \"global\": [{\"kind\": \"unknown\","
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES
+		  "\"global\": [{\"kind\": \"unknown\","
 		  " \"worst\": [{}, {}, {}, {}, {}, {}]}]}",
 		  "r.json: not a latencytop report: global[0].worst[5]: more than the five worst" },
-		{ "{\"schema\": \"latencytop-report/1\", \"start_ns\": 9, \"end_ns\": 5}",
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL HAS_PROCESSES
+		  "\"start_ns\": 9, \"end_ns\": 5}",
 		  "r.json: not a latencytop report: end_ns: it ends before it starts" },
-		{ "{\"schema\": \"latencytop-report/1\", \"global\": [{\"kind\": \"unknown\","
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES
+		  "\"global\": [{\"kind\": \"unknown\","
 		  " \"total_ns\": 5, \"stacks\": [{\"total_ns\": 4}, {\"total_ns\": 2}]}]}",
 		  "r.json: not a latencytop report: global[0].stacks[1]: the stacks add up to more than the row" },
-		{ "{\"schema\": \"latencytop-report/1\", \"options\": {\"sort\": \"size\"}}",
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL HAS_PROCESSES
+		  "\"options\": {\"sort\": \"size\"}}",
 		  "r.json: not a latencytop report: options.sort: not max, total, count or avg" },
-		{ "{\"schema\": \"latencytop-report/1\", \"processes\": [{\"pid\": 1.5}]}",
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL
+		  "\"processes\": [{\"pid\": 1.5}]}",
 		  "r.json: not a latencytop report: processes[0].pid: expected a whole number that fits an int" },
 		{ "{\"schema\": \"latencytop-report/1\",\n\"global\": [}",
 		  "r.json: not valid JSON: line 2, column 12: '}' where a value should be" },
