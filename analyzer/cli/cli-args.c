@@ -73,10 +73,16 @@ static int parse_sort(const char *prog, const char *val, enum lt_sort *sort)
 		[LT_SORT_MAX] = "max", [LT_SORT_TOTAL] = "total",
 		[LT_SORT_COUNT] = "count", [LT_SORT_AVG] = "avg",
 	};
+	/* the words the viewer's title uses */
+	static const char *const long_names[] = {
+		[LT_SORT_MAX] = "maximum", [LT_SORT_AVG] = "average",
+	};
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i] && !strcmp(val, names[i])) {
+		if (!strcmp(val, names[i]) ||
+		    (i < sizeof(long_names) / sizeof(long_names[0]) &&
+		     long_names[i] && !strcmp(val, long_names[i]))) {
 			*sort = (enum lt_sort)i;
 			return 0;
 		}

@@ -94,6 +94,7 @@ static void usage(FILE *out)
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
 "  3  not a trace, or damaged\n"
+" 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
 }

@@ -25,12 +25,13 @@
 
 static const char *prog = "latency-view";
 
-enum { OPT_KEYS = CLI_OPT_OWN, OPT_DUMP };
+enum { OPT_KEYS = CLI_OPT_OWN, OPT_DUMP, OPT_NO_PROGRESS };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
 	{ "keys",		required_argument, NULL, OPT_KEYS },
 	{ "dump",		no_argument,	   NULL, OPT_DUMP },
+	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
@@ -62,12 +63,13 @@ static void usage(FILE *out)
 "      --dump             no terminal: play --keys, print the screen they\n"
 "                         lead to (COLUMNS x LINES, default 80x24), exit\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
+"      --no-progress      no progress display while reading\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
 "Exit status: 0 ok, 1 usage, 2 cannot read the file, 3 corrupt trace,\n"
-"4 no scheduler events, 5 partial (--partial), 6 out of memory,\n"
-"70 internal error.\n"
+"4 no scheduler events, 5 partial (--partial), 6 resource limit or out\n"
+"of memory, 70 internal error.\n"
 "See latency-view(1) and latency-analyze(1).\n", out);
 }
 
@@ -304,7 +306,7 @@ struct args {
 	const char **trans;		/* --trans files: opts points here */
 	const char *keys;
 	const char *path;
-	bool quiet, to_dump, sort_given;
+	bool quiet, no_progress, to_dump, sort_given;
 };
 
 /* -1 to go on, else the exit status to leave with. */
@@ -330,6 +332,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		case OPT_DUMP:
 			a->to_dump = true;
+			break;
+		case OPT_NO_PROGRESS:
+			a->no_progress = true;
 			break;
 		case 'q':
 			a->quiet = true;
@@ -379,7 +384,7 @@ static int browse(struct args *a)
 		ret = lt_report_read_json(a->path, &report, &err);
 	} else {
 		cli_progress_init(&progress_line, prog, a->path, &a->opts,
-				  !a->quiet, a->quiet);
+				  !a->quiet && !a->no_progress, a->quiet);
 		ret = lt_analyze(a->path, &a->opts, &report, &err);
 		cli_progress_clear(&progress_line);
 	}

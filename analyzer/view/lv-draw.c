@@ -98,7 +98,14 @@ static void range_text(const struct lv_model *m, char *buf, size_t len)
 	const struct lt_report_view *v = lv_model_view(m);
 	char d[32], a[32], b[32];
 
-	if (m->view < 0)
+	if (m->view < 0 && (v->start_ns != r->start_ns || v->end_ns != r->end_ns))
+		/* cut by --from or --to: where, as the windows say it */
+		snprintf(buf, len, "range +%s .. +%s, %s",
+			 v->start_ns == r->start_ns ? "0 s" :
+			 dur(a, sizeof(a), v->start_ns - r->start_ns),
+			 dur(b, sizeof(b), v->end_ns - r->start_ns),
+			 dur(d, sizeof(d), v->end_ns - v->start_ns));
+	else if (m->view < 0)
 		snprintf(buf, len, "whole trace, %s",
 			 dur(d, sizeof(d), v->end_ns - v->start_ns));
 	else	/* numbered and written as latency-analyze --window does */
@@ -413,8 +420,9 @@ static void detail_screen(struct lv_model *m)
 	add(&t, "Median %s   90th percentile %s   99th percentile %s",
 	    dur(a, sizeof(a), r->p50_ns), dur(b, sizeof(b), r->p90_ns),
 	    dur(c, sizeof(c), r->p99_ns));
-	add(&t, "Longest ended at %s s, thread %d (%.1f%% of the table)",
-	    stamp(d, sizeof(d), r->max_at_ns), r->max_tid, r->percent);
+	add(&t, "%.1f%% of the table's time", r->percent);
+	add(&t, "Longest ended at %s s, thread %d",
+	    stamp(d, sizeof(d), r->max_at_ns), r->max_tid);
 	add(&t, "%s", "");
 	add(&t, "Worst occurrences (%u)", r->nr_worst);
 	for (k = 0; k < r->nr_worst; k++)
@@ -468,7 +476,7 @@ static void help_screen(struct lv_model *m)
 		"  ?                this help",
 		"  q                quit (from details or help: back)",
 		"",
-		"Same numbers as latency-analyze with its default options.",
+		"The same numbers as latency-analyze given the same options.",
 	};
 	struct text t = { 0 };
 	size_t i;

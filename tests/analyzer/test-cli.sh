@@ -51,6 +51,7 @@ expect 1 'only one trace' -- "$LA" a.dat b.dat
 expect 1 "^latency-analyze: (unrecognized|invalid) option" -- "$LA" --bogus x.dat
 expect 1 "--format: invalid value 'xml'" -- "$LA" --format=xml x.dat
 expect 1 "--sort: invalid value" -- "$LA" --sort=name x.dat
+expect 1 "--sort: invalid value 'maxi'" -- "$LA" --sort=maxi x.dat
 expect 1 "--window: invalid value '30 parsecs'" -- "$LA" --window '30 parsecs' x.dat
 expect 1 "--window: invalid value '0'" -- "$LA" --window 0 x.dat
 expect 1 "--from: invalid value '-3'" -- "$LA" --from=-3 x.dat
@@ -110,6 +111,9 @@ for f in desktop-4cpu-sched_switch.dat embedded-1cpu-sched-irq-gpio.dat qemu-1cp
 	expect 0 'Global latencies' -- "$LA" "$t"
 	expect 0 '^ +trace-cmd record -e latencytop .* <workload>$' -- "$LA" "$t"
 	expect 0 'Thread ' -- "$LA" --per-thread --sort=total "$t"
+	# the viewer's words for the sorts are taken too
+	cmp -s <("$LA" -q -s average "$t") <("$LA" -q -s avg "$t") ||
+		{ echo "FAIL: -s average is not -s avg on $f"; fail=1; }
 	expect 0 '=== Window 0' -- "$LA" --window 2s --from 1 --to 8 "$t"
 	"$LA" -q --format=json "$t" > "$tmp/r.json" || { echo "FAIL: json $f"; fail=1; }
 	"$LA" -q --format=csv -o "$tmp/r.csv" "$t" || { echo "FAIL: csv $f"; fail=1; }

@@ -173,7 +173,8 @@ def check_trace(trace):
         s = screen(trace, "<Enter>")
         check(s[1].startswith(cause.rstrip("~")), name + ": detail cause", s[1])
         check("Count %s   Total %s   Maximum %s   Average %s" % (count, total, mx, avg)
-              in s, name + ": detail numbers", "\n".join(s[:8]))
+              in s and "%s of the table's time" % pct in s, name + ": detail numbers",
+              "\n".join(s[:8]))
         s2 = screen(trace, "<Enter><Esc>")
         check(s2[1].split("  (rows")[0] == want["global"], name + ": Esc leaves details",
               s2[1])
@@ -376,6 +377,11 @@ def check_options():
                 check(want != base, what + ": the report is the same as without it")
         check(any("Pipe read (mine)" in l for l in screen(TRACES[0], extra=["--trans", mine])),
               "--trans: the table's text is shown")
+        # a range cut by --from/--to is not the whole trace: the title says
+        # which, from its first event to its last, as the Range line does
+        s = screen(TRACES[0], extra=["--from", "0.2", "--to", "0.45"])
+        check(" LatencyTOP  range +200.0 ms .. +448.5 ms, 248.5 ms  sort: maximum" in s[0],
+              "--from/--to: the title gives the range", s[0])
     finally:
         shutil.rmtree(tmp)
 
@@ -425,6 +431,9 @@ def check_errors():
     expect(["--dump", "--from", "2", "--to", "1", TRACES[0]], 1,
            "--to must be later than --from")
     expect(["--dump", "--sleep-cutoff", "x", TRACES[0]], 1, "--sleep-cutoff: invalid")
+    r = run([LV, "--dump", "--no-progress", "-s", "maximum", TRACES[0]])
+    check(r.returncode == 0 and r.stdout.split("\n")[:-1] == screen(TRACES[0]),
+          "--no-progress and -s maximum (the title's word) taken", r.stderr)
     r = run([LV, "--dump", "--from", "1h", TRACES[0]])
     check(r.returncode == 0 and r.stderr == "latency-view: warning: --from 3600 s is "
           "past the end of the trace, 0.642824 s long (--from and --to count from its "
