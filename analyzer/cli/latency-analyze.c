@@ -152,27 +152,16 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 	}
 }
 
-/*
- * Whether an option that shapes the analysis was given: the order of a
- * saved report's rows is one of them here, as it was saved.
- */
-static bool analysis_changed(const struct lt_options *o)
-{
-	struct lt_options d;
-
-	lt_options_init(&d);
-	return o->sort != d.sort || cli_analysis_changed(o, &d);
-}
 
 int main(int argc, char **argv)
 {
 	const char **trans = NULL;
 	const char *output = NULL;
 	enum lt_format format = LT_FORMAT_TEXT;
-	struct lt_options opts;
+	struct lt_options opts, defaults;
 	struct lt_report *report;
 	struct lt_error err = { 0 };
-	bool progress = true;
+	bool progress = true, sort_given = false;
 	FILE *out = stdout;
 	int c, ret, status;
 	char *end;
@@ -185,6 +174,7 @@ int main(int argc, char **argv)
 		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
 		if (ret < 0)
 			return -ret;
+		sort_given |= c == 's';
 		if (ret)
 			continue;
 		switch (c) {
@@ -250,15 +240,18 @@ int main(int argc, char **argv)
 
 	if (lt_report_file_is_json(argv[optind])) {
 		/* a saved report, written again: it keeps what it was made with */
-		if (analysis_changed(&opts))
+		lt_options_init(&defaults);
+		if (cli_analysis_changed(&opts, &defaults))
 			warnf("%s is a saved report: the options that shape the "
 			      "analysis do not change it", argv[optind]);
 		ret = lt_report_read_json(argv[optind], &report, &err);
 		if (!ret) {
-			/* what shapes the text is this run's to say */
+			/* what shapes the output is this run's to say */
 			report->options.stacks = opts.stacks;
 			report->options.per_thread = opts.per_thread;
 			report->options.limit = opts.limit;
+			if (sort_given)
+				lt_report_sort(report, opts.sort);
 		}
 	} else {
 		ret = lt_analyze(argv[optind], &opts, &report, &err);

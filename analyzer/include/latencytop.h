@@ -258,6 +258,11 @@ bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
+/*
+ * Order @report's tables and process sections by @sort, as lt_analyze()
+ * with that option would have (for a saved report read back).
+ */
+void lt_report_sort(struct lt_report *report, enum lt_sort sort);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width

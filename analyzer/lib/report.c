@@ -592,6 +592,33 @@ fail:
 	return nomem(b);
 }
 
+static void sort_view(struct lt_report_view *v)
+{
+	struct lt_report_process *p;
+	size_t i, k;
+
+	qsort(v->global, v->nr_global, sizeof(*v->global), cmp_rows);
+	for (i = 0; i < v->nr_processes; i++) {
+		p = &v->processes[i];
+		qsort(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows);
+		for (k = 0; k < p->nr_threads; k++)
+			qsort(p->threads[k].rows, p->threads[k].nr_rows,
+			      sizeof(*p->threads[k].rows), cmp_rows);
+	}
+	qsort(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs);
+}
+
+void lt_report_sort(struct lt_report *r, enum lt_sort sort)
+{
+	size_t i;
+
+	qsort_by = sort;
+	sort_view(&r->whole);
+	for (i = 0; i < r->nr_windows; i++)
+		sort_view(&r->windows[i]);
+	r->options.sort = sort;
+}
+
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
 		    struct lt_error *err)
 {

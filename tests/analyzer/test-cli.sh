@@ -274,6 +274,19 @@ for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gp
 done
 expect 0 "saved.json is a saved report: the options that shape the analysis do not change it" -- \
 	"$LA" -w 5s "$tmp/saved.json"
+# --sort orders a saved report as it would have ordered the trace's, silently
+t=$DATA/../../samples/local-golden-stacks.dat
+"$LA" -q -f json -w 0.2 "$t" > "$tmp/saved.json"
+for s in total count avg; do
+	for f in json text csv folded; do
+		if ! cmp -s <("$LA" -q -f $f -w 0.2 -s $s "$t") \
+			    <("$LA" -f $f -s $s "$tmp/saved.json" 2>"$tmp/err"); then
+			echo "FAIL: -s $s -f $f on a saved report: not as on its trace"
+			fail=1
+		fi
+		[ -s "$tmp/err" ] && { echo "FAIL: -s $s on a saved report: warned"; fail=1; }
+	done
+done
 printf '{"schema": "latencytop-report/1", "trace": {}, "processes": [], "global": [{"count": -1}]}' > "$tmp/bad.json"
 expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: global\[0\]\.count: expected a whole number of 0 or more\$" -- \
 	"$LA" "$tmp/bad.json"
