@@ -259,6 +259,15 @@ bool lt_report_file_is_json(const char *path);
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
 /*
+ * Parts of the text report, for a viewer to show: its header (trace,
+ * file, range, sources, what is missing or lost, what was not charged)
+ * and the lines above a view's global table (its total, how much of it
+ * is explained, why it is empty).  0, or -1 on a write error.
+ */
+int lt_report_write_header(const struct lt_report *report, FILE *out);
+int lt_report_write_view_head(const struct lt_report *report,
+			      const struct lt_report_view *view, FILE *out);
+/*
  * Order @report's tables and process sections by @sort, as lt_analyze()
  * with that option would have (for a saved report read back).
  */

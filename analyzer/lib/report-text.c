@@ -141,22 +141,31 @@ static bool kthread_rows(const struct lt_report_view *v)
 	return false;
 }
 
+int lt_report_write_view_head(const struct lt_report *r,
+			      const struct lt_report_view *v, FILE *out)
+{
+	char total[32];
+
+	fprintf(out, "Global latencies%s: %s charged\n",
+		r->options.kernel_threads ? "" : " (kernel threads excluded)",
+		lt_format_duration(total, sizeof(total), v->total_ns));
+	put_coverage(out, &v->coverage);
+	if (!v->nr_global)
+		fputs(!r->options.kernel_threads && kthread_rows(v) ?
+		      "  (none outside kernel threads: -k counts them here)\n" :
+		      "  (no latencies in this range)\n", out);
+	return ferror(out) ? -1 : 0;
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
 	char total[32];
 	size_t i, j;
 
-	fprintf(out, "Global latencies%s: %s charged\n",
-		r->options.kernel_threads ? "" : " (kernel threads excluded)",
-		lt_format_duration(total, sizeof(total), v->total_ns));
-	put_coverage(out, &v->coverage);
+	lt_report_write_view_head(r, v, out);
 	if (v->nr_global)
 		put_rows(out, r, v->global, v->nr_global, 0);
-	else if (!r->options.kernel_threads && kthread_rows(v))
-		fputs("  (none outside kernel threads: -k counts them here)\n", out);
-	else
-		fputs("  (no latencies in this range)\n", out);
 
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
@@ -343,10 +352,9 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	fputc('\n', out);
 }
 
-int lt_report_write_text(const struct lt_report *r, FILE *out)
+int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
-	char dur[32], win[32];
-	size_t w;
+	char dur[32];
 
 	fprintf(out, "latency-analyze %s: %s%s\n", LT_VERSION_STRING, r->path,
 		r->partial ? "  ** PARTIAL REPORT **" : "");
@@ -376,8 +384,16 @@ int lt_report_write_text(const struct lt_report *r, FILE *out)
 		fprintf(out, "Damaged:  %" PRIu64 " records did not fit their event "
 			"format and were ignored\n", r->damaged_records);
 	put_not_charged(out, r);
-	fputc('\n', out);
+	return ferror(out) ? -1 : 0;
+}
 
+int lt_report_write_text(const struct lt_report *r, FILE *out)
+{
+	char win[32];
+	size_t w;
+
+	lt_report_write_header(r, out);
+	fputc('\n', out);
 	if (!r->options.window_ns) {
 		put_view(out, r, &r->whole);
 		return ferror(out) ? -1 : 0;

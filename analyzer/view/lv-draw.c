@@ -157,7 +157,9 @@ static void row_text(char *line, size_t len, enum cols cols, int cause_w,
  * Table @t in @height lines from line @y, its head first; the cursor row
  * reversed when @focused, underlined when not.
  */
-static void table(struct lv_table *t, int y, int height, bool focused)
+/* @empty: what an empty table says. */
+static void table(struct lv_table *t, int y, int height, bool focused,
+		  const char *empty)
 {
 	char cause[256], line[512], mx[32], avg[32], tot[32], cnt[24], pct[16];
 	int cw = count_width(t), cause_w, i;
@@ -187,7 +189,7 @@ static void table(struct lv_table *t, int y, int height, bool focused)
 	if (t->sel >= t->top + (size_t)height)
 		t->top = t->sel - (size_t)height + 1;
 	if (!t->nr)
-		put(y + 1, 1, 0, "(no latencies)");
+		put(y + 1, 1, 0, empty);
 	for (i = 0; i < height; i++) {
 		const struct lt_report_row *r;
 
@@ -288,6 +290,18 @@ static const char *shown(char *buf, size_t len, const struct lv_table *t,
 	return buf;
 }
 
+/* An empty global table may only leave kernel threads out: say so. */
+static const char *global_empty(const struct lv_model *m)
+{
+	const struct lt_report_view *v = lv_model_view(m);
+	size_t i;
+
+	for (i = 0; !m->rep->options.kernel_threads && i < v->nr_processes; i++)
+		if (v->processes[i].kernel_thread && v->processes[i].nr_rows)
+			return "(none outside kernel threads: -k shows them here)";
+	return "(no latencies)";
+}
+
 static void main_screen(struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
@@ -305,14 +319,16 @@ static void main_screen(struct lv_model *m)
 	if ((size_t)g > m->global.nr)
 		g = m->global.nr ? (int)m->global.nr : 1;
 	l = body - g;
-	table(&m->global, 2, g + 1, m->focus == LV_FOCUS_GLOBAL);
+	table(&m->global, 2, g + 1, m->focus == LV_FOCUS_GLOBAL,
+	      global_empty(m));
 	/* as latency-analyze words it */
 	putf(1, 0, 0, "Global latencies%s: %s charged%s",
 	     m->rep->options.kernel_threads ? "" : " (kernel threads excluded)",
 	     dur(d, sizeof(d), v->total_ns), shown(more, sizeof(more), &m->global, g));
 	y = 3 + g;
 	process_bar(m, y++);
-	table(&m->local, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS);
+	table(&m->local, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS,
+	      "(no latencies)");
 	if (p)
 		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s", p->comm, p->pid,
 		     p->kernel_thread ? " [kernel thread]" : "",
@@ -450,6 +466,49 @@ static void detail_screen(struct lv_model *m)
 	text_show(m, &t, " Details");
 }
 
+/* Lines of @fn's text output, added to @t (nothing when out of memory). */
+static void add_output(struct text *t, const struct lv_model *m,
+		       int (*fn)(const struct lt_report *,
+				 const struct lt_report_view *, FILE *))
+{
+	char *buf = NULL, *line, *next;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	fn(m->rep, lv_model_view(m), f);
+	if (fclose(f) == 0)
+		for (line = buf; line && *line; line = next) {
+			next = strchr(line, '\n');
+			if (next)
+				*next++ = '\0';
+			add(t, "%s", line);
+		}
+	free(buf);
+}
+
+static int write_header(const struct lt_report *r,
+			const struct lt_report_view *v, FILE *out)
+{
+	(void)v;
+	return lt_report_write_header(r, out);
+}
+
+/* What latency-analyze says before its tables: sources, losses, drops. */
+static void info_screen(struct lv_model *m)
+{
+	char range[96];
+	struct text t = { 0 };
+
+	add_output(&t, m, write_header);
+	range_text(m, range, sizeof(range));
+	add(&t, "%s", "");
+	add(&t, "Shown: %s", range);
+	add_output(&t, m, lt_report_write_view_head);
+	text_show(m, &t, " Trace");
+}
+
 static void help_screen(struct lv_model *m)
 {
 	static const char *const help[] = {
@@ -473,6 +532,8 @@ static void help_screen(struct lv_model *m)
 		"  o                sort by maximum, total, count, average",
 		"  ], [             the next, previous window of --window (30 s",
 		"                   by default); before the first: the whole trace",
+		"  i                the trace: its sources, what it lacks, what",
+		"                   was lost and what was not charged",
 		"  ?                this help",
 		"  q                quit (from details or help: back)",
 		"",
@@ -500,7 +561,7 @@ static void status_line(const struct lv_model *m)
 	else
 		snprintf(buf, sizeof(buf),
 			 "q quit  ? help  <-> process  Enter details  / search  "
-			 "[ ] window");
+			 "[ ] window  i trace");
 	bar(LINES - 1, A_REVERSE, buf);
 }
 
@@ -517,6 +578,8 @@ void lv_draw(struct lv_model *m, const char *path)
 	}
 	if (m->screen == LV_SCREEN_HELP)
 		help_screen(m);
+	else if (m->screen == LV_SCREEN_INFO)
+		info_screen(m);
 	else if (m->screen == LV_SCREEN_DETAIL)
 		detail_screen(m);	/* back to the main screen when no row */
 	if (m->screen == LV_SCREEN_MAIN) {

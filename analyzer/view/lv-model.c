@@ -410,7 +410,7 @@ static void scroll_key(struct lv_model *m, int key)
 	case LV_KEY_END:
 		m->scroll = (size_t)-1 / 2;
 		break;
-	case 'q': case 'Q': case '?': case LV_KEY_ESC: case LV_KEY_ENTER:
+	case 'q': case 'Q': case '?': case 'i': case LV_KEY_ESC: case LV_KEY_ENTER:
 	case LV_KEY_BACKSPACE: case LV_KEY_LEFT: case 'h':
 		m->screen = LV_SCREEN_MAIN;
 		break;
@@ -428,6 +428,10 @@ static int main_key(struct lv_model *m, int key)
 		return 0;
 	case '?':
 		m->screen = LV_SCREEN_HELP;
+		m->scroll = 0;
+		return 0;
+	case 'i':
+		m->screen = LV_SCREEN_INFO;
 		m->scroll = 0;
 		return 0;
 	case LV_KEY_LEFT: case LV_KEY_RIGHT:

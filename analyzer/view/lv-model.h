@@ -29,7 +29,12 @@ enum {
 	LV_KEY_TAB,
 };
 
-enum lv_screen { LV_SCREEN_MAIN, LV_SCREEN_DETAIL, LV_SCREEN_HELP };
+enum lv_screen {
+	LV_SCREEN_MAIN,
+	LV_SCREEN_DETAIL,	/* of the row under the cursor */
+	LV_SCREEN_INFO,		/* the trace: what latency-analyze's header says */
+	LV_SCREEN_HELP,
+};
 enum lv_focus { LV_FOCUS_GLOBAL, LV_FOCUS_PROCESS };
 
 /* A table as shown: the rows in the viewer's sort order, and a cursor. */

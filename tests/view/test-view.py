@@ -178,6 +178,19 @@ def check_trace(trace):
         s2 = screen(trace, "<Enter><Esc>")
         check(s2[1].split("  (rows")[0] == want["global"], name + ": Esc leaves details",
               s2[1])
+    # i: latency-analyze's header, every line of it, then the global lines
+    text = subprocess.run([LA, "-q", trace], capture_output=True, text=True).stdout
+    head = text.split("\n\n")[0].split("\n")
+    glob = text.split("\n\n")[1].split("\nCause ")[0].split("\n")
+    s = screen(trace, "i", cols=400, lines=len(head) + len(glob) + 6)
+    check(s[0].startswith(" Trace") and s[1:1 + len(head)] == head and
+          s[2 + len(head)].startswith("Shown: whole trace, ") and
+          s[3 + len(head):3 + len(head) + len(glob)] == glob,
+          name + ": i shows latency-analyze's header",
+          "\n".join(difflib_lines(s[1:3 + len(head) + len(glob)],
+                                  head + ["", "Shown: ..."] + glob)))
+    check(screen(trace, "i<Esc>") == screen(trace, "") and
+          screen(trace, "ii") == screen(trace, ""), name + ": Esc or i leaves it")
 
 
 def check_keys():
@@ -377,6 +390,12 @@ def check_options():
                 check(want != base, what + ": the report is the same as without it")
         check(any("Pipe read (mine)" in l for l in screen(TRACES[0], extra=["--trans", mine])),
               "--trans: the table's text is shown")
+        # an empty global table says when kernel threads are all there is
+        s = screen(TRACES[4])
+        check(s[3] == " (none outside kernel threads: -k shows them here)",
+              "empty global table: -k would fill it", "\n".join(s[:4]))
+        s = screen(TRACES[4], extra=["-k"])
+        check(view_rows(s, 2), "-k fills it", "\n".join(s[:4]))
         # a range cut by --from/--to is not the whole trace: the title says
         # which, from its first event to its last, as the Range line does
         s = screen(TRACES[0], extra=["--from", "0.2", "--to", "0.45"])
