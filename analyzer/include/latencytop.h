@@ -251,7 +251,7 @@ int lt_report_read_json(const char *path, struct lt_report **out,
 			struct lt_error *err);
 /*
  * Whether @path holds a saved JSON report rather than a trace: its first
- * byte past blanks (and a UTF-8 byte-order mark) is '{', which no
+ * byte past blanks (and a UTF-8 byte-order mark) is '{' or '[', which no
  * trace.dat's is.  False when it cannot be read.
  */
 bool lt_report_file_is_json(const char *path);

@@ -735,5 +735,6 @@ bool lt_report_file_is_json(const char *path)
 	while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
 			 head[i] == '\t'))
 		i++;
-	return i < n && head[i] == '{';
+	/* '[' too: an array is no report, and says so better as JSON */
+	return i < n && (head[i] == '{' || head[i] == '[');
 }

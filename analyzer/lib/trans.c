@@ -148,9 +148,15 @@ static int trans_line(void *vctx, const char *line, size_t n,
 	while (p < end && (*p == '\t' || *p == ' '))
 		p++;
 	text = p;
-	if (text == end)
-		return table_error(err, ctx->name, lineno,
-				   "missing text after the function name");
+	/* blanks run together: "5<TAB><TAB>text" reads text as the function */
+	if (text == end) {
+		char what[128];
+
+		snprintf(what, sizeof(what),
+			 "missing text after the function name '%.*s'",
+			 (int)(flen < 64 ? flen : 64), func);
+		return table_error(err, ctx->name, lineno, what);
+	}
 	return add_entry(ctx->tr, func, flen, (unsigned int)prio, text,
 			 (size_t)(end - text), err);
 }

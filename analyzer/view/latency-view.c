@@ -216,8 +216,10 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 
 	scr = out && in ? newterm(term, out, in) : NULL;
 	if (!scr) {
-		fprintf(stderr, "%s: --dump: cannot use terminal type '%s'\n",
-			prog, term);
+		fprintf(stderr, "%s: --dump: curses cannot draw a %sx%s screen "
+			"of terminal type '%s'\n", prog,
+			getenv("COLUMNS") ? getenv("COLUMNS") : "80",
+			getenv("LINES") ? getenv("LINES") : "24", term);
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
 	}

@@ -70,7 +70,7 @@ grep -qE '^\[anon_pipe_read\] ' "$tmp/bare.txt" ||
 	{ echo "FAIL: --no-default-trans: no [anon_pipe_read] row"; fail=1; }
 printf '5\tfunc\n' > "$tmp/bad.trans"
 out=$("$LA" -q --trans "$tmp/bad.trans" "$P" 2>&1 >/dev/null); st=$?
-[ $st = 1 ] && [ "$out" = "latency-analyze: $tmp/bad.trans:1: missing text after the function name" ] ||
+[ $st = 1 ] && [ "$out" = "latency-analyze: $tmp/bad.trans:1: missing text after the function name 'func'" ] ||
 	{ echo "FAIL: bad table: exit $st: $out"; fail=1; }
 
 # A flame graph from the folded output: every line taken, nothing lost.

@@ -291,6 +291,10 @@ printf '{"schema": "latencytop-report/1", "trace": {}, "processes": [], "global"
 expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: global\[0\]\.count: expected a whole number of 0 or more\$" -- \
 	"$LA" "$tmp/bad.json"
 one_line "$LA" "$tmp/bad.json"
+# nor is an array: said as JSON, not as a trace without its magic
+printf '[1, 2]' > "$tmp/bad.json"
+expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: the top level: expected an object\$" -- \
+	"$LA" "$tmp/bad.json"
 # the schema's name alone is no report
 printf '{"schema": "latencytop-report/1"}' > "$tmp/bad.json"
 expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: trace: missing\$" -- \

@@ -116,8 +116,9 @@ static void test_errors(void)
 		  "bad.trans:2: expected \"priority<TAB>function<TAB>text\", priority is not a number" },
 		{ "\n\n7\n", "bad.trans:3: expected a tab after the priority" },
 		{ "7\t\n", "bad.trans:1: expected a tab after the priority" },
-		{ "7\tfunc\n", "bad.trans:1: missing text after the function name" },
-		{ "7\tfunc\t\t\n", "bad.trans:1: missing text after the function name" },
+		{ "7\tfunc\n", "bad.trans:1: missing text after the function name 'func'" },
+		{ "7\tfunc\t\t\n", "bad.trans:1: missing text after the function name 'func'" },
+		{ "5\t\tText\n", "bad.trans:1: missing text after the function name 'Text'" },
 		{ "99999999\tf\tt\n", "bad.trans:1: priority is out of range" },
 	};
 	struct lt_error err;

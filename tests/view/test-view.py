@@ -471,6 +471,9 @@ def check_errors():
           "--dump without TERM: vt100", r.stderr)
     expect(["--keys", "<Size=80x24>", TRACES[0]], 1, "<Size=...> needs --dump")
     expect(["--dump", "--keys", "<Size=80x24x>", TRACES[0]], 1, "--keys: invalid value")
+    r = run([LV, "--dump", TRACES[0]], cols=32768, lines=10)
+    check(r.returncode == 1 and r.stderr == "latency-view: --dump: curses cannot draw a "
+          "32768x10 screen of terminal type 'vt100'\n", "a screen too large", r.stderr)
     tmp = tempfile.mkdtemp()
     try:
         # a saved report shows as the trace it came from did
