@@ -135,10 +135,19 @@ static int count_width(const struct lv_table *t)
  */
 enum cols { COLS_NARROW, COLS_MEDIUM, COLS_WIDE };
 
-static void row_text(char *line, size_t len, enum cols cols, int cause_w,
-		     int cw, const char *cause, const char *mx, const char *avg,
-		     const char *count, const char *tot, const char *pct)
+/*
+ * One row (or the head) in the columns that fit.  Narrower, a column the
+ * rows are sorted by takes the place of Total (or of Maximum): the order
+ * must show.
+ */
+static void row_text(char *line, size_t len, enum cols cols, enum lt_sort sort,
+		     int cause_w, int cw, const char *cause, const char *mx,
+		     const char *avg, const char *count, const char *tot,
+		     const char *pct)
 {
+	const char *key = sort == LT_SORT_COUNT ? count :
+			  sort == LT_SORT_AVG ? avg : NULL;
+
 	switch (cols) {
 	case COLS_WIDE:
 		snprintf(line, len, " %-*s %10s %10s %*s %11s %7s", cause_w,
@@ -146,20 +155,21 @@ static void row_text(char *line, size_t len, enum cols cols, int cause_w,
 		break;
 	case COLS_MEDIUM:
 		snprintf(line, len, " %-*s %10s %11s %7s", cause_w, cause, mx,
-			 tot, pct);
+			 key ? key : tot, pct);
 		break;
 	default:
-		snprintf(line, len, " %-*s %10s %7s", cause_w, cause, mx, pct);
+		snprintf(line, len, " %-*s %10s %7s", cause_w, cause,
+			 key ? key : mx, pct);
 	}
 }
 
 /*
- * Table @t in @height lines from line @y, its head first; the cursor row
- * reversed when @focused, underlined when not.
+ * Table @t in @height lines from line @y, its head first, rows in @sort's
+ * order; the cursor row reversed when @focused, underlined when not;
+ * @empty what it says without rows.
  */
-/* @empty: what an empty table says. */
-static void table(struct lv_table *t, int y, int height, bool focused,
-		  const char *empty)
+static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
+		  bool focused, const char *empty)
 {
 	char cause[256], line[512], mx[32], avg[32], tot[32], cnt[24], pct[16];
 	int cw = count_width(t), cause_w, i;
@@ -173,8 +183,8 @@ static void table(struct lv_table *t, int y, int height, bool focused,
 	/* the numbers stay near their causes on a very wide terminal */
 	if (cause_w > MAX_CAUSE)
 		cause_w = MAX_CAUSE;
-	row_text(line, sizeof(line), cols, cause_w, cw, "Cause", "Maximum",
-		 "Average", "Count", "Total", "Percent");
+	row_text(line, sizeof(line), cols, sort, cause_w, cw, "Cause",
+		 "Maximum", "Average", "Count", "Total", "Percent");
 	put(y, 0, A_BOLD, line);
 	height--;
 	if (height < 1)
@@ -200,7 +210,7 @@ static void table(struct lv_table *t, int y, int height, bool focused,
 		lt_format_cause(cause, sizeof(cause), r, (size_t)cause_w);
 		snprintf(cnt, sizeof(cnt), "%" PRIu64, r->count);
 		snprintf(pct, sizeof(pct), "%6.1f%%", r->percent);
-		row_text(line, sizeof(line), cols, cause_w, cw, cause,
+		row_text(line, sizeof(line), cols, sort, cause_w, cw, cause,
 			 dur(mx, sizeof(mx), r->max_ns),
 			 dur(avg, sizeof(avg), r->avg_ns), cnt,
 			 dur(tot, sizeof(tot), r->total_ns), pct);
@@ -307,7 +317,8 @@ static void main_screen(struct lv_model *m)
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
 	int body = LINES - 7, g, l, y;
-	char d[32], more[64];
+	char d[32], more[64], line[256];
+	const char *rows;
 
 	/*
 	 * Rows for the two tables: the process table what it needs up to
@@ -319,15 +330,21 @@ static void main_screen(struct lv_model *m)
 	if ((size_t)g > m->global.nr)
 		g = m->global.nr ? (int)m->global.nr : 1;
 	l = body - g;
-	table(&m->global, 2, g + 1, m->focus == LV_FOCUS_GLOBAL,
+	table(&m->global, m->sort, 2, g + 1, m->focus == LV_FOCUS_GLOBAL,
 	      global_empty(m));
-	/* as latency-analyze words it */
-	putf(1, 0, 0, "Global latencies%s: %s charged%s",
-	     m->rep->options.kernel_threads ? "" : " (kernel threads excluded)",
-	     dur(d, sizeof(d), v->total_ns), shown(more, sizeof(more), &m->global, g));
+	/* as latency-analyze words it, or shorter than the screen: the total shows */
+	dur(d, sizeof(d), v->total_ns);
+	rows = shown(more, sizeof(more), &m->global, g);
+	if (snprintf(line, sizeof(line), "Global latencies%s: %s charged%s",
+		     m->rep->options.kernel_threads ? "" :
+		     " (kernel threads excluded)", d, rows) > COLS)
+		snprintf(line, sizeof(line), "Global%s: %s%s",
+			 m->rep->options.kernel_threads ? "" :
+			 " (no kernel threads)", d, rows);
+	put(1, 0, 0, line);
 	y = 3 + g;
 	process_bar(m, y++);
-	table(&m->local, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS,
+	table(&m->local, m->sort, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS,
 	      "(no latencies)");
 	if (p)
 		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s", p->comm, p->pid,

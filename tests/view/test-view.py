@@ -306,6 +306,21 @@ def check_keys():
     check("sort: average" in s[0] and avgs == sorted(avgs, reverse=True),
           "ooo sorts by average", repr(avgs))
     check(screen(trace, "oooo")[:-1] == screen(trace, "")[:-1], "oooo: back to maximum")
+    # narrower, the sort's column takes Total's place (or Maximum's): the
+    # order shows; and the global line keeps its total
+    for cols, keys, head, gone in [(80, "oo", "Count", "Total"), (80, "ooo", "Average", "Total"),
+                                   (50, "oo", "Count", "Maximum"), (80, "o", "Total", None)]:
+        s = screen(trace, keys, cols=cols, lines=24)
+        words = s[2].split()
+        check(head in words and (gone is None or gone not in words),
+              "%d columns, sorted by %s: its column shows" % (cols, head), s[2])
+        vals = [l.split()[-2] for l in s[3:8]]
+        if head == "Count":
+            check(vals == sorted(vals, key=int, reverse=True), "%d columns: counts fall"
+                  % cols, repr(vals))
+    s = screen(trace, "", cols=50, lines=24)
+    check(s[1].startswith("Global (no kernel threads): %s" % want["global"].split(": ")[1]
+                          .split(" charged")[0]), "50 columns: the global total shows", s[1])
     # and the bar follows the sort as latency-analyze's sections do
     for keys, opt in [("o", "total"), ("oo", "count"), ("ooo", "avg")]:
         sections = text_report(trace, ["-s", opt])[0]["procs"]
