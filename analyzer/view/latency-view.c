@@ -163,6 +163,9 @@ static int check_keys(const char *keys, bool to_dump)
 		if (k == RESIZE && !to_dump)
 			return cli_bad_arg(prog, "--keys", keys,
 					   "<Size=...> needs --dump");
+	if (k < 0 && !strncmp(s, "<Size=", 6))
+		return cli_bad_arg(prog, "--keys", s,
+				   "expected <Size=COLSxLINES>, each 1 to 1000");
 	if (k < 0)
 		return cli_bad_arg(prog, "--keys", s,
 				   "expected a character or <Up> <Down> <Left> "

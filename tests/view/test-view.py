@@ -486,6 +486,9 @@ def check_errors():
           "--dump without TERM: vt100", r.stderr)
     expect(["--keys", "<Size=80x24>", TRACES[0]], 1, "<Size=...> needs --dump")
     expect(["--dump", "--keys", "<Size=80x24x>", TRACES[0]], 1, "--keys: invalid value")
+    expect(["--dump", "--keys", "<Size=100000x10>", TRACES[0]], 1,
+           "--keys: invalid value '<Size=100000x10>': expected <Size=COLSxLINES>, "
+           "each 1 to 1000")
     r = run([LV, "--dump", TRACES[0]], cols=32768, lines=10)
     check(r.returncode == 1 and r.stderr == "latency-view: --dump: curses cannot draw a "
           "32768x10 screen of terminal type 'vt100'\n", "a screen too large", r.stderr)
