@@ -152,7 +152,6 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 	}
 }
 
-
 int main(int argc, char **argv)
 {
 	const char **trans = NULL;
