@@ -577,7 +577,7 @@ def random_walk():
     """Any keys, any sizes, every trace: exit 0 and a full screen."""
     keys = ["<Up>", "<Down>", "<Left>", "<Right>", "<PgUp>", "<PgDn>", "<Home>",
             "<End>", "<Enter>", "<Esc>", "<BS>", "<Tab>", "<lt>", "s", "o", "/",
-            "n", "]", "[", "?", "a", "l", "h", "j", "k", "1", " ", "<Size=40x10>",
+            "n", "]", "[", "?", "i", "a", "l", "h", "j", "k", "1", " ", "<Size=40x10>",
             "<Size=200x50>", "<Size=20x5>", "<Size=80x24>"]
     rnd = random.Random(1)
     for i in range(60):
