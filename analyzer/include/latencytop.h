@@ -280,6 +280,11 @@ void lt_report_sort(struct lt_report *report, enum lt_sort sort);
  */
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width);
+/*
+ * Characters the Count column of @nr rows takes: 7, or the widest count's
+ * (a long trace's 123456789 widens the column instead of shifting a row).
+ */
+int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
 /* "12.3 ms", "1.234 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */

@@ -22,28 +22,12 @@ static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 		lt_format_cause(cause, sizeof(cause), row, (size_t)w));
 }
 
-#define COUNT_W 7
 
 static void put_head(FILE *out, int indent, int count_w)
 {
 	fprintf(out, "%*s%-*s %10s %10s %*s %11s %7s\n", indent, "",
 		CAUSE_W - indent, "Cause", "Maximum", "Average", count_w,
 		"Count", "Total", "Percent");
-}
-
-/* Counts past 9,999,999 (long traces) widen their column, not shift a row. */
-static int count_width(const struct lt_report_row *rows, size_t nr)
-{
-	uint64_t most = 0;
-	char buf[24];
-	int w;
-	size_t i;
-
-	for (i = 0; i < nr; i++)
-		if (rows[i].count > most)
-			most = rows[i].count;
-	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
-	return w > COUNT_W ? w : COUNT_W;
 }
 
 static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
@@ -84,7 +68,7 @@ static void put_rows(FILE *out, const struct lt_report *r,
 
 	if (r->options.limit && shown > r->options.limit)
 		shown = r->options.limit;
-	count_w = count_width(rows, shown);
+	count_w = lt_format_count_width(rows, shown);
 	put_head(out, indent, count_w);
 	for (i = 0; i < shown; i++) {
 		const struct lt_report_row *row = &rows[i];

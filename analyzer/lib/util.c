@@ -49,6 +49,20 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 	return buf;
 }
 
+int lt_format_count_width(const struct lt_report_row *rows, size_t nr)
+{
+	uint64_t most = 0;
+	char buf[24];
+	size_t i;
+	int w;
+
+	for (i = 0; i < nr; i++)
+		if (rows[i].count > most)
+			most = rows[i].count;
+	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
+	return w > 7 ? w : 7;
+}
+
 char *lt_format_duration(char *buf, size_t len, uint64_t ns)
 {
 	if (ns < 1000)

@@ -16,7 +16,6 @@
 #define MIN_LINES	10
 #define MEDIUM		64	/* from here on, Total too */
 #define WIDE		100	/* and Average and Count */
-#define COUNT_W		7
 #define MAX_CAUSE	160
 
 static const char *const kind_name[LT_CAUSE_NR] = {
@@ -115,20 +114,6 @@ static void range_text(const struct lv_model *m, char *buf, size_t len)
 			 dur(b, sizeof(b), v->end_ns - r->start_ns));
 }
 
-static int count_width(const struct lv_table *t)
-{
-	uint64_t most = 0;
-	char buf[24];
-	size_t i;
-	int w;
-
-	for (i = 0; i < t->nr; i++)
-		if (t->rows[i]->count > most)
-			most = t->rows[i]->count;
-	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
-	return w > COUNT_W ? w : COUNT_W;
-}
-
 /*
  * Which columns fit: the cause keeps room first (LatencyTOP showed only
  * Cause, Maximum and Percentage), then come Total, Average and Count.
@@ -172,7 +157,7 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 		  bool focused, const char *empty)
 {
 	char cause[256], line[512], mx[32], avg[32], tot[32], cnt[24], pct[16];
-	int cw = count_width(t), cause_w, i;
+	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i;
 	enum cols cols;
 	size_t k;
 
@@ -206,7 +191,7 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 		k = t->top + (size_t)i;
 		if (k >= t->nr)
 			break;
-		r = t->rows[k];
+		r = &t->rows[k];
 		lt_format_cause(cause, sizeof(cause), r, (size_t)cause_w);
 		snprintf(cnt, sizeof(cnt), "%" PRIu64, r->count);
 		snprintf(pct, sizeof(pct), "%6.1f%%", r->percent);

@@ -3,7 +3,6 @@
  * lv-model.c - latency-view's state and what each key does to it
  * (lv-model.h).
  */
-#define _GNU_SOURCE	/* qsort_r */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,101 +51,44 @@ const struct lt_report_row *lv_model_row(const struct lv_model *m)
 	const struct lv_table *t = m->focus == LV_FOCUS_PROCESS ? &m->local :
 								   &m->global;
 
-	return t->sel < t->nr ? t->rows[t->sel] : NULL;
+	return t->sel < t->nr ? &t->rows[t->sel] : NULL;
 }
 
-static uint64_t sort_key(const struct lt_report_row *r, enum lt_sort sort)
+/* The cause under a table's cursor, by name: rows move when sorted. */
+struct cause {
+	const char *reason, *argument;	/* NULL: none */
+};
+
+static struct cause cursor_cause(const struct lv_table *t)
 {
-	switch (sort) {
-	case LT_SORT_TOTAL:	return r->total_ns;
-	case LT_SORT_COUNT:	return r->count;
-	case LT_SORT_AVG:	return r->avg_ns;
-	default:		return r->max_ns;
+	struct cause c = { NULL, NULL };
+
+	if (t->sel < t->nr) {
+		c.reason = t->rows[t->sel].reason;
+		c.argument = t->rows[t->sel].argument;
 	}
-}
-
-static int cmp_rows(const void *a, const void *b, void *arg)
-{
-	const struct lt_report_row *x = *(const struct lt_report_row *const *)a;
-	const struct lt_report_row *y = *(const struct lt_report_row *const *)b;
-	enum lt_sort sort = *(const enum lt_sort *)arg;
-	uint64_t kx = sort_key(x, sort), ky = sort_key(y, sort);
-
-	if (kx != ky)
-		return kx > ky ? -1 : 1;
-	/* ties as the report breaks them: by total, reason, argument */
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	if (strcmp(x->reason, y->reason))
-		return strcmp(x->reason, y->reason);
-	return strcmp(x->argument, y->argument);
-}
-
-static bool same_cause(const struct lt_report_row *a,
-		       const struct lt_report_row *b)
-{
-	return !strcmp(a->reason, b->reason) && !strcmp(a->argument, b->argument);
+	return c;
 }
 
 /*
- * Fill @t with @nr rows in the sort order; the cursor stays on the cause
- * it was on when that cause is still there.
+ * Show @nr rows in @t (in the report's order); the cursor stays on the
+ * cause @was when that cause is still there.
  */
-static int table_fill(struct lv_table *t, const struct lt_report_row *rows,
-		      size_t nr, enum lt_sort sort)
+static void table_fill(struct lv_table *t, const struct lt_report_row *rows,
+		       size_t nr, struct cause was)
 {
-	const struct lt_report_row *was = t->sel < t->nr ? t->rows[t->sel] : NULL;
 	size_t i;
 
-	if (nr > t->cap) {
-		const struct lt_report_row **p = realloc(t->rows, nr * sizeof(*p));
-
-		if (!p)
-			return -1;
-		t->rows = p;
-		t->cap = nr;
-	}
-	for (i = 0; i < nr; i++)
-		t->rows[i] = &rows[i];
+	t->rows = rows;
 	t->nr = nr;
-	if (nr > 1)
-		qsort_r(t->rows, nr, sizeof(*t->rows), cmp_rows, &sort);
 	if (t->sel >= nr)
 		t->sel = nr ? nr - 1 : 0;
-	for (i = 0; was && i < nr; i++)
-		if (same_cause(t->rows[i], was)) {
+	for (i = 0; was.reason && i < nr; i++)
+		if (!strcmp(rows[i].reason, was.reason) &&
+		    !strcmp(rows[i].argument, was.argument)) {
 			t->sel = i;
 			break;
 		}
-	return 0;
-}
-
-struct proc_order {
-	const struct lt_report_process *procs;
-	enum lt_sort sort;
-};
-
-/*
- * The bar in latency-analyze --sort's order of sections: user processes
- * first, by their worst wait for maximum, else by total; then by total
- * and pid.
- */
-static int cmp_procs(const void *a, const void *b, void *arg)
-{
-	const struct proc_order *o = arg;
-	const struct lt_report_process *x = &o->procs[*(const size_t *)a];
-	const struct lt_report_process *y = &o->procs[*(const size_t *)b];
-	uint64_t kx, ky;
-
-	if (x->kernel_thread != y->kernel_thread)
-		return x->kernel_thread ? 1 : -1;
-	kx = o->sort == LT_SORT_MAX ? x->max_ns : x->total_ns;
-	ky = o->sort == LT_SORT_MAX ? y->max_ns : y->total_ns;
-	if (kx != ky)
-		return kx > ky ? -1 : 1;
-	if (x->total_ns != y->total_ns)
-		return x->total_ns > y->total_ns ? -1 : 1;
-	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 static bool passes(const struct lv_model *m, const struct lt_report_process *p)
@@ -168,10 +110,15 @@ static void table_forget(struct lv_table *t)
  */
 static int rebuild(struct lv_model *m)
 {
+	struct cause global = cursor_cause(&m->global);
+	struct cause local = cursor_cause(&m->local);
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p;
 	size_t i;
 
+	/* the report in the order shown, as latency-analyze --sort makes it */
+	if (m->sort != m->rep->options.sort)
+		lt_report_sort(m->rep, m->sort);
 	if (v->nr_processes > m->cap_procs) {
 		size_t *n = realloc(m->procs, v->nr_processes * sizeof(*n));
 
@@ -185,29 +132,23 @@ static int rebuild(struct lv_model *m)
 	for (i = 0; i < v->nr_processes; i++)
 		if (passes(m, &v->processes[i]))
 			m->procs[m->nr_procs++] = i;
-	if (m->sort != m->rep->options.sort && m->nr_procs > 1) {
-		struct proc_order o = { v->processes, m->sort };
-
-		qsort_r(m->procs, m->nr_procs, sizeof(*m->procs), cmp_procs, &o);
-	}
 	for (i = 0; i < m->nr_procs; i++)
 		if (lv_model_proc_at(m, i)->pid == m->pid)
 			m->proc = i;
 	p = lv_model_process(m);
-	if (!p || p->pid != m->shown_pid)
+	if (!p || p->pid != m->shown_pid) {
 		table_forget(&m->local);
+		local.reason = NULL;
+	}
 	m->shown_pid = p ? p->pid : -1;
-	if (table_fill(&m->global, v->global, v->nr_global, m->sort) < 0 ||
-	    table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0,
-		       m->sort) < 0)
-		return -1;
+	table_fill(&m->global, v->global, v->nr_global, global);
+	table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0, local);
 	if (!p && m->focus == LV_FOCUS_PROCESS)
 		m->focus = LV_FOCUS_GLOBAL;
 	return 0;
 }
 
-int lv_model_init(struct lv_model *m, const struct lt_report *rep,
-		  enum lt_sort sort)
+int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 {
 	const struct lt_report_process *p;
 
@@ -227,8 +168,6 @@ int lv_model_init(struct lv_model *m, const struct lt_report *rep,
 void lv_model_free(struct lv_model *m)
 {
 	free(m->procs);
-	free(m->global.rows);
-	free(m->local.rows);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -295,11 +234,11 @@ static int find_next(struct lv_model *m)
 	}
 	for (i = 1; i <= m->global.nr; i++) {
 		k = (m->global.sel + i) % m->global.nr;
-		if (row_matches(m->global.rows[k], s)) {
+		if (row_matches(&m->global.rows[k], s)) {
 			m->global.sel = k;
 			m->focus = LV_FOCUS_GLOBAL;
 			snprintf(m->msg, sizeof(m->msg), "cause %s",
-				 m->global.rows[k]->reason);
+				 m->global.rows[k].reason);
 			return 0;
 		}
 	}

@@ -37,16 +37,16 @@ enum lv_screen {
 };
 enum lv_focus { LV_FOCUS_GLOBAL, LV_FOCUS_PROCESS };
 
-/* A table as shown: the rows in the viewer's sort order, and a cursor. */
+/* A table as shown: the report's rows (sorted as shown), and a cursor. */
 struct lv_table {
-	const struct lt_report_row **rows;
-	size_t nr, cap;
+	const struct lt_report_row *rows;
+	size_t nr;
 	size_t sel, top;	/* selected row; first row on screen */
 	size_t page;		/* rows on screen, as last drawn */
 };
 
 struct lv_model {
-	const struct lt_report *rep;
+	struct lt_report *rep;		/* sorted as shown: 'o' reorders it */
 	long view;			/* -1: the whole trace; else a window */
 	enum lt_sort sort;
 	char filter;			/* processes starting with it; 0: all */
@@ -74,8 +74,7 @@ struct lv_model {
  * Rows ordered by @sort (the report's own, or another: a saved report's
  * rows are reordered), the cursor on the first: 0, or -1 (out of memory).
  */
-int lv_model_init(struct lv_model *m, const struct lt_report *rep,
-		  enum lt_sort sort);
+int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort);
 void lv_model_free(struct lv_model *m);
 /* Act on one key: 0, or -1 when out of memory. */
 int lv_model_key(struct lv_model *m, int key);
