@@ -592,20 +592,29 @@ fail:
 	return nomem(b);
 }
 
+/* A read report's empty tables are NULL, which qsort() must not see. */
+static void sort_some(void *base, size_t nr, size_t size,
+		      int (*cmp)(const void *, const void *))
+{
+	if (nr > 1)
+		qsort(base, nr, size, cmp);
+}
+
 static void sort_view(struct lt_report_view *v)
 {
 	struct lt_report_process *p;
 	size_t i, k;
 
-	qsort(v->global, v->nr_global, sizeof(*v->global), cmp_rows);
+	sort_some(v->global, v->nr_global, sizeof(*v->global), cmp_rows);
 	for (i = 0; i < v->nr_processes; i++) {
 		p = &v->processes[i];
-		qsort(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows);
+		sort_some(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows);
 		for (k = 0; k < p->nr_threads; k++)
-			qsort(p->threads[k].rows, p->threads[k].nr_rows,
-			      sizeof(*p->threads[k].rows), cmp_rows);
+			sort_some(p->threads[k].rows, p->threads[k].nr_rows,
+				  sizeof(*p->threads[k].rows), cmp_rows);
 	}
-	qsort(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs);
+	sort_some(v->processes, v->nr_processes, sizeof(*v->processes),
+		  cmp_procs);
 }
 
 void lt_report_sort(struct lt_report *r, enum lt_sort sort)
