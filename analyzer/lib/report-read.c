@@ -75,9 +75,9 @@ static int get_int(struct reader *rd, const struct lt_json *o, const char *key,
 
 	if (!v || v->type == LT_JSON_NULL)
 		return 0;
-	/* pids as the writer prints them: %d, negative ones too */
-	if (v->type != LT_JSON_NUMBER || v->num != (double)(long long)v->num ||
-	    v->num < -2147483648.0 || v->num > 2147483647.0)
+	/* pids as the writer prints them: %d, negative ones too; in range before the cast */
+	if (v->type != LT_JSON_NUMBER || v->num < -2147483648.0 ||
+	    v->num > 2147483647.0 || v->num != (double)(int)v->num)
 		return bad(rd, at(w, sizeof(w), where, key, -1),
 			   "expected a whole number that fits an int");
 	*out = (int)v->num;

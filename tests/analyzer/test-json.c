@@ -324,6 +324,9 @@ static void test_report_errors(void)
 		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL
 		  "\"processes\": [{\"pid\": 1.5}]}",
 		  "r.json: not a latencytop report: processes[0].pid: expected a whole number that fits an int" },
+		/* past what a cast to an integer may be given (fuzzing) */
+		{ "{" SCHEMA HAS_GLOBAL HAS_PROCESSES "\"trace\": {\"cpus\": 2.248e39}}",
+		  "r.json: not a latencytop report: trace.cpus: expected a whole number that fits an int" },
 		{ "{\"schema\": \"latencytop-report/1\",\n\"global\": [}",
 		  "r.json: not valid JSON: line 2, column 12: '}' where a value should be" },
 	};
