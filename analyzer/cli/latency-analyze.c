@@ -262,7 +262,8 @@ int main(int argc, char **argv)
 		free(trans);
 		return lt_error_exit_status(err.code);
 	}
-	if (!quiet)
+	/* a saved report was cut when it was made: --from says nothing here */
+	if (!quiet && !lt_report_file_is_json(argv[optind]))
 		cli_warn_from(prog, &opts, report);
 	if (output) {
 		out = fopen(output, "w");

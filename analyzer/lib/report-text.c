@@ -22,7 +22,6 @@ static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 		lt_format_cause(cause, sizeof(cause), row, (size_t)w));
 }
 
-
 static void put_head(FILE *out, int indent, int count_w)
 {
 	fprintf(out, "%*s%-*s %10s %10s %*s %11s %7s\n", indent, "",

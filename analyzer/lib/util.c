@@ -11,6 +11,8 @@
 
 #include "latencytop.h"
 
+#define LT_COUNT_W	7	/* the Count column at its narrowest */
+
 void lt_options_init(struct lt_options *opts)
 {
 	memset(opts, 0, sizeof(*opts));
@@ -60,7 +62,7 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr)
 		if (rows[i].count > most)
 			most = rows[i].count;
 	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
-	return w > 7 ? w : 7;
+	return w > LT_COUNT_W ? w : LT_COUNT_W;
 }
 
 char *lt_format_duration(char *buf, size_t len, uint64_t ns)

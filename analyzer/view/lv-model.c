@@ -157,6 +157,8 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 	m->view = -1;
 	m->sort = sort;
 	m->pid = m->shown_pid = -1;
+	/* a saved report's rows are in whatever order its file has them */
+	lt_report_sort(rep, sort);
 	if (rebuild(m) < 0)
 		return -1;
 	/* the bar's first process is the chosen one */

@@ -540,6 +540,16 @@ def check_errors():
         check(r.returncode == 0 and "is a saved report: the options that shape "
               "the analysis do not change it" in r.stderr, "options with a saved report",
               r.stderr)
+        # rows in whatever order the file has them are shown sorted
+        with open(js) as f:
+            doc = json.load(f)
+        doc["global"].reverse()
+        rev = os.path.join(tmp, "rev.json")
+        with open(rev, "w") as f:
+            json.dump(doc, f)
+        maxima = [ns(r[2]) for r in view_rows(screen(rev), 2)]
+        check(len(maxima) > 3 and maxima == sorted(maxima, reverse=True),
+              "a saved report's rows out of order: shown by maximum", repr(maxima))
         # but -s orders its rows, as it does a trace's, and says nothing
         r = run([LV, "--dump", "-s", "total", js])
         check(r.returncode == 0 and not r.stderr and
