@@ -204,6 +204,7 @@ struct cpu_stream {
 	uint64_t next_page;
 	uint64_t page_end;		/* data_size, or where a range ends */
 	uint64_t released;		/* file offset mapped pages are dropped to */
+	uint64_t populated;		/* file offset pages are mapped ahead to */
 
 	/* compressed data: chunk walk and the current chunk's bytes */
 	uint32_t chunks_left;
@@ -244,6 +245,13 @@ struct cpu_stream {
  */
 #define LT_RELEASE_STEP		(1u << 20)
 #define LT_RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
+
+/*
+ * Plain file data is mapped ahead in steps of this: one madvise() instead
+ * of a page fault per 16 pages (fault-around); in a VM where a fault costs
+ * 5-16 us, that is a tenth of reading a plain file.
+ */
+#define LT_POPULATE_STEP	(1u << 20)
 
 struct cpu_stat {
 	int cpu;
@@ -384,6 +392,12 @@ void stream_free(struct lt_trace *t, struct cpu_stream *cs);
  */
 void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 		 uint64_t end, uint64_t step);
+/*
+ * Reading at file offset @off, below @end: once past *@populated, map the
+ * next LT_POPULATE_STEP of the file in (MADV_POPULATE_READ).
+ */
+void map_ahead(struct lt_trace *t, uint64_t *populated, uint64_t off,
+	       uint64_t end);
 /*
  * Decode the next batch of records (from the current page, or the next
  * page that has any): 1, 0 at the end, -1 on damage (cs->err).  Records

@@ -145,6 +145,24 @@ void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 	*released = to;
 }
 
+void map_ahead(struct lt_trace *t, uint64_t *populated, uint64_t off,
+	       uint64_t end)
+{
+	uint64_t from = off & ~(t->sys_page - 1);
+
+	if (off < *populated)
+		return;
+	if (end > t->size)
+		end = t->size;
+	if (end - from > LT_POPULATE_STEP)
+		end = from + LT_POPULATE_STEP;
+	if (end <= from)
+		return;
+	/* only a hint: kernels before 5.14 say EINVAL, and faults still work */
+	madvise((void *)(t->map + from), end - from, MADV_POPULATE_READ);
+	*populated = end;
+}
+
 /* Drop the mapped pages this stream has read, every LT_RELEASE_STEP. */
 static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 			   uint64_t page)
@@ -283,6 +301,7 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 	cs->next_page += t->page_size;
 	cs->done += avail;
 	release_behind(t, cs, off);
+	map_ahead(t, &cs->populated, off, cs->data_off + cs->page_end);
 	return page_load(t, cs, t->map + off, avail, off) ? -1 : 1;
 }
 
