@@ -17,12 +17,11 @@
 #include <unistd.h>
 
 #include "cli-args.h"
-#include "cli-progress.h"
+#include "cli-load.h"
 #include "latencytop.h"
 
 static const char *prog = "latency-analyze";
 static bool quiet;
-static struct cli_progress progress_line;
 
 enum {
 	OPT_STACKS = CLI_OPT_OWN,
@@ -160,7 +159,7 @@ int main(int argc, char **argv)
 	struct lt_options opts, defaults;
 	struct lt_report *report;
 	struct lt_error err = { 0 };
-	bool progress = true, sort_given = false;
+	bool progress = true, sort_given = false, saved;
 	FILE *out = stdout;
 	int c, ret, status;
 	char *end;
@@ -234,37 +233,25 @@ int main(int argc, char **argv)
 	}
 
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
-	cli_progress_init(&progress_line, prog, argv[optind], &opts, progress,
-			  quiet);
-
-	if (lt_report_file_is_json(argv[optind])) {
-		/* a saved report, written again: it keeps what it was made with */
-		lt_options_init(&defaults);
-		if (cli_analysis_changed(&opts, &defaults))
-			warnf("%s is a saved report: the options that shape the "
-			      "analysis do not change it", argv[optind]);
-		ret = lt_report_read_json(argv[optind], &report, &err);
-		if (!ret) {
-			/* what shapes the output is this run's to say */
-			report->options.stacks = opts.stacks;
-			report->options.per_thread = opts.per_thread;
-			report->options.limit = opts.limit;
-			if (sort_given)
-				lt_report_sort(report, opts.sort);
-		}
-	} else {
-		ret = lt_analyze(argv[optind], &opts, &report, &err);
-	}
-	/* a run cut by --to, or failed, stops short of 100% */
-	cli_progress_clear(&progress_line);
+	lt_options_init(&defaults);
+	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
+			      quiet, &report, &err, &saved);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		free(trans);
 		return lt_error_exit_status(err.code);
 	}
-	/* a saved report was cut when it was made: --from says nothing here */
-	if (!quiet && !lt_report_file_is_json(argv[optind]))
+	if (saved) {
+		/* what shapes the output is this run's to say */
+		report->options.stacks = opts.stacks;
+		report->options.per_thread = opts.per_thread;
+		report->options.limit = opts.limit;
+		if (sort_given)
+			lt_report_sort(report, opts.sort);
+	} else if (!quiet) {
+		/* a saved report was cut when it was made: not said there */
 		cli_warn_from(prog, &opts, report);
+	}
 	if (output) {
 		out = fopen(output, "w");
 		if (!out) {

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "cli-args.h"
-#include "cli-progress.h"
+#include "cli-load.h"
 #include "latencytop.h"
 #include "lv-draw.h"
 #include "lv-model.h"
@@ -373,26 +373,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 /* Read the trace (or saved report) and show it: the exit status. */
 static int browse(struct args *a)
 {
-	struct cli_progress progress_line;
 	struct lt_error err = { 0 };
 	struct lt_report *report;
-	bool saved = lt_report_file_is_json(a->path);
 	struct lv_model m;
+	bool saved;
 	int ret;
 
-	if (saved) {
-		/* made already: the options it was made with hold */
-		if (cli_analysis_changed(&a->opts, &a->base) && !a->quiet)
-			fprintf(stderr, "%s: warning: %s is a saved report: the "
-				"options that shape the analysis do not change it\n",
-				prog, a->path);
-		ret = lt_report_read_json(a->path, &report, &err);
-	} else {
-		cli_progress_init(&progress_line, prog, a->path, &a->opts,
-				  !a->quiet && !a->no_progress, a->quiet);
-		ret = lt_analyze(a->path, &a->opts, &report, &err);
-		cli_progress_clear(&progress_line);
-	}
+	ret = cli_load_report(prog, a->path, &a->opts, &a->base,
+			      !a->no_progress, a->quiet, &report, &err, &saved);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return lt_error_exit_status(err.code);
