@@ -285,6 +285,12 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
  * (a long trace's 123456789 widens the column instead of shifting a row).
  */
 int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
+/*
+ * What stands for @v's global table when it has no rows: that it leaves
+ * the kernel threads out, when only they waited.
+ */
+const char *lt_report_global_empty(const struct lt_report *report,
+				   const struct lt_report_view *v);
 /* "12.3 ms", "1.234 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */

@@ -113,15 +113,15 @@ static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 	fputc('\n', out);
 }
 
-/* Whether kernel threads waited: the global table leaves them out. */
-static bool kthread_rows(const struct lt_report_view *v)
+const char *lt_report_global_empty(const struct lt_report *r,
+				   const struct lt_report_view *v)
 {
 	size_t i;
 
-	for (i = 0; i < v->nr_processes; i++)
+	for (i = 0; !r->options.kernel_threads && i < v->nr_processes; i++)
 		if (v->processes[i].kernel_thread && v->processes[i].nr_rows)
-			return true;
-	return false;
+			return "(none outside kernel threads: -k counts them here)";
+	return "(no latencies in this range)";
 }
 
 int lt_report_write_view_head(const struct lt_report *r,
@@ -134,9 +134,7 @@ int lt_report_write_view_head(const struct lt_report *r,
 		lt_format_duration(total, sizeof(total), v->total_ns));
 	put_coverage(out, &v->coverage);
 	if (!v->nr_global)
-		fputs(!r->options.kernel_threads && kthread_rows(v) ?
-		      "  (none outside kernel threads: -k counts them here)\n" :
-		      "  (no latencies in this range)\n", out);
+		fprintf(out, "  %s\n", lt_report_global_empty(r, v));
 	return ferror(out) ? -1 : 0;
 }
 

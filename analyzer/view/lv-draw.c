@@ -285,18 +285,6 @@ static const char *shown(char *buf, size_t len, const struct lv_table *t,
 	return buf;
 }
 
-/* An empty global table may only leave kernel threads out: say so. */
-static const char *global_empty(const struct lv_model *m)
-{
-	const struct lt_report_view *v = lv_model_view(m);
-	size_t i;
-
-	for (i = 0; !m->rep->options.kernel_threads && i < v->nr_processes; i++)
-		if (v->processes[i].kernel_thread && v->processes[i].nr_rows)
-			return "(none outside kernel threads: -k shows them here)";
-	return "(no latencies)";
-}
-
 static void main_screen(struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
@@ -316,7 +304,7 @@ static void main_screen(struct lv_model *m)
 		g = m->global.nr ? (int)m->global.nr : 1;
 	l = body - g;
 	table(&m->global, m->sort, 2, g + 1, m->focus == LV_FOCUS_GLOBAL,
-	      global_empty(m));
+	      lt_report_global_empty(m->rep, v));
 	/* as latency-analyze words it, or shorter than the screen: the total shows */
 	dur(d, sizeof(d), v->total_ns);
 	rows = shown(more, sizeof(more), &m->global, g);

@@ -407,7 +407,7 @@ def check_options():
               "--trans: the table's text is shown")
         # an empty global table says when kernel threads are all there is
         s = screen(TRACES[4])
-        check(s[3] == " (none outside kernel threads: -k shows them here)",
+        check(s[3] == " (none outside kernel threads: -k counts them here)",
               "empty global table: -k would fill it", "\n".join(s[:4]))
         s = screen(TRACES[4], extra=["-k"])
         check(view_rows(s, 2), "-k fills it", "\n".join(s[:4]))
