@@ -300,44 +300,6 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 		b->end = true;
 }
 
-static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
-		      struct lt_pipe_result *res, struct lt_error *err)
-{
-	struct batch *b = batch_new(SERIAL_EVENTS);
-	struct span sp = { false, 0 };
-	uint64_t done, total;
-	unsigned int i;
-	int ret = 0;
-
-	if (!b) {
-		lt_error_set(err, LT_E_NOMEM, "out of memory");
-		return -1;
-	}
-	do {
-		fill_merged(cfg, res, b, &sp);
-		if (b->failed) {
-			*err = b->err;
-			ret = -1;
-			break;
-		}
-		for (i = 0; i < b->n; i++)
-			if (sink->event(sink->ctx, thaw_next(b)) < 0)
-				break;
-		if (i < b->n) {
-			ret = -1;
-			break;
-		}
-		if (sink->progress) {
-			lt_trace_progress(cfg->trace, &done, &total);
-			sink->progress(sink->ctx, done, total);
-		}
-	} while (!b->end);
-	batch_free(b);
-	return ret;
-}
-
-/* ---- CPUs in parallel --------------------------------------------------- */
-
 #define HUGE_PAGE	(2u << 20)
 
 /* AddressSanitizer sees each batch's bounds only in its own allocation. */
@@ -376,6 +338,53 @@ static void slab_unmap(char *slab, size_t size)
 {
 	munmap(slab, (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
 }
+
+static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
+		      struct lt_pipe_result *res, struct lt_error *err)
+{
+	/* a huge page for the one batch too: ~290 faults fewer */
+	size_t slab_size = batch_bytes(SERIAL_EVENTS);
+	char *slab = USE_SLAB ? slab_map(slab_size) : NULL, *carve = slab;
+	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, &carve) :
+				 batch_new(SERIAL_EVENTS);
+	struct span sp = { false, 0 };
+	uint64_t done, total;
+	unsigned int i;
+	int ret = 0;
+
+	if (!b) {
+		if (slab)
+			slab_unmap(slab, slab_size);
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	do {
+		fill_merged(cfg, res, b, &sp);
+		if (b->failed) {
+			*err = b->err;
+			ret = -1;
+			break;
+		}
+		for (i = 0; i < b->n; i++)
+			if (sink->event(sink->ctx, thaw_next(b)) < 0)
+				break;
+		if (i < b->n) {
+			ret = -1;
+			break;
+		}
+		if (sink->progress) {
+			lt_trace_progress(cfg->trace, &done, &total);
+			sink->progress(sink->ctx, done, total);
+		}
+	} while (!b->end);
+	batch_free(b);
+	if (slab)
+		slab_unmap(slab, slab_size);
+	return ret;
+}
+
+/* ---- CPUs in parallel --------------------------------------------------- */
+
 
 /*
  * Each CPU's data is read as a run of ranges (lt_trace_range_cut()) that
