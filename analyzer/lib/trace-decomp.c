@@ -8,30 +8,11 @@
  * sizes come from the file, so they are capped before anything is
  * allocated, and a block must decompress to exactly the size it claims.
  */
-#include <stdint.h>
 #include <stdlib.h>
-#include <sys/mman.h>
-#include <unistd.h>
 #include <zlib.h>
 #include <zstd.h>
 
 #include "trace-local.h"
-
-/*
- * Map in the pages of a fresh buffer that is about to be written whole:
- * one madvise() instead of a fault per page (5-16 us each in a VM), for
- * a metadata section of megabytes (all event formats, kallsyms).  Only a
- * hint: before 5.14 the kernel refuses it and the pages fault as before.
- */
-static void prefault(void *p, size_t n)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
-
-	if (to > from + (64u << 10))
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-}
 
 /* A zstd context of the trace's not in use, or a new one (NULL: ENOMEM). */
 static ZSTD_DCtx *zctx_take(struct lt_trace *t)
@@ -149,7 +130,7 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	if (!out)
 		return rd_fail(t, err, LT_E_NOMEM, r,
 			       "out of memory for %u bytes", usize);
-	prefault(out, usize);
+	prefault_write(out, usize);
 	ret = decomp_block(t, src, csize, out, usize);
 	if (ret) {
 		free(out);

@@ -1205,6 +1205,7 @@ void lt_trace_close(struct lt_trace *t)
 	for (i = 0; i < t->nr_streams; i++)
 		stream_free(t, &t->streams[i]);
 	free(t->streams);
+	stream_free_kept(t);
 	free(t->heap);
 	decomp_free_ctxs(t);
 	pthread_mutex_destroy(&t->zctx_lock);

@@ -204,7 +204,8 @@ struct cpu_stream {
 	uint64_t next_page;
 	uint64_t page_end;		/* data_size, or where a range ends */
 	uint64_t released;		/* file offset mapped pages are dropped to */
-	uint64_t populated;		/* file offset pages are mapped ahead to */
+	uint64_t win_off;		/* plain: file offset of zbuf[0] */
+	size_t win_len;
 
 	/* compressed data: chunk walk and the current chunk's bytes */
 	uint32_t chunks_left;
@@ -239,19 +240,15 @@ struct cpu_stream {
 };
 
 /*
- * Mapped file pages read are dropped in steps of this (a stream behind
- * itself, ranges behind the CPU's last one done): a small resident set on
- * a huge plain file, without a TLB flush for every few pages read.
+ * Mapped file pages read (compressed chunks) are dropped in steps of this
+ * (a stream behind itself, ranges behind the CPU's last one done): a small
+ * resident set on a huge file, without a TLB flush for every few pages.
  */
 #define LT_RELEASE_STEP		(1u << 20)
 #define LT_RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
 
-/*
- * Plain file data is mapped ahead in steps of this: one madvise() instead
- * of a page fault per 16 pages (fault-around); in a VM where a fault costs
- * 5-16 us, that is a tenth of reading a plain file.
- */
-#define LT_POPULATE_STEP	(1u << 20)
+/* Plain data is read (pread) this much at a time: see read_window(). */
+#define LT_READ_WINDOW		(64u << 10)
 
 struct cpu_stat {
 	int cpu;
@@ -322,6 +319,13 @@ struct lt_trace {
 	pthread_mutex_t zctx_lock;
 	void *zctx_free[LT_ZCTX_KEEP];
 	unsigned int nr_zctx_free;
+	/*
+	 * Stream buffers given back, for the next range (under zctx_lock):
+	 * fresh ones would be fresh pages, each a page fault.
+	 */
+	unsigned char *zbuf_free[LT_ZCTX_KEEP];
+	size_t zbuf_free_cap[LT_ZCTX_KEEP];
+	unsigned int nr_zbuf_free;
 
 	/* merge: min-heap of streams by (timestamp, stream index) */
 	struct lt_tsheap_ent *heap;
@@ -384,6 +388,10 @@ void free_event_type(struct lt_event_type *type);
 void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size);
 void stream_free(struct lt_trace *t, struct cpu_stream *cs);
+/* Map in the pages of fresh memory about to be written (a hint). */
+void prefault_write(void *p, size_t n);
+/* Free the stream buffers stream_free() kept for reuse. */
+void stream_free_kept(struct lt_trace *t);
 /*
  * Drop the mapped file pages from *@released (or @start, the first time)
  * to @end, once they are @step or more, and move *@released on.  Safe
@@ -392,12 +400,6 @@ void stream_free(struct lt_trace *t, struct cpu_stream *cs);
  */
 void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 		 uint64_t end, uint64_t step);
-/*
- * Reading at file offset @off, below @end: once past *@populated, map the
- * next LT_POPULATE_STEP of the file in (MADV_POPULATE_READ).
- */
-void map_ahead(struct lt_trace *t, uint64_t *populated, uint64_t off,
-	       uint64_t end);
 /*
  * Decode the next batch of records (from the current page, or the next
  * page that has any): 1, 0 at the end, -1 on damage (cs->err).  Records

@@ -7,16 +7,19 @@
  * Each event starts with a u32 holding type_len (5 bits) and time_delta
  * (27 bits); which end holds type_len depends on the file's byte order.
  *
- * Plain data is read straight from the file mapping; compressed data one
- * chunk at a time into a buffer reused for the whole stream.  Nothing is
+ * Plain data is read a window at a time, compressed data a chunk at a
+ * time, into a buffer reused for the whole stream.  Nothing is
  * allocated per event.  Every read is checked against the page's commit,
  * and the commit against the page: a damaged page stops this CPU with an
  * error naming the CPU and offset; other CPUs are not affected.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "trace-local.h"
 
@@ -34,10 +37,29 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 
 void stream_free(struct lt_trace *t, struct cpu_stream *cs)
 {
+	/* kept for another stream: its bytes stay counted in t->zmem */
+	pthread_mutex_lock(&t->zctx_lock);
+	if (cs->zbuf && t->nr_zbuf_free < LT_ZCTX_KEEP) {
+		t->zbuf_free[t->nr_zbuf_free] = cs->zbuf;
+		t->zbuf_free_cap[t->nr_zbuf_free++] = cs->zcap;
+		cs->zbuf = NULL;
+		cs->zcap = 0;
+	}
+	pthread_mutex_unlock(&t->zctx_lock);
 	__atomic_sub_fetch(&t->zmem, cs->zcap, __ATOMIC_RELAXED);
 	cs->zcap = 0;
 	free(cs->zbuf);
 	cs->zbuf = NULL;
+}
+
+void stream_free_kept(struct lt_trace *t)
+{
+	while (t->nr_zbuf_free) {
+		t->nr_zbuf_free--;
+		__atomic_sub_fetch(&t->zmem, t->zbuf_free_cap[t->nr_zbuf_free],
+				   __ATOMIC_RELAXED);
+		free(t->zbuf_free[t->nr_zbuf_free]);
+	}
 }
 
 static int stream_fail(struct lt_trace *t, struct cpu_stream *cs,
@@ -145,29 +167,62 @@ void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 	*released = to;
 }
 
-void map_ahead(struct lt_trace *t, uint64_t *populated, uint64_t off,
-	       uint64_t end)
-{
-	uint64_t from = off & ~(t->sys_page - 1);
-
-	if (off < *populated)
-		return;
-	if (end > t->size)
-		end = t->size;
-	if (end - from > LT_POPULATE_STEP)
-		end = from + LT_POPULATE_STEP;
-	if (end <= from)
-		return;
-	/* only a hint: kernels before 5.14 say EINVAL, and faults still work */
-	madvise((void *)(t->map + from), end - from, MADV_POPULATE_READ);
-	*populated = end;
-}
-
 /* Drop the mapped pages this stream has read, every LT_RELEASE_STEP. */
 static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 			   uint64_t page)
 {
 	drop_mapped(t, &cs->released, cs->data_off, page, LT_RELEASE_STEP);
+}
+
+/*
+ * Map in the pages of a fresh buffer that is about to be written whole:
+ * one madvise() instead of a fault per page (5-16 us each in a VM).  Only
+ * a hint: before 5.14 the kernel refuses it and the pages fault as before.
+ */
+void prefault_write(void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (to > from + (64u << 10))
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+}
+
+/*
+ * cs->zbuf to hold @size bytes: 0, -1 over LT_MAX_CHUNK_MEM (zip bombs on
+ * every CPU must not add up to all memory; CPUs may be read from several
+ * threads, so the sum is kept atomically), -2 out of memory.
+ */
+static int zbuf_reserve(struct lt_trace *t, struct cpu_stream *cs,
+			size_t size)
+{
+	unsigned char *nb;
+
+	if (!cs->zbuf) {
+		pthread_mutex_lock(&t->zctx_lock);
+		if (t->nr_zbuf_free) {
+			cs->zbuf = t->zbuf_free[--t->nr_zbuf_free];
+			cs->zcap = t->zbuf_free_cap[t->nr_zbuf_free];
+		}
+		pthread_mutex_unlock(&t->zctx_lock);
+	}
+	if (size <= cs->zcap)
+		return 0;
+	if (__atomic_add_fetch(&t->zmem, size - cs->zcap,
+			       __ATOMIC_RELAXED) > LT_MAX_CHUNK_MEM) {
+		__atomic_sub_fetch(&t->zmem, size - cs->zcap, __ATOMIC_RELAXED);
+		return -1;
+	}
+	nb = realloc(cs->zbuf, size);
+	if (!nb) {
+		__atomic_sub_fetch(&t->zmem, size - cs->zcap, __ATOMIC_RELAXED);
+		return -2;
+	}
+	prefault_write(nb + cs->zcap, size - cs->zcap);
+	cs->zbuf = nb;
+	cs->zcap = size;
+	return 0;
 }
 
 /*
@@ -180,6 +235,7 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 {
 	uint32_t count, csize, usize;
 	const unsigned char *p;
+	int ret;
 
 	if (!cs->chunk_pos) {
 		/* First call: the chunk count. */
@@ -219,34 +275,17 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 				   "chunk at offset 0x%llx claims %u uncompressed bytes (limit %u)",
 				   (unsigned long long)cs->chunk_pos, usize,
 				   LT_MAX_CHUNK_SIZE);
-	if (usize > cs->zcap) {
-		/* Chunks are all the same size but the last: grows once. */
-		unsigned char *nb;
-
-		/*
-		 * Zip bombs on every CPU must not add up to all memory.  CPUs
-		 * may be read from several threads: the sum is kept atomically.
-		 */
-		if (__atomic_add_fetch(&t->zmem, usize - cs->zcap,
-				       __ATOMIC_RELAXED) > LT_MAX_CHUNK_MEM) {
-			__atomic_sub_fetch(&t->zmem, usize - cs->zcap,
-					   __ATOMIC_RELAXED);
-			return stream_fail(t, cs, LT_E_LIMIT,
-					   "chunk at offset 0x%llx: %u bytes would take chunk buffers over %llu MB",
-					   (unsigned long long)cs->chunk_pos,
-					   usize, LT_MAX_CHUNK_MEM >> 20);
-		}
-		nb = realloc(cs->zbuf, usize);
-		if (!nb) {
-			__atomic_sub_fetch(&t->zmem, usize - cs->zcap,
-					   __ATOMIC_RELAXED);
-			return stream_fail(t, cs, LT_E_NOMEM,
-					   "out of memory for a chunk of %u bytes",
-					   usize);
-		}
-		cs->zbuf = nb;
-		cs->zcap = usize;
-	}
+	/* Chunks are all the same size but the last: grows once. */
+	ret = zbuf_reserve(t, cs, usize);
+	if (ret == -1)
+		return stream_fail(t, cs, LT_E_LIMIT,
+				   "chunk at offset 0x%llx: %u bytes would take chunk buffers over %llu MB",
+				   (unsigned long long)cs->chunk_pos,
+				   usize, LT_MAX_CHUNK_MEM >> 20);
+	if (ret < 0)
+		return stream_fail(t, cs, LT_E_NOMEM,
+				   "out of memory for a chunk of %u bytes",
+				   usize);
 	if (decomp_block(t, p + 8, csize, cs->zbuf, usize))
 		return stream_fail(t, cs, LT_E_CORRUPT,
 				   "chunk at offset 0x%llx: %u compressed bytes do not decompress to %u",
@@ -258,6 +297,49 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 	cs->chunks_left--;
 	cs->done += 8 + (uint64_t)csize;
 	return 1;
+}
+
+/*
+ * Plain data: read the window of the file from @off (up to @end) into
+ * cs->zbuf.  Read rather than mapped: each mapped page costs a page-table
+ * entry to fill and, to keep the resident set small, one to flush, which
+ * in a VM is most of reading the file; a window read lands in cache,
+ * where the decoder then finds it.
+ */
+static int read_window(struct lt_trace *t, struct cpu_stream *cs,
+		       uint64_t off, uint64_t end)
+{
+	size_t want = LT_READ_WINDOW > t->page_size ? LT_READ_WINDOW :
+						       t->page_size;
+	size_t got = 0;
+	ssize_t n;
+	int ret;
+
+	ret = zbuf_reserve(t, cs, want);
+	if (ret < 0)
+		return stream_fail(t, cs, ret == -1 ? LT_E_LIMIT : LT_E_NOMEM,
+				   "no memory for a read buffer of %zu bytes%s",
+				   want, ret == -1 ?
+				   " (over the limit for all CPUs)" : "");
+	if (end > t->size)
+		end = t->size;
+	if (want > end - off)
+		want = end - off;
+	while (got < want) {
+		n = pread(t->fd, cs->zbuf + got, want - got, off + got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return stream_fail(t, cs, n ? LT_E_IO : LT_E_TRUNCATED,
+					   "cannot read offset 0x%llx: %s",
+					   (unsigned long long)(off + got),
+					   n ? strerror(errno) :
+					   "the file has shrunk");
+		got += (size_t)n;
+	}
+	cs->win_off = off;
+	cs->win_len = got;
+	return 0;
 }
 
 /* Load the next page of the stream: 1, 0 at end, -1 on damage. */
@@ -300,9 +382,12 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 		avail = t->size - off;
 	cs->next_page += t->page_size;
 	cs->done += avail;
-	release_behind(t, cs, off);
-	map_ahead(t, &cs->populated, off, cs->data_off + cs->page_end);
-	return page_load(t, cs, t->map + off, avail, off) ? -1 : 1;
+	end = cs->data_off + cs->page_end;
+	if ((off < cs->win_off || off + avail > cs->win_off + cs->win_len) &&
+	    read_window(t, cs, off, end > off + avail ? end : off + avail) < 0)
+		return -1;
+	return page_load(t, cs, cs->zbuf + (off - cs->win_off), avail, off) ?
+	       -1 : 1;
 }
 
 static inline uint64_t ts_convert(const struct lt_trace *t, uint64_t ts)

@@ -33,13 +33,10 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 	struct cpu_stream *cs = &r->cs, *whole = r->whole;
 	uint64_t end;
 
-	if (!cs->released)
+	/* plain data is read, not mapped: nothing to drop */
+	if (!cs->released || t->comp == LT_COMP_NONE)
 		return;
-	if (t->comp == LT_COMP_NONE)
-		end = cs->data_off + (cs->next_page < cs->page_end ?
-				      cs->next_page : cs->page_end);
-	else
-		end = cs->chunk_pos;	/* the first chunk not read */
+	end = cs->chunk_pos;	/* the first chunk not read */
 	if (end > t->size)
 		end = t->size;
 	drop_mapped(t, &whole->range_released, cs->released, end,
@@ -89,9 +86,6 @@ static int cut_plain(struct lt_trace *t, struct cpu_stream *whole,
 		return -1;
 	r->cs.next_page = whole->cut_pos;
 	r->cs.page_end = whole->cut_pos + len;
-	/* what lies before the range is another reader's to release */
-	r->cs.released = (whole->data_off + whole->cut_pos) &
-			 ~(t->sys_page - 1);
 	whole->cut_pos += len;
 	*out = r;
 	return 1;

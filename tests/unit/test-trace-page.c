@@ -7,8 +7,11 @@
  * records it must decode to.  Every case runs in both byte orders and
  * with 4- and 8-byte commit words, through the real stream code.
  */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "lt-test.h"
 #include "trace-local.h"
@@ -281,6 +284,9 @@ static void run_case(const struct page_case *c, bool big, int klong)
 	t.path = (char *)"page.dat";
 	t.map = buf;
 	t.size = len;
+	/* plain data is read from the file, metadata from the mapping */
+	t.fd = memfd_create("page.dat", MFD_CLOEXEC);
+	CHECK(t.fd >= 0 && write(t.fd, buf, len) == (ssize_t)len);
 	t.swap = big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	t.info.big_endian = big;
 	t.commit_size = klong;
@@ -321,6 +327,8 @@ static void run_case(const struct page_case *c, bool big, int klong)
 		}
 	}
 	stream_free(&t, &cs);
+	stream_free_kept(&t);
+	close(t.fd);
 }
 
 int main(void)
