@@ -922,8 +922,12 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 		par.range_bytes = strtoull(getenv("LT_RANGE_BYTES"), NULL, 0);
 	pthread_mutex_init(&par.lock, NULL);
 	pthread_cond_init(&par.cond, NULL);
-	/* many CPUs are parallel enough by themselves: less read ahead */
-	par.lookahead = 16 / nr;
+	/*
+	 * Many CPUs are parallel enough by themselves: less read ahead.  And
+	 * each open range is a read window and a stream in some core's cache:
+	 * on a 2-CPU trace, 4 each rather than 8 made big-v6 20% faster.
+	 */
+	par.lookahead = 8 / nr;
 	par.lookahead = par.lookahead < 1 ? 1 :
 			par.lookahead > MAX_LOOKAHEAD ? MAX_LOOKAHEAD : par.lookahead;
 	pool = par.lookahead * RANGE_QUEUE + 1;
