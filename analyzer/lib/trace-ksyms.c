@@ -63,7 +63,7 @@ static bool parse_hex(const char **sp, const char *end, uint64_t *v)
 int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len)
 {
-	const char *s, *end = text + len, *eol, *name, *e;
+	const char *s, *end, *eol, *name, *e;
 	size_t n = 0, cap, pool = 0, nlen, i, out;
 	bool sorted = true;
 	struct ksym *k;
@@ -71,7 +71,8 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 	char type;
 
 	if (!len || t->ksyms)
-		return 0;
+		return 0;	/* (text may be NULL then) */
+	end = text + len;
 	/* About 40 bytes a line in practice; grown if needed. */
 	cap = len / 32 + 16;
 	t->ksyms = malloc(cap * sizeof(*t->ksyms));
