@@ -1025,12 +1025,13 @@ unsigned int lt_pipe_usable_cpus(void)
 }
 
 /*
- * Measured on 2 cores (tests/bench/README.md): slices of 25k-200k events
- * ran as fast or faster on one thread, 514k 1.3x faster on two.  Events
- * are guessed from the data: ~64 bytes each as recorded, ~10x less
- * compressed.
+ * Measured on 2 cores (tests/bench/README.md): since the read windows of
+ * cfddae0 made one thread faster, slices of 0.5 M and 1 M events run
+ * faster on it (47 vs 54, 74 vs 88 ms), 2 M on two (131 vs 119 ms).
+ * Events are guessed from the data: ~64 bytes each as recorded, ~10x
+ * less compressed.
  */
-#define AUTO_MIN_EVENTS		250000
+#define AUTO_MIN_EVENTS		1500000
 #define EVENT_BYTES		64
 #define COMPRESSION		10
 

@@ -10,7 +10,7 @@
 
 int main(void)
 {
-	const uint64_t min = 250000ULL * 64;	/* bytes of ~250k events */
+	const uint64_t min = 1500000ULL * 64;	/* bytes of ~1.5 M events */
 
 	lt_test_case = "auto threads";
 	CHECK_U64(lt_pipe_auto_threads(0, false, 2), 1);
