@@ -211,7 +211,7 @@ struct cpu_stream {
 	uint32_t chunks_left;
 	uint64_t chunk_pos;		/* file offset of the next chunk header */
 	uint64_t chunk_off;		/* file offset of the current chunk */
-	unsigned char *zbuf;
+	unsigned char *zbuf;		/* (plain data: the read window) */
 	size_t zcap, zlen, zpos;	/* capacity, bytes, next page in it */
 
 	/* current page */
