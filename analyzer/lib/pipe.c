@@ -342,7 +342,7 @@ static void slab_unmap(char *slab, size_t size)
 static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		      struct lt_pipe_result *res, struct lt_error *err)
 {
-	/* a huge page for the one batch too: ~290 faults fewer */
+	/* a huge page for the one batch too: ~240 faults fewer */
 	size_t slab_size = batch_bytes(SERIAL_EVENTS);
 	char *slab = USE_SLAB ? slab_map(slab_size) : NULL, *carve = slab;
 	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, &carve) :
@@ -384,7 +384,6 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 }
 
 /* ---- CPUs in parallel --------------------------------------------------- */
-
 
 /*
  * Each CPU's data is read as a run of ranges (lt_trace_range_cut()) that
