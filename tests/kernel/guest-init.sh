@@ -76,13 +76,32 @@ if [ -n "$LT_SLIM_KALLSYMS" ]; then
 		msg "cannot bind-mount the slim kallsyms (ignored)"
 fi
 
+# The recording takes 10-20 s.  Once it hung until the host's qemu timeout
+# with nothing to go on: if it runs this long, show where each task waits.
+hang_report() {
+	sleep "$1"
+	msg "recording still running after $1 s: where each task waits (LT-HANG)"
+	for p in /proc/[0-9]*; do
+		state=$(sed -n 's/^State:[[:space:]]*//p' "$p/status" 2>/dev/null)
+		# gone meanwhile, or an idle kernel worker
+		case "$state" in "" | I*) continue ;; esac
+		echo "LT-HANG: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)" \
+			"state $state wchan $(cat "$p/wchan" 2>/dev/null)"
+		sed 's/^/LT-HANG:     /' "$p/stack" 2>/dev/null
+	done
+	dmesg | tail -n 20 | sed 's/^/LT-HANG: dmesg: /'
+}
+
 msg "recording"
 cd /tmp/out || finish 1
 start=$(cat /proc/uptime)
+hang_report "${LT_HANG_AFTER:-150}" &
+watchdog=$!
 # shellcheck disable=SC2086
 trace-cmd record -o /tmp/out/trace.dat $LT_RECORD_ARGS \
 	sh /etc/lt/workload.sh > /tmp/out/record.log 2>&1
 rc=$?
+kill "$watchdog" 2>/dev/null
 msg "trace-cmd record exit $rc after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 [ -n "$LT_SLIM_KALLSYMS" ] && umount /proc/kallsyms 2>/dev/null
 

@@ -143,6 +143,8 @@ lt_run_qemu() {
 	rc=$?
 	lt_log "qemu exited with $rc after $(($(date +%s) - t0)) s"
 	grep '^LT:' "$LT_WORK/console.log" | sed 's/^/    guest /'
+	# where the guest's tasks waited, if the recording hung (guest-init.sh)
+	grep '^LT-HANG:' "$LT_WORK/console.log" | head -n 400
 	if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
 		tail -n 30 "$LT_WORK/console.log"
 		lt_fail "qemu timed out"

@@ -66,6 +66,7 @@ LT_MODULE=latencytop_probes.ko
 LT_MODULE_PARAMS=${LT_MODULE_PARAMS:-}
 LT_SLIM_KALLSYMS=1
 LT_RECORD_ARGS="$(lt_record_args)"
+LT_HANG_AFTER=${LT_HANG_AFTER:-150}
 EOF
 
 lt_build_workload "$LT_WORK/lt-workload"

@@ -96,6 +96,7 @@ cat > "$LT_WORK/config" <<EOF
 LT_MODULE=
 LT_SLIM_KALLSYMS=
 LT_RECORD_ARGS="$(lt_record_args)"
+LT_HANG_AFTER=${LT_HANG_AFTER:-150}
 EOF
 
 lt_build_workload "$LT_WORK/lt-workload"
