@@ -53,6 +53,15 @@ static void play(long first)
 	}
 }
 
+/* A CPU number, or -1. */
+static int cpu_arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	return *s && !*end && v >= 0 && v < CPU_SETSIZE ? (int)v : -1;
+}
+
 static void *side_b(void *arg)
 {
 	(void)arg;
@@ -73,10 +82,12 @@ int main(int argc, char **argv)
 
 	cpu_b = 1;
 	if (argc == 3) {
-		cpu_a = atoi(argv[1]);
-		cpu_b = atoi(argv[2]);
-	} else if (argc != 1) {
-		fprintf(stderr, "usage: line-xfer [CPU_A CPU_B]\n");
+		cpu_a = cpu_arg(argv[1]);
+		cpu_b = cpu_arg(argv[2]);
+	}
+	/* on one CPU the two sides would take turns a time slice at a time */
+	if ((argc != 1 && argc != 3) || cpu_a < 0 || cpu_b < 0 || cpu_a == cpu_b) {
+		fprintf(stderr, "usage: line-xfer [CPU_A CPU_B] (two different CPU numbers)\n");
 		return 2;
 	}
 	if (pin(cpu_a)) {
