@@ -429,6 +429,15 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 	return;
 }
 
+/*
+ * lt_decode_record() clears an event field by field: a field added to
+ * struct lt_ev must be cleared there too (this size says it was not).
+ */
+#if UINTPTR_MAX == UINT64_MAX
+_Static_assert(sizeof(struct lt_ev) == 96,
+	       "struct lt_ev changed: clear the new field in lt_decode_record()");
+#endif
+
 int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		     struct lt_ev *ev)
 {

@@ -64,7 +64,7 @@ static bool parse_hex(const char **sp, const char *end, uint64_t *v)
  * The arrays below are sized for the whole text and filled from the
  * start: pages are mapped in a step ahead of the writes, by one madvise()
  * each rather than a fault a page (a 10 MB kallsyms is ~1,200 pages, and
- * a fault costs 5-16 us in a VM: a sixth of analyzing a small trace).
+ * a fault costs 5-16 us in a VM: 13% of analyzing a small stacks trace).
  */
 #define KSYM_PREFAULT	(256u << 10)
 
