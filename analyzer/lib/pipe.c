@@ -17,7 +17,6 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
@@ -25,6 +24,7 @@
 #define HAVE_CLFLUSHOPT 1
 #endif
 
+#include "lt-bigmem.h"
 #include "lt-pipe.h"
 #include "lt-tsheap.h"
 
@@ -311,8 +311,6 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 		b->end = true;
 }
 
-#define HUGE_PAGE	(2u << 20)
-
 /* AddressSanitizer sees each batch's bounds only in its own allocation. */
 #ifdef __SANITIZE_ADDRESS__
 #define USE_SLAB	0
@@ -321,33 +319,19 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 #endif
 
 /*
- * One mapping for all batches' events and arenas, in huge pages where the
- * kernel gives them: the batches are used in turn, and in 4 KiB pages
- * their ~18 MB would be ~4,500 page faults and as many TLB entries, for
- * the decoding and the merging thread alike.
+ * One mapping for all batches' events and arenas, in huge pages
+ * (lt-bigmem.h): the batches are used in turn, and in 4 KiB pages their
+ * ~18 MB would be ~4,500 page faults and as many TLB entries, for the
+ * decoding and the merging thread alike.  NULL: use malloc.
  */
-static char *slab_map(size_t size)	/* NULL: use malloc */
+static char *slab_map(size_t size)
 {
-	size_t len = (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1);
-	char *p, *start;
-
-	p = mmap(NULL, len + HUGE_PAGE, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		return NULL;
-	start = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
-	if (start > p)
-		munmap(p, start - p);
-	munmap(start + len, p + HUGE_PAGE - start);
-#ifdef MADV_HUGEPAGE
-	madvise(start, len, MADV_HUGEPAGE);
-#endif
-	return start;
+	return lt_big_alloc(size);
 }
 
 static void slab_unmap(char *slab, size_t size)
 {
-	munmap(slab, (size + HUGE_PAGE - 1) & ~(size_t)(HUGE_PAGE - 1));
+	lt_big_free(slab, size);
 }
 
 static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
