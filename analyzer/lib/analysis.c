@@ -444,6 +444,9 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 
 	if (lt_trace_open(&a->trace, path, err) < 0)
 		goto fail;
+	/* kallsyms: decompressed on a second core while this one parses */
+	lt_trace_set_helper(a->trace, opts->threads != 1 &&
+			    lt_pipe_usable_cpus() > 1);
 	if (load_tables(a, opts, err) < 0)
 		goto fail;
 	if (lt_decode_init(&dec, a->trace, err) < 0)

@@ -212,6 +212,12 @@ void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
  * is a warning and there are no symbols.  Not thread-safe on first use.
  */
 int lt_trace_load_ksyms(struct lt_trace *trace, struct lt_error *err);
+/*
+ * Allow a helper thread for work that can overlap with the caller's:
+ * compressed kallsyms are then decompressed on it while the caller
+ * parses them.  Off by default.
+ */
+void lt_trace_set_helper(struct lt_trace *trace, bool allow);
 const char *lt_trace_ksym(const struct lt_trace *trace, uint64_t addr,
 			  uint64_t *offset);
 size_t lt_trace_nr_ksyms(const struct lt_trace *trace);

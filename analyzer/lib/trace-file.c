@@ -609,12 +609,91 @@ static int check_section(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
-int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
+/*
+ * The KALLSYMS section's body, as it comes: a 4-byte size, then that much
+ * text, parsed piece by piece.  The size is checked against the body once
+ * all of it has come (rd_sized_text(), as for a body read whole).
+ */
+struct ksym_body {
+	struct lt_trace *t;
+	struct ksym_parse kp;
+	unsigned char head[4];
+	size_t nhead;
+	uint64_t total;		/* body bytes come so far */
+	uint64_t text_left;	/* text still to parse */
+	bool parsing;
+};
+
+static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
 {
-	unsigned char *buf = NULL;
+	struct ksym_body *b = ctx;
+	struct lt_trace *t = b->t;
+	size_t take;
+	uint32_t size;
+
+	b->total += n;
+	if (b->nhead < 4) {
+		take = 4 - b->nhead < n ? 4 - b->nhead : n;
+		memcpy(b->head + b->nhead, p, take);
+		b->nhead += take;
+		p += take;
+		n -= take;
+		if (b->nhead < 4)
+			return 0;
+		size = get32(b->head, t->swap);
+		/* over the limit: an error at the end, nothing to parse */
+		if (size > LT_MAX_META_SIZE)
+			return 0;
+		if (ksym_parse_begin(t, &t->ksym_err, &b->kp, size))
+			return -1;
+		b->text_left = size;
+		b->parsing = true;
+	}
+	if (!b->parsing || !b->text_left)
+		return 0;
+	take = n < b->text_left ? n : (size_t)b->text_left;
+	b->text_left -= take;
+	return ksym_parse_feed(t, &t->ksym_err, &b->kp, (const char *)p, take);
+}
+
+/* v7: the section decompressed and parsed in pieces. */
+static int load_ksym_section(struct lt_trace *t)
+{
+	struct ksym_body b;
 	const char *text;
+	uint16_t flags;
+	uint64_t size;
 	struct rd r;
 	size_t len;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	if (section_header(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
+			   "KALLSYMS section", &r, &flags, &size))
+		return -1;
+	ret = section_pieces(t, &t->ksym_err, &r, size,
+			     flags & SEC_FL_COMPRESS, "KALLSYMS section",
+			     t->helper, ksym_piece, &b);
+	if (!ret) {
+		/* the body as the reader of a whole one sees it, to check it */
+		r.off = flags & SEC_FL_COMPRESS ? t->ksym_sec : r.off + r.pos;
+		r.p = b.head;
+		r.len = b.total;
+		r.pos = 0;
+		r.packed = flags & SEC_FL_COMPRESS;
+		ret = rd_sized_text(t, &t->ksym_err, &r, 4, LT_MAX_META_SIZE,
+				    "kallsyms", &text, &len);
+	}
+	if (!ret)
+		ret = ksym_parse_end(t, &t->ksym_err, &b.kp);
+	if (ret)
+		ksym_parse_abort(t, &b.kp);
+	return ret;
+}
+
+int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
+{
 	int ret;
 
 	if (t->ksym_state > 0)
@@ -624,24 +703,20 @@ int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
 			*err = t->ksym_err;
 		return -1;
 	}
-	if (t->ksym_sec) {
-		ret = open_section(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
-				   "KALLSYMS section", &r, &buf);
-		if (!ret)
-			ret = rd_sized_text(t, &t->ksym_err, &r, 4,
-					    LT_MAX_META_SIZE, "kallsyms",
-					    &text, &len);
-		if (!ret)
-			ret = parse_kallsyms(t, &t->ksym_err, text, len);
-		free(buf);
-	} else {
+	if (t->ksym_sec)
+		ret = load_ksym_section(t);
+	else
 		ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
 				     t->ksym_len);
-	}
 	t->ksym_state = ret ? -1 : 1;
 	if (ret && err)
 		*err = t->ksym_err;
 	return ret;
+}
+
+void lt_trace_set_helper(struct lt_trace *t, bool allow)
+{
+	t->helper = allow;
 }
 
 /* v7: follow the chain of options sections, each visited once. */
@@ -678,7 +753,7 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 
 			sec->kept += r.len;
 			if (sec->kept > LT_MAX_OPTIONS_MEM) {
-				free(buf);
+				section_buf_free(buf);
 				return trace_fail(t, err, LT_E_LIMIT,
 						  "options section at offset 0x%llx: options take more than %u MB",
 						  (unsigned long long)off,
@@ -686,7 +761,7 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 			}
 			bufs = realloc(sec->bufs, (sec->nr_bufs + 1) * sizeof(*bufs));
 			if (!bufs) {
-				free(buf);
+				section_buf_free(buf);
 				return nomem(t, err, "options section");
 			}
 			sec->bufs = bufs;
@@ -944,7 +1019,7 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 				ret = parse_cmdlines(t, err, text, len);
 			break;
 		}
-		free(buf);
+		section_buf_free(buf);
 		if (ret)
 			return -1;
 	}
@@ -1115,7 +1190,7 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		ret = read_flyrecord_v7(t, err, &sec);
 out:
 	for (i = 0; i < sec.nr_bufs; i++)
-		free(sec.bufs[i]);
+		section_buf_free(sec.bufs[i]);
 	free(sec.bufs);
 	if (ret)
 		return -1;
@@ -1210,8 +1285,7 @@ void lt_trace_close(struct lt_trace *t)
 	decomp_free_ctxs(t);
 	pthread_mutex_destroy(&t->zctx_lock);
 	free_event_formats(t);
-	free(t->ksyms);
-	free(t->ksym_names);
+	ksym_free(t);
 	free(t->cmdlines);
 	free(t->cmdline_names);
 	free(t->cmdline_by_pid);

@@ -562,8 +562,8 @@ void free_event_formats(struct lt_trace *t)
 		free_event_type(t->types[i]);
 	free(t->types);
 	free(t->by_id);
-	free(t->format_bufs[0]);
-	free(t->format_bufs[1]);
+	section_buf_free(t->format_bufs[0]);
+	section_buf_free(t->format_bufs[1]);
 	t->types = NULL;
 	t->by_id = NULL;
 	t->format_bufs[0] = t->format_bufs[1] = NULL;

@@ -4,12 +4,15 @@
  *
  * All three are text written by the kernel and copied by trace-cmd.  Lines
  * that do not parse are skipped: a damaged symbol table should cost some
- * names, not the whole trace.
+ * names, not the whole trace.  kallsyms come in pieces as they are
+ * decompressed (trace-decomp.c), so their parser holds a line a piece
+ * cuts until the next piece ends it.
  */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt-bigmem.h"
 #include "trace-local.h"
 
 /* ---- kallsyms -------------------------------------------------------- */
@@ -79,80 +82,175 @@ static void ahead(void *base, size_t end, size_t *ready, size_t size)
 	*ready += n;
 }
 
-int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
-		   const char *text, size_t len)
+void ksym_free(struct lt_trace *t)
 {
-	const char *s, *end, *eol, *name, *e;
-	size_t n = 0, cap, pool = 0, nlen, i, out;
-	size_t ready_k = 0, ready_n = 0;
-	bool sorted = true;
-	struct ksym *k;
-	uint64_t addr;
-	char type;
+	lt_big_free(t->ksyms, t->ksyms_size);
+	lt_big_free(t->ksym_names, t->ksym_names_size);
+}
 
+int ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
+		     struct ksym_parse *kp, size_t len)
+{
+	memset(kp, 0, sizeof(*kp));
+	kp->sorted = true;
 	if (!len || t->ksyms)
-		return 0;	/* (text may be NULL then) */
-	end = text + len;
+		return 0;	/* nothing to do: the rest ignores all */
+	kp->live = true;	/* from here abort frees */
+	kp->len = len;
 	/* About 40 bytes a line in practice; grown if needed. */
-	cap = len / 32 + 16;
-	t->ksyms = malloc(cap * sizeof(*t->ksyms));
+	kp->cap = len / 32 + 16;
+	t->ksyms_size = kp->cap * sizeof(*t->ksyms);
+	t->ksyms = lt_big_alloc(t->ksyms_size);
 	/* Names are pieces of the text, so the text's size bounds the pool. */
-	t->ksym_names = malloc(len + 1);
+	t->ksym_names_size = len + 1;
+	t->ksym_names = lt_big_alloc(t->ksym_names_size);
 	if (!t->ksyms || !t->ksym_names)
 		return trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
+	return 0;
+}
 
-	for (s = text; s < end; s = eol + 1) {
-		eol = memchr(s, '\n', end - s);
-		if (!eol)
-			eol = end;
-		/* "addr type name [module]" */
-		if (!parse_hex(&s, eol, &addr) || s + 3 > eol || *s != ' ')
-			continue;
-		type = s[1];
-		if (s[2] != ' ' && s[2] != '\t')
-			continue;
-		name = s + 3;
-		for (e = name; e < eol && *e != ' ' && *e != '\t' &&
-		     *e != '\r'; e++)
-			;
-		nlen = e - name;
-		if (!nlen || addr == 0)
-			continue;	/* hidden addresses (kptr_restrict) */
-		/* Text symbols, and module symbols (they carry [module]). */
-		if (type != 't' && type != 'T' && type != 'w' && type != 'W' &&
-		    !memchr(e, '[', eol - e))
-			continue;
-		if (n == cap) {
-			cap *= 2;
-			k = realloc(t->ksyms, cap * sizeof(*k));
-			if (!k)
-				return trace_fail(t, err, LT_E_NOMEM,
-						  "kallsyms: out of memory");
-			t->ksyms = k;
-			ready_k = n * sizeof(*k);
-		}
-		ahead(t->ksyms, (n + 1) * sizeof(*t->ksyms), &ready_k,
-		      cap * sizeof(*t->ksyms));
-		ahead(t->ksym_names, pool + nlen + 1, &ready_n, len + 1);
-		if (n && t->ksyms[n - 1].addr > addr)
-			sorted = false;
-		t->ksyms[n].addr = addr;
-		t->ksyms[n].name = pool;
-		memcpy(t->ksym_names + pool, name, nlen);
-		t->ksym_names[pool + nlen] = '\0';
-		pool += nlen + 1;
-		n++;
+/* One line, "addr type name [module]", without its newline. */
+static int ksym_parse_line(struct lt_trace *t, struct lt_error *err,
+			   struct ksym_parse *kp, const char *s,
+			   const char *eol)
+{
+	const char *name, *e;
+	uint64_t addr;
+	struct ksym *k;
+	size_t nlen;
+	char type;
+
+	if (!parse_hex(&s, eol, &addr) || s + 3 > eol || *s != ' ')
+		return 0;
+	type = s[1];
+	if (s[2] != ' ' && s[2] != '\t')
+		return 0;
+	name = s + 3;
+	for (e = name; e < eol && *e != ' ' && *e != '\t' && *e != '\r'; e++)
+		;
+	nlen = e - name;
+	if (!nlen || addr == 0)
+		return 0;	/* hidden addresses (kptr_restrict) */
+	/* Text symbols, and module symbols (they carry [module]). */
+	if (type != 't' && type != 'T' && type != 'w' && type != 'W' &&
+	    !memchr(e, '[', eol - e))
+		return 0;
+	/* a name and its NUL take no more than its line: never reached */
+	if (kp->pool + nlen + 1 > kp->len + 1)
+		return 0;
+	if (kp->n == kp->cap) {
+		k = lt_big_realloc(t->ksyms, t->ksyms_size,
+				   kp->cap * 2 * sizeof(*k));
+		if (!k)
+			return trace_fail(t, err, LT_E_NOMEM,
+					  "kallsyms: out of memory");
+		t->ksyms = k;
+		kp->cap *= 2;
+		t->ksyms_size = kp->cap * sizeof(*k);
+		kp->ready_k = kp->n * sizeof(*k);
 	}
+	ahead(t->ksyms, (kp->n + 1) * sizeof(*t->ksyms), &kp->ready_k,
+	      kp->cap * sizeof(*t->ksyms));
+	ahead(t->ksym_names, kp->pool + nlen + 1, &kp->ready_n, kp->len + 1);
+	if (kp->n && t->ksyms[kp->n - 1].addr > addr)
+		kp->sorted = false;
+	t->ksyms[kp->n].addr = addr;
+	t->ksyms[kp->n].name = kp->pool;
+	memcpy(t->ksym_names + kp->pool, name, nlen);
+	t->ksym_names[kp->pool + nlen] = '\0';
+	kp->pool += nlen + 1;
+	kp->n++;
+	return 0;
+}
+
+int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
+		    struct ksym_parse *kp, const char *text, size_t len)
+{
+	const char *s = text, *end, *eol;
+	size_t take, room, n;
+
+	if (!kp->live || !len)
+		return 0;	/* (text may be NULL then) */
+	end = text + len;
+	if (kp->held) {
+		/* finish the line the last piece left */
+		eol = memchr(s, '\n', len);
+		take = (size_t)((eol ? eol : end) - s);
+		room = sizeof(kp->line) - kp->held;
+		if (take > room)
+			take = room;	/* a line longer than any symbol's: cut */
+		memcpy(kp->line + kp->held, s, take);
+		kp->held += take;
+		if (!eol)
+			return 0;
+		n = kp->held;
+		kp->held = 0;
+		if (ksym_parse_line(t, err, kp, kp->line, kp->line + n))
+			return -1;
+		s = eol + 1;
+	}
+	for (; s < end; s = eol + 1) {
+		eol = memchr(s, '\n', end - s);
+		if (!eol) {
+			/* kept for the next piece */
+			kp->held = (size_t)(end - s) < sizeof(kp->line) ?
+				   (size_t)(end - s) : sizeof(kp->line);
+			memcpy(kp->line, s, kp->held);
+			break;
+		}
+		if (ksym_parse_line(t, err, kp, s, eol))
+			return -1;
+	}
+	return 0;
+}
+int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
+		   struct ksym_parse *kp)
+{
+	size_t i, out;
+
+	if (!kp->live)
+		return 0;
+	/* the last line, with no newline after it */
+	if (kp->held && ksym_parse_line(t, err, kp, kp->line,
+					kp->line + kp->held))
+		return -1;
+	kp->held = 0;
+	kp->live = false;
 	/* /proc/kallsyms is mostly in order already. */
-	if (!sorted)
-		qsort(t->ksyms, n, sizeof(*t->ksyms), cmp_ksym);
+	if (!kp->sorted)
+		qsort(t->ksyms, kp->n, sizeof(*t->ksyms), cmp_ksym);
 	/* One name per address: the first listed. */
-	for (i = 0, out = 0; i < n; i++) {
+	for (i = 0, out = 0; i < kp->n; i++) {
 		if (out && t->ksyms[out - 1].addr == t->ksyms[i].addr)
 			continue;
 		t->ksyms[out++] = t->ksyms[i];
 	}
 	t->nr_ksyms = out;
+	return 0;
+}
+
+void ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp)
+{
+	if (!kp->live)
+		return;
+	ksym_free(t);
+	t->ksyms = NULL;
+	t->ksym_names = NULL;
+	t->nr_ksyms = 0;
+	kp->live = false;
+}
+
+int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
+		   const char *text, size_t len)
+{
+	struct ksym_parse kp;
+
+	if (ksym_parse_begin(t, err, &kp, len) ||
+	    ksym_parse_feed(t, err, &kp, text, len) ||
+	    ksym_parse_end(t, err, &kp)) {
+		ksym_parse_abort(t, &kp);
+		return -1;
+	}
 	return 0;
 }
 

@@ -4,7 +4,7 @@
  *
  * Layout of the module:
  *   trace-file.c    container: v6 header, v7 sections, options, open/close
- *   trace-decomp.c  zstd/zlib blocks and chunked CPU data
+ *   trace-decomp.c  zstd/zlib blocks, sections whole or in pieces
  *   trace-format.c  header_page, event format text, field access
  *   trace-page.c    per-CPU streams: ring-buffer pages -> records
  *   trace-merge.c   lt_trace_next(): CPUs merged by timestamp
@@ -288,13 +288,15 @@ struct lt_trace {
 
 	/* metadata; kallsyms are parsed on first use */
 	int ksym_state;			/* 0 not yet, 1 loaded, -1 failed */
+	bool helper;			/* lt_trace_set_helper() */
 	uint64_t ksym_sec;		/* v7: the KALLSYMS section */
 	const char *ksym_text;		/* v6: the text in the map */
 	size_t ksym_len;
 	struct lt_error ksym_err;
-	struct ksym *ksyms;
-	size_t nr_ksyms;
-	char *ksym_names;
+	struct ksym *ksyms;		/* lt_big_alloc()ed, of ksyms_size */
+	size_t nr_ksyms, ksyms_size;
+	char *ksym_names;		/* ... of ksym_names_size */
+	size_t ksym_names_size;
 	struct cmdline *cmdlines;
 	size_t nr_cmdlines;
 	char *cmdline_names;
@@ -361,11 +363,24 @@ void decomp_free_ctxs(struct lt_trace *t);
 /*
  * Read the section body at @r (positioned after the section header):
  * compressed or not, return a reader over the (decompressed) body.
- * *@buf is set to memory the caller frees (NULL when not compressed).
+ * *@buf is set to memory the caller frees with section_buf_free() (NULL
+ * when not compressed).
  */
 int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		 uint64_t sec_off, uint64_t sec_size, bool compressed,
 		 const char *what, struct rd *body, unsigned char **buf);
+void section_buf_free(unsigned char *buf);
+/* A piece of a section body, in order; -1 stops the reading. */
+typedef int (*section_piece_fn)(void *ctx, const unsigned char *p, size_t n);
+/*
+ * The same body through @fn in pieces, never whole in memory when
+ * compressed; with @helper, a thread decompresses the next pieces while
+ * @fn runs (in the caller's thread).  0, or -1 with @err set, or -1 when
+ * @fn stopped (@err untouched).  On -1, @fn may have seen part of it.
+ */
+int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
+		   uint64_t sec_size, bool compressed, const char *what,
+		   bool helper, section_piece_fn fn, void *ctx);
 
 /* trace-format.c */
 int parse_header_page(struct lt_trace *t, struct lt_error *err,
@@ -433,6 +448,27 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 	      const unsigned char *page, size_t avail, uint64_t where);
 
 /* trace-ksyms.c */
+/* kallsyms text parsed as it comes, in pieces cut anywhere */
+struct ksym_parse {
+	bool live;		/* begun, and neither ended nor aborted */
+	bool sorted;
+	size_t len;		/* of the whole text */
+	size_t n, cap, pool;	/* symbols, their room, name bytes */
+	size_t ready_k, ready_n;	/* bytes mapped ahead (ahead()) */
+	size_t held;		/* of a line the last piece cut: */
+	char line[1024];	/* longer than any symbol's line (cut) */
+};
+int ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
+		     struct ksym_parse *kp, size_t len);
+int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
+		    struct ksym_parse *kp, const char *text, size_t len);
+int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
+		   struct ksym_parse *kp);
+/* The symbol table's memory (lt_trace_close()). */
+void ksym_free(struct lt_trace *t);
+/* After a failure: the symbols parsed so far dropped. */
+void ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp);
+/* begin, feed and end at once */
 int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len);
 int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
