@@ -237,6 +237,7 @@ struct cpu_stream {
 	uint64_t cut_pos;		/* plain: offset from data_off; else chunk */
 	uint32_t cut_chunks;		/* compressed: chunks not yet cut */
 	uint64_t range_released;	/* file offset ranges' pages are dropped to */
+	uint64_t cut_mapped;		/* file offset pages are mapped ahead to */
 };
 
 /*
@@ -246,6 +247,7 @@ struct cpu_stream {
  */
 #define LT_RELEASE_STEP		(1u << 20)
 #define LT_RANGE_RELEASE_STEP	(256u << 10)	/* per CPU, while threads run */
+#define LT_MAP_AHEAD		(1u << 20)	/* compressed data, per CPU */
 
 /* Plain data is read (pread) this much at a time: see read_window(). */
 #define LT_READ_WINDOW		(64u << 10)
