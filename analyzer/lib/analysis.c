@@ -24,7 +24,7 @@ struct analysis {
 	struct lt_trace *trace;
 	struct lt_trans trans;
 	struct lt_replay *rp;
-	uint32_t *by_id;		/* records per event id */
+	uint32_t *by_id;		/* records per event id (lt_pipe_cfg) */
 	char cause[256];		/* "[func]" handed to the replay */
 	const struct lt_options *opts;
 	uint64_t src_counts[LT_SRC_NR];	/* events replayed, by source */
@@ -250,7 +250,7 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		uint32_t best = 0;
 		int best_id = -1;
 
-		for (id = 0; id < 65536; id++)
+		for (id = 0; id <= (int)lt_trace_event_id_limit(a->trace); id++)
 			if (a->by_id[id] > best) {
 				best = a->by_id[id];
 				best_id = id;
@@ -426,12 +426,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	memset(err, 0, sizeof(*err));
 	priv = calloc(1, sizeof(*priv));
 	a = calloc(1, sizeof(*a));
-	if (a)
-		a->by_id = calloc(65536, sizeof(*a->by_id));
-	if (!priv || !a || !a->by_id) {
+	if (!priv || !a) {
 		free(priv);
-		if (a)
-			free(a->by_id);
 		free(a);
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
@@ -444,6 +440,12 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 
 	if (lt_trace_open(&a->trace, path, err) < 0)
 		goto fail;
+	a->by_id = calloc(lt_trace_event_id_limit(a->trace) + 1,
+			  sizeof(*a->by_id));
+	if (!a->by_id) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		goto fail;
+	}
 	/* kallsyms: decompressed on a second core while this one parses */
 	lt_trace_set_helper(a->trace, opts->threads != 1 &&
 			    lt_pipe_usable_cpus() > 1);

@@ -23,7 +23,11 @@
 struct lt_pipe_cfg {
 	struct lt_trace *trace;
 	struct lt_decoder *dec;
-	uint32_t *by_id;	/* records per event id, counted here */
+	/*
+	 * Records per event id, counted here: the file's ids below
+	 * lt_trace_event_id_limit(), then one count for all others.
+	 */
+	uint32_t *by_id;
 	bool partial;		/* read past damage (it stops only its CPU) */
 	int64_t to_ns;		/* stop after first event + to_ns; -1 = never */
 	unsigned int threads;	/* in all, ours included; 0 or 1: ours only */

@@ -94,6 +94,8 @@ const struct lt_event_type *lt_trace_find_event(const struct lt_trace *trace,
 						const char *name);
 const struct lt_event_type *lt_trace_event_by_id(const struct lt_trace *trace,
 						 uint16_t id);
+/* One more than the highest id of the file's event formats (0: none). */
+unsigned int lt_trace_event_id_limit(const struct lt_trace *trace);
 const char *lt_event_type_system(const struct lt_event_type *type);
 const char *lt_event_type_name(const struct lt_event_type *type);
 uint16_t lt_event_type_id(const struct lt_event_type *type);

@@ -222,10 +222,11 @@ static void batch_reset(struct batch *b)
  * memory (@b then failed, and ends).
  */
 static int take_record(struct lt_decoder *dec, uint32_t *by_id,
-		       const struct lt_record *rec, struct batch *b)
+		       unsigned int other, const struct lt_record *rec,
+		       struct batch *b)
 {
 	if (rec->kind == LT_REC_EVENT)
-		by_id[rec->id]++;
+		by_id[rec->id < other ? rec->id : other]++;
 	if (lt_decode_record(dec, rec, &b->ev[b->n]) && append(b) < 0) {
 		b->failed = b->end = true;
 		lt_error_set(&b->err, LT_E_NOMEM,
@@ -277,6 +278,7 @@ static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
 static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *res,
 			struct batch *b, struct span *sp)
 {
+	unsigned int other = lt_trace_event_id_limit(cfg->trace);
 	struct lt_error rerr;
 	struct lt_record rec;
 	int ret;
@@ -304,7 +306,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 				break;
 			res->events++;
 		}
-		if (take_record(cfg->dec, cfg->by_id, &rec, b) < 0)
+		if (take_record(cfg->dec, cfg->by_id, other, &rec, b) < 0)
 			break;
 	}
 	if (b->n < b->cap || b->failed)
@@ -437,7 +439,8 @@ struct queue {
 /* What one thread decodes with. */
 struct filler {
 	struct lt_decoder dec;		/* a copy: its counters are its own */
-	uint32_t *by_id;
+	uint32_t *by_id;		/* as lt_pipe_cfg's */
+	unsigned int other;		/* by_id's slot for ids of no format */
 };
 
 struct worker {
@@ -577,7 +580,7 @@ static void fill_range(const struct lt_pipe_cfg *cfg, struct filler *f,
 			b->end = true;
 			break;
 		}
-		if (take_record(&f->dec, f->by_id, &rec, b) < 0)
+		if (take_record(&f->dec, f->by_id, f->other, &rec, b) < 0)
 			break;
 	}
 	if (track)
@@ -912,7 +915,9 @@ static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 	f->dec.stack_pid = aligned_alloc(64, (n + 63) & ~(size_t)63);
 	if (f->dec.stack_pid)
 		memset(f->dec.stack_pid, 0, n);
-	f->by_id = calloc(65536, sizeof(*f->by_id));
+	/* not 65536 counts: folding untouched pages faulted 190 times */
+	f->other = lt_trace_event_id_limit(cfg->trace);
+	f->by_id = calloc(f->other + 1, sizeof(*f->by_id));
 	return f->by_id && f->dec.stack_pid &&
 	       (f->dec.spool_cache || !f->dec.spool) ? 0 : -1;
 }
@@ -935,7 +940,7 @@ static void filler_fold(struct filler *f, const struct lt_pipe_cfg *cfg)
 	}
 	cfg->dec->field_errors += f->dec.field_errors;
 	cfg->dec->bad_records += f->dec.bad_records;
-	for (k = 0; k < 65536; k++)
+	for (k = 0; k <= f->other; k++)
 		cfg->by_id[k] += f->by_id[k];
 }
 

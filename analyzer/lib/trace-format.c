@@ -594,6 +594,11 @@ const struct lt_event_type *lt_trace_event_by_id(const struct lt_trace *t,
 	return id < t->by_id_len ? t->by_id[id] : NULL;
 }
 
+unsigned int lt_trace_event_id_limit(const struct lt_trace *t)
+{
+	return t->by_id_len;
+}
+
 const char *lt_event_type_system(const struct lt_event_type *type)
 {
 	return type->system;
