@@ -1075,27 +1075,31 @@ unsigned int lt_pipe_usable_cpus(void)
 }
 
 /*
- * Measured on 2 cores (tests/bench/README.md): since the read windows of
- * cfddae0 made one thread faster, slices of 0.5 M and 1 M events run
- * faster on it (47 vs 54, 74 vs 88 ms), 2 M on two (131 vs 119 ms).
- * Events are guessed from the data: ~64 bytes each as recorded, ~10x
- * less compressed.
+ * Measured on 2 cores (tests/bench/README.md), far-apart vCPUs, since the
+ * batches are evicted before refilling (6fce6c8) and symbols load in
+ * pieces (cfa96a8): two threads take 0.25 M events in 24.5-31 ms against
+ * one's 28-29, 0.5 M in 34-40 against 43-49, 1 M in 57 against 86.
+ * Events are guessed from the data: ~54 bytes each as recorded, ~3-3.7
+ * zstd-compressed (scheduler events; kernel stacks compress less).
  */
-#define AUTO_MIN_EVENTS		1500000
-#define EVENT_BYTES		64
-#define COMPRESSION		10
+#define AUTO_MIN_EVENTS		350000
+#define PLAIN_EVENT_BYTES	56
+#define PACKED_EVENT_BYTES10	35	/* 3.5 bytes, in tenths */
 
 unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
 				  unsigned int cpus)
 {
-	uint64_t events = data_bytes / EVENT_BYTES, min = AUTO_MIN_EVENTS;
+	uint64_t events, min = AUTO_MIN_EVENTS;
 
 	/* LT_AUTO_MIN_EVENTS: tests make small traces count as large */
 	if (getenv("LT_AUTO_MIN_EVENTS"))
 		min = strtoull(getenv("LT_AUTO_MIN_EVENTS"), NULL, 0);
-	if (compressed)
-		events = events > UINT64_MAX / COMPRESSION ? UINT64_MAX :
-			 events * COMPRESSION;
+	if (!compressed)
+		events = data_bytes / PLAIN_EVENT_BYTES;
+	else if (data_bytes > UINT64_MAX / 10)
+		events = UINT64_MAX;
+	else
+		events = data_bytes * 10 / PACKED_EVENT_BYTES10;
 	return events < min ? 1 : cpus;
 }
 

@@ -10,16 +10,18 @@
 
 int main(void)
 {
-	const uint64_t min = 1500000ULL * 64;	/* bytes of ~1.5 M events */
+	const uint64_t min = 350000ULL * 56;	/* bytes of ~350,000 events */
 
 	lt_test_case = "auto threads";
 	CHECK_U64(lt_pipe_auto_threads(0, false, 2), 1);
 	CHECK_U64(lt_pipe_auto_threads(min - 1, false, 2), 1);
 	CHECK_U64(lt_pipe_auto_threads(min, false, 2), 2);
 	CHECK_U64(lt_pipe_auto_threads(min, false, 8), 8);
-	/* compressed data holds ~10x the events of its size */
-	CHECK_U64(lt_pipe_auto_threads(min / 10 - 64, true, 2), 1);
-	CHECK_U64(lt_pipe_auto_threads(min / 10, true, 2), 2);
+	/* compressed, 3.5 bytes an event: len1x-zstd's 1.54 MB are 0.5 M */
+	CHECK_U64(lt_pipe_auto_threads(350000ULL * 35 / 10 - 1, true, 2), 1);
+	CHECK_U64(lt_pipe_auto_threads(350000ULL * 35 / 10, true, 2), 2);
+	CHECK_U64(lt_pipe_auto_threads(1544715, true, 2), 2);
+	CHECK_U64(lt_pipe_auto_threads(767835, true, 2), 1);
 	CHECK_U64(lt_pipe_auto_threads(UINT64_MAX, true, 4), 4);
 	/* one core: one thread, however large */
 	CHECK_U64(lt_pipe_auto_threads(UINT64_MAX, false, 1), 1);
