@@ -230,6 +230,19 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
  */
 #define PIECE_SIZE	(128u << 10)
 #define PIECES		4		/* ahead of the consumer, with a helper */
+#define HELPER_MIN	(1u << 20)	/* less gains nothing from a thread */
+
+/*
+ * LT_PIECE_BYTES: tests read in small pieces, so that a block decoded
+ * after the last input was read still comes out whole.
+ */
+static size_t piece_size(void)
+{
+	const char *env = getenv("LT_PIECE_BYTES");
+	unsigned long v = env ? strtoul(env, NULL, 0) : 0;
+
+	return v && v < PIECE_SIZE ? v : PIECE_SIZE;
+}
 
 enum { UNPACK_OK, UNPACK_BAD, UNPACK_NOMEM };
 
@@ -294,16 +307,18 @@ static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
 	*n = 0;
 	if (u->z) {
 		ZSTD_outBuffer out = { dst, want, 0 };
-		size_t ret, before;
+		size_t ret, in0, out0;
 
-		while (out.pos < out.size && u->in.pos < u->in.size) {
-			before = u->in.pos + out.pos;
+		/* with the input all read, it may still hold output: ask on */
+		while (out.pos < out.size) {
+			in0 = u->in.pos;
+			out0 = out.pos;
 			ret = ZSTD_decompressStream(u->z, &out, &u->in);
 			if (ZSTD_isError(ret))
 				return UNPACK_BAD;
+			if (u->in.pos == in0 && out.pos == out0)
+				break;	/* the end, or the input cut short */
 			u->frame_open = ret != 0;
-			if (u->in.pos + out.pos == before && ret)
-				return UNPACK_BAD;	/* no progress */
 		}
 		*n = out.pos;
 		if (*n > u->left ||
@@ -332,6 +347,7 @@ static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
 /* The helper's side: pieces decompressed into a ring, PIECES ahead. */
 struct ahead {
 	struct unpack *u;
+	size_t size;		/* of a piece */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned char *buf[PIECES];
@@ -356,7 +372,7 @@ static void *ahead_main(void *arg)
 			break;
 		slot = (a->head + a->nr) % PIECES;
 		pthread_mutex_unlock(&a->lock);
-		ret = unpack_read(a->u, a->buf[slot], PIECE_SIZE, &n);
+		ret = unpack_read(a->u, a->buf[slot], a->size, &n);
 		pthread_mutex_lock(&a->lock);
 		if (ret != UNPACK_OK || !n) {
 			a->status = ret;
@@ -373,7 +389,7 @@ static void *ahead_main(void *arg)
 }
 
 /* With a helper: its pieces through @fn in order.  -1 when @fn stopped. */
-static int pieces_ahead(struct unpack *u, unsigned char *mem,
+static int pieces_ahead(struct unpack *u, unsigned char *mem, size_t size,
 			section_piece_fn fn, void *ctx, int *status)
 {
 	struct ahead a;
@@ -383,8 +399,9 @@ static int pieces_ahead(struct unpack *u, unsigned char *mem,
 
 	memset(&a, 0, sizeof(a));
 	a.u = u;
+	a.size = size;
 	for (i = 0; i < PIECES; i++)
-		a.buf[i] = mem + (size_t)i * PIECE_SIZE;
+		a.buf[i] = mem + (size_t)i * size;
 	pthread_mutex_init(&a.lock, NULL);
 	pthread_cond_init(&a.cond, NULL);
 	if (pthread_create(&thread, NULL, ahead_main, &a)) {
@@ -426,7 +443,7 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	struct unpack u;
 	unsigned char *mem;
 	int status, ret;
-	size_t n;
+	size_t n, size;
 
 	r->what = what;
 	if (section_in_file(t, err, r, sec_size))
@@ -435,18 +452,18 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		return fn(ctx, r->p + r->pos, sec_size) < 0 ? -1 : 0;
 	if (section_packed(t, err, r, sec_size, &csize, &usize))
 		return -1;
-	/* a small body gains nothing from a thread */
-	if (usize < 2 * PIECES * PIECE_SIZE)
+	size = piece_size();
+	if (usize < HELPER_MIN)
 		helper = false;
-	mem = malloc((size_t)(helper ? PIECES : 1) * PIECE_SIZE);
+	mem = malloc((helper ? PIECES : 1) * size);
 	if (!mem)
 		return rd_fail(t, err, LT_E_NOMEM, r, "out of memory");
 	status = unpack_init(&u, t, r->p + r->pos, csize, usize);
 	ret = status != UNPACK_OK ? 0 :
-	      helper ? pieces_ahead(&u, mem, fn, ctx, &status) : 1;
+	      helper ? pieces_ahead(&u, mem, size, fn, ctx, &status) : 1;
 	while (ret == 1) {
 		/* alone: decompress a piece, consume it, and again */
-		status = unpack_read(&u, mem, PIECE_SIZE, &n);
+		status = unpack_read(&u, mem, size, &n);
 		if (status != UNPACK_OK || !n)
 			ret = 0;
 		else if (fn(ctx, mem, n) < 0)

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-trace-ksyms.c - kallsyms parsed in pieces, and a real trace's
- * compressed KALLSYMS section read with and without the helper thread.
+ * test-trace-ksyms.c - kallsyms parsed in pieces, and compressed KALLSYMS
+ * sections read with and without the helper thread.
  *
  * The pieces must give exactly the table the whole text gives, wherever
- * they cut it.  On the sample trace (5 MB of zstd-compressed kallsyms,
- * enough for the helper to start), helper or not must give one table, and
+ * they cut it.  On the sample trace (5 MB of zstd-compressed kallsyms)
+ * and a zlib one (run-ksyms-test.sh: 40,000 symbols, 1.7 MB), both
+ * enough for the helper to start, helper or not must give one table, and
  * a section that decompresses to more or less than it claims must fail,
  * after some pieces were parsed, with no symbols left behind.
  */
@@ -143,20 +144,23 @@ static struct lt_trace *open_sample(const char *path, bool helper)
 	return t;
 }
 
-static void test_sample(const char *path)
+static void test_sample(const char *path, size_t want)
 {
 	struct lt_trace *alone, *helped;
 	struct lt_error err;
 
-	lt_test_case = "sample, alone";
+	lt_test_case = path;
 	alone = open_sample(path, false);
 	if (!alone)
 		return;
 	CHECK(lt_trace_load_ksyms(alone, &err) == 0);
 	/* a kernel's worth, so that the helper starts (1 MB and more) */
 	CHECK(alone->ksym_names_size > (1u << 20));
-	CHECK(alone->nr_ksyms > 20000);
-	lt_test_case = "sample, helped";
+	if (want)
+		CHECK_U64(alone->nr_ksyms, want);
+	else
+		CHECK(alone->nr_ksyms > 20000);
+	lt_test_case = "helped";
 	helped = open_sample(path, true);
 	if (helped) {
 		CHECK(lt_trace_load_ksyms(helped, &err) == 0);
@@ -183,6 +187,7 @@ static void test_damage(const char *path, const char *tmp)
 	struct lt_trace *t;
 	struct lt_error err;
 	unsigned char *buf;
+	char name[128];
 	uint32_t v;
 	uint64_t at;
 	size_t len, i;
@@ -209,7 +214,9 @@ static void test_damage(const char *path, const char *tmp)
 	lt_trace_close(t);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		for (helper = 0; helper < 2; helper++) {
-			lt_test_case = cases[i].name;
+			snprintf(name, sizeof(name), "%s%s", cases[i].name,
+				 helper ? ", helped" : "");
+			lt_test_case = name;
 			memcpy(&v, buf + at + cases[i].at, 4);
 			v = (uint32_t)(v + cases[i].add);
 			memcpy(buf + at + cases[i].at, &v, 4);
@@ -240,13 +247,37 @@ int main(int argc, char **argv)
 {
 	char tmp[4096];
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: test-trace-ksyms SAMPLE.dat TMPDIR\n");
+	struct lt_trace *t;
+	struct lt_error err;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: test-trace-ksyms ZSTD.dat ZLIB.dat TMPDIR\n");
 		return 2;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/test-trace-ksyms.dat", argv[2]);
+	snprintf(tmp, sizeof(tmp), "%s/test-trace-ksyms.dat", argv[3]);
 	test_pieces();
-	test_sample(argv[1]);
+	test_sample(argv[1], 0);
 	test_damage(argv[1], tmp);
+	test_sample(argv[2], 40000);
+	test_damage(argv[2], tmp);
+	/*
+	 * Pieces of 1000 bytes: zstd has read all its input while blocks
+	 * decoded from it still come out, a piece at a time.
+	 */
+	setenv("LT_PIECE_BYTES", "1000", 1);
+	test_sample(argv[1], 0);
+	test_sample(argv[2], 40000);
+	unsetenv("LT_PIECE_BYTES");
+	/* the zlib trace's symbols, helped, where run-ksyms-test.sh put them */
+	lt_test_case = "zlib symbols";
+	t = open_sample(argv[2], true);
+	if (t) {
+		CHECK(lt_trace_load_ksyms(t, &err) == 0);
+		CHECK_STR(lt_trace_ksym(t, 0xffffffff81000000ULL + 123 * 48 + 5,
+					NULL), "sym_123_xxxxxxxx");
+		CHECK_STR(lt_trace_ksym(t, 0xffffffff81000000ULL + 39999 * 48,
+					NULL), "sym_39999_xx");
+		lt_trace_close(t);
+	}
 	return lt_test_done("test-trace-ksyms");
 }
