@@ -2,11 +2,46 @@
 /*
  * cli-load.c - a trace analysed or a saved report read (cli-load.h).
  */
+#include <malloc.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "cli-args.h"
 #include "cli-load.h"
 #include "cli-progress.h"
+
+#define HEAP_STEP	((size_t)32 << 20)
+#define HUGE_PAGE	((uintptr_t)2 << 20)
+
+/*
+ * The analysis makes many small allocations, and on a VM each fresh
+ * 4 KiB page of heap costs a 5-16 us fault: len1x-v6 took ~300 of them.
+ * So the heap grows 32 MB at a time, keeps what it has, and that much is
+ * marked for transparent huge pages now (a hint: without THP, nothing
+ * changes).  Measured: page faults 456 -> ~140 on len1x-v6, 1065 -> 602
+ * on stacks-zstd; 1-7% faster, 0.2-2 MB more resident.
+ */
+static void heap_in_huge_pages(void)
+{
+	uintptr_t start, end;
+	void *p;
+
+	mallopt(M_MMAP_THRESHOLD, 2 * HEAP_STEP);
+	mallopt(M_TOP_PAD, HEAP_STEP);
+	mallopt(M_TRIM_THRESHOLD, 4 * HEAP_STEP);
+	/* grows the heap (by it and the pad), whose end is then known */
+	p = malloc(HEAP_STEP / 2);
+	if (!p)
+		return;
+	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
+	end = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
+	if (end > start)
+		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	free(p);
+}
 
 int cli_load_report(const char *prog, const char *path,
 		    struct lt_options *opts, const struct lt_options *base,
@@ -27,6 +62,7 @@ int cli_load_report(const char *prog, const char *path,
 		return lt_report_read_json(path, report, err);
 	}
 	cli_progress_init(&line, prog, path, opts, progress && !quiet, quiet);
+	heap_in_huge_pages();
 	ret = lt_analyze(path, opts, report, err);
 	/* a run cut by --to, or failed, stops short of 100% */
 	cli_progress_clear(&line);
