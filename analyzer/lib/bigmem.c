@@ -9,16 +9,7 @@
 
 #include "lt-bigmem.h"
 
-/* AddressSanitizer checks bounds only of what malloc() gave. */
-#if defined(__SANITIZE_ADDRESS__)
-#define BIG_ASAN	1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define BIG_ASAN	1
-#endif
-#endif
-
-#ifdef BIG_ASAN
+#ifdef LT_ASAN
 void *lt_big_alloc(size_t size)
 {
 	return calloc(1, size ? size : 1);

@@ -15,6 +15,19 @@
 #include <stddef.h>
 
 /*
+ * Built with AddressSanitizer (gcc's or clang's), which checks bounds only
+ * of what malloc() gave: then no huge pages, and nothing carved out of
+ * one allocation.
+ */
+#if defined(__SANITIZE_ADDRESS__)
+#define LT_ASAN		1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define LT_ASAN		1
+#endif
+#endif
+
+/*
  * @size bytes, zeroed; from 512 KiB up, aligned to 2 MiB.  NULL when out
  * of memory.
  */

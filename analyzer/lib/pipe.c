@@ -314,7 +314,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 }
 
 /* AddressSanitizer sees each batch's bounds only in its own allocation. */
-#ifdef __SANITIZE_ADDRESS__
+#ifdef LT_ASAN
 #define USE_SLAB	0
 #else
 #define USE_SLAB	1
