@@ -203,6 +203,7 @@ int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
 	}
 	return 0;
 }
+
 int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
 		   struct ksym_parse *kp)
 {
