@@ -21,8 +21,8 @@
  * 4 KiB page of heap costs a 5-16 us fault: len1x-v6 took ~300 of them.
  * So the heap grows 32 MB at a time, keeps what it has, and that much is
  * marked for transparent huge pages now (a hint: without THP, nothing
- * changes).  Measured: page faults 456 -> ~140 on len1x-v6, 1065 -> 602
- * on stacks-zstd; 1-7% faster, 0.2-2 MB more resident.
+ * changes).  Measured: page faults 456 -> 140-290 on len1x-v6, 1065 ->
+ * 550-600 on stacks-zstd; 1-7% faster, 0.2-2 MB more resident.
  */
 static void heap_in_huge_pages(void)
 {
