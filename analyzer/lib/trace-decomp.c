@@ -247,12 +247,10 @@ static size_t piece_size(void)
 enum { UNPACK_OK, UNPACK_BAD, UNPACK_NOMEM };
 
 struct unpack {
-	struct lt_trace *t;
 	ZSTD_DCtx *z;
 	z_stream zs;
 	bool zs_live;
-	const unsigned char *src;
-	size_t srclen, left;	/* bytes still to come out */
+	size_t left;		/* bytes still to come out */
 	ZSTD_inBuffer in;
 	bool frame_open;	/* zstd: a frame has begun and not ended */
 };
@@ -261,9 +259,6 @@ static int unpack_init(struct unpack *u, struct lt_trace *t,
 		       const void *src, size_t srclen, size_t dstlen)
 {
 	memset(u, 0, sizeof(*u));
-	u->t = t;
-	u->src = src;
-	u->srclen = srclen;
 	u->left = dstlen;
 	if (t->comp == LT_COMP_ZSTD) {
 		ZSTD_customMem mem = { blk_alloc, blk_free, NULL };

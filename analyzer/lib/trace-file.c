@@ -620,8 +620,7 @@ struct ksym_body {
 	unsigned char head[4];
 	size_t nhead;
 	uint64_t total;		/* body bytes come so far */
-	uint64_t text_left;	/* text still to parse */
-	bool parsing;
+	uint64_t text_left;	/* text still to parse (0: none to parse) */
 };
 
 static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
@@ -647,9 +646,8 @@ static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
 		if (ksym_parse_begin(t, &t->ksym_err, &b->kp, size))
 			return -1;
 		b->text_left = size;
-		b->parsing = true;
 	}
-	if (!b->parsing || !b->text_left)
+	if (!b->text_left)
 		return 0;
 	take = n < b->text_left ? n : (size_t)b->text_left;
 	b->text_left -= take;
