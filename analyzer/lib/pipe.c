@@ -320,28 +320,12 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 #define USE_SLAB	1
 #endif
 
-/*
- * One mapping for all batches' events and arenas, in huge pages
- * (lt-bigmem.h): the batches are used in turn, and in 4 KiB pages their
- * ~18 MB would be ~4,500 page faults and as many TLB entries, for the
- * decoding and the merging thread alike.  NULL: use malloc.
- */
-static char *slab_map(size_t size)
-{
-	return lt_big_alloc(size);
-}
-
-static void slab_unmap(char *slab, size_t size)
-{
-	lt_big_free(slab, size);
-}
-
 static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		      struct lt_pipe_result *res, struct lt_error *err)
 {
 	/* a huge page for the one batch too: ~240 faults fewer */
 	size_t slab_size = batch_bytes(SERIAL_EVENTS);
-	char *slab = USE_SLAB ? slab_map(slab_size) : NULL, *carve = slab;
+	char *slab = USE_SLAB ? lt_big_alloc(slab_size) : NULL, *carve = slab;
 	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, &carve) :
 				 batch_new(SERIAL_EVENTS);
 	struct span sp = { false, 0 };
@@ -350,8 +334,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 	int ret = 0;
 
 	if (!b) {
-		if (slab)
-			slab_unmap(slab, slab_size);
+		lt_big_free(slab, slab_size);
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
@@ -375,8 +358,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		}
 	} while (!b->end);
 	batch_free(b);
-	if (slab)
-		slab_unmap(slab, slab_size);
+	lt_big_free(slab, slab_size);
 	return ret;
 }
 
@@ -987,9 +969,15 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	par.q = calloc(nr, sizeof(*par.q));
 	if (!par.q || !workers)
 		goto nomem;
+	/*
+	 * One mapping for all batches' events and arenas, in huge pages
+	 * (lt-bigmem.h): the batches are used in turn, and in 4 KiB pages
+	 * their ~18 MB would be ~4,500 page faults and as many TLB entries,
+	 * for the decoding and the merging thread alike.  NULL: malloc each.
+	 */
 	if (USE_SLAB) {
 		slab_size = (size_t)nr * pool * batch_bytes(cap);
-		slab = carve = slab_map(slab_size);
+		slab = carve = lt_big_alloc(slab_size);
 	}
 	for (s = 0; s < nr; s++) {
 		par.q[s].cpu = lt_trace_stream_cpu(cfg->trace, s);
@@ -1055,8 +1043,7 @@ out:
 		}
 	}
 	free(par.q);
-	if (slab)
-		slab_unmap(slab, slab_size);
+	lt_big_free(slab, slab_size);
 	pthread_cond_destroy(&par.cond);
 	pthread_mutex_destroy(&par.lock);
 	return ret;
