@@ -83,12 +83,11 @@ void decomp_free_ctxs(struct lt_trace *t)
 }
 
 /*
- * Blocks that know their size: large ones (a decompressed section, a
- * streaming zstd context's window: MBs written from the start) in huge
- * pages (lt-bigmem.h), the rest from malloc().
+ * Blocks that know their size, from lt_big_alloc(): the large ones (a
+ * decompressed section, a streaming zstd context's window: MBs written
+ * from the start) get huge pages, the rest plain heap.
  */
 #define BLK_HEAD	64		/* keeps zstd's and malloc's alignment */
-#define BLK_BIG		(1u << 20)
 
 static void *blk_alloc(void *opaque, size_t size)
 {
@@ -98,7 +97,7 @@ static void *blk_alloc(void *opaque, size_t size)
 	(void)opaque;
 	if (n < size)
 		return NULL;
-	p = n >= BLK_BIG ? lt_big_alloc(n) : malloc(n);
+	p = lt_big_alloc(n);
 	if (!p)
 		return NULL;
 	memcpy(p, &n, sizeof(n));
@@ -115,10 +114,7 @@ static void blk_free(void *opaque, void *ptr)
 		return;
 	p = (char *)ptr - BLK_HEAD;
 	memcpy(&n, p, sizeof(n));
-	if (n >= BLK_BIG)
-		lt_big_free(p, n);
-	else
-		free(p);
+	lt_big_free(p, n);
 }
 
 void section_buf_free(unsigned char *buf)
