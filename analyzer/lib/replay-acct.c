@@ -301,8 +301,11 @@ static void worst_add(struct lt_row_acc *r, uint64_t dur, uint64_t end)
 {
 	unsigned int i;
 
-	/* kept sorted, longest first */
-	for (i = r->nr_worst; i > 0 && r->worst[i - 1].dur_ns < dur; i--)
+	/* longest first, equal ones by end: row_move() adds out of time order */
+	for (i = r->nr_worst; i > 0 &&
+	     (r->worst[i - 1].dur_ns < dur ||
+	      (r->worst[i - 1].dur_ns == dur && r->worst[i - 1].end_ns > end));
+	     i--)
 		if (i < LT_WORST)
 			r->worst[i] = r->worst[i - 1];
 	if (i >= LT_WORST)
@@ -350,7 +353,9 @@ add:
 	s = &rp->subs[*slot];
 	s->count += count;
 	s->total_ns += total;
-	if (max > s->max_ns || !s->max_at_ns) {
+	/* of equal waits the earliest, as the report keeps them */
+	if (!s->max_at_ns || max > s->max_ns ||
+	    (max == s->max_ns && max_at < s->max_at_ns)) {
 		s->max_ns = max;
 		s->max_at_ns = max_at;
 	}
@@ -371,7 +376,8 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 
 	if (lt_hist_merge(&t->hist, &f->hist) < 0)
 		return lt_rp_oom(rp, "histograms");
-	if (f->max_ns > t->max_ns || !t->count) {
+	if (!t->count || f->max_ns > t->max_ns ||
+	    (f->max_ns == t->max_ns && f->max_at_ns < t->max_at_ns)) {
 		t->max_ns = f->max_ns;
 		t->max_at_ns = f->max_at_ns;
 	}
