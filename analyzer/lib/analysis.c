@@ -6,6 +6,7 @@
  * together; each of them is usable (and tested) alone.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +29,9 @@ struct analysis {
 	char cause[256];		/* "[func]" handed to the replay */
 	const struct lt_options *opts;
 	uint64_t src_counts[LT_SRC_NR];	/* events replayed, by source */
+	bool load_beside;		/* symbols may load on a thread of their own */
+	bool loading;			/* ... and are: join @loader */
+	pthread_t loader;
 };
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -67,6 +71,30 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 	out->cause = lt_trans_explain(&a->trans, names, nr, &out->kind,
 				      a->cause, sizeof(a->cause));
 	return 0;
+}
+
+/*
+ * Stacks are resolved after the replay, so with cores to spare the
+ * symbols load meanwhile, from the first stack on: most traces without -T
+ * still carry a kallsyms worth 5-10 ms that is then never read.
+ */
+static void *load_symbols(void *trace)
+{
+	lt_trace_load_ksyms(trace, NULL);	/* failure: warned on first use */
+	return NULL;
+}
+
+static void start_symbols(struct analysis *a)
+{
+	a->load_beside = false;
+	a->loading = !pthread_create(&a->loader, NULL, load_symbols, a->trace);
+}
+
+static void symbols_loaded(struct analysis *a)
+{
+	if (a->loading)
+		pthread_join(a->loader, NULL);
+	a->loading = false;
 }
 
 /* ---- setup ------------------------------------------------------------ */
@@ -308,6 +336,8 @@ static int replay_event(void *ctx, const struct lt_ev *ev)
 	/* counted here, not by the decoders: they may read past --to */
 	if (ev->origin < LT_SRC_NR)
 		a->src_counts[ev->origin]++;
+	if (ev->kind == LT_EV_STACK && a->load_beside)
+		start_symbols(a);
 	return lt_replay_feed(a->rp, ev);
 }
 
@@ -323,6 +353,7 @@ static void release(void *ctx)
 {
 	struct analysis *a = ctx;
 
+	symbols_loaded(a);
 	lt_trans_free(&a->trans);
 	if (a->trace)
 		lt_trace_close(a->trace);
@@ -421,6 +452,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	struct lt_error damage;
 	uint64_t events = 0;
 	bool have_dec = false;
+	int ret;
 
 	*out = NULL;
 	memset(err, 0, sizeof(*err));
@@ -471,19 +503,17 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	priv->have_replay = true;
 
-	/*
-	 * Symbols load on the first stack, in this thread (the replay's):
-	 * decoding threads never look at them, and most traces without -T
-	 * still carry kernel_stack's format and a kallsyms worth 5-10 ms.
-	 */
 	cfg.trace = a->trace;
 	cfg.dec = &dec;
 	cfg.by_id = a->by_id;
 	cfg.partial = opts->partial;
 	cfg.to_ns = opts->to_ns;
 	cfg.threads = use_threads(opts, a->trace);
-	if (lt_pipe_run(&cfg, replay_event, opts->progress ? report_progress : NULL,
-			a, &pres, err) < 0) {
+	a->load_beside = cfg.threads > 1;
+	ret = lt_pipe_run(&cfg, replay_event,
+			  opts->progress ? report_progress : NULL, a, &pres, err);
+	symbols_loaded(a);
+	if (ret < 0) {
 		if (a->rp->err.code)
 			replay_error(err, path, &a->rp->err);
 		goto fail;

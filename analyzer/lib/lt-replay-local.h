@@ -19,6 +19,11 @@
 #define MAX_WINDOWS	(1u << 20)
 #define MAX_STACK_DEPTH	256
 
+/* A row's cause while its stack is unresolved: this bit | stack id. */
+#define STACK_CAUSE	(1u << 31)
+_Static_assert(MAX_STACKS < STACK_CAUSE && MAX_CAUSES < STACK_CAUSE,
+	       "stack ids and cause ids must not reach STACK_CAUSE");
+
 #define CAUSE_UNKNOWN_TEXT	"Unknown reason"
 #define CAUSE_SCHED_TEXT	"Scheduler: waiting for cpu"
 
@@ -54,6 +59,10 @@ uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 /* The same for a stack the decoder pooled as @uid (lt-event.h). */
 uint32_t lt_rp_stack_pooled(struct lt_replay *rp, uint64_t uid,
 			    const uint64_t *f, unsigned int n);
+/* @task was seen with @stack: 0, or -1 with rp->err set. */
+int lt_rp_stack_seen(struct lt_replay *rp, uint32_t task, uint32_t stack);
+/* Resolve every stack and charge their rows to its cause. */
+int lt_rp_resolve_stacks(struct lt_replay *rp);
 
 /* Charging: 0, or -1 with rp->err set. */
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);

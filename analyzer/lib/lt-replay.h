@@ -32,7 +32,11 @@
 #define LT_OUTER_RESTORES_MAX 8	/* pre-trace regions re-charged per task */
 #define LT_NO_TASK UINT32_MAX
 
-/* What the stack resolver says about one distinct kernel stack. */
+/*
+ * What the stack resolver says about one distinct kernel stack.  It is
+ * asked by lt_replay_finish(), once per stack: symbols are needed only
+ * then, so they can load on another core while the events replay.
+ */
 struct lt_stack_info {
 	enum lt_cause_kind kind;	/* TRANSLATED or FUNCTION */
 	const char *cause;		/* text; copied by the replay */
@@ -63,6 +67,7 @@ struct lt_cause {
 	uint32_t argument;	/* strtab id */
 };
 
+/* cause and kernel_thread are the resolver's, set by lt_replay_finish() */
 struct lt_stack {
 	uint64_t hash;
 	uint32_t first;		/* index into replay->frames */
@@ -153,6 +158,7 @@ struct lt_task {
 	uint32_t overflow;	/* sets beyond LT_REASON_DEPTH_MAX */
 	uint8_t outer_restores;	/* regions found open since before the trace */
 	uint32_t first_row;
+	uint32_t last_stack;	/* stack last noted in replay->task_stacks */
 	struct lt_row_cache row_cache[2];
 	uint64_t charged_ns;
 };
@@ -208,6 +214,7 @@ struct lt_replay {
 	struct lt_map stack_map;	/* hash -> stack id (chained by probe) */
 	uint32_t *pooled;		/* decoder's pool id -> stack id, 0 = not yet */
 	uint32_t cap_pooled;
+	struct lt_map task_stacks;	/* (task, stack) seen: kernel threads */
 
 	struct lt_map path_map;		/* (parent path, reason) -> path id */
 	struct lt_path { uint32_t parent, reason; } *paths;
@@ -235,7 +242,10 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts);
 void lt_replay_free(struct lt_replay *rp);
 /* 0, or -1 on a resource limit (rp->err says which). */
 int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev);
-/* Close the books: commit provisional rows, count unfinished waits. */
+/*
+ * Close the books: commit provisional rows, count unfinished waits, and
+ * resolve every stack (opts.resolve is called here, never before).
+ */
 int lt_replay_finish(struct lt_replay *rp);
 /* True once every later event would fall after --to. */
 static inline bool lt_replay_past_end(const struct lt_replay *rp, uint64_t ts)

@@ -211,7 +211,9 @@ void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
  * Kernel symbols from the file's kallsyms: name of the function holding
  * @addr.  They are parsed on first use (a few ms for a 5 MB table); call
  * lt_trace_load_ksyms() first to get a damaged table as an error, else it
- * is a warning and there are no symbols.  Not thread-safe on first use.
+ * is a warning and there are no symbols.  Loading touches nothing but the
+ * symbols: it may run on a thread of its own while others read CPU data,
+ * as long as no one looks a symbol up before it returns.
  */
 int lt_trace_load_ksyms(struct lt_trace *trace, struct lt_error *err);
 /*

@@ -147,11 +147,9 @@ static uint32_t path_prepend(struct lt_replay *rp, uint32_t outer,
 uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 			    unsigned int n)
 {
-	struct lt_stack_info info;
 	struct lt_stack *st;
 	uint64_t h, probe;
-	uint32_t *slot, id, reason;
-	char buf[32];
+	uint32_t *slot, id;
 	int added;
 
 	if (!n)
@@ -185,33 +183,82 @@ uint32_t lt_rp_stack_intern(struct lt_replay *rp, const uint64_t *f,
 		 "kernel stacks") < 0)
 		return UINT32_MAX;
 
-	memset(&info, 0, sizeof(info));
-	if (!rp->opts.resolve ||
-	    rp->opts.resolve(rp->opts.resolve_ctx, f, n, &info) < 0 ||
-	    !info.cause) {
-		snprintf(buf, sizeof(buf), "[0x%" PRIx64 "]", f[0]);
-		info.kind = LT_CAUSE_FUNCTION;
-		info.cause = buf;
-	}
-	reason = lt_rp_intern(rp, info.cause, strlen(info.cause));
-	if (reason == UINT32_MAX)
-		return UINT32_MAX;
-
 	id = rp->nr_stacks;
 	st = &rp->stacks[id];
+	memset(st, 0, sizeof(*st));
 	st->hash = h;
 	st->first = rp->nr_frames;
 	st->nr = n;
-	st->kernel_thread = info.kernel_thread;
-	st->cause = lt_rp_cause(rp, info.kind, reason, 0);
-	if (st->cause == UINT32_MAX)
-		return UINT32_MAX;
 	if (!lt_map_put(&rp->stack_map, h, probe, id, &added))
 		return lt_rp_oom(rp, "kernel stacks"), UINT32_MAX;
 	memcpy(&rp->frames[rp->nr_frames], f, n * sizeof(*f));
 	rp->nr_frames += n;
 	rp->nr_stacks++;
 	return id;
+}
+
+/* A kernel thread is known by any of its stacks: note each task's. */
+int lt_rp_stack_seen(struct lt_replay *rp, uint32_t task, uint32_t stack)
+{
+	int added;
+
+	if (!stack || rp->tasks[task].last_stack == stack)
+		return 0;
+	rp->tasks[task].last_stack = stack;
+	if (!lt_map_put(&rp->task_stacks, task, stack, 0, &added))
+		return lt_rp_oom(rp, "kernel stacks");
+	return 0;
+}
+
+static int resolve_stack(struct lt_replay *rp, uint32_t id)
+{
+	struct lt_stack *st = &rp->stacks[id];
+	struct lt_stack_info info;
+	uint32_t reason;
+	char buf[32];
+
+	memset(&info, 0, sizeof(info));
+	if (!rp->opts.resolve ||
+	    rp->opts.resolve(rp->opts.resolve_ctx, &rp->frames[st->first],
+			     st->nr, &info) < 0 ||
+	    !info.cause) {
+		snprintf(buf, sizeof(buf), "[0x%" PRIx64 "]",
+			 rp->frames[st->first]);
+		info.kind = LT_CAUSE_FUNCTION;
+		info.cause = buf;
+	}
+	reason = lt_rp_intern(rp, info.cause, strlen(info.cause));
+	if (reason == UINT32_MAX)
+		return -1;
+	st->kernel_thread = info.kernel_thread;
+	st->cause = lt_rp_cause(rp, info.kind, reason, 0);
+	return st->cause == UINT32_MAX ? -1 : 0;
+}
+
+/*
+ * Until here a row charged to a kernel stack holds STACK_CAUSE | stack
+ * id.  Rows of stacks that resolve to one cause stay apart; the report
+ * adds them up as it does a task's windows.
+ */
+int lt_rp_resolve_stacks(struct lt_replay *rp)
+{
+	const struct lt_map_slot *sl;
+	uint32_t i;
+	size_t k;
+
+	for (i = 1; i < rp->nr_stacks; i++)
+		if (resolve_stack(rp, i) < 0)
+			return -1;
+	for (k = 0; k < rp->task_stacks.cap; k++) {
+		sl = &rp->task_stacks.slots[k];
+		if (sl->used && rp->stacks[sl->k2].kernel_thread)
+			rp->tasks[sl->k1].flags |= LT_TASK_KTHREAD;
+	}
+	for (i = 0; i < rp->nr_rows; i++)
+		if (rp->rows[i].cause & STACK_CAUSE)
+			rp->rows[i].cause =
+				rp->stacks[rp->rows[i].cause & ~STACK_CAUSE].cause;
+	return 0;
 }
 
 /*
@@ -503,7 +550,7 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	else if (w->cause)
 		cause = w->cause;
 	else if (w->stack)
-		cause = rp->stacks[w->stack].cause;
+		cause = STACK_CAUSE | w->stack;	/* resolved when finished */
 	else
 		cause = rp->cause_unknown;
 

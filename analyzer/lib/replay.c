@@ -488,11 +488,9 @@ static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
 	id = ev->value ? lt_rp_stack_pooled(rp, ev->value, ev->frames,
 					    ev->nr_frames) :
 			 lt_rp_stack_intern(rp, ev->frames, ev->nr_frames);
-	if (id == UINT32_MAX)
+	if (id == UINT32_MAX || lt_rp_stack_seen(rp, ti, id) < 0)
 		return -1;
 	t = &rp->tasks[ti];
-	if (id && rp->stacks[id].kernel_thread)
-		t->flags |= LT_TASK_KTHREAD;
 	if (t->run == LT_RUN_SLEEPING)
 		t->sleep_stack = id;
 	return 0;
@@ -558,6 +556,7 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	lt_pidtab_init(&rp->pids);
 	lt_map_init(&rp->cause_map);
 	lt_map_init(&rp->stack_map);
+	lt_map_init(&rp->task_stacks);
 	lt_map_init(&rp->path_map);
 	lt_map_init(&rp->row_map);
 	lt_map_init(&rp->sub_map);
@@ -602,6 +601,7 @@ void lt_replay_free(struct lt_replay *rp)
 	lt_pidtab_free(&rp->pids);
 	lt_map_free(&rp->cause_map);
 	lt_map_free(&rp->stack_map);
+	lt_map_free(&rp->task_stacks);
 	lt_map_free(&rp->path_map);
 	lt_map_free(&rp->row_map);
 	lt_map_free(&rp->sub_map);
@@ -708,5 +708,5 @@ int lt_replay_finish(struct lt_replay *rp)
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 	}
-	return 0;
+	return lt_rp_resolve_stacks(rp);
 }

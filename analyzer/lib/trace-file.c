@@ -697,8 +697,10 @@ int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
 	if (t->ksym_state > 0)
 		return 0;
 	if (t->ksym_state < 0) {
-		if (err)
+		if (err) {
 			*err = t->ksym_err;
+			t->ksym_told = true;
+		}
 		return -1;
 	}
 	if (t->ksym_sec)
@@ -707,8 +709,10 @@ int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
 		ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
 				     t->ksym_len);
 	t->ksym_state = ret ? -1 : 1;
-	if (ret && err)
+	if (ret && err) {
 		*err = t->ksym_err;
+		t->ksym_told = true;
+	}
 	return ret;
 }
 

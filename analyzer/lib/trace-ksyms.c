@@ -255,15 +255,20 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
-/* Symbols load on first use; a failure is warned about once. */
+/*
+ * Symbols load on first use; a failure nobody was told of is warned about
+ * once, here (another thread may have loaded them).
+ */
 static void need_ksyms(const struct lt_trace *ct)
 {
 	struct lt_trace *t = (struct lt_trace *)ct;
 
-	if (t->ksym_state)
+	if (t->ksym_state > 0 || t->ksym_told)
 		return;
-	if (lt_trace_load_ksyms(t, NULL))
+	if (lt_trace_load_ksyms(t, NULL) < 0 && !t->ksym_told) {
+		t->ksym_told = true;
 		lt_warning("%s", t->ksym_err.msg);
+	}
 }
 
 const char *lt_trace_ksym(const struct lt_trace *t, uint64_t addr,

@@ -290,6 +290,7 @@ struct lt_trace {
 
 	/* metadata; kallsyms are parsed on first use */
 	int ksym_state;			/* 0 not yet, 1 loaded, -1 failed */
+	bool ksym_told;			/* the failure was returned or warned */
 	bool helper;			/* lt_trace_set_helper() */
 	uint64_t ksym_sec;		/* v7: the KALLSYMS section */
 	const char *ksym_text;		/* v6: the text in the map */

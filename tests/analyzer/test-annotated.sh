@@ -5,7 +5,8 @@
 # with tests/tools/mktrace.py in every file flavour: v6 and v7, both
 # endians, 4- and 8-byte longs, zlib, and zstd via trace-cmd convert when
 # it is installed).  Every flavour must give the figures worked out by
-# hand in annotated.trs's comments.
+# hand in annotated.trs's comments, in one thread or two; with its
+# kallsyms damaged, a trace still gives a report and one warning.
 #
 # usage: test-annotated.sh LATENCY_ANALYZE MKTRACE SCRIPT
 
@@ -95,5 +96,48 @@ if errors:
 print("%s: ok" % name)
 PY
 done
+# Two threads: symbols load on a third one from the first kernel stack,
+# and the report is the one-thread report.
+for f in "${files[@]}"; do
+	"$LA" -q -j1 --format=json "$f" > "$tmp/j1.json"
+	"$LA" -q -j2 --format=json "$f" > "$tmp/j2.json"
+	cmp -s "$tmp/j1.json" "$tmp/j2.json" ||
+		{ echo "FAIL: $(basename "$f"): -j1 and -j2 differ"; fail=1; }
+done
+if strace -o /dev/null true 2>/dev/null; then
+	strace -f -e trace=clone,clone3 -o "$tmp/strace" "$LA" -q -j2 "${files[0]}" >/dev/null 2>&1
+	n=$(grep -cE '^[0-9]+ +clone3?\(.*CLONE_THREAD' "$tmp/strace")
+	[ "$n" = 2 ] || { echo "FAIL: -j2 on a trace with stacks started $n threads, want 2"; fail=1; }
+else
+	echo "skipped: threads started (strace missing or not allowed)"
+fi
+
+# Damaged kallsyms: one warning, in any number of threads, and the stacks
+# are named by address.
+python3 "$MK" "$SCRIPT" -o "$tmp/ks.dat" --map "$tmp/ks.map" --set version=7 \
+	--set compression=zlib --set compress_options=yes || { echo "FAIL: mktrace ks"; exit 1; }
+python3 - "$tmp" <<'PY'
+import sys
+d = sys.argv[1]
+off = [int(l.split()[1]) for l in open(d + "/ks.map") if l.split()[0] == "section.KALLSYMS"][0]
+b = bytearray(open(d + "/ks.dat", "rb").read())
+b[off + 26:off + 34] = b"garbage!"	# into the zlib stream
+open(d + "/ks.dat", "wb").write(b)
+PY
+for j in 1 2; do
+	"$LA" -j$j --format=json "$tmp/ks.dat" > "$tmp/ks.json" 2> "$tmp/ks.err"
+	st=$?
+	n=$(grep -c "warning: .*KALLSYMS section .* do not decompress" "$tmp/ks.err")
+	if [ $st != 0 ] || [ "$n" != 1 ] || [ "$(wc -l < "$tmp/ks.err")" != 1 ]; then
+		echo "FAIL: damaged kallsyms -j$j: exit $st, $n warnings:"; cat "$tmp/ks.err"; fail=1
+	fi
+	python3 -c '
+import json, sys
+g = json.load(open(sys.argv[1]))["global"]
+x = [r for r in g if r["reason"] == "[0xc1001010]"]
+sys.exit(not (len(x) == 1 and x[0]["total_ns"] == 2000000))' "$tmp/ks.json" ||
+		{ echo "FAIL: damaged kallsyms -j$j: no [0xc1001010] row of 2 ms"; fail=1; }
+done
+
 [ $fail = 0 ] && echo "test-annotated: all checks passed"
 exit $fail

@@ -781,6 +781,87 @@ static void test_pooled_stacks(void)
 	lt_replay_free(&rp);
 }
 
+/* The resolver, counting its calls. */
+static unsigned int nr_resolved;
+
+static int resolve_counted(void *ctx, const uint64_t *frames,
+			   unsigned int nr, struct lt_stack_info *out)
+{
+	nr_resolved++;
+	return resolve(ctx, frames, nr, out);
+}
+
+/*
+ * Stacks are resolved once each, when the replay finishes (symbols may
+ * still be loading until then); stacks of one cause add up, and any stack
+ * of a task, not only its first, shows it is a kernel thread.
+ */
+static void test_stacks_resolved_at_finish(void)
+{
+	static const uint64_t a[] = { 7, 1 }, b[] = { 7, 2 }, c[] = { 3 };
+	static const uint64_t truncated[] = { 5 }, kthread[] = { 5, 99 };
+	const struct lt_ev script[] = {
+		FORK(0, 1, 701, "server"),
+		SWN(100, 0, 701, BLOCKED, 0, "server", "swapper/0"),
+		STACK(100, 0, 701, a),
+		WAKE(400, 701),
+		SW(400, 0, 0, RUNNABLE, 701),
+		SW(500, 0, 701, BLOCKED, 0),
+		STACK(500, 0, 701, b),
+		WAKE(550, 701),
+		SW(550, 0, 0, RUNNABLE, 701),
+		SW(600, 0, 701, BLOCKED, 0),
+		STACK(600, 0, 701, a),
+		WAKE(610, 701),
+		SW(610, 0, 0, RUNNABLE, 701),
+		SW(700, 0, 701, BLOCKED, 0),
+		STACK(700, 0, 701, c),
+		WAKE(1700, 701),
+		SW(1700, 0, 0, RUNNABLE, 701),
+		/* a task seen mid-life: its first stack says nothing */
+		SWN(2000, 1, 900, BLOCKED, 0, "worker", "swapper/1"),
+		STACK(2000, 1, 900, truncated),
+		WAKE(2100, 900),
+		SW(2100, 1, 0, RUNNABLE, 900),
+		SW(2200, 1, 900, BLOCKED, 0),
+		STACK(2200, 1, 900, kthread),
+		WAKE(2300, 900),
+		SW(2300, 1, 0, RUNNABLE, 900),
+		SW(2400, 1, 900, BLOCKED, 0),
+		STACK(2400, 1, 900, truncated),
+		WAKE(2500, 900),
+		SW(2500, 1, 0, RUNNABLE, 900),
+		END
+	};
+	const struct lt_ev *ev;
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	struct sum s;
+
+	lt_test_case = "stacks resolved at finish";
+	opts_default(&o);
+	o.resolve = resolve_counted;
+	nr_resolved = 0;
+	CHECK(lt_replay_init(&rp, &o) == 0);
+	for (ev = script; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
+		CHECK(lt_replay_feed(&rp, ev) == 0);
+	CHECK_U64(nr_resolved, 0);
+	CHECK(lt_replay_finish(&rp) == 0);
+	CHECK_U64(nr_resolved, 5);
+	CHECK(lt_replay_finish(&rp) == 0);
+	CHECK_U64(nr_resolved, 5);
+	/* a and b are both "[f7]": 300 + 50 + 10 us */
+	s = pid_rows(&rp, 701, "[f7]");
+	CHECK_U64(s.count, 3);
+	CHECK_U64(s.total, 360 * US);
+	CHECK_U64(s.max, 300 * US);
+	CHECK_U64(pid_rows(&rp, 701, "[f3]").total, 1000 * US);
+	CHECK_U64(pid_rows(&rp, 900, "[f5]").total, 300 * US);
+	CHECK(!lt_replay_task_is_kthread(&rp, task_of(&rp, 701, 0)));
+	CHECK(lt_replay_task_is_kthread(&rp, task_of(&rp, 900, 0)));
+	lt_replay_free(&rp);
+}
+
 static void test_missing_switch_in(void)
 {
 	const struct lt_ev script[] = {
@@ -871,6 +952,7 @@ int main(void)
 	test_windows_and_range();
 	test_threads_kthreads_stacks();
 	test_pooled_stacks();
+	test_stacks_resolved_at_finish();
 	test_missing_switch_in();
 	test_time_backwards();
 	return lt_test_done("test-replay");

@@ -55,11 +55,14 @@ static const char *sym(void *ctx, uint64_t addr)
 	return addr == 0x10 ? "inner_fn" : "outer_fn";
 }
 
-static struct lt_report *build(const struct lt_options *o)
+/* The report of @nr events, as the replay (with @resolve) leaves it. */
+static struct lt_report *build_from(const struct lt_ev *ev, size_t nr,
+				    lt_stack_resolver resolve,
+				    const struct lt_options *o)
 {
 	struct lt_replay_opts ro = { 0 };
 	struct lt_report_priv *priv = calloc(1, sizeof(*priv));
-	const struct lt_ev *order[NR_EV];
+	const struct lt_ev **order = calloc(nr, sizeof(*order));
 	struct lt_error err = { 0 };
 	size_t i, j;
 
@@ -68,20 +71,24 @@ static struct lt_report *build(const struct lt_options *o)
 	ro.window_ns = o->window_ns;
 	ro.from_ns = o->from_ns;
 	ro.to_ns = o->to_ns;
+	ro.resolve = resolve;
+	if (!priv || !order)
+		abort();
 	CHECK(lt_replay_init(&priv->replay, &ro) == 0);
 	priv->have_replay = true;
 	/* the script lists each task's story in turn: replay it in time order */
-	for (i = 0; i < NR_EV; i++)
-		order[i] = &script[i];
-	for (i = 1; i < NR_EV; i++)
+	for (i = 0; i < nr; i++)
+		order[i] = &ev[i];
+	for (i = 1; i < nr; i++)
 		for (j = i; j > 0 && order[j - 1]->ts > order[j]->ts; j--) {
 			const struct lt_ev *t = order[j];
 
 			order[j] = order[j - 1];
 			order[j - 1] = t;
 		}
-	for (i = 0; i < NR_EV; i++)
+	for (i = 0; i < nr; i++)
 		CHECK(lt_replay_feed(&priv->replay, order[i]) == 0);
+	free(order);
 	CHECK_U64(priv->replay.stats.unordered, 0);
 	CHECK(lt_replay_finish(&priv->replay) == 0);
 	priv->pub.options = *o;
@@ -94,6 +101,11 @@ static struct lt_report *build(const struct lt_options *o)
 		lt_test_failures++;
 	}
 	return &priv->pub;
+}
+
+static struct lt_report *build(const struct lt_options *o)
+{
+	return build_from(script, NR_EV, NULL, o);
 }
 
 static const struct lt_report_row *row(const struct lt_report_row *rows,
@@ -310,9 +322,64 @@ static void test_text_columns(void)
 	lt_report_free(rep);
 }
 
+/* Stacks 0x1.. and 0x2.. both explain as "pipe_wait". */
+static int same_cause(void *ctx, const uint64_t *frames, unsigned int nr,
+		      struct lt_stack_info *out)
+{
+	out->kind = LT_CAUSE_FUNCTION;
+	out->cause = "[pipe_wait]";
+	out->kernel_thread = false;
+	return 0;
+}
+
+/*
+ * Of equal waits, the report names the earliest, whichever row holds it:
+ * here the second stack's, charged after the first stack's row began.
+ */
+static void test_equal_waits(void)
+{
+	static const uint64_t s1[] = { 0x1 }, s2[] = { 0x2 };
+	static const struct lt_ev ev[] = {
+		EV(FORK, 0, 1, .pid2 = 100, S("cat")),
+		EV(SWITCH, 100, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 100, 100, .frames = s1, .nr_frames = 1),
+		EV(WAKEUP, 150, 100),
+		EV(SWITCH, 150, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+		EV(SWITCH, 300, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 300, 100, .frames = s2, .nr_frames = 1),
+		EV(WAKEUP, 400, 100),
+		EV(SWITCH, 400, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+		EV(SWITCH, 500, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 500, 100, .frames = s1, .nr_frames = 1),
+		EV(WAKEUP, 600, 100),
+		EV(SWITCH, 600, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+	};
+	const struct lt_report_row *r;
+	struct lt_report *rep;
+	struct lt_options o;
+
+	lt_test_case = "equal waits";
+	lt_options_init(&o);
+	rep = build_from(ev, sizeof(ev) / sizeof(ev[0]), same_cause, &o);
+	r = row(rep->whole.global, rep->whole.nr_global, "[pipe_wait]");
+	CHECK(r != NULL);
+	if (r) {
+		CHECK_U64(r->count, 3);
+		CHECK_U64(r->total_ns, 250 * US);
+		CHECK_U64(r->max_ns, 100 * US);
+		CHECK_U64(r->max_at_ns, 400 * US);
+		CHECK_U64(r->nr_worst, 3);
+		CHECK_U64(r->worst[0].end_ns, 400 * US);
+		CHECK_U64(r->worst[1].end_ns, 600 * US);
+		CHECK_U64(r->worst[2].end_ns, 150 * US);
+	}
+	lt_report_free(rep);
+}
+
 int main(void)
 {
 	test_tables();
+	test_equal_waits();
 	test_windows();
 	test_text_columns();
 	return lt_test_done("test-report");
