@@ -265,7 +265,7 @@ static void need_ksyms(const struct lt_trace *ct)
 
 	if (t->ksym_state > 0 || t->ksym_told)
 		return;
-	if (lt_trace_load_ksyms(t, NULL) < 0 && !t->ksym_told) {
+	if (lt_trace_load_ksyms(t, NULL) < 0) {
 		t->ksym_told = true;
 		lt_warning("%s", t->ksym_err.msg);
 	}
