@@ -694,26 +694,21 @@ int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
 {
 	int ret;
 
+	if (!t->ksym_state) {
+		if (t->ksym_sec)
+			ret = load_ksym_section(t);
+		else
+			ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
+					     t->ksym_len);
+		t->ksym_state = ret ? -1 : 1;
+	}
 	if (t->ksym_state > 0)
 		return 0;
-	if (t->ksym_state < 0) {
-		if (err) {
-			*err = t->ksym_err;
-			t->ksym_told = true;
-		}
-		return -1;
-	}
-	if (t->ksym_sec)
-		ret = load_ksym_section(t);
-	else
-		ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
-				     t->ksym_len);
-	t->ksym_state = ret ? -1 : 1;
-	if (ret && err) {
+	if (err) {
 		*err = t->ksym_err;
 		t->ksym_told = true;
 	}
-	return ret;
+	return -1;
 }
 
 void lt_trace_set_helper(struct lt_trace *t, bool allow)
