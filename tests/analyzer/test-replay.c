@@ -85,14 +85,21 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 	return 0;
 }
 
-static void run(struct lt_replay *rp, const struct lt_replay_opts *o,
-		const struct lt_ev *script)
+/* The script fed to a new replay, not yet finished. */
+static void feed(struct lt_replay *rp, const struct lt_replay_opts *o,
+		 const struct lt_ev *script)
 {
 	const struct lt_ev *ev;
 
 	CHECK(lt_replay_init(rp, o) == 0);
 	for (ev = script; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
 		CHECK(lt_replay_feed(rp, ev) == 0);
+}
+
+static void run(struct lt_replay *rp, const struct lt_replay_opts *o,
+		const struct lt_ev *script)
+{
+	feed(rp, o, script);
 	CHECK(lt_replay_finish(rp) == 0);
 }
 
@@ -833,7 +840,6 @@ static void test_stacks_resolved_at_finish(void)
 		SW(2500, 1, 0, RUNNABLE, 900),
 		END
 	};
-	const struct lt_ev *ev;
 	struct lt_replay_opts o;
 	struct lt_replay rp;
 	struct sum s;
@@ -842,9 +848,7 @@ static void test_stacks_resolved_at_finish(void)
 	opts_default(&o);
 	o.resolve = resolve_counted;
 	nr_resolved = 0;
-	CHECK(lt_replay_init(&rp, &o) == 0);
-	for (ev = script; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
-		CHECK(lt_replay_feed(&rp, ev) == 0);
+	feed(&rp, &o, script);
 	CHECK_U64(nr_resolved, 0);
 	CHECK(lt_replay_finish(&rp) == 0);
 	CHECK_U64(nr_resolved, 5);
