@@ -265,9 +265,10 @@ static uint64_t get_u(struct lt_decoder *d, const struct lt_field *f,
 
 static void get_str(struct lt_decoder *d, const struct lt_decode_type *t,
 		    unsigned int i, const struct lt_record *rec,
-		    const char **s, size_t *len)
+		    const char **s, uint16_t *len)
 {
 	const struct lt_field *f = &t->f[i];
+	size_t n;
 
 	*s = "";
 	*len = 0;
@@ -277,14 +278,14 @@ static void get_str(struct lt_decoder *d, const struct lt_decode_type *t,
 	if ((f->flags & (LT_FIELD_ARRAY | LT_FIELD_DYNAMIC)) == LT_FIELD_ARRAY &&
 	    f->elem_size == 1 && (uint64_t)f->offset + f->size <= rec->size) {
 		*s = (const char *)rec->data + f->offset;
-		*len = f->size;
-		return;
-	}
-	if (lt_field_str(d->trace, f, rec, s, len) < 0) {
+		n = f->size;
+	} else if (lt_field_str(d->trace, f, rec, s, &n) < 0) {
 		d->field_errors++;
 		*s = "";
-		*len = 0;
+		return;
 	}
+	/* __data_loc lengths are 16 bits; only a made-up char array is longer */
+	*len = n < LT_EV_STR_MAX ? n : LT_EV_STR_MAX;
 }
 
 static unsigned int get_frames(struct lt_decoder *d,
@@ -434,9 +435,11 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
  * struct lt_ev must be cleared there too (this size says it was not).
  */
 #if UINTPTR_MAX == UINT64_MAX
-_Static_assert(sizeof(struct lt_ev) == 96,
+_Static_assert(sizeof(struct lt_ev) == 64,
 	       "struct lt_ev changed: clear the new field in lt_decode_record()");
 #endif
+_Static_assert(LT_TRACE_CPU_LIMIT <= LT_EV_CPU_LIMIT,
+	       "a record's CPU must fit an event's");
 
 int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 		     struct lt_ev *ev)
@@ -455,10 +458,9 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	ev->ts = rec->ts;
 	ev->current = ev->pid = ev->pid2 = 0;
 	ev->state = LT_STATE_RUNNABLE;
-	ev->value = ev->cookie = 0;
+	ev->value = ev->cookie = 0;	/* frames = NULL too */
 	ev->str = ev->str2 = NULL;
 	ev->str_len = ev->str2_len = 0;
-	ev->frames = NULL;
 	ev->nr_frames = 0;
 	ev->origin = LT_EV_NO_ORIGIN;
 	ev->check_prev = 0;

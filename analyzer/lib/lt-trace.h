@@ -48,9 +48,12 @@ enum lt_record_kind {
 	LT_REC_LOST,		/* events lost on @cpu before the next event */
 };
 
+/* Files of more CPUs are refused. */
+#define LT_TRACE_CPU_LIMIT	4096
+
 struct lt_record {
 	enum lt_record_kind kind;
-	int cpu;
+	int cpu;		/* 0 .. LT_TRACE_CPU_LIMIT - 1 */
 	uint64_t ts;		/* ns, after the file's offset/TSC conversion */
 	uint16_t id;		/* common_type; valid for LT_REC_EVENT */
 	const struct lt_event_type *type;	/* NULL: id not in the file */

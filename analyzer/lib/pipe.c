@@ -82,7 +82,9 @@ static int arena_grow(struct batch *b, size_t size)
 
 		ev->str = rebase(ev->str, old, b->used, a);
 		ev->str2 = rebase(ev->str2, old, b->used, a);
-		ev->frames = rebase(ev->frames, old, b->used, a);
+		/* elsewhere that word is a cookie, which may look like one */
+		if (ev->kind == LT_EV_STACK)
+			ev->frames = rebase(ev->frames, old, b->used, a);
 	}
 	/* the slab's share stays with the batch, unused */
 	if (!b->arena_in_slab)
@@ -380,7 +382,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 #define RANGE_QUEUE	4		/* batches a range may have waiting */
 #define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
 /*
- * Events in all batches (~18 MB with their arenas).  Less leaves a thread idle
+ * Events in all batches (~12 MB with their arenas).  Less leaves a thread idle
  * whenever the stream the merge needs next is being filled: at 36k, two
  * threads kept 1.7 cores busy on the bench traces; at 128k, 1.9.
  */
@@ -972,7 +974,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	/*
 	 * One mapping for all batches' events and arenas, in huge pages
 	 * (lt-bigmem.h): the batches are used in turn, and in 4 KiB pages
-	 * their ~18 MB would be ~4,500 page faults and as many TLB entries,
+	 * their ~12 MB would be ~3,000 page faults and as many TLB entries,
 	 * for the decoding and the merging thread alike.  NULL: malloc each.
 	 */
 	if (USE_SLAB) {

@@ -155,11 +155,9 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 	uint32_t ti;
 
 	if (ev->cpu >= rp->nr_cpu_cur) {
-		int n = ev->cpu + 1, i;
+		int n = ev->cpu + 1, i;	/* < LT_EV_CPU_LIMIT */
 		int *p;
 
-		if (ev->cpu >= 65536)
-			return 0;
 		p = realloc(rp->cpu_cur, n * sizeof(*p));
 		if (!p)
 			return lt_rp_oom(rp, "CPUs");
@@ -505,7 +503,7 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 		st->lost_unknown++;
 	else
 		st->lost_events += ev->value;
-	if (ev->cpu >= 0 && ev->cpu < 65536) {
+	if (ev->cpu >= 0) {
 		if (ev->cpu >= st->nr_cpus_lost) {
 			int n = ev->cpu + 1;
 			uint64_t *p = realloc(st->lost_per_cpu, n * sizeof(*p));

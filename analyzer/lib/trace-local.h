@@ -31,7 +31,7 @@
 #include "lt-tsheap.h"
 
 /* Caps on values read from the file; beyond them the file is refused. */
-#define LT_MAX_CPUS		4096
+#define LT_MAX_CPUS		LT_TRACE_CPU_LIMIT
 #define LT_MIN_PAGE_SIZE	4096u
 #define LT_MAX_PAGE_SIZE	(1u << 20)
 #define LT_MAX_META_SIZE	(128u << 20)	/* one metadata section; real
