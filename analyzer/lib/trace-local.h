@@ -454,7 +454,7 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 /* kallsyms text parsed as it comes, in pieces cut anywhere */
 struct ksym_parse {
 	bool live;		/* begun, and neither ended nor aborted */
-	bool sorted;
+	size_t sorted;		/* symbols in address order from the start */
 	size_t len;		/* of the whole text */
 	size_t n, cap, pool;	/* symbols, their room, name bytes */
 	size_t ready_k, ready_n;	/* bytes mapped ahead (ahead()) */

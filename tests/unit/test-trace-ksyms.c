@@ -129,6 +129,40 @@ static void test_pieces(void)
 	free(text);
 }
 
+/*
+ * The kernel's own symbols in order, then modules' out of order: the
+ * table is in address order, and of two names at one address the first
+ * listed wins, even when the second comes in the unsorted tail.
+ */
+static void test_order(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T a\n"
+		"ffffffff81000010 T b\n"
+		"ffffffff81000020 T c\n"
+		"ffffffffc0001000 t m1\t[mod]\n"
+		"ffffffff81000010 t b_again\t[mod2]\n"
+		"ffffffff81000018 t between\t[mod2]\n"
+		"ffffffffc0000000 t m0\t[mod]\n"
+		"ffffffff80000000 T low\n";
+	static const char *const want[] = { "low", "a", "b", "between", "c",
+					    "m0", "m1" };
+	struct lt_trace t;
+	struct lt_error err;
+	size_t i;
+
+	lt_test_case = "order";
+	trace_init(&t);
+	CHECK(parse_kallsyms(&t, &err, text, sizeof(text) - 1) == 0);
+	CHECK_U64(t.nr_ksyms, 7);
+	for (i = 0; i < t.nr_ksyms && i < 7; i++)
+		CHECK_STR(t.ksym_names + t.ksyms[i].name, want[i]);
+	CHECK_STR(lt_trace_ksym(&t, 0xffffffff81000014ULL, NULL), "b");
+	CHECK_STR(lt_trace_ksym(&t, 0xffffffff8100001cULL, NULL), "between");
+	CHECK_STR(lt_trace_ksym(&t, 0xffffffffc0000fffULL, NULL), "m0");
+	ksym_free(&t);
+}
+
 /* The sample's table read alone, to compare with. */
 static struct lt_trace *open_sample(const char *path, bool helper)
 {
@@ -256,6 +290,7 @@ int main(int argc, char **argv)
 	}
 	snprintf(tmp, sizeof(tmp), "%s/test-trace-ksyms.dat", argv[3]);
 	test_pieces();
+	test_order();
 	test_sample(argv[1], 0);
 	test_damage(argv[1], tmp);
 	test_sample(argv[2], 40000);
