@@ -15,6 +15,7 @@
 #include "lt-pipe.h"
 #include "lt-replay.h"
 #include "lt-report-local.h"
+#include "lt-thread.h"
 #include "lt-trace.h"
 #include "lt-trans.h"
 
@@ -87,7 +88,7 @@ static void *load_symbols(void *trace)
 static void start_symbols(struct analysis *a)
 {
 	a->load_beside = false;
-	a->loading = !pthread_create(&a->loader, NULL, load_symbols, a->trace);
+	a->loading = !lt_thread_start(&a->loader, load_symbols, a->trace);
 }
 
 static void symbols_loaded(struct analysis *a)

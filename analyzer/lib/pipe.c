@@ -26,6 +26,7 @@
 
 #include "lt-bigmem.h"
 #include "lt-pipe.h"
+#include "lt-thread.h"
 #include "lt-tsheap.h"
 
 #define SERIAL_EVENTS	8192
@@ -1001,8 +1002,8 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	}
 	lt_trace_progress(cfg->trace, &done, &total);
 	for (i = 0; i < nr_workers; i++) {
-		if (pthread_create(&workers[i].thread, NULL, worker_main,
-				   &workers[i])) {
+		if (lt_thread_start(&workers[i].thread, worker_main,
+				    &workers[i])) {
 			lt_error_set(err, LT_E_INTERNAL, "cannot start a thread");
 			goto stop;
 		}

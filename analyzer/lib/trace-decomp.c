@@ -17,6 +17,7 @@
 #include <zstd.h>
 
 #include "lt-bigmem.h"
+#include "lt-thread.h"
 #include "trace-local.h"
 
 /* A zstd context of the trace's not in use, or a new one (NULL: ENOMEM). */
@@ -395,7 +396,7 @@ static int pieces_ahead(struct unpack *u, unsigned char *mem, size_t size,
 		a.buf[i] = mem + (size_t)i * size;
 	pthread_mutex_init(&a.lock, NULL);
 	pthread_cond_init(&a.cond, NULL);
-	if (pthread_create(&thread, NULL, ahead_main, &a)) {
+	if (lt_thread_start(&thread, ahead_main, &a)) {
 		pthread_cond_destroy(&a.cond);
 		pthread_mutex_destroy(&a.lock);
 		return 1;	/* no helper: the caller reads alone */
