@@ -3,6 +3,8 @@
  * thread.c - helper threads started on another CPU (lt-thread.h).
  */
 #define _GNU_SOURCE
+#include <stdlib.h>
+
 #include "lt-thread.h"
 
 bool lt_thread_start_set(int cpu, const cpu_set_t *allowed, cpu_set_t *out)
@@ -15,27 +17,49 @@ bool lt_thread_start_set(int cpu, const cpu_set_t *allowed, cpu_set_t *out)
 	return true;
 }
 
+struct start {
+	void *(*fn)(void *);
+	void *arg;
+	cpu_set_t allowed;
+};
+
+/*
+ * Queued by now away from its creator (glibc sets a new thread's CPUs
+ * before it runs): given all of them back before doing anything, so that
+ * neither it nor a thread it starts ever sees the narrower set, and the
+ * balancer may move it from here as it likes.
+ */
+static void *started(void *p)
+{
+	struct start st = *(struct start *)p;
+
+	free(p);
+	pthread_setaffinity_np(pthread_self(), sizeof(st.allowed), &st.allowed);
+	return st.fn(st.arg);
+}
+
 int lt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
-	cpu_set_t allowed, start;
+	struct start *st = malloc(sizeof(*st));
 	pthread_attr_t attr;
-	int ret;
+	cpu_set_t away;
+	int ret = -1;
 
 	/* a mask too small for the machine fails: then no placing */
-	if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
-	    !lt_thread_start_set(sched_getcpu(), &allowed, &start) ||
-	    pthread_attr_init(&attr))
+	if (!st || sched_getaffinity(0, sizeof(st->allowed), &st->allowed) ||
+	    !lt_thread_start_set(sched_getcpu(), &st->allowed, &away) ||
+	    pthread_attr_init(&attr)) {
+		free(st);
 		return pthread_create(thread, NULL, fn, arg);
-	if (pthread_attr_setaffinity_np(&attr, sizeof(start), &start))
-		ret = pthread_create(thread, NULL, fn, arg);
-	else
-		ret = pthread_create(thread, &attr, fn, arg);
+	}
+	st->fn = fn;
+	st->arg = arg;
+	if (!pthread_attr_setaffinity_np(&attr, sizeof(away), &away))
+		ret = pthread_create(thread, &attr, started, st);
 	pthread_attr_destroy(&attr);
-	/*
-	 * Placed by now (glibc sets a new thread's CPUs before it runs), and
-	 * on a CPU it keeps: the balancer may move it from here as it likes.
-	 */
 	if (!ret)
-		pthread_setaffinity_np(*thread, sizeof(allowed), &allowed);
-	return ret;
+		return 0;
+	/* refused (a CPU gone since, say): anywhere will do */
+	free(st);
+	return pthread_create(thread, NULL, fn, arg);
 }

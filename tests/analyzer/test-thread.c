@@ -5,28 +5,30 @@
  */
 #define _GNU_SOURCE
 #include <stdio.h>
+#include <string.h>
 
 #include "lt-test.h"
 #include "lt-thread.h"
 
 struct seen {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool go;
 	bool ran;
-	cpu_set_t set;		/* the thread's CPUs once told to look */
+	cpu_set_t set;		/* the thread's CPUs as it starts */
+	struct seen *child;	/* a thread it starts in turn, if any */
 };
 
+/*
+ * Looks at once: the narrower set it was queued with must never show,
+ * not even to a thread it starts before its creator has gone on.
+ */
 static void *look(void *arg)
 {
 	struct seen *s = arg;
+	pthread_t t;
 
-	pthread_mutex_lock(&s->lock);
 	s->ran = true;
-	while (!s->go)
-		pthread_cond_wait(&s->cond, &s->lock);
 	pthread_getaffinity_np(pthread_self(), sizeof(s->set), &s->set);
-	pthread_mutex_unlock(&s->lock);
+	if (s->child && lt_thread_start(&t, look, s->child) == 0)
+		pthread_join(t, NULL);
 	return NULL;
 }
 
@@ -50,21 +52,27 @@ static void test_start_set(void)
 
 static void test_start(void)
 {
-	struct seen s = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER };
+	struct seen child, parent;
 	cpu_set_t allowed;
 	pthread_t t;
+	int i;
 
 	lt_test_case = "start";
 	CHECK(sched_getaffinity(0, sizeof(allowed), &allowed) == 0);
-	CHECK(lt_thread_start(&t, look, &s) == 0);
-	pthread_mutex_lock(&s.lock);
-	s.go = true;
-	pthread_cond_signal(&s.cond);
-	pthread_mutex_unlock(&s.lock);
-	pthread_join(t, NULL);
-	CHECK(s.ran);
-	/* queued away from here, then given back every CPU */
-	CHECK(CPU_EQUAL(&s.set, &allowed));
+	/* a race would show now and then: many times over */
+	for (i = 0; i < 200; i++) {
+		memset(&child, 0, sizeof(child));
+		memset(&parent, 0, sizeof(parent));
+		parent.child = &child;
+		CHECK(lt_thread_start(&t, look, &parent) == 0);
+		pthread_join(t, NULL);
+		CHECK(parent.ran && child.ran);
+		/* queued away from here, but every CPU from its first step */
+		CHECK(CPU_EQUAL(&parent.set, &allowed));
+		CHECK(CPU_EQUAL(&child.set, &allowed));
+		if (lt_test_failures)
+			break;
+	}
 	if (CPU_COUNT(&allowed) < 2)
 		printf("test-thread: one CPU usable: nothing to place (skipped)\n");
 }
