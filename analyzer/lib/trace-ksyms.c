@@ -208,21 +208,24 @@ int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
  * /proc/kallsyms lists the kernel's own symbols in address order, then the
  * modules' (each in its own order): only those are sorted, and merged in
  * from the back, with room for the tail alone.  A whole qsort was 7% of
- * analyzing samples/kernel-module-6.1.dat.
+ * analyzing samples/kernel-module-6.1.dat; it is still what is done
+ * when that room cannot be had.
  */
-static int sort_ksyms(struct ksym *k, size_t n, size_t sorted)
+static void sort_ksyms(struct ksym *k, size_t n, size_t sorted)
 {
 	size_t nt = n - sorted, i = sorted, j = nt, out = n;
 	struct ksym *tail;
 
 	if (nt == 0)
-		return 0;
+		return;
 	qsort(k + sorted, nt, sizeof(*k), cmp_ksym);
 	if (!sorted || cmp_ksym(&k[sorted - 1], &k[sorted]) <= 0)
-		return 0;
+		return;
 	tail = malloc(nt * sizeof(*k));
-	if (!tail)
-		return -1;
+	if (!tail) {
+		qsort(k, n, sizeof(*k), cmp_ksym);
+		return;
+	}
 	memcpy(tail, k + sorted, nt * sizeof(*k));
 	/* the larger of the two ends goes last; ties keep file order */
 	while (j) {
@@ -232,7 +235,6 @@ static int sort_ksyms(struct ksym *k, size_t n, size_t sorted)
 			k[--out] = tail[--j];
 	}
 	free(tail);
-	return 0;
 }
 
 int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
@@ -248,8 +250,7 @@ int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
 		return -1;
 	kp->held = 0;
 	kp->live = false;
-	if (sort_ksyms(t->ksyms, kp->n, kp->sorted) < 0)
-		return trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
+	sort_ksyms(t->ksyms, kp->n, kp->sorted);
 	/* One name per address: the first listed. */
 	for (i = 0, out = 0; i < kp->n; i++) {
 		if (out && t->ksyms[out - 1].addr == t->ksyms[i].addr)
