@@ -254,6 +254,17 @@ static inline bool lt_replay_past_end(const struct lt_replay *rp, uint64_t ts)
 	       ts > rp->stats.first_ts + (uint64_t)rp->opts.to_ns;
 }
 
+/*
+ * Whether a wait of @dur ending at @end goes before one of @dur2 ending at
+ * @end2: longest first; of equal ones, the earliest.  Rows, sub-rows and
+ * causes gather waits in no order of time; this one order names them.
+ */
+static inline bool lt_wait_before(uint64_t dur, uint64_t end, uint64_t dur2,
+				  uint64_t end2)
+{
+	return dur > dur2 || (dur == dur2 && end < end2);
+}
+
 /* The task's name: valid only as long as what opts.cmdline answers from. */
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task);
 

@@ -348,11 +348,9 @@ static void worst_add(struct lt_row_acc *r, uint64_t dur, uint64_t end)
 {
 	unsigned int i;
 
-	/* longest first, equal ones by end: row_move() adds out of time order */
-	for (i = r->nr_worst; i > 0 &&
-	     (r->worst[i - 1].dur_ns < dur ||
-	      (r->worst[i - 1].dur_ns == dur && r->worst[i - 1].end_ns > end));
-	     i--)
+	/* row_move() adds them out of time order */
+	for (i = r->nr_worst; i > 0 && lt_wait_before(dur, end,
+			r->worst[i - 1].dur_ns, r->worst[i - 1].end_ns); i--)
 		if (i < LT_WORST)
 			r->worst[i] = r->worst[i - 1];
 	if (i >= LT_WORST)
@@ -401,8 +399,8 @@ add:
 	s->count += count;
 	s->total_ns += total;
 	/* of equal waits the earliest, as the report keeps them */
-	if (!s->max_at_ns || max > s->max_ns ||
-	    (max == s->max_ns && max_at < s->max_at_ns)) {
+	if (!s->max_at_ns ||
+	    lt_wait_before(max, max_at, s->max_ns, s->max_at_ns)) {
 		s->max_ns = max;
 		s->max_at_ns = max_at;
 	}
@@ -423,8 +421,8 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 
 	if (lt_hist_merge(&t->hist, &f->hist) < 0)
 		return lt_rp_oom(rp, "histograms");
-	if (!t->count || f->max_ns > t->max_ns ||
-	    (f->max_ns == t->max_ns && f->max_at_ns < t->max_at_ns)) {
+	if (!t->count ||
+	    lt_wait_before(f->max_ns, f->max_at_ns, t->max_ns, t->max_at_ns)) {
 		t->max_ns = f->max_ns;
 		t->max_at_ns = f->max_at_ns;
 	}

@@ -87,23 +87,13 @@ static int nomem(struct builder *b)
 	return -1;
 }
 
-/*
- * Longest first; of equal ones, the earliest.  A cause's waits come from
- * several rows (tasks, windows, stacks), in no order of time.
- */
-static bool occ_before(uint64_t dur, uint64_t end, uint64_t dur2,
-		       uint64_t end2)
-{
-	return dur > dur2 || (dur == dur2 && end < end2);
-}
-
 static void occ_add(struct lt_report_occurrence *w, unsigned int *nr,
 		    uint64_t dur, uint64_t end, int tid)
 {
 	unsigned int i;
 
-	for (i = *nr; i > 0 && occ_before(dur, end, w[i - 1].dur_ns,
-					  w[i - 1].end_ns); i--)
+	for (i = *nr; i > 0 && lt_wait_before(dur, end, w[i - 1].dur_ns,
+					      w[i - 1].end_ns); i--)
 		if (i < LT_REPORT_WORST)
 			w[i] = w[i - 1];
 	if (i >= LT_REPORT_WORST)
@@ -180,7 +170,8 @@ static int agg_sub_add(struct builder *b, uint32_t agg,
 	as->count += s->count;
 	as->total_ns += s->total_ns;
 	if (as->count == s->count ||
-	    occ_before(s->max_ns, s->max_at_ns, as->max_ns, as->max_at_ns)) {
+	    lt_wait_before(s->max_ns, s->max_at_ns, as->max_ns,
+			   as->max_at_ns)) {
 		as->max_ns = s->max_ns;
 		as->max_at_ns = s->max_at_ns;
 	}
@@ -196,7 +187,7 @@ static int agg_add_row(struct builder *b, struct agg *a,
 	if (lt_hist_merge(&a->hist, &r->hist) < 0)
 		return -1;
 	if (!a->count ||
-	    occ_before(r->max_ns, r->max_at_ns, a->max_ns, a->max_at_ns)) {
+	    lt_wait_before(r->max_ns, r->max_at_ns, a->max_ns, a->max_at_ns)) {
 		a->max_ns = r->max_ns;
 		a->max_at_ns = r->max_at_ns;
 		a->max_tid = tid;
