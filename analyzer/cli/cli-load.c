@@ -23,10 +23,17 @@
  * marked for transparent huge pages now (a hint: without THP, nothing
  * changes).  Measured: page faults 456 -> 140-290 on len1x-v6, 1065 ->
  * 550-600 on stacks-zstd; 1-7% faster, 0.2-2 MB more resident.
+ *
+ * Only whole, aligned 2 MB pages can be huge, and the heap rarely starts
+ * on one: the allocations would fill its first, unaligned stretch (up to
+ * 2 MB of 4 KiB faults) before reaching them.  That stretch is taken by
+ * one allocation that is never touched, so never resident.
  */
 static void heap_in_huge_pages(void)
 {
+	static void *unaligned_head;
 	uintptr_t start, end;
+	size_t head;
 	void *p;
 
 	mallopt(M_MMAP_THRESHOLD, 2 * HEAP_STEP);
@@ -38,9 +45,20 @@ static void heap_in_huge_pages(void)
 		return;
 	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	end = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
-	if (end > start)
-		madvise((void *)start, end - start, MADV_HUGEPAGE);
+	if (end <= start) {
+		free(p);
+		return;
+	}
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
 	free(p);
+	/*
+	 * From where @p was, up to @start: glibc puts the next allocation
+	 * there, its 8-byte size word before it, so the one after begins on
+	 * @start.  Elsewhere (another allocator) it is only a hole.
+	 */
+	head = start - (uintptr_t)p;
+	if (head > 8 && !unaligned_head)
+		unaligned_head = malloc(head - 8);
 }
 
 int cli_load_report(const char *prog, const char *path,
