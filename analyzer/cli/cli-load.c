@@ -46,18 +46,17 @@ static void heap_in_huge_pages(void)
 		return;
 	start = ((uintptr_t)p + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1);
 	end = (uintptr_t)sbrk(0) & ~(HUGE_PAGE - 1);
-	if (end <= start) {
-		free(p);
-		return;
-	}
-	madvise((void *)start, end - start, MADV_HUGEPAGE);
+	head = start - (uintptr_t)p;
+	/* freed, it stays in the heap: the trim threshold is above it */
 	free(p);
+	if (end <= start)
+		return;
+	madvise((void *)start, end - start, MADV_HUGEPAGE);
 	/*
 	 * From where @p was, up to @start: glibc puts the next allocation
 	 * there, its 8-byte size word before it, so the one after begins on
 	 * @start.  Elsewhere (another allocator) it is only a hole.
 	 */
-	head = start - (uintptr_t)p;
 	if (head > 8 && !unaligned_head)
 		unaligned_head = malloc(head - 8);
 }
