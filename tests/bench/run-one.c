@@ -56,11 +56,11 @@ static long long tv_ns(struct timeval tv)
 	return tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL;
 }
 
-/* In the child: pinned (@cpu >= 0), quiet, then @argv. */
+/* In the child: pinned (@cpu >= 0), quiet, then @argv (no extra fd). */
 static void child(int cpu, char **argv)
 {
 	cpu_set_t set;
-	int fd = open("/dev/null", O_RDWR);
+	int fd = open("/dev/null", O_RDWR | O_CLOEXEC);
 
 	if (fd < 0 || dup2(fd, 0) < 0 || dup2(fd, 1) < 0) {
 		fprintf(stderr, "run-one: /dev/null: %s\n", strerror(errno));
