@@ -384,11 +384,14 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 #define RANGE_QUEUE	4		/* batches a range may have waiting */
 #define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
 /*
- * Events in all batches (~12 MB with their arenas).  Less leaves a thread idle
- * whenever the stream the merge needs next is being filled: at 36k, two
- * threads kept 1.7 cores busy on the bench traces; at 128k, 1.9.
+ * Events in all batches (~3 MB with their arenas).  They are fresh memory,
+ * first touched during the run, which on this project's VM is dear after
+ * an idle spell: with 128k, len1x-v6 (0.5 M events) took 32.5 ms at -j2,
+ * with 32k 29.3 (medians of 80 alternated runs, 0.6 s idle before each),
+ * with 16k no less.  On big-zstd and len10x-zstd (5-6.5 M events), 32k
+ * and 128k kept the same 1.9 cores busy in the same time.
  */
-#define QUEUED_EVENTS	131072
+#define QUEUED_EVENTS	32768
 
 struct range_slot {
 	struct lt_trace_range *r;
@@ -1036,7 +1039,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	/*
 	 * One mapping for all batches' events and arenas, in huge pages
 	 * (lt-bigmem.h): the batches are used in turn, and in 4 KiB pages
-	 * their ~12 MB would be ~3,000 page faults and as many TLB entries,
+	 * their 3 MB would be ~800 page faults and as many TLB entries,
 	 * for the decoding and the merging thread alike.  NULL: malloc each.
 	 */
 	if (USE_SLAB) {
