@@ -688,6 +688,28 @@ static struct batch *claim(struct par *par, unsigned int *sp,
 	return pool_take(&par->q[*sp]);
 }
 
+/*
+ * With the lock held: whether every range of every CPU is cut and read to
+ * its end, so that nothing is left to fill, only batches to merge.
+ */
+static bool all_read(const struct par *par)
+{
+	const struct queue *q;
+	unsigned int s, i;
+
+	for (s = 0; s < par->nr; s++) {
+		q = &par->q[s];
+		if (q->stopped)
+			continue;
+		if (!q->cut_over)
+			return false;
+		for (i = 0; i < q->nr_open; i++)
+			if (!q->slot[(q->head + i) % MAX_LOOKAHEAD].ended)
+				return false;
+	}
+	return true;
+}
+
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -701,6 +723,8 @@ static void *worker_main(void *arg)
 		b = claim(par, &s, &sl);
 		if (b)
 			fill_locked(par, &w->f, s, sl, b);
+		else if (all_read(par))
+			break;	/* gone before the merge ends: no wait to join */
 		else
 			par_wait(par);
 	}
