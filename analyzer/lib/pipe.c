@@ -380,7 +380,7 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
  * busy without waking each other for every batch.
  */
 #define RANGE_BYTES	(1u << 20)	/* of data per range: ~15k events */
-#define MAX_LOOKAHEAD	8		/* ranges of a CPU open at once */
+#define MAX_LOOKAHEAD	4		/* ranges of a CPU open at once */
 #define RANGE_QUEUE	4		/* batches a range may have waiting */
 #define POOL		(MAX_LOOKAHEAD * RANGE_QUEUE + 1)	/* + the merge's */
 /*
@@ -388,8 +388,8 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
  * first touched during the run, which on this project's VM is dear after
  * an idle spell: with 128k, len1x-v6 (0.5 M events) took 32.5 ms at -j2,
  * with 32k 29.3 (medians of 80 alternated runs, 0.6 s idle before each),
- * with 16k no less.  On big-zstd and len10x-zstd (5-6.5 M events), 32k
- * and 128k kept the same 1.9 cores busy in the same time.
+ * with 16k no less.  On big traces fewer events queued can starve the
+ * merge: see the lookahead in run_parallel().
  */
 #define QUEUED_EVENTS	32768
 
@@ -1048,9 +1048,12 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	/*
 	 * Many CPUs are parallel enough by themselves: less read ahead.  And
 	 * each open range is a read window and a stream in some core's cache:
-	 * on a 2-CPU trace, 4 each rather than 8 made big-v6 20% faster.
+	 * on a 2-CPU trace, 4 each rather than 8 made big-v6 20% faster.  With
+	 * the budget at 32k events, 2 rather than 4 (batches of 1,820 events,
+	 * not 963) left the merge waiting for a batch 0-296 times a run on
+	 * big-zstd, not 87-1,184 times (up to 60 ms); with 128k, 0-1 times.
 	 */
-	par.lookahead = 8 / nr;
+	par.lookahead = 4 / nr;
 	par.lookahead = par.lookahead < 1 ? 1 :
 			par.lookahead > MAX_LOOKAHEAD ? MAX_LOOKAHEAD : par.lookahead;
 	pool = par.lookahead * RANGE_QUEUE + 1;
