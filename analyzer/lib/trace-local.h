@@ -251,8 +251,8 @@ struct cpu_stream {
  * Compressed data mapped ahead of the cut, per CPU: resident until the
  * ranges behind it are done, so part of the peak that a longer trace
  * fills up to.  With 1 MB, len1x-zstd (a 2.7 MB file) peaked at 10.9 MB
- * and len10x-zstd at 12.3 MB at -j2; 256 KB is as fast on both and on
- * big-zstd (perf stat, alternated).
+ * and len10x-zstd at 12.3 MB at -j2; 256 KB is as fast on len10x-zstd
+ * and big-zstd (perf stat, alternated).
  */
 #define LT_MAP_AHEAD		(256u << 10)
 
