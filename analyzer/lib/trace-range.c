@@ -24,7 +24,7 @@ struct lt_trace_range {
 
 /*
  * A range is done with: drop the mapped file pages of the CPU's ranges
- * up to its end once they add up to LT_RANGE_RELEASE_STEP.  Ranges are done
+ * up to its end once they add up to LT_RELEASE_STEP.  Ranges are done
  * in their order (the merge's), so all before it are done too; a
  * compressed range holds some 60 KB of file, and a release for each would
  * be a TLB flush on every other CPU running the process.
@@ -41,7 +41,7 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 	if (end > t->size)
 		end = t->size;
 	drop_mapped(t, &whole->range_released, cs->released, end,
-		    LT_RANGE_RELEASE_STEP);
+		    LT_RELEASE_STEP);
 }
 
 /*
