@@ -1053,9 +1053,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	 * not 963) left the merge waiting for a batch 0-296 times a run on
 	 * big-zstd, not 87-1,184 times (up to 60 ms); with 128k, 0-1 times.
 	 */
-	par.lookahead = 4 / nr;
-	par.lookahead = par.lookahead < 1 ? 1 :
-			par.lookahead > MAX_LOOKAHEAD ? MAX_LOOKAHEAD : par.lookahead;
+	par.lookahead = nr < MAX_LOOKAHEAD ? MAX_LOOKAHEAD / nr : 1;
 	pool = par.lookahead * RANGE_QUEUE + 1;
 	/* and smaller batches: QUEUED_EVENTS in all, whatever the CPUs */
 	cap = QUEUED_EVENTS / (nr * pool);
