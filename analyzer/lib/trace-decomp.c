@@ -212,6 +212,7 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	body->off = sec_off;
 	body->packed = true;
 	body->what = what;
+	body->win = NULL;
 	*buf = out;
 	return 0;
 }

@@ -483,7 +483,8 @@ done:
 }
 
 int add_event_format(struct lt_trace *t, struct lt_error *err,
-		     const char *system, const char *text, size_t len)
+		     const char *system, const char *text, const char *kept,
+		     size_t len)
 {
 	struct lt_event_type *et, **types;
 	const char *why;
@@ -502,6 +503,7 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 			   t->path, system, why);
 		return 0;
 	}
+	et->text = kept;
 	if (!(t->nr_types & (t->nr_types + 1)) || !t->types) {
 		/* grow at 0, 1, 3, 7, ...: powers of two */
 		types = realloc(t->types, (t->nr_types + 1) * 2 * sizeof(*types));

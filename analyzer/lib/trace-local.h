@@ -127,6 +127,8 @@ static inline uint64_t get64(const void *p, bool swap)
  * section it is the section's file offset and @packed is set, so errors
  * can say both where the section is and where inside it things broke.
  */
+struct rd_win;
+
 struct rd {
 	const unsigned char *p;
 	size_t len;
@@ -134,6 +136,7 @@ struct rd {
 	uint64_t off;
 	bool packed;
 	const char *what;	/* "options section", "EVENT_FORMATS", ... */
+	struct rd_win *win;	/* the map's bytes come copied (trace-file.c) */
 };
 
 struct ev_field {
@@ -397,8 +400,10 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 /* trace-format.c */
 int parse_header_page(struct lt_trace *t, struct lt_error *err,
 		      const char *text, size_t len, int file_long);
+/* @text is read now; @kept, the same bytes, stays for the type (below) */
 int add_event_format(struct lt_trace *t, struct lt_error *err,
-		     const char *system, const char *text, size_t len);
+		     const char *system, const char *text, const char *kept,
+		     size_t len);
 int finish_event_formats(struct lt_trace *t, struct lt_error *err);
 void free_event_formats(struct lt_trace *t);
 /*

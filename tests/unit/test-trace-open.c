@@ -344,5 +344,17 @@ int main(int argc, char **argv)
 		test_multi(&variants[i]);
 		test_bigev(&variants[i]);
 	}
+	/*
+	 * Formats in the map are read through a window: one too small for
+	 * most texts (read from the map), then one they cross the end of.
+	 */
+	for (i = 0; i < sizeof(variants) / sizeof(variants[0]); i++) {
+		setenv("LT_WINDOW_BYTES", "16", 1);
+		test_basic(&variants[i]);
+		setenv("LT_WINDOW_BYTES", "700", 1);
+		test_basic(&variants[i]);
+		test_multi(&variants[i]);
+	}
+	unsetenv("LT_WINDOW_BYTES");
 	return lt_test_done("test-trace-open");
 }
