@@ -82,7 +82,7 @@ static void usage(FILE *out)
 	fputs("\n"
 "  -j, --threads=N        read and decode the trace on N threads, one of which\n"
 "                         also replays (default: one per usable core; one\n"
-"                         for traces under ~150,000 events)\n"
+"                         for traces under ~80,000 events)\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
 "  -h, --help             this help\n"

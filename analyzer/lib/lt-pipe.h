@@ -50,7 +50,7 @@ typedef void (*lt_pipe_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 unsigned int lt_pipe_usable_cpus(void);
 /*
  * Threads worth using on a trace of @data_bytes of CPU data (@compressed:
- * as stored, zstd or zlib) with @cpus usable: 1 below ~150,000 events,
+ * as stored, zstd or zlib) with @cpus usable: 1 below ~80,000 events,
  * where a second thread's start and its queue's fresh memory cost more
  * than it saves; else @cpus.
  */

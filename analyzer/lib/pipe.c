@@ -1154,14 +1154,18 @@ unsigned int lt_pipe_usable_cpus(void)
 }
 
 /*
- * Measured on 2 cores (tests/bench/README.md), since helper threads start
- * on the other CPU (c448b82), medians of 31 alternated runs: two threads
- * take 60,000 events in 20.0 ms against one's 19.5, 170,000 in 24.3
- * against 27.2 (21.0 against 26.3 zstd-compressed), 0.5 M in 32 against
- * 44.  Events are guessed from the data: ~54 bytes each as recorded,
- * ~3-3.7 zstd-compressed (scheduler events; kernel stacks compress less).
+ * Measured on 2 cores, medians of 41 alternated runs at bac15df's smaller
+ * queue (its fresh memory was most of what a second thread cost):
+ * scheduler traces of 47,000 events take 6.8 ms on two threads against
+ * 7.3 on one (v6; zstd 7.9 against 8.7), 88,000 8.2 against 9.8 (9.3
+ * against 11.8), 172,000 10.9 against 14.3 (12.9 against 17.6).  Traces
+ * of 5,000 events lose 0.4-0.8 ms, and kernel stacks, which compress
+ * less, are guessed more: samples of 35,000-45,000 events with stacks,
+ * guessed 69,000-90,000, take about as long either way.  Events are
+ * guessed from the data: ~54 bytes each as recorded, ~3-3.7
+ * zstd-compressed (scheduler events).
  */
-#define AUTO_MIN_EVENTS		150000
+#define AUTO_MIN_EVENTS		80000
 #define PLAIN_EVENT_BYTES	56
 #define PACKED_EVENT_BYTES10	35	/* 3.5 bytes, in tenths */
 
