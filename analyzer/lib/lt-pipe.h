@@ -51,8 +51,8 @@ unsigned int lt_pipe_usable_cpus(void);
 /*
  * Threads worth using on a trace of @data_bytes of CPU data (@compressed:
  * as stored, zstd or zlib) with @cpus usable: 1 below ~80,000 events,
- * where a second thread's start and its queue's fresh memory cost more
- * than it saves; else @cpus.
+ * where a second thread's start and its queue's fresh memory cost about
+ * what it saves, or more; else @cpus.
  */
 unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
 				  unsigned int cpus);
