@@ -199,6 +199,7 @@ int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, const char **s, size_t *len)
 {
+	/* the strings read through a window are system names, 255 at most */
 	size_t left = r->len - r->pos, near = left < 256 ? left : 256;
 	const unsigned char *start = rd_at(r, near);
 	const unsigned char *nul = memchr(start, 0, near);
@@ -406,15 +407,15 @@ static int read_event_formats(struct lt_trace *t, struct lt_error *err,
 }
 
 /* Formats, read through a window when they are in the map. */
-static int read_windowed(int (*read)(struct lt_trace *, struct lt_error *,
-				     struct rd *),
+static int read_windowed(int (*fn)(struct lt_trace *, struct lt_error *,
+				   struct rd *),
 			 struct lt_trace *t, struct lt_error *err, struct rd *r)
 {
 	struct rd_win w;
 	int ret;
 
 	rd_win_start(t, r, &w);
-	ret = read(t, err, r);
+	ret = fn(t, err, r);
 	rd_win_end(r, &w);
 	return ret;
 }
