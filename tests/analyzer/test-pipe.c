@@ -23,7 +23,7 @@ int main(void)
 	CHECK_U64(lt_pipe_auto_threads(1544715, true, 2), 2);
 	/* 169,238 events in 543,607 bytes of zstd data, guessed 155,316 */
 	CHECK_U64(lt_pipe_auto_threads(543607, true, 2), 2);
-	/* samples/kernel-patched-6.1.dat: 35,130 events, stacks, guessed 68,872 */
+	/* kernel-patched-6.1.dat: 35,130 events, stacks, guessed 68,872 */
 	CHECK_U64(lt_pipe_auto_threads(241052, true, 2), 1);
 	/* 87,886 scheduler events in 307,161 bytes, guessed 87,760 */
 	CHECK_U64(lt_pipe_auto_threads(307161, true, 2), 2);
