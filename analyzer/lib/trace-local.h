@@ -247,7 +247,7 @@ struct cpu_stream {
  * Mapped file pages read (compressed chunks) are dropped in steps of this
  * (a stream behind itself, ranges behind the CPU's last one done): a small
  * resident set on a huge file, without a TLB flush for every few pages.
- * A stream dropped 1 MB at a time until 275c56e: one thread then peaked at
+ * A stream dropped 1 MB at a time until 60d867e: one thread then peaked at
  * 9.0 MB on len1x-zstd and 9.6 MB on len10x-zstd and big-zstd, now 8.0,
  * 8.5 and 8.2 MB.
  */
