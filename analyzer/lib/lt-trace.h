@@ -198,11 +198,11 @@ int lt_trace_range_next(struct lt_trace *trace, struct lt_trace_range *range,
 /* Bytes of file data the range has consumed, for progress. */
 uint64_t lt_trace_range_done(const struct lt_trace_range *range);
 /*
- * Reusing (in a cut) or freeing a range says it is done with: the mapped
- * file pages of its stream up to its end are dropped, every 256 KB or
- * so.  Done with in the order cut, so no range still read loses its pages
- * (they would fault back in, slower).  Not at once with a cut or free of
- * the same stream.
+ * Reusing a range in a cut says it is done with: the mapped file pages of
+ * its stream up to its end are dropped, every 256 KB or so.  Done with in
+ * the order cut, so no range still read loses its pages (they would fault
+ * back in, slower).  Freeing one drops none (the next cut or the close
+ * does), so it may come at once with a cut of the same stream.
  */
 void lt_trace_range_free(struct lt_trace *trace, struct lt_trace_range *range);
 

@@ -410,6 +410,7 @@ struct queue {
 	unsigned int nr_cut;		/* ranges cut so far */
 	bool cut_over;			/* no more ranges */
 	bool cut_failed;		/* ... for want of memory */
+	bool cutting;			/* a thread is cutting a range */
 	bool stopped;			/* damaged: the merge reads no further */
 	struct lt_trace_range *spare;	/* read: its buffers serve the next */
 	struct batch *pool[POOL];	/* a ring: see pool_take() */
@@ -523,7 +524,17 @@ static void pool_put(struct queue *q, struct batch *b)
 	q->pool[(q->pool_head + q->nr_pool++) % POOL] = b;
 }
 
-/* With the lock held: open ranges of CPU @s up to the lookahead. */
+/*
+ * With the lock held, which it may drop: open ranges of CPU @s up to the
+ * lookahead.  A cut of compressed data reads a chunk header every few KB
+ * of the file and drops the pages behind: 40-60 us a range on this
+ * project's VM.  With the lock held the other thread slept on it and,
+ * its vCPU halted, woke up late (len1x-zstd at -j2: 14-20 context
+ * switches a run, 4-5 since).  So the cut is made with the lock dropped,
+ * by one thread at a time for each CPU, which keeps its ranges in order;
+ * meanwhile the others may take and give back batches, but nobody cuts
+ * that CPU nor calls it over.
+ */
 static void top_up(struct par *par, unsigned int s)
 {
 	struct queue *q = &par->q[s];
@@ -532,13 +543,22 @@ static void top_up(struct par *par, unsigned int s)
 	bool last;
 	int ret;
 
-	while (!q->cut_over && !q->stopped && q->nr_open < par->lookahead) {
+	while (!q->cut_over && !q->stopped && !q->cutting &&
+	       q->nr_open < par->lookahead) {
 		r = q->spare;
 		q->spare = NULL;
+		q->cutting = true;
+		pthread_mutex_unlock(&par->lock);
 		ret = lt_trace_range_cut(par->cfg->trace, s, par->range_bytes,
 					 &r, &last);
+		pthread_mutex_lock(&par->lock);
+		q->cutting = false;
+		par_wake(par);
 		if (ret <= 0) {
-			q->spare = r;
+			if (q->spare)
+				lt_trace_range_free(par->cfg->trace, r);
+			else
+				q->spare = r;
 			q->cut_over = true;
 			q->cut_failed = ret < 0;
 			break;
@@ -663,11 +683,14 @@ static struct batch *claim(struct par *par, unsigned int *sp,
 	struct range_slot *sl, *best = NULL;
 	struct queue *q;
 
+	/* first, as it may drop the lock: what is seen after holds */
+	for (s = 0; s < par->nr; s++)
+		if (!par->q[s].stopped && par->q[s].nr_pool)
+			top_up(par, s);
 	for (s = 0; s < par->nr; s++) {
 		q = &par->q[s];
 		if (q->stopped || !q->nr_pool)
 			continue;
-		top_up(par, s);
 		for (i = 0; i < q->nr_open; i++) {
 			sl = &q->slot[(q->head + i) % MAX_LOOKAHEAD];
 			if (sl->busy || sl->ended || sl->nr_full >= RANGE_QUEUE)
@@ -765,6 +788,10 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 	}
 	for (;;) {
 		top_up(par, s);
+		if (!q->nr_open && q->cutting) {
+			par_wait(par);	/* another thread is cutting its range */
+			continue;
+		}
 		if (!q->nr_open) {
 			*nomem = q->cut_failed;
 			cpu_over(par, q);

@@ -23,11 +23,12 @@ struct lt_trace_range {
 };
 
 /*
- * A range is done with: drop the mapped file pages of the CPU's ranges
- * up to its end once they add up to LT_RELEASE_STEP.  Ranges are done
- * in their order (the merge's), so all before it are done too; a
- * compressed range holds some 60 KB of file, and a release for each would
- * be a TLB flush on every other CPU running the process.
+ * A range is done with (reused for the next cut): drop the mapped file
+ * pages of the CPU's ranges up to its end once they add up to
+ * LT_RELEASE_STEP.  Ranges are done in their order (the merge's), so all
+ * before it are done too; a compressed range holds some 60 KB of file,
+ * and a release for each would be a TLB flush on every other CPU running
+ * the process.
  */
 static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 {
@@ -220,7 +221,6 @@ void lt_trace_range_free(struct lt_trace *t, struct lt_trace_range *r)
 {
 	if (!r)
 		return;
-	range_release(t, r);
 	stream_free(t, &r->cs);
 	free(r);
 }
