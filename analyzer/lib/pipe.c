@@ -778,7 +778,7 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 	struct queue *q = &par->q[s];
 	struct range_slot *sl, *other;
 	struct batch *b = NULL;
-	unsigned int t;
+	unsigned int t, wakes;
 
 	pthread_mutex_lock(&par->lock);
 	if (q->cur) {
@@ -820,12 +820,15 @@ static struct batch *next_batch(struct par *par, struct filler *f,
 			/* none waiting, none filling: the pool has a batch */
 			sl->busy = true;
 			fill_locked(par, f, s, sl, pool_take(q));
-		} else if ((b = claim(par, &t, &other))) {
+			continue;
+		}
+		wakes = par->wakes;
+		if ((b = claim(par, &t, &other))) {
 			fill_locked(par, f, t, other, b);
 			b = NULL;
-		} else {
+		} else if (par->wakes == wakes) {
 			par_wait(par);
-		}
+		}	/* else claim() dropped the lock: @sl may be ready now */
 	}
 	q->cur = b;
 	pthread_mutex_unlock(&par->lock);
