@@ -403,6 +403,12 @@ struct range_slot {
 	int stack_pid;		/* the decoder's state for this CPU, between batches */
 };
 
+/*
+ * Shared by the threads, under the lock, then, in lines of their own, the
+ * merge's: read for every event, they missed in the merging core's cache
+ * whenever a worker had taken a batch from the pool beside them.  On a
+ * 32-CPU trace that made -j2 slower than -j1 (see merge()).
+ */
 struct queue {
 	int cpu;			/* as the records say */
 	struct range_slot slot[MAX_LOOKAHEAD];
@@ -415,9 +421,11 @@ struct queue {
 	struct lt_trace_range *spare;	/* read: its buffers serve the next */
 	struct batch *pool[POOL];	/* a ring: see pool_take() */
 	unsigned int pool_head, nr_pool;
+
+	struct batch *cur __attribute__((aligned(64)));	/* being merged,
+							 * from cur->next on */
 	uint64_t done_base;		/* bytes of the ranges merged */
 	uint64_t done;			/* ... and of the batch being merged */
-	struct batch *cur;		/* being merged, from cur->next on */
 	/* the last record merged, for stacks at range starts */
 	enum lt_ev_kind last_kind;
 	int last_pid;
@@ -909,6 +917,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 {
 	const struct lt_pipe_cfg *cfg = par->cfg;
 	struct lt_tsheap_ent *heap;
+	const struct lt_ev *due;
 	struct span sp = { false, 0 };
 	unsigned int len = 0, s, i, tick = 0;
 	uint64_t done;
@@ -978,7 +987,22 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 				continue;
 			}
 		}
-		heap[0].ts = q->cur->ev[q->cur->next].ts;
+		due = &q->cur->ev[q->cur->next];
+		heap[0].ts = due->ts;
+		/*
+		 * A worker wrote the batch, on another core: with many CPUs
+		 * merged, too many streams for the hardware to prefetch, every
+		 * event missed here.  So this CPU's next event, and the strings
+		 * of the one now due, are fetched while the others go by: a
+		 * 32-CPU trace (1.9 M events) at -j2 took 145 ms, not 189
+		 * (114, not 160, with the queue's lines apart).
+		 */
+		if (q->cur->next + 1 < q->cur->n)
+			__builtin_prefetch(due + 1);
+		if (due->str)
+			__builtin_prefetch(due->str);
+		if (due->str2)
+			__builtin_prefetch(due->str2);
 		/* with the next record of the same CPU often still the earliest */
 		if (len > 1)
 			lt_tsheap_down(heap, len, 0);
@@ -1088,7 +1112,10 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	/* and smaller batches: QUEUED_EVENTS in all, whatever the CPUs */
 	cap = QUEUED_EVENTS / (nr * pool);
 	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
-	par.q = calloc(nr, sizeof(*par.q));
+	/* whole lines each (see struct queue) */
+	par.q = aligned_alloc(64, nr * sizeof(*par.q));
+	if (par.q)
+		memset(par.q, 0, nr * sizeof(*par.q));
 	if (!par.q || !workers)
 		goto nomem;
 	/*
