@@ -5,7 +5,8 @@
  * Replays a trace.dat recorded with trace-cmd and builds LatencyTOP's
  * tables: which task waited, how long, and why.  The library never prints
  * to stdout and never exits; problems come back as an lt_error, warnings
- * through lt_set_warning_fn().
+ * through lt_set_warning_fn().  Threads may analyze, sort and write
+ * different traces and reports at once; the warning hook is the process's.
  */
 #ifndef LATENCYTOP_H
 #define LATENCYTOP_H

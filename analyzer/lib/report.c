@@ -8,6 +8,7 @@
  * unless asked), merging histograms, worst occurrences and drill-down
  * stacks on the way.
  */
+#define _GNU_SOURCE	/* qsort_r() */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,18 +242,22 @@ static uint64_t sort_key(enum lt_sort sort, uint64_t count, uint64_t total,
 	}
 }
 
-static enum lt_sort qsort_by;
-
 static int cmp_u64_desc(uint64_t a, uint64_t b)
 {
 	return a < b ? 1 : a > b ? -1 : 0;
 }
 
-static int cmp_rows(const void *pa, const void *pb)
+/*
+ * The comparators that depend on the sort take it (or the array that
+ * indices point into) as qsort_r()'s argument, not from a static: two
+ * threads may build or sort reports at once.
+ */
+static int cmp_rows(const void *pa, const void *pb, void *arg)
 {
 	const struct lt_report_row *a = pa, *b = pb;
-	int c = cmp_u64_desc(sort_key(qsort_by, a->count, a->total_ns, a->max_ns),
-			     sort_key(qsort_by, b->count, b->total_ns, b->max_ns));
+	enum lt_sort by = *(const enum lt_sort *)arg;
+	int c = cmp_u64_desc(sort_key(by, a->count, a->total_ns, a->max_ns),
+			     sort_key(by, b->count, b->total_ns, b->max_ns));
 
 	if (c)
 		return c;
@@ -427,17 +432,15 @@ static struct lt_report_row *make_rows(struct builder *b, const uint32_t *idx,
 	for (i = 0; i < to - from; i++)
 		rows[i].percent = *total ? 100.0 * (double)rows[i].total_ns /
 					   (double)*total : 0;
-	qsort_by = b->sort;
-	qsort(rows, to - from, sizeof(*rows), cmp_rows);
+	qsort_r(rows, to - from, sizeof(*rows), cmp_rows, &b->sort);
 	return rows;
 }
 
-static const struct agg *cmp_aggs_base;
-
-static int cmp_aggs(const void *pa, const void *pb)
+static int cmp_aggs(const void *pa, const void *pb, void *arg)
 {
-	const struct agg *a = &cmp_aggs_base[*(const uint32_t *)pa];
-	const struct agg *b = &cmp_aggs_base[*(const uint32_t *)pb];
+	const struct agg *aggs = arg;
+	const struct agg *a = &aggs[*(const uint32_t *)pa];
+	const struct agg *b = &aggs[*(const uint32_t *)pb];
 
 	if (a->level != b->level)
 		return a->level < b->level ? -1 : 1;
@@ -448,7 +451,7 @@ static int cmp_aggs(const void *pa, const void *pb)
 	return 0;
 }
 
-static int cmp_procs(const void *pa, const void *pb)
+static int cmp_procs(const void *pa, const void *pb, void *arg)
 {
 	const struct lt_report_process *a = pa, *b = pb;
 	int c;
@@ -457,7 +460,7 @@ static int cmp_procs(const void *pa, const void *pb)
 	if (a->kernel_thread != b->kernel_thread)
 		return a->kernel_thread ? 1 : -1;
 	/* processes: by their worst wait for --sort=max, else by total */
-	if (qsort_by == LT_SORT_MAX)
+	if (*(const enum lt_sort *)arg == LT_SORT_MAX)
 		c = cmp_u64_desc(a->max_ns, b->max_ns);
 	else
 		c = cmp_u64_desc(a->total_ns, b->total_ns);
@@ -504,8 +507,7 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		return nomem(b);
 	for (i = 0; i < b->nr_aggs; i++)
 		idx[i] = (uint32_t)i;
-	cmp_aggs_base = b->aggs;
-	qsort(idx, b->nr_aggs, sizeof(*idx), cmp_aggs);
+	qsort_r(idx, b->nr_aggs, sizeof(*idx), cmp_aggs, b->aggs);
 
 	/* idx: threads (by leader, task), then processes (by leader), then global */
 	for (i = 0; i < b->nr_aggs; i++)
@@ -587,8 +589,8 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		qsort(p->threads, p->nr_threads, sizeof(*p->threads), cmp_threads);
 	}
 	v->nr_processes = k;
-	qsort_by = b->sort;
-	qsort(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs);
+	qsort_r(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs,
+		&b->sort);
 	free(idx);
 	return 0;
 fail:
@@ -596,39 +598,39 @@ fail:
 	return nomem(b);
 }
 
-/* A read report's empty tables are NULL, which qsort() must not see. */
+/* A read report's empty tables are NULL, which qsort_r() must not see. */
 static void sort_some(void *base, size_t nr, size_t size,
-		      int (*cmp)(const void *, const void *))
+		      int (*cmp)(const void *, const void *, void *),
+		      enum lt_sort *by)
 {
 	if (nr > 1)
-		qsort(base, nr, size, cmp);
+		qsort_r(base, nr, size, cmp, by);
 }
 
-static void sort_view(struct lt_report_view *v)
+static void sort_view(struct lt_report_view *v, enum lt_sort *by)
 {
 	struct lt_report_process *p;
 	size_t i, k;
 
-	sort_some(v->global, v->nr_global, sizeof(*v->global), cmp_rows);
+	sort_some(v->global, v->nr_global, sizeof(*v->global), cmp_rows, by);
 	for (i = 0; i < v->nr_processes; i++) {
 		p = &v->processes[i];
-		sort_some(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows);
+		sort_some(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows, by);
 		for (k = 0; k < p->nr_threads; k++)
 			sort_some(p->threads[k].rows, p->threads[k].nr_rows,
-				  sizeof(*p->threads[k].rows), cmp_rows);
+				  sizeof(*p->threads[k].rows), cmp_rows, by);
 	}
 	sort_some(v->processes, v->nr_processes, sizeof(*v->processes),
-		  cmp_procs);
+		  cmp_procs, by);
 }
 
 void lt_report_sort(struct lt_report *r, enum lt_sort sort)
 {
 	size_t i;
 
-	qsort_by = sort;
-	sort_view(&r->whole);
+	sort_view(&r->whole, &sort);
 	for (i = 0; i < r->nr_windows; i++)
-		sort_view(&r->windows[i]);
+		sort_view(&r->windows[i], &sort);
 	r->options.sort = sort;
 }
 

@@ -4,6 +4,7 @@
  * into processes, kernel threads out of the global table, percentages,
  * sort orders, windows, drill-down stacks, text columns.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -209,6 +210,52 @@ static void test_tables(void)
 	lt_report_free(rep);
 }
 
+struct sorter {
+	struct lt_report *rep;
+	enum lt_sort sort;
+};
+
+static void *sort_often(void *arg)
+{
+	struct sorter *s = arg;
+	int i;
+
+	for (i = 0; i < 2000; i++)
+		lt_report_sort(s->rep, s->sort);
+	return NULL;
+}
+
+/*
+ * Two reports sorted by two keys at once, as two threads of a program
+ * using the library may: neither sort may see the other's key (the
+ * ThreadSanitizer run of this test catches a shared one at once).
+ */
+static void test_sort_threads(void)
+{
+	struct sorter s[2];
+	struct lt_options o;
+	pthread_t t[2];
+	int i;
+
+	lt_test_case = "two threads sort at once";
+	lt_options_init(&o);
+	s[0].rep = build(&o);
+	s[0].sort = LT_SORT_MAX;
+	s[1].rep = build(&o);
+	s[1].sort = LT_SORT_COUNT;
+	for (i = 0; i < 2; i++)
+		CHECK(pthread_create(&t[i], NULL, sort_often, &s[i]) == 0);
+	for (i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	/* by maximum: fsync (3 ms); by count: the 3 waits for a CPU */
+	CHECK_STR(s[0].rep->whole.global[0].reason, "fsync");
+	CHECK_STR(s[1].rep->whole.global[0].reason,
+		  "Scheduler: waiting for cpu");
+	CHECK_U64(s[1].rep->whole.global[0].count, 3);
+	for (i = 0; i < 2; i++)
+		lt_report_free(s[i].rep);
+}
+
 static void test_windows(void)
 {
 	struct lt_options o;
@@ -379,6 +426,7 @@ static void test_equal_waits(void)
 int main(void)
 {
 	test_tables();
+	test_sort_threads();
 	test_equal_waits();
 	test_windows();
 	test_text_columns();
