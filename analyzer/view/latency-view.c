@@ -210,19 +210,41 @@ static void dump(void)
 	}
 }
 
-static int run_dump(struct lv_model *m, const char *keys, const char *path)
+/*
+ * The screen --dump draws on (COLUMNS x LINES, of @term), writing to
+ * *@out and reading *@in (/dev/null both); NULL, said why, if curses
+ * cannot make it.  The streams are the caller's to close, set or not.
+ */
+static SCREEN *dump_screen(const char *term, FILE **out, FILE **in)
 {
-	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
-	const char *term = term_name(true);
 	SCREEN *scr;
-	int ret = 0;
 
-	scr = out && in ? newterm(term, out, in) : NULL;
-	if (!scr) {
+	*out = fopen("/dev/null", "w");
+	*in = fopen("/dev/null", "r");
+	scr = *out && *in ? newterm(term, *out, *in) : NULL;
+	if (!scr)
 		fprintf(stderr, "%s: --dump: curses cannot draw a %sx%s screen "
 			"of terminal type '%s'\n", prog,
 			getenv("COLUMNS") ? getenv("COLUMNS") : "80",
 			getenv("LINES") ? getenv("LINES") : "24", term);
+	return scr;
+}
+
+static void close_both(FILE *out, FILE *in)
+{
+	if (out)
+		fclose(out);
+	if (in)
+		fclose(in);
+}
+
+static int run_dump(struct lv_model *m, const char *keys, const char *path)
+{
+	FILE *out, *in;
+	SCREEN *scr = dump_screen(term_name(true), &out, &in);
+	int ret = 0;
+
+	if (!scr) {
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
 	}
@@ -239,10 +261,7 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 free:
 	delscreen(scr);
 out:
-	if (out)
-		fclose(out);
-	if (in)
-		fclose(in);
+	close_both(out, in);
 	return ret;
 }
 
@@ -285,7 +304,10 @@ nomem:
 	return lt_error_exit_status(LT_E_NOMEM);
 }
 
-/* A terminal type curses knows, said before the trace is read. */
+/*
+ * A terminal type curses knows, and for --dump a screen of the size asked,
+ * said before the trace is read.
+ */
 static int check_term(bool to_dump)
 {
 	const char *term = term_name(to_dump);
@@ -296,12 +318,27 @@ static int check_term(bool to_dump)
 		return -1;
 	}
 	ret = lv_term_check(term, to_dump ? -1 : STDOUT_FILENO, !to_dump);
-	if (ret < 0)
+	if (ret < 0) {
 		fprintf(stderr, "%s: TERM=%s: %s\n", prog, term,
 			ret == LV_TERM_UNKNOWN ? "unknown terminal type" :
 			ret == LV_TERM_NO_DATABASE ? "no terminfo database" :
 			"this terminal cannot move the cursor");
-	return ret < 0 ? -1 : 0;
+		return -1;
+	}
+	if (to_dump) {
+		/* COLUMNS x LINES: made once now, to see */
+		FILE *out, *in;
+		SCREEN *scr = dump_screen(term, &out, &in);
+
+		if (scr) {
+			endwin();
+			delscreen(scr);
+		}
+		close_both(out, in);
+		if (!scr)
+			return -1;
+	}
+	return 0;
 }
 
 /* What the command line asks for. */

@@ -492,6 +492,11 @@ def check_errors():
     r = run([LV, "--dump", TRACES[0]], cols=32768, lines=10)
     check(r.returncode == 1 and r.stderr == "latency-view: --dump: curses cannot draw a "
           "32768x10 screen of terminal type 'vt100'\n", "a screen too large", r.stderr)
+    # said before the trace is read: this one is never opened
+    r = run([LV, "--dump", "/nonexistent.dat"], cols=32768, lines=10)
+    check(r.returncode == 1 and r.stderr == "latency-view: --dump: curses cannot draw a "
+          "32768x10 screen of terminal type 'vt100'\n", "a screen too large, first",
+          r.stderr)
     tmp = tempfile.mkdtemp()
     try:
         # a saved report shows as the trace it came from did
