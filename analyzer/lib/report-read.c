@@ -99,6 +99,9 @@ static int get_bool(struct reader *rd, const struct lt_json *o, const char *key,
 	return 0;
 }
 
+/* Names and reasons are C strings: one cut at a NUL would read as another. */
+#define NUL_IN_STRING	"a NUL (\\u0000) in a string"
+
 /*
  * A string kept by the report.  Absent or null: NULL if @nullable, else
  * what *@out held already (a default), else "".
@@ -115,6 +118,8 @@ static int get_str(struct reader *rd, const struct lt_json *o, const char *key,
 	}
 	if (v->type != LT_JSON_STRING)
 		return bad(rd, at(w, sizeof(w), where, key, -1), "expected a string");
+	if (strlen(v->str) != v->str_len)
+		return bad(rd, at(w, sizeof(w), where, key, -1), NUL_IN_STRING);
 	*out = lt_report_strdup(rd->priv, v->str);
 	return *out ? 0 : nomem(rd);
 }
@@ -170,6 +175,9 @@ static int get_strs(struct reader *rd, const struct lt_json *o, const char *key,
 		if (e->type != LT_JSON_STRING)
 			return bad(rd, at(w, sizeof(w), where, key, i),
 				   "expected a string");
+		if (strlen(e->str) != e->str_len)
+			return bad(rd, at(w, sizeof(w), where, key, i),
+				   NUL_IN_STRING);
 		v[i] = lt_report_strdup(rd->priv, e->str);
 		if (!v[i])
 			return nomem(rd);

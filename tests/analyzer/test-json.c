@@ -327,6 +327,13 @@ static void test_report_errors(void)
 		/* past what a cast to an integer may be given (fuzzing) */
 		{ "{" SCHEMA HAS_GLOBAL HAS_PROCESSES "\"trace\": {\"cpus\": 2.248e39}}",
 		  "r.json: not a latencytop report: trace.cpus: expected a whole number that fits an int" },
+		/* names are C strings: not cut short where a NUL was */
+		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL
+		  "\"processes\": [{\"comm\": \"ab\\u0000cd\"}]}",
+		  "r.json: not a latencytop report: processes[0].comm: a NUL (\\u0000) in a string" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES
+		  "\"global\": [{\"kind\": \"unknown\", \"stacks\": [{\"frames\": [\"f\", \"\\u0000\"]}]}]}",
+		  "r.json: not a latencytop report: global[0].stacks[0].frames[1]: a NUL (\\u0000) in a string" },
 		{ "{\"schema\": \"latencytop-report/1\",\n\"global\": [}",
 		  "r.json: not valid JSON: line 2, column 12: '}' where a value should be" },
 	};
