@@ -99,8 +99,24 @@ static int get_bool(struct reader *rd, const struct lt_json *o, const char *key,
 	return 0;
 }
 
-/* Names and reasons are C strings: one cut at a NUL would read as another. */
-#define NUL_IN_STRING	"a NUL (\\u0000) in a string"
+/*
+ * JSON value @v, member @key (element @idx, or -1) of @where, as a string
+ * kept by the report.  Names and reasons are C strings: one cut at a NUL
+ * would read as another.
+ */
+static int keep_str(struct reader *rd, const struct lt_json *v,
+		    const char *where, const char *key, long idx, const char **out)
+{
+	char w[256];
+
+	if (v->type != LT_JSON_STRING)
+		return bad(rd, at(w, sizeof(w), where, key, idx), "expected a string");
+	if (strlen(v->str) != v->str_len)
+		return bad(rd, at(w, sizeof(w), where, key, idx),
+			   "a NUL (\\u0000) in a string");
+	*out = lt_report_strdup(rd->priv, v->str);
+	return *out ? 0 : nomem(rd);
+}
 
 /*
  * A string kept by the report.  Absent or null: NULL if @nullable, else
@@ -110,18 +126,12 @@ static int get_str(struct reader *rd, const struct lt_json *o, const char *key,
 		   const char *where, const char **out, bool nullable)
 {
 	const struct lt_json *v = lt_json_get(o, key);
-	char w[256];
 
 	if (!v || v->type == LT_JSON_NULL) {
 		*out = nullable ? NULL : *out ? *out : "";
 		return 0;
 	}
-	if (v->type != LT_JSON_STRING)
-		return bad(rd, at(w, sizeof(w), where, key, -1), "expected a string");
-	if (strlen(v->str) != v->str_len)
-		return bad(rd, at(w, sizeof(w), where, key, -1), NUL_IN_STRING);
-	*out = lt_report_strdup(rd->priv, v->str);
-	return *out ? 0 : nomem(rd);
+	return keep_str(rd, v, where, key, -1, out);
 }
 
 /* Member @key as an array (absent: empty); NULL after an error. */
@@ -156,7 +166,6 @@ static int get_strs(struct reader *rd, const struct lt_json *o, const char *key,
 	const struct lt_json *a, *e;
 	const char **v;
 	bool failed;
-	char w[256];
 	unsigned int i = 0;
 
 	a = get_array(rd, o, key, where, &failed);
@@ -171,17 +180,9 @@ static int get_strs(struct reader *rd, const struct lt_json *o, const char *key,
 	v = lt_report_alloc(rd->priv, a->nr, sizeof(*v));
 	if (!v)
 		return nomem(rd);
-	for (e = a->child; e; e = e->next, i++) {
-		if (e->type != LT_JSON_STRING)
-			return bad(rd, at(w, sizeof(w), where, key, i),
-				   "expected a string");
-		if (strlen(e->str) != e->str_len)
-			return bad(rd, at(w, sizeof(w), where, key, i),
-				   NUL_IN_STRING);
-		v[i] = lt_report_strdup(rd->priv, e->str);
-		if (!v[i])
-			return nomem(rd);
-	}
+	for (e = a->child; e; e = e->next, i++)
+		if (keep_str(rd, e, where, key, i, &v[i]) < 0)
+			return -1;
 	*out = v;
 	*nr = i;
 	return 0;
