@@ -71,6 +71,42 @@ static const unsigned int required[LT_SRC_NR] = {
 	[LT_SRC_STACK]		= 0x2,
 };
 
+/*
+ * Linux 4.14 stored task_state_index() in prev_state (1 for S, 2 for D,
+ * ... 8 for I) but still printed it with the bit letters, so an idle
+ * kernel thread read "t" and a dead task "S|T"; preempted was
+ * TASK_STATE_MAX, 0x1000.  Fixed in 4.15 (3f5fe9fef5b2, later in 4.14.y
+ * too), which tests TASK_REPORT_MAX for "+", an expression in the print
+ * fmt.  So: letters up to "I" and a plain number tested for "+".
+ */
+static void parse_state_index(struct lt_decoder *d, const char *fmt)
+{
+	const char *plus = strstr(fmt, "? \"+\"");
+	const char *amp, *p;
+	unsigned long long v;
+	char *end;
+
+	if (!d->state_idle || !plus)
+		return;
+	for (amp = plus; amp > fmt && *amp != '&'; amp--)
+		;
+	if (*amp != '&')
+		return;
+	for (p = amp + 1; isspace((unsigned char)*p); p++)
+		;
+	if (!isdigit((unsigned char)*p))
+		return;
+	v = strtoull(p, &end, 0);
+	while (isspace((unsigned char)*end))
+		end++;
+	if (end != plus || v <= d->state_idle)
+		return;
+	d->state_is_index = true;
+	d->state_preempt = v;
+	/* an index past the letters is some state, not a wait */
+	d->state_other = ~(d->state_sleep | d->state_blocked | d->state_idle);
+}
+
 void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 {
 	const char *p;
@@ -80,6 +116,8 @@ void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 	d->state_blocked = 0x2;
 	d->state_other = 0x7c;
 	d->state_idle = 0;
+	d->state_is_index = false;
+	d->state_preempt = 0;
 	p = fmt ? strstr(fmt, "__print_flags(") : NULL;
 	if (!p || !strstr(p, "prev_state"))
 		return;
@@ -118,10 +156,18 @@ void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 		d->state_blocked = 0x2;
 	}
 	d->state_other &= ~(d->state_sleep | d->state_blocked | d->state_idle);
+	parse_state_index(d, fmt);
 }
 
 enum lt_task_state lt_decode_state(const struct lt_decoder *d, uint64_t state)
 {
+	if (d->state_is_index) {
+		if (state & d->state_preempt)
+			return LT_STATE_RUNNABLE;
+		if (state > 64)
+			return LT_STATE_OTHER;
+		state = state ? 1ull << (state - 1) : 0;
+	}
 	if (state & d->state_blocked)
 		return LT_STATE_BLOCKED;
 	if (state & d->state_idle)

@@ -64,6 +64,12 @@ struct lt_decoder {
 	uint16_t *by_id;
 	/* prev_state letters, read from sched_switch's print fmt */
 	uint64_t state_sleep, state_blocked, state_idle, state_other;
+	/*
+	 * Linux 4.14's prev_state: an index into the letters (1 = the first),
+	 * or state_preempt when preempted (see lt_decode_parse_states()).
+	 */
+	bool state_is_index;
+	uint64_t state_preempt;
 	int *stack_pid;			/* per CPU: pid switched out last, -1, or
 					   LT_DECODE_PID_UNKNOWN */
 	int nr_cpus;

@@ -100,6 +100,16 @@ fi
 for j in 1 3; do
 	expect 0 "^Trace: .*, 1 CPU, 997 events\$" -- "$LA" -q -j$j "$REAL/embedded-1cpu-sched-irq-gpio.dat"
 done
+# Linux 4.14 put an index in prev_state (8 for I, 5 for X), not the bits
+# its print fmt names ("t" for 8): rcu_preempt switched out 11 times with
+# 8, idle, and woken 10 times before the end, as trace-cmd report -R shows
+out=$("$LA" -q -k --sleep-cutoff=0 "$REAL/embedded-1cpu-sched-irq-gpio.dat" |
+	grep -A3 '^Process rcu_preempt (8) ')
+grep -qE '^Unknown reason +2\.74 s +495\.5 ms +10 +4\.96 s ' <<<"$out" ||
+	{ echo "FAIL: 4.14's idle rcu_preempt: $out"; fail=1; }
+# ... and those idle waits over 5 ms are counted as dropped (1130 without)
+expect 0 '^Dropped: +1662 interruptible waits > 5\.0 ms' -- \
+	"$LA" -q "$REAL/desktop-4cpu-sched_switch.dat"
 
 # a truncated trace: a clear error, or with --partial a marked report
 head -c 600000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut.dat"
