@@ -16,8 +16,9 @@ struct parser {
 	const char *p, *start, *end;
 	char *msg;
 	size_t msg_len;
-	size_t values;
+	size_t values, max_values;
 	bool failed;
+	enum lt_json_fail why;
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -148,6 +149,8 @@ static char *string(struct parser *ps, size_t *len)
 	}
 	out = o = malloc((size_t)(ps->p - s) + 1);
 	if (!out) {
+		if (!ps->failed)
+			ps->why = LT_JSON_NOMEM;
 		fail(ps, "out of memory");
 		return NULL;
 	}
@@ -336,12 +339,17 @@ static struct lt_json *value(struct parser *ps, int depth)
 		fail(ps, "the text ends where a value should be");
 		return NULL;
 	}
-	if (++ps->values > LT_JSON_MAX_VALUES) {
-		fail(ps, "more than %d values", LT_JSON_MAX_VALUES);
+	if (++ps->values > ps->max_values) {
+		if (!ps->failed)
+			ps->why = LT_JSON_LIMIT;
+		fail(ps, "more than %zu values in %zu bytes: more than is read",
+		     ps->max_values, (size_t)(ps->end - ps->start));
 		return NULL;
 	}
 	v = calloc(1, sizeof(*v));
 	if (!v) {
+		if (!ps->failed)
+			ps->why = LT_JSON_NOMEM;
 		fail(ps, "out of memory");
 		return NULL;
 	}
@@ -385,22 +393,30 @@ static struct lt_json *value(struct parser *ps, int depth)
 }
 
 struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
-			      size_t msg_len)
+			      size_t msg_len, enum lt_json_fail *why)
 {
-	struct parser ps = { text, text, text + len, msg, msg_len, 0, false };
+	struct parser ps = { text, text, text + len, msg, msg_len, 0,
+			     len / LT_JSON_BYTES_PER_VALUE, false,
+			     LT_JSON_SYNTAX };
 	struct lt_json *v;
 
+	if (ps.max_values < LT_JSON_MIN_VALUES)
+		ps.max_values = LT_JSON_MIN_VALUES;
+	if (ps.max_values > LT_JSON_MAX_VALUES)
+		ps.max_values = LT_JSON_MAX_VALUES;
 	if (msg_len)
 		msg[0] = '\0';
 	v = value(&ps, 0);
-	if (!v)
-		return NULL;
-	skip_ws(&ps);
-	if (ps.p < ps.end) {
-		fail(&ps, "more text after the value");
-		lt_json_free(v);
-		return NULL;
+	if (v) {
+		skip_ws(&ps);
+		if (ps.p < ps.end) {
+			fail(&ps, "more text after the value");
+			lt_json_free(v);
+			v = NULL;
+		}
 	}
+	if (!v && why)
+		*why = ps.why;
 	return v;
 }
 

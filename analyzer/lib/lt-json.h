@@ -35,15 +35,29 @@ struct lt_json {
 	size_t nr;		/* elements or members */
 };
 
-/* Values in one text at most: ~100 bytes each. */
-#define LT_JSON_MAX_VALUES	2000000
+/*
+ * Values in one text at most: one every 6 bytes of it, at least
+ * LT_JSON_MIN_VALUES, at most LT_JSON_MAX_VALUES.  Each takes ~100 bytes
+ * parsed, so hostile text gets ~16x its size, 1.2 GB at most; a report
+ * latency-analyze wrote has a value every ~16 bytes.
+ */
+#define LT_JSON_MIN_VALUES	1000000
+#define LT_JSON_MAX_VALUES	12000000
+#define LT_JSON_BYTES_PER_VALUE	6
+
+enum lt_json_fail {
+	LT_JSON_SYNTAX,		/* not JSON */
+	LT_JSON_LIMIT,		/* more values than it reads */
+	LT_JSON_NOMEM,
+};
 
 /*
  * Parse @len bytes of @text: the root value, or NULL with @msg (of
- * @msg_len bytes) saying what is wrong and at which line and column.
+ * @msg_len bytes) saying what is wrong and at which line and column, and
+ * @why (if not NULL) which kind of failure it is.
  */
 struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
-			      size_t msg_len);
+			      size_t msg_len, enum lt_json_fail *why);
 void lt_json_free(struct lt_json *v);
 
 /* The member @key of object @obj, or NULL. */

@@ -649,14 +649,21 @@ int lt_report_parse_json(const char *text, size_t len, const char *path,
 {
 	struct lt_report_priv *priv;
 	char msg[LT_ERROR_MSG_MAX / 2];
+	enum lt_json_fail why;
 	struct lt_json *root;
 	struct reader rd;
 	int ret;
 
 	*out = NULL;
-	root = lt_json_parse(text, len, msg, sizeof(msg));
+	root = lt_json_parse(text, len, msg, sizeof(msg), &why);
 	if (!root) {
-		lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s", path, msg);
+		if (why == LT_JSON_NOMEM)
+			lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		else if (why == LT_JSON_LIMIT)
+			lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
+		else
+			lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s",
+				     path, msg);
 		return -1;
 	}
 	priv = calloc(1, sizeof(*priv));

@@ -284,6 +284,16 @@ for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gp
 		done
 	done
 done
+# short windows: 2.5 M values in 40 MB, read back (once refused: "more
+# than 2000000 values"); past what is read, a limit, not damage
+t=$DATA/../../samples/local-stacks-pipeline.dat
+"$LA" -q -f json -w 50us "$t" > "$tmp/big.json"
+cmp -s <("$LA" -q -w 50us "$t") <("$LA" -q "$tmp/big.json") ||
+	{ echo "FAIL: -w 50us: the saved report does not read back as its trace"; fail=1; }
+python3 -c 'import sys; sys.stdout.write("[" + "0," * 1000001 + "0]")' > "$tmp/many.json"
+expect 6 "^latency-analyze: $tmp/many.json: line 1, column [0-9]+: more than 1000000 values in 2000005 bytes: more than is read\$" -- \
+	"$LA" "$tmp/many.json"
+rm -f "$tmp/big.json" "$tmp/many.json"
 expect 0 "saved.json is a saved report: the options that shape the analysis do not change it" -- \
 	"$LA" -w 5s "$tmp/saved.json"
 # --sort orders a saved report as it would have ordered the trace's, silently

@@ -13,7 +13,7 @@
 
 static struct lt_json *parse(const char *text, char *msg, size_t len)
 {
-	return lt_json_parse(text, strlen(text), msg, len);
+	return lt_json_parse(text, strlen(text), msg, len, NULL);
 }
 
 static void test_values(void)
@@ -84,14 +84,14 @@ static void test_values(void)
 	}
 	lt_json_free(root);
 	/* the text ends at len, whatever follows in memory */
-	root = lt_json_parse("[1]]", 3, msg, sizeof(msg));
+	root = lt_json_parse("[1]]", 3, msg, sizeof(msg), NULL);
 	CHECK(root && root->nr == 1);
 	lt_json_free(root);
-	root = lt_json_parse("\"ab\"", 3, msg, sizeof(msg));
+	root = lt_json_parse("\"ab\"", 3, msg, sizeof(msg), NULL);
 	CHECK(root == NULL);
 	CHECK_STR(msg, "line 1, column 4: a string without its closing quote");
 	lt_json_free(root);
-	root = lt_json_parse("12345", 2, msg, sizeof(msg));
+	root = lt_json_parse("12345", 2, msg, sizeof(msg), NULL);
 	CHECK(root && root->is_u64 && root->u64 == 12);
 	lt_json_free(root);
 }
@@ -352,10 +352,76 @@ static void test_report_errors(void)
 	}
 }
 
+/*
+ * How many values a text may hold grows with it (a report written with
+ * short windows has millions), so that what latency-analyze writes is
+ * read back; past that, a limit (exit 6), not "not JSON".
+ */
+static void test_value_limits(void)
+{
+	size_t n, i, len, per;
+	struct lt_report *r;
+	enum lt_json_fail why;
+	struct lt_json *v;
+	struct lt_error err;
+	char msg[256], *text;
+
+	/* "[0,0,...,0]": 1 value every 2 bytes, the floor holds */
+	lt_test_case = "value floor";
+	n = LT_JSON_MIN_VALUES;		/* the array is a value too */
+	len = 2 * n + 1;
+	text = malloc(len + 1);
+	if (!text)
+		abort();
+	text[0] = '[';
+	for (i = 0; i < n - 1; i++)
+		memcpy(text + 1 + 2 * i, i + 2 < n ? "0," : "0]", 2);
+	len = 2 * (n - 1) + 1;
+	v = lt_json_parse(text, len, msg, sizeof(msg), &why);
+	CHECK(v != NULL);
+	CHECK_U64(v ? v->nr : 0, n - 1);
+	lt_json_free(v);
+	/* one more value is over it */
+	memcpy(text + len - 1, ",0]", 3);
+	v = lt_json_parse(text, len + 2, msg, sizeof(msg), &why);
+	CHECK(v == NULL);
+	CHECK_U64(why, LT_JSON_LIMIT);
+	CHECK(strstr(msg, "more than 1000000 values in 2000001 bytes") != NULL);
+	lt_json_free(v);
+	free(text);
+
+	/* values 8 bytes apart: 1.5 M of them, over the floor, are read */
+	lt_test_case = "values with the text";
+	n = LT_JSON_MIN_VALUES * 3 / 2;
+	per = 8;
+	len = 1 + per * n;
+	text = malloc(len + 1);
+	if (!text)
+		abort();
+	text[0] = '[';
+	for (i = 0; i < n; i++)
+		memcpy(text + 1 + per * i, i + 1 < n ? "0,      " : "0]      ", per);
+	v = lt_json_parse(text, len, msg, sizeof(msg), &why);
+	CHECK(v != NULL);
+	CHECK_U64(v ? v->nr : 0, n);
+	lt_json_free(v);
+	/* ... and as a report: over the limit is LT_E_LIMIT, not corrupt */
+	memset(&err, 0, sizeof(err));
+	len = 2 * LT_JSON_MIN_VALUES + 3;
+	for (i = 0; i + 1 < len; i += 2)
+		memcpy(text + 1 + i, "0,", 2);
+	text[len - 1] = ']';
+	CHECK(lt_report_parse_json(text, len, "big.json", &r, &err) < 0);
+	CHECK_U64(err.code, LT_E_LIMIT);
+	CHECK(strncmp(err.msg, "big.json: line 1, column ", 25) == 0);
+	free(text);
+}
+
 int main(void)
 {
 	test_values();
 	test_errors();
+	test_value_limits();
 	test_report();
 	test_report_defaults();
 	test_report_errors();
