@@ -193,8 +193,8 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 	return 0;
 }
 
-/* The screen as text, trailing blanks cut. */
-static void dump(void)
+/* The screen as text, trailing blanks cut, on stdout; -1 when not written. */
+static int dump(void)
 {
 	char line[1024];
 	int y, n;
@@ -208,6 +208,7 @@ static void dump(void)
 			line[--n] = '\0';
 		puts(line);
 	}
+	return fflush(stdout) || ferror(stdout) ? -1 : 0;
 }
 
 /*
@@ -256,7 +257,12 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 		goto free;
 	}
 	lv_draw(m, path);
-	dump();
+	if (dump() < 0) {
+		/* errno is fflush()'s, or a failed puts()'s before it */
+		fprintf(stderr, "%s: stdout: cannot write the screen: %s\n",
+			prog, strerror(errno));
+		ret = lt_error_exit_status(LT_E_IO);
+	}
 	endwin();
 free:
 	delscreen(scr);

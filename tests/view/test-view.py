@@ -497,6 +497,14 @@ def check_errors():
     check(r.returncode == 1 and r.stderr == "latency-view: --dump: curses cannot draw a "
           "32768x10 screen of terminal type 'vt100'\n", "a screen too large, first",
           r.stderr)
+    # a screen that cannot be written is an error, as in latency-analyze
+    if os.path.exists("/dev/full"):
+        with open("/dev/full", "w") as full:
+            r = subprocess.run([LV, "--dump", TRACES[0]], stdout=full, stderr=subprocess.PIPE,
+                               text=True, env=dict(os.environ, COLUMNS="80", LINES="24",
+                                                   TERM="vt100"))
+        check(r.returncode == 2 and r.stderr == "latency-view: stdout: cannot write the "
+              "screen: No space left on device\n", "--dump to /dev/full", r.stderr)
     tmp = tempfile.mkdtemp()
     try:
         # a saved report shows as the trace it came from did
