@@ -23,6 +23,12 @@ struct lt_report_priv {
 	void *release_ctx;
 };
 
+/* A byte text output shows as '?': C0 controls and DEL. */
+static inline bool lt_is_control(char c)
+{
+	return (unsigned char)c < 0x20 || c == 0x7f;
+}
+
 static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
 {
 	return (struct lt_report_priv *)r;

@@ -95,11 +95,14 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
-/* Folded-stack frames may not hold ';' (the separator) or a newline. */
+/*
+ * Folded-stack frames may not hold ';' (the separator) or a newline; and
+ * like text, no other control character (a task names itself anything).
+ */
 static void folded_name(FILE *out, const char *s)
 {
 	for (; *s; s++)
-		fputc(*s == ';' ? ':' : *s == '\n' ? ' ' : *s, out);
+		fputc(*s == ';' ? ':' : lt_is_control(*s) ? '?' : *s, out);
 }
 
 static void folded_line(FILE *out, const struct lt_report_process *p,

@@ -12,6 +12,17 @@
 
 #define CAUSE_W 44
 
+/*
+ * @s as text: control characters as '?'.  Names come from the trace (a
+ * task may name itself with an escape sequence or a newline) or from a
+ * saved report, and must neither reach the terminal nor break the lines.
+ */
+static void put_str(FILE *out, const char *s)
+{
+	for (; *s; s++)
+		fputc(lt_is_control(*s) ? '?' : *s, out);
+}
+
 static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 {
 	char cause[256];
@@ -44,12 +55,17 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 			lt_format_duration(max, sizeof(max), st->max_ns));
 		if (st->path_depth > 1) {
 			fputs(", in ", out);
-			for (k = 0; k < st->path_depth; k++)
-				fprintf(out, "%s%s", k ? " > " : "", st->path[k]);
+			for (k = 0; k < st->path_depth; k++) {
+				fputs(k ? " > " : "", out);
+				put_str(out, st->path[k]);
+			}
 		}
 		fputc('\n', out);
-		for (k = 0; k < st->nr_frames; k++)
-			fprintf(out, "%*s%s\n", indent + 6, "", st->frames[k]);
+		for (k = 0; k < st->nr_frames; k++) {
+			fprintf(out, "%*s", indent + 6, "");
+			put_str(out, st->frames[k]);
+			fputc('\n', out);
+		}
 		if (!st->nr_frames)
 			fprintf(out, "%*s(no kernel stack recorded)\n", indent + 6, "");
 	}
@@ -151,7 +167,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
-		fprintf(out, "\nProcess %s (%d)%s: %s\n", p->comm, p->pid,
+		fputs("\nProcess ", out);
+		put_str(out, p->comm);
+		fprintf(out, " (%d)%s: %s\n", p->pid,
 			p->kernel_thread ? " [kernel thread]" : "",
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
@@ -161,7 +179,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 		for (j = 0; j < p->nr_threads; j++) {
 			const struct lt_report_thread *t = &p->threads[j];
 
-			fprintf(out, "\n  Thread %s (%d): %s\n", t->comm, t->tid,
+			fputs("\n  Thread ", out);
+			put_str(out, t->comm);
+			fprintf(out, " (%d): %s\n", t->tid,
 				lt_format_duration(total, sizeof(total), t->total_ns));
 			put_rows(out, r, t->rows, t->nr_rows, 2);
 		}
@@ -197,7 +217,7 @@ static void put_words(FILE *out, int *col, const char *text)
 			(*col)++;
 		}
 		for (; p < e; p++)
-			fputc(*p == '\x01' ? ' ' : *p, out);
+			fputc(*p == '\x01' ? ' ' : lt_is_control(*p) ? '?' : *p, out);
 		*col += len;
 	}
 }
@@ -228,8 +248,9 @@ static void put_sources(FILE *out, const struct lt_report *r)
 	}
 	/* one line, to copy and paste */
 	if (r->nr_missing && r->record_hint) {
-		fprintf(out, "%*srecord them with:\n%*s%s\n", HEAD_W, "", HEAD_W, "",
-			r->record_hint);
+		fprintf(out, "%*srecord them with:\n%*s", HEAD_W, "", HEAD_W, "");
+		put_str(out, r->record_hint);
+		fputc('\n', out);
 		/* trace-cmd record refuses to start on an unknown event */
 		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
 			"%*sleave -e X out)\n", HEAD_W, "", HEAD_W, "");
@@ -337,10 +358,14 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
 	char dur[32];
 
-	fprintf(out, "latency-analyze %s: %s%s\n", LT_VERSION_STRING, r->path,
-		r->partial ? "  ** PARTIAL REPORT **" : "");
-	if (r->partial)
-		fprintf(out, "Partial:  %s\n", r->partial_reason);
+	fprintf(out, "latency-analyze %s: ", LT_VERSION_STRING);
+	put_str(out, r->path);
+	fputs(r->partial ? "  ** PARTIAL REPORT **\n" : "\n", out);
+	if (r->partial) {
+		fputs("Partial:  ", out);
+		put_str(out, r->partial_reason);
+		fputc('\n', out);
+	}
 	fprintf(out, "Trace:    %s from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
 		".%06" PRIu64 ", %d CPU%s, %" PRIu64 " event%s\n",
 		lt_format_duration(dur, sizeof(dur), r->end_ns - r->start_ns),
@@ -348,10 +373,13 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 		r->end_ns / 1000000000, r->end_ns % 1000000000 / 1000,
 		r->cpus, r->cpus == 1 ? "" : "s",
 		r->events, r->events == 1 ? "" : "s");
-	fprintf(out, "File:     trace-cmd v%d, %s%s%s%s%s\n", r->file_version,
-		strcmp(r->compression, "none") ? r->compression : "uncompressed",
-		r->clock[0] ? ", clock " : "", r->clock,
-		r->uname[0] ? ", " : "", r->uname);
+	fprintf(out, "File:     trace-cmd v%d, ", r->file_version);
+	put_str(out, strcmp(r->compression, "none") ? r->compression : "uncompressed");
+	fputs(r->clock[0] ? ", clock " : "", out);
+	put_str(out, r->clock);
+	fputs(r->uname[0] ? ", " : "", out);
+	put_str(out, r->uname);
+	fputc('\n', out);
 	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns)
 		fprintf(out, "Range:    %" PRIu64 ".%06" PRIu64 " to %" PRIu64
 			".%06" PRIu64 "\n",

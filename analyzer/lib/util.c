@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "latencytop.h"
+#include "lt-report-local.h"
 
 #define LT_COUNT_W	7	/* the Count column at its narrowest */
 
@@ -40,6 +41,8 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
+	char *p;
+
 	if (row->argument[0])
 		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
 	else
@@ -48,6 +51,10 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		buf[width - 1] = '~';
 		buf[width] = '\0';
 	}
+	/* in columns: an escape sequence or a newline would break them */
+	for (p = buf; *p; p++)
+		if (lt_is_control(*p))
+			*p = '?';
 	return buf;
 }
 

@@ -284,6 +284,34 @@ for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gp
 		done
 	done
 done
+# control characters in names (a task may call itself "\e[31m...\n"; so
+# may a saved report) show as '?' in text and folded output: no escape
+# reaches the terminal, no name breaks a line
+"$LA" -q -f json "$DATA/../../samples/local-golden-stacks.dat" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+p = r["processes"][0]
+p["comm"] = "a\x1b[31mred\nx"
+p["reasons"][0]["reason"] = "r\x07\x7f\r"
+r["global"][0]["stacks"][0]["frames"][0] = "f\x1bn"
+r["trace"]["uname"] = "Linux \x1b]0;title\x07"
+json.dump(r, sys.stdout)' > "$tmp/ctl.json"
+for f in text "text --stacks -t" folded; do
+	# shellcheck disable=SC2086
+	"$LA" -q --format=$f "$tmp/ctl.json" > "$tmp/ctl.out"
+	if LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d '\n' < "$tmp/ctl.out"); then
+		echo "FAIL: --format=$f: a control character in the output"; fail=1
+	fi
+done
+"$LA" -q "$tmp/ctl.json" > "$tmp/ctl.out"
+grep -qx 'Process a?\[31mred?x ([0-9]*): .*' "$tmp/ctl.out" &&
+	grep -q '^r???  ' "$tmp/ctl.out" && grep -q ', Linux ?\]0;title?$' "$tmp/ctl.out" ||
+	{ echo "FAIL: control characters not shown as '?'"; head -30 "$tmp/ctl.out"; fail=1; }
+"$LA" -q --stacks "$tmp/ctl.json" | grep -q '^ *f?n$' ||
+	{ echo "FAIL: a frame's control character not shown as '?'"; fail=1; }
+"$LA" -q -f folded "$tmp/ctl.json" | grep -q '^a?\[31mred?x ([0-9]*);r???;' ||
+	{ echo "FAIL: folded: control characters not shown as '?'"; fail=1; }
+
 # short windows: 2.5 M values in 40 MB, read back (once refused: "more
 # than 2000000 values"); past what is read, a limit, not damage
 t=$DATA/../../samples/local-stacks-pipeline.dat
