@@ -253,7 +253,8 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 	    a->by_id[dec->unusable_id[LT_SRC_SWITCH]]) {
 		lt_error_set(err, LT_E_CORRUPT,
 			     "%s: %u sched_switch records, but the event's format "
-			     "in the file lacks prev_pid, prev_state or next_pid",
+			     "in the file lacks common_pid, prev_pid, prev_state "
+			     "or next_pid",
 			     path, a->by_id[dec->unusable_id[LT_SRC_SWITCH]]);
 		return;
 	}

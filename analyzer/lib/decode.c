@@ -203,12 +203,12 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 					   lt_src_desc[s].name);
 		if (!type)
 			continue;
-		if (lt_event_type_field(type, "common_pid", &t->common_pid) < 0)
-			continue;
 		for (i = 0; i < LT_DECODE_MAX_FIELDS && field_names[s][i]; i++)
 			if (!lt_event_type_field(type, field_names[s][i], &t->f[i]))
 				t->have |= 1u << i;
-		if ((t->have & required[s]) != required[s]) {
+		/* a damaged format may lack even the common fields */
+		if (lt_event_type_field(type, "common_pid", &t->common_pid) < 0 ||
+		    (t->have & required[s]) != required[s]) {
 			/* said in the report when such records turn up */
 			d->unusable[s] = true;
 			d->unusable_id[s] = lt_event_type_id(type);

@@ -56,6 +56,14 @@ static bool parse_num(const char *s, const char *end, long long *v)
 	return true;
 }
 
+static bool all_digits(const char *s, const char *end)
+{
+	for (; s < end; s++)
+		if (!isdigit((unsigned char)*s))
+			return false;
+	return true;
+}
+
 /* @line is one line without its newline.  Returns false if not a field. */
 static bool parse_field_line(const char *line, const char *end,
 			     struct field_line *fl)
@@ -323,8 +331,9 @@ struct lt_event_type *parse_event_format(const char *system,
 			name = v;
 			name_len = vend - v;
 		} else if ((v = line_value(s, eol, "ID:", &vend))) {
-			if (!parse_num(v, vend, &id))
-				id = -2;
+			/* the whole value: "2X1" is damage, not 2 */
+			if (!parse_num(v, vend, &id) || !all_digits(v, vend))
+				id = -3;
 		} else if (line_value(s, eol, "print fmt:", &vend)) {
 			break;
 		}
@@ -335,6 +344,10 @@ struct lt_event_type *parse_event_format(const char *system,
 	}
 	if (name_len > 255 || memchr(name, 0, name_len)) {
 		*why = "bad name";
+		return NULL;
+	}
+	if (id == -3) {
+		*why = "an ID that is not a number";
 		return NULL;
 	}
 	if (id < 0 || id > 65535) {
@@ -482,6 +495,30 @@ done:
 	et->text = NULL;
 }
 
+/* The length of the "name:" of a format @text, 0 if none fit to print. */
+static int format_name(const char *text, size_t len, const char **name)
+{
+	const char *end = text + len, *eol, *v, *vend;
+	int i;
+
+	for (; text < end; text = eol + 1) {
+		eol = memchr(text, '\n', end - text);
+		if (!eol)
+			eol = end;
+		v = line_value(text, eol, "name:", &vend);
+		if (!v)
+			continue;
+		if (vend - v > 64)
+			return 0;
+		for (i = 0; i < vend - v; i++)
+			if (!isgraph((unsigned char)v[i]))
+				return 0;
+		*name = v;
+		return i;
+	}
+	return 0;
+}
+
 int add_event_format(struct lt_trace *t, struct lt_error *err,
 		     const char *system, const char *text, const char *kept,
 		     size_t len)
@@ -499,8 +536,16 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 		if (!why)
 			return trace_fail(t, err, LT_E_NOMEM,
 					  "event formats: out of memory");
-		lt_warning("%s: an event format of system %s has %s, skipped",
-			   t->path, system, why);
+		const char *name;
+		int n = format_name(text, len, &name);
+
+		/* named if it can be: its records will be unknown events */
+		if (n)
+			lt_warning("%s: the format of %s:%.*s has %s, skipped",
+				   t->path, system, n, name, why);
+		else
+			lt_warning("%s: an event format of system %s has %s, skipped",
+				   t->path, system, why);
 		return 0;
 	}
 	et->text = kept;

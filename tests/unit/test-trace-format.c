@@ -104,6 +104,8 @@ static const struct format_case {
 	  "name: w\nID: 9\n\x01\x02garbage\n", 9, "w", "", { { NULL } } },
 	{ "no ID", "x", 8, "name: z\n" COMMON, -1 },
 	{ "ID out of range", "x", 8, "name: z\nID: 70000\n" COMMON, -1 },
+	{ "ID with a letter in it", "x", 8, "name: z\nID: 2X1\n" COMMON, -1 },
+	{ "ID followed by more", "x", 8, "name: z\nID: 221 5\n" COMMON, -1 },
 	{ "no name", "x", 8, "ID: 3\n" COMMON, -1 },
 	{ "not a format at all", "x", 8, "\x01\x02garbage\n\n", -1 },
 	{ "empty", "x", 8, "", -1 },
