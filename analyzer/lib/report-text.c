@@ -19,6 +19,14 @@
  */
 static void put_str(FILE *out, const char *s)
 {
+	const char *p;
+
+	for (p = s; *p && !lt_is_control(*p); p++)
+		;
+	if (!*p) {
+		fputs(s, out);	/* as nearly every name is */
+		return;
+	}
 	for (; *s; s++)
 		fputc(lt_is_control(*s) ? '?' : *s, out);
 }
