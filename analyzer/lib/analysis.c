@@ -246,9 +246,17 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 {
 	char held[256] = "";
 	size_t len = 0;
+	const char *why;
 	int shown, id;
 
 	/* the events are there, the file cannot say how to read them */
+	why = lt_trace_skipped_format(a->trace, "sched", "sched_switch");
+	if (why) {
+		lt_error_set(err, LT_E_CORRUPT,
+			     "%s: the format of sched_switch in the file has %s: "
+			     "its records cannot be read", path, why);
+		return;
+	}
 	if (dec->unusable[LT_SRC_SWITCH] &&
 	    a->by_id[dec->unusable_id[LT_SRC_SWITCH]]) {
 		lt_error_set(err, LT_E_CORRUPT,

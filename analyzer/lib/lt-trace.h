@@ -97,6 +97,12 @@ const struct lt_event_type *lt_trace_find_event(const struct lt_trace *trace,
 						const char *name);
 const struct lt_event_type *lt_trace_event_by_id(const struct lt_trace *trace,
 						 uint16_t id);
+/*
+ * Why the file's format of @system:@name was skipped as damaged (so its
+ * records are unknown events), or NULL: not skipped, or past the first 8.
+ */
+const char *lt_trace_skipped_format(const struct lt_trace *trace,
+				    const char *system, const char *name);
 /* One more than the highest id of the file's event formats (0: none). */
 unsigned int lt_trace_event_id_limit(const struct lt_trace *trace);
 const char *lt_event_type_system(const struct lt_event_type *type);

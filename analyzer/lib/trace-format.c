@@ -332,7 +332,9 @@ struct lt_event_type *parse_event_format(const char *system,
 			name_len = vend - v;
 		} else if ((v = line_value(s, eol, "ID:", &vend))) {
 			/* the whole value: "2X1" is damage, not 2 */
-			if (!parse_num(v, vend, &id) || !all_digits(v, vend))
+			if (!parse_num(v, vend, &id))
+				id = -2;
+			else if (!all_digits(v + (*v == '-'), vend))
 				id = -3;
 		} else if (line_value(s, eol, "print fmt:", &vend)) {
 			break;
@@ -540,6 +542,13 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 		int n = format_name(text, len, &name);
 
 		/* named if it can be: its records will be unknown events */
+		if (n && t->nr_skipped < sizeof(t->skipped) /
+					 sizeof(t->skipped[0])) {
+			snprintf(t->skipped[t->nr_skipped].name,
+				 sizeof(t->skipped[0].name), "%s:%.*s", system,
+				 n, name);
+			t->skipped[t->nr_skipped++].why = why;
+		}
 		if (n)
 			lt_warning("%s: the format of %s:%.*s has %s, skipped",
 				   t->path, system, n, name, why);
@@ -631,6 +640,22 @@ const struct lt_event_type *lt_trace_find_event(const struct lt_trace *t,
 		if (!strcmp(et->name, name) &&
 		    (!system || !strcmp(et->system, system)))
 			return et;
+	}
+	return NULL;
+}
+
+const char *lt_trace_skipped_format(const struct lt_trace *t,
+				    const char *system, const char *name)
+{
+	size_t sl = strlen(system);
+	unsigned int i;
+
+	for (i = 0; i < t->nr_skipped; i++) {
+		const char *s = t->skipped[i].name;
+
+		if (!strncmp(s, system, sl) && s[sl] == ':' &&
+		    !strcmp(s + sl + 1, name))
+			return t->skipped[i].why;
 	}
 	return NULL;
 }

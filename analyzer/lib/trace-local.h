@@ -297,6 +297,12 @@ struct lt_trace {
 	struct lt_event_type **by_id;
 	unsigned int by_id_len;
 	unsigned char *format_bufs[2];	/* v7: the sections the texts are in */
+	/* formats skipped as damaged, the first few: "system:name", why */
+	struct {
+		char name[80];
+		const char *why;
+	} skipped[8];
+	unsigned int nr_skipped;
 	uint32_t type_field_off;	/* common_type, from the formats */
 	uint32_t type_field_size;
 

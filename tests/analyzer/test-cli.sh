@@ -111,8 +111,8 @@ grep -qE '^Unknown reason +2\.74 s +495\.5 ms +10 +4\.96 s ' <<<"$out" ||
 expect 0 '^Dropped: +1662 interruptible waits > 5\.0 ms' -- \
 	"$LA" -q "$REAL/desktop-4cpu-sched_switch.dat"
 
-# a damaged sched_switch format: its common_pid line unreadable is damage
-# (exit 3), not "no scheduler events"; an ID "2X1" is not ID 2
+# a damaged sched_switch format is damage (exit 3), not "no scheduler
+# events": its common_pid line unreadable, or its ID "2X1" (not ID 2)
 python3 - "$REAL/embedded-1cpu-sched-irq-gpio.dat" "$tmp" <<'EOF'
 import sys
 d = bytearray(open(sys.argv[1], "rb").read())
@@ -127,7 +127,9 @@ open(sys.argv[2] + "/badid.dat", "wb").write(idl)
 EOF
 expect 3 "^latency-analyze: $tmp/nopid.dat: 251 sched_switch records, but the event's format in the file lacks common_pid, prev_pid, prev_state or next_pid\$" -- \
 	"$LA" "$tmp/nopid.dat"
-expect 4 "^latency-analyze: warning: $tmp/badid.dat: the format of sched:sched_switch has an ID that is not a number, skipped\$" -- \
+expect 3 "^latency-analyze: warning: $tmp/badid.dat: the format of sched:sched_switch has an ID that is not a number, skipped\$" -- \
+	"$LA" "$tmp/badid.dat"
+expect 3 "^latency-analyze: $tmp/badid.dat: the format of sched_switch in the file has an ID that is not a number: its records cannot be read\$" -- \
 	"$LA" "$tmp/badid.dat"
 
 # a truncated trace: a clear error, or with --partial a marked report
