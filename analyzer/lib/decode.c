@@ -75,15 +75,18 @@ static const unsigned int required[LT_SRC_NR] = {
  * Linux 4.14 stored task_state_index() in prev_state (1 for S, 2 for D,
  * ... 8 for I) but still printed it with the bit letters, so an idle
  * kernel thread read "t" and a dead task "S|T"; preempted was
- * TASK_STATE_MAX, 0x1000.  Fixed in 4.15 (3f5fe9fef5b2, later in 4.14.y
- * too), which tests TASK_REPORT_MAX for "+", an expression in the print
- * fmt.  So: letters up to "I" and a plain number tested for "+".
+ * TASK_STATE_MAX, 0x1000.  Fixed in 4.15 (3f5fe9fef5b2), which tests
+ * TASK_REPORT_MAX for "+": the bit just above the letters.  So: letters
+ * up to "I", and "+" tested on a plain number far above them.
  */
 static void parse_state_index(struct lt_decoder *d, const char *fmt)
 {
 	const char *plus = strstr(fmt, "? \"+\"");
+	uint64_t letters = d->state_sleep | d->state_blocked | d->state_idle |
+			   d->state_other;
 	const char *amp, *p;
 	unsigned long long v;
+	uint64_t top;
 	char *end;
 
 	if (!d->state_idle || !plus)
@@ -97,9 +100,12 @@ static void parse_state_index(struct lt_decoder *d, const char *fmt)
 	if (!isdigit((unsigned char)*p))
 		return;
 	v = strtoull(p, &end, 0);
-	while (isspace((unsigned char)*end))
+	while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L' ||
+	       isspace((unsigned char)*end))
 		end++;
-	if (end != plus || v <= d->state_idle)
+	/* letters has a bit: state_idle's */
+	top = 1ull << (63 - __builtin_clzll(letters));
+	if (end != plus || top >> 62 || v <= 2 * top)
 		return;
 	d->state_is_index = true;
 	d->state_preempt = v;

@@ -2,8 +2,9 @@
 /*
  * test-decode.c - sched_switch's prev_state read by each kernel's print fmt.
  *
- * The formats are those of real trace.dat files (tests/data/real, the
- * samples), cut to the part after "prev_state=%s%s".
+ * The formats are cut to the part after "prev_state=%s%s": 4.14's and
+ * 6.12's from real trace.dat files (tests/data/real, the samples), 4.9's
+ * as its include/trace/events/sched.h prints it.
  */
 #include <stdlib.h>
 
@@ -105,6 +106,18 @@ int main(void)
 	check_states("no fmt", NULL, false, w_none, N(w_none));
 	check_states("no letters", "\"prev_state=%ld\", REC->prev_state", false,
 		     w_none, N(w_none));
+	/* "+" on the bit just above the letters, written as a number: bits */
+	check_states("bits, + as a number",
+		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
+		     "{ 0x02, \"D\" }, { 0x04, \"T\" }, { 0x08, \"t\" }, { 0x10, \"X\" }, "
+		     "{ 0x20, \"Z\" }, { 0x40, \"P\" }, { 0x80, \"I\" }) : \"R\", "
+		     "REC->prev_state & 0x100 ? \"+\" : \"\"", false, w_6_12, N(w_6_12));
+	/* 4.14's, its number with a suffix */
+	check_states("4.14, 0x1000UL",
+		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
+		     "{ 0x02, \"D\" }, { 0x04, \"T\" }, { 0x08, \"t\" }, { 0x80, \"I\" }) : "
+		     "\"R\", REC->prev_state & 0x1000UL ? \"+\" : \"\"", true,
+		     w_4_14, N(w_4_14));
 	/* a plain number for "+" but no "I": before 4.14, bits */
 	check_states("4.14 without I",
 		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
