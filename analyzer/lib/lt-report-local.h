@@ -23,10 +23,18 @@ struct lt_report_priv {
 	void *release_ctx;
 };
 
-/* A byte text output shows as '?': C0 controls and DEL. */
-static inline bool lt_is_control(char c)
+/*
+ * How many bytes at @s (not at its end) text output shows as one '?': 1
+ * for a C0 control or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F:
+ * terminals take U+009B as CSI), 0 for anything else.
+ */
+static inline size_t lt_control_len(const char *s)
 {
-	return (unsigned char)c < 0x20 || c == 0x7f;
+	unsigned char c = (unsigned char)s[0], n = (unsigned char)s[1];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	return c == 0xc2 && n >= 0x80 && n <= 0x9f ? 2 : 0;
 }
 
 static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)

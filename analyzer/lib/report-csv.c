@@ -101,8 +101,13 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
  */
 static void folded_name(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		fputc(*s == ';' ? ':' : lt_is_control(*s) ? '?' : *s, out);
+	size_t n;
+
+	while (*s) {
+		n = lt_control_len(s);
+		fputc(*s == ';' ? ':' : n ? '?' : *s, out);
+		s += n ? n : 1;
+	}
 }
 
 static void folded_line(FILE *out, const struct lt_report_process *p,

@@ -20,15 +20,19 @@
 static void put_str(FILE *out, const char *s)
 {
 	const char *p;
+	size_t n;
 
-	for (p = s; *p && !lt_is_control(*p); p++)
+	for (p = s; *p && !lt_control_len(p); p++)
 		;
 	if (!*p) {
 		fputs(s, out);	/* as nearly every name is */
 		return;
 	}
-	for (; *s; s++)
-		fputc(lt_is_control(*s) ? '?' : *s, out);
+	while (*s) {
+		n = lt_control_len(s);
+		fputc(n ? '?' : *s, out);
+		s += n ? n : 1;
+	}
 }
 
 static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
@@ -207,6 +211,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 static void put_words(FILE *out, int *col, const char *text)
 {
 	const char *p = text, *e;
+	size_t n;
 	int len;
 
 	while (*p) {
@@ -224,8 +229,11 @@ static void put_words(FILE *out, int *col, const char *text)
 			fputc(' ', out);
 			(*col)++;
 		}
-		for (; p < e; p++)
-			fputc(*p == '\x01' ? ' ' : lt_is_control(*p) ? '?' : *p, out);
+		while (p < e) {
+			n = *p == '\x01' ? 0 : lt_control_len(p);
+			fputc(*p == '\x01' ? ' ' : n ? '?' : *p, out);
+			p += n ? n : 1;
+		}
 		*col += len;
 	}
 }

@@ -41,7 +41,8 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
-	char *p;
+	char *p, *q;
+	size_t n;
 
 	if (row->argument[0])
 		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
@@ -52,9 +53,12 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		buf[width] = '\0';
 	}
 	/* in columns: an escape sequence or a newline would break them */
-	for (p = buf; *p; p++)
-		if (lt_is_control(*p))
-			*p = '?';
+	for (p = q = buf; *p; q++) {
+		n = lt_control_len(p);
+		*q = n ? '?' : *p;
+		p += n ? n : 1;
+	}
+	*q = '\0';
 	return buf;
 }
 

@@ -313,6 +313,7 @@ import json, sys
 r = json.load(sys.stdin)
 p = r["processes"][0]
 p["comm"] = "a\x1b[31mred\nx"
+p["threads"][0]["comm"] = "t\u009b1m\u00e9"
 p["reasons"][0]["reason"] = "r\x07\x7f\r"
 r["global"][0]["stacks"][0]["frames"][0] = "f\x1bn"
 r["trace"]["uname"] = "Linux \x1b]0;title\x07"
@@ -330,6 +331,9 @@ grep -qx 'Process a?\[31mred?x ([0-9]*): .*' "$tmp/ctl.out" &&
 	{ echo "FAIL: control characters not shown as '?'"; head -30 "$tmp/ctl.out"; fail=1; }
 "$LA" -q --stacks "$tmp/ctl.json" | grep -q '^ *f?n$' ||
 	{ echo "FAIL: a frame's control character not shown as '?'"; fail=1; }
+# U+009B, a C1 control (CSI to some terminals), too; U+00E9 stays
+"$LA" -q -t "$tmp/ctl.json" | grep -q "^  Thread t?1m$(printf '\303\251') (" ||
+	{ echo "FAIL: a thread's C1 control character not shown as '?'"; fail=1; }
 "$LA" -q -f folded "$tmp/ctl.json" | grep -q '^a?\[31mred?x ([0-9]*);r???;' ||
 	{ echo "FAIL: folded: control characters not shown as '?'"; fail=1; }
 
