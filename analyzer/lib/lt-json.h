@@ -38,8 +38,9 @@ struct lt_json {
 /*
  * Values in one text at most: one every 6 bytes of it, at least
  * LT_JSON_MIN_VALUES, at most LT_JSON_MAX_VALUES.  Each takes ~100 bytes
- * parsed, so hostile text gets ~16x its size, 1.2 GB at most; a report
- * latency-analyze wrote has a value every ~16 bytes.
+ * parsed, so hostile text gets ~100 MB, or ~16x its size past 6 MB, and
+ * 1.2 GB at most; a report latency-analyze wrote has a value every ~16
+ * bytes.
  */
 #define LT_JSON_MIN_VALUES	1000000
 #define LT_JSON_MAX_VALUES	12000000

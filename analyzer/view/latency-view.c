@@ -193,11 +193,14 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 	return 0;
 }
 
-/* The screen as text, trailing blanks cut, on stdout; -1 when not written. */
+/*
+ * The screen as text, trailing blanks cut, on stdout; -1 with errno set
+ * when not written.
+ */
 static int dump(void)
 {
 	char line[1024];
-	int y, n;
+	int y, n, error = 0;
 
 	for (y = 0; y < LINES; y++) {
 		n = mvinnstr(y, 0, line, COLS < 1023 ? COLS : 1023);
@@ -206,9 +209,15 @@ static int dump(void)
 		line[n] = '\0';
 		while (n > 0 && line[n - 1] == ' ')
 			line[--n] = '\0';
-		puts(line);
+		if (puts(line) < 0 && !error)
+			error = errno;
 	}
-	return fflush(stdout) || ferror(stdout) ? -1 : 0;
+	if (fflush(stdout) && !error)
+		error = errno;
+	if (!error && ferror(stdout))
+		error = EIO;
+	errno = error;
+	return error ? -1 : 0;
 }
 
 /*
@@ -258,7 +267,6 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 	}
 	lv_draw(m, path);
 	if (dump() < 0) {
-		/* errno is fflush()'s, or a failed puts()'s before it */
 		fprintf(stderr, "%s: stdout: cannot write the screen: %s\n",
 			prog, strerror(errno));
 		ret = lt_error_exit_status(LT_E_IO);
