@@ -521,6 +521,30 @@ static int format_name(const char *text, size_t len, const char **name)
 	return 0;
 }
 
+/*
+ * Format @text said unusable (@why): named if it can be, since its
+ * records will be unknown events, and kept among the first skipped.
+ */
+static void skip_format(struct lt_trace *t, const char *system,
+			const char *text, size_t len, const char *why)
+{
+	const char *name;
+	int n = format_name(text, len, &name);
+
+	if (!n) {
+		lt_warning("%s: an event format of system %s has %s, skipped",
+			   t->path, system, why);
+		return;
+	}
+	lt_warning("%s: the format of %s:%.*s has %s, skipped", t->path,
+		   system, n, name, why);
+	if (t->nr_skipped < sizeof(t->skipped) / sizeof(t->skipped[0])) {
+		snprintf(t->skipped[t->nr_skipped].name,
+			 sizeof(t->skipped[0].name), "%s:%.*s", system, n, name);
+		t->skipped[t->nr_skipped++].why = why;
+	}
+}
+
 int add_event_format(struct lt_trace *t, struct lt_error *err,
 		     const char *system, const char *text, const char *kept,
 		     size_t len)
@@ -538,23 +562,7 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 		if (!why)
 			return trace_fail(t, err, LT_E_NOMEM,
 					  "event formats: out of memory");
-		const char *name;
-		int n = format_name(text, len, &name);
-
-		/* named if it can be: its records will be unknown events */
-		if (n && t->nr_skipped < sizeof(t->skipped) /
-					 sizeof(t->skipped[0])) {
-			snprintf(t->skipped[t->nr_skipped].name,
-				 sizeof(t->skipped[0].name), "%s:%.*s", system,
-				 n, name);
-			t->skipped[t->nr_skipped++].why = why;
-		}
-		if (n)
-			lt_warning("%s: the format of %s:%.*s has %s, skipped",
-				   t->path, system, n, name, why);
-		else
-			lt_warning("%s: an event format of system %s has %s, skipped",
-				   t->path, system, why);
+		skip_format(t, system, text, len, why);
 		return 0;
 	}
 	et->text = kept;
