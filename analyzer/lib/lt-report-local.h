@@ -37,6 +37,19 @@ static inline size_t lt_control_len(const char *s)
 	return c == 0xc2 && n >= 0x80 && n <= 0x9f ? 2 : 0;
 }
 
+/*
+ * What text output shows for the character at *@s ('?' for a control);
+ * *@s moves past it.
+ */
+static inline char lt_shown(const char **s)
+{
+	size_t n = lt_control_len(*s);
+	char c = n ? '?' : **s;
+
+	*s += n ? n : 1;
+	return c;
+}
+
 static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
 {
 	return (struct lt_report_priv *)r;

@@ -101,12 +101,11 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
  */
 static void folded_name(FILE *out, const char *s)
 {
-	size_t n;
+	char c;
 
 	while (*s) {
-		n = lt_control_len(s);
-		fputc(*s == ';' ? ':' : n ? '?' : *s, out);
-		s += n ? n : 1;
+		c = lt_shown(&s);
+		fputc(c == ';' ? ':' : c, out);
 	}
 }
 

@@ -20,7 +20,6 @@
 static void put_str(FILE *out, const char *s)
 {
 	const char *p;
-	size_t n;
 
 	for (p = s; *p && !lt_control_len(p); p++)
 		;
@@ -28,11 +27,8 @@ static void put_str(FILE *out, const char *s)
 		fputs(s, out);	/* as nearly every name is */
 		return;
 	}
-	while (*s) {
-		n = lt_control_len(s);
-		fputc(n ? '?' : *s, out);
-		s += n ? n : 1;
-	}
+	while (*s)
+		fputc(lt_shown(&s), out);
 }
 
 static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
@@ -211,7 +207,6 @@ static void put_view(FILE *out, const struct lt_report *r,
 static void put_words(FILE *out, int *col, const char *text)
 {
 	const char *p = text, *e;
-	size_t n;
 	int len;
 
 	while (*p) {
@@ -230,9 +225,12 @@ static void put_words(FILE *out, int *col, const char *text)
 			(*col)++;
 		}
 		while (p < e) {
-			n = *p == '\x01' ? 0 : lt_control_len(p);
-			fputc(*p == '\x01' ? ' ' : n ? '?' : *p, out);
-			p += n ? n : 1;
+			if (*p == '\x01') {
+				fputc(' ', out);
+				p++;
+			} else {
+				fputc(lt_shown(&p), out);
+			}
 		}
 		*col += len;
 	}

@@ -41,8 +41,8 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
-	char *p, *q;
-	size_t n;
+	const char *p;
+	char *q;
 
 	if (row->argument[0])
 		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
@@ -53,11 +53,8 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		buf[width] = '\0';
 	}
 	/* in columns: an escape sequence or a newline would break them */
-	for (p = q = buf; *p; q++) {
-		n = lt_control_len(p);
-		*q = n ? '?' : *p;
-		p += n ? n : 1;
-	}
+	for (p = q = buf; *p; )
+		*q++ = lt_shown(&p);	/* never ahead of p */
 	*q = '\0';
 	return buf;
 }

@@ -194,8 +194,8 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 }
 
 /*
- * The screen as text, trailing blanks cut, on stdout; -1 with errno set
- * when not written.
+ * The screen as text, trailing blanks cut, on stdout: 0, or the errno of
+ * the first write that failed.
  */
 static int dump(void)
 {
@@ -216,8 +216,7 @@ static int dump(void)
 		error = errno;
 	if (!error && ferror(stdout))
 		error = EIO;
-	errno = error;
-	return error ? -1 : 0;
+	return error;
 }
 
 /*
@@ -252,7 +251,7 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 {
 	FILE *out, *in;
 	SCREEN *scr = dump_screen(term_name(true), &out, &in);
-	int ret = 0;
+	int ret = 0, error;
 
 	if (!scr) {
 		ret = lt_error_exit_status(LT_E_USAGE);
@@ -266,9 +265,10 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 		goto free;
 	}
 	lv_draw(m, path);
-	if (dump() < 0) {
+	error = dump();
+	if (error) {
 		fprintf(stderr, "%s: stdout: cannot write the screen: %s\n",
-			prog, strerror(errno));
+			prog, strerror(error));
 		ret = lt_error_exit_status(LT_E_IO);
 	}
 	endwin();
