@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lt-decode.h"
+#include "lt-thread.h"
 
 /*
  * The stack pool is a cache for speed, not a store the results depend on:
@@ -194,7 +195,8 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 
 	memset(d, 0, sizeof(*d));
 	d->trace = trace;
-	d->by_id = calloc(65536, sizeof(*d->by_id));
+	/* read at every record by every thread: no line shared with writes */
+	d->by_id = lt_thread_own_alloc(65536 * sizeof(*d->by_id));
 	if (!d->by_id) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;

@@ -172,9 +172,10 @@ static size_t batch_bytes(unsigned int cap)
 	return (n + 63) & ~(size_t)63;
 }
 
+/* Filled on one thread, merged on another: lines of its own. */
 static struct batch *batch_carve(unsigned int cap, char **slab)
 {
-	struct batch *b = calloc(1, sizeof(*b));
+	struct batch *b = lt_thread_own_alloc(sizeof(*b));
 
 	if (!b)
 		return NULL;
@@ -190,7 +191,7 @@ static struct batch *batch_carve(unsigned int cap, char **slab)
 
 static struct batch *batch_new(unsigned int cap)
 {
-	struct batch *b = calloc(1, sizeof(*b));
+	struct batch *b = lt_thread_own_alloc(sizeof(*b));
 
 	if (!b)
 		return NULL;
@@ -441,12 +442,13 @@ struct filler {
 	unsigned int other;		/* by_id's slot for ids of no format */
 };
 
+/* Whole lines each, from lt_thread_own_alloc(): its filler's counts. */
 struct worker {
 	pthread_t thread;
 	struct par *par;
 	struct filler f;
 	bool started;
-};
+} __attribute__((aligned(LT_CACHE_LINE)));
 
 struct par {
 	const struct lt_pipe_cfg *cfg;
@@ -1036,18 +1038,14 @@ static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 	f->dec.field_errors = f->dec.bad_records = 0;
 	/*
 	 * Its own: ranges of one CPU are decoded at once, each from its
-	 * state.  Written at every switch: whole cache lines, not a few bytes
-	 * beside another thread's array (the heap puts small blocks side by
-	 * side), which cost the two threads a line transfer each time.
+	 * state.  It and the counts are written at every record.
 	 */
 	n = (size_t)(f->dec.nr_cpus > 0 ? f->dec.nr_cpus : 1) *
 	    sizeof(*f->dec.stack_pid);
-	f->dec.stack_pid = aligned_alloc(64, (n + 63) & ~(size_t)63);
-	if (f->dec.stack_pid)
-		memset(f->dec.stack_pid, 0, n);
+	f->dec.stack_pid = lt_thread_own_alloc(n);
 	/* not 65536 counts: folding untouched pages faulted 190 times */
 	f->other = lt_trace_event_id_limit(cfg->trace);
-	f->by_id = calloc(f->other + 1, sizeof(*f->by_id));
+	f->by_id = lt_thread_own_alloc((f->other + 1) * sizeof(*f->by_id));
 	return f->by_id && f->dec.stack_pid &&
 	       (f->dec.spool_cache || !f->dec.spool) ? 0 : -1;
 }
@@ -1090,7 +1088,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 
 	memset(&par, 0, sizeof(par));
 	memset(&self, 0, sizeof(self));
-	workers = calloc(nr_workers, sizeof(*workers));	/* >= 1 */
+	workers = lt_thread_own_alloc(nr_workers * sizeof(*workers));	/* >= 1 */
 	par.cfg = cfg;
 	par.nr = par.nr_live = nr;
 	/*

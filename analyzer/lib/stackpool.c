@@ -10,6 +10,7 @@
 
 #include "lt-map.h"
 #include "lt-stackpool.h"
+#include "lt-thread.h"
 
 #define CACHE_SLOTS	4096	/* direct-mapped, by hash */
 
@@ -62,7 +63,8 @@ void lt_spool_free(struct lt_spool *pool)
 
 struct lt_spool_cache *lt_spool_cache_new(struct lt_spool *pool)
 {
-	struct lt_spool_cache *c = calloc(1, sizeof(*c));
+	/* written at every stack, by the thread that decodes it */
+	struct lt_spool_cache *c = lt_thread_own_alloc(sizeof(*c));
 
 	if (c)
 		c->pool = pool;

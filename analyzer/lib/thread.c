@@ -4,6 +4,7 @@
  */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
 
 #include "lt-thread.h"
 
@@ -62,4 +63,17 @@ int lt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	/* refused (a CPU gone since, say): anywhere will do */
 	free(st);
 	return pthread_create(thread, NULL, fn, arg);
+}
+
+void *lt_thread_own_alloc(size_t size)
+{
+	size_t n = (size + LT_CACHE_LINE - 1) & ~(size_t)(LT_CACHE_LINE - 1);
+	void *p;
+
+	if (n < size)
+		return NULL;
+	p = aligned_alloc(LT_CACHE_LINE, n ? n : LT_CACHE_LINE);
+	if (p)
+		memset(p, 0, n ? n : LT_CACHE_LINE);
+	return p;
 }

@@ -20,16 +20,32 @@
 #include "lt-thread.h"
 #include "trace-local.h"
 
-/* A zstd context of the trace's not in use, or a new one (NULL: ENOMEM). */
+static void *own_alloc(void *opaque, size_t size)
+{
+	(void)opaque;
+	return lt_thread_own_alloc(size);
+}
+
+static void own_free(void *opaque, void *p)
+{
+	(void)opaque;
+	free(p);
+}
+
+/*
+ * A zstd context of the trace's not in use, or a new one (NULL: ENOMEM).
+ * Any thread may use one another made: its state in lines of its own.
+ */
 static ZSTD_DCtx *zctx_take(struct lt_trace *t)
 {
+	ZSTD_customMem mem = { own_alloc, own_free, NULL };
 	ZSTD_DCtx *z = NULL;
 
 	pthread_mutex_lock(&t->zctx_lock);
 	if (t->nr_zctx_free)
 		z = t->zctx_free[--t->nr_zctx_free];
 	pthread_mutex_unlock(&t->zctx_lock);
-	return z ? z : ZSTD_createDCtx();
+	return z ? z : ZSTD_createDCtx_advanced(mem);
 }
 
 static void zctx_give(struct lt_trace *t, ZSTD_DCtx *z)

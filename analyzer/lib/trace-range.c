@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 
+#include "lt-thread.h"
 #include "trace-local.h"
 
 struct lt_trace_range {
@@ -61,7 +62,8 @@ static struct lt_trace_range *range_new(struct lt_trace *t,
 		zbuf = r->cs.zbuf;
 		zcap = r->cs.zcap;
 	} else {
-		r = malloc(sizeof(*r));
+		/* cut on one thread, maybe read on another */
+		r = lt_thread_own_alloc(sizeof(*r));
 		if (!r)
 			return NULL;
 	}
