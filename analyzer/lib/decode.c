@@ -195,7 +195,7 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 
 	memset(d, 0, sizeof(*d));
 	d->trace = trace;
-	/* read at every record by every thread: no line shared with writes */
+	/* read at every record by every thread: no write beside it */
 	d->by_id = lt_thread_own_alloc(65536 * sizeof(*d->by_id));
 	if (!d->by_id) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");

@@ -27,11 +27,10 @@ int lt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 /*
  * @size bytes, zeroed, in cache lines of their own (freed with free()),
  * for what a thread writes or reads at every record while another runs.
- * The heap puts small blocks side by side, so one thread's counters could
- * share a line with what another writes as often, each write then moving
- * the line between cores; and whether they did hung on the order of
- * earlier allocations, so on timing too: a symbol-loading thread's start
- * and end were enough to make stacks-zstd take 266 ms rather than 207.
+ * From the heap, such a block could share a line with what another
+ * thread writes as often, moving it between cores at every write; and
+ * whether it did hung on earlier allocations and frees, down to another
+ * thread's start and exit.
  */
 void *lt_thread_own_alloc(size_t size);
 

@@ -925,7 +925,8 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 	uint64_t done;
 	int ret = 0;
 
-	heap = malloc(par->nr * sizeof(*heap));
+	/* written at every event while the workers run */
+	heap = lt_thread_own_alloc(par->nr * sizeof(*heap));
 	if (!heap) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
@@ -1120,9 +1121,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	cap = QUEUED_EVENTS / (nr * pool);
 	cap = cap < 256 ? 256 : cap > 4096 ? 4096 : cap;
 	/* whole lines each (see struct queue) */
-	par.q = aligned_alloc(64, nr * sizeof(*par.q));
-	if (par.q)
-		memset(par.q, 0, nr * sizeof(*par.q));
+	par.q = lt_thread_own_alloc(nr * sizeof(*par.q));
 	if (!par.q || !workers)
 		goto nomem;
 	/*

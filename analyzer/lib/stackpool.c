@@ -63,7 +63,7 @@ void lt_spool_free(struct lt_spool *pool)
 
 struct lt_spool_cache *lt_spool_cache_new(struct lt_spool *pool)
 {
-	/* written at every stack, by the thread that decodes it */
+	/* read at every stack, written at every miss, by its thread */
 	struct lt_spool_cache *c = lt_thread_own_alloc(sizeof(*c));
 
 	if (c)

@@ -62,7 +62,7 @@ static struct lt_trace_range *range_new(struct lt_trace *t,
 		zbuf = r->cs.zbuf;
 		zcap = r->cs.zcap;
 	} else {
-		/* cut on one thread, maybe read on another */
+		/* written at every record by the thread reading it */
 		r = lt_thread_own_alloc(sizeof(*r));
 		if (!r)
 			return NULL;
