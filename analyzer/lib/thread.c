@@ -72,8 +72,10 @@ void *lt_thread_own_alloc(size_t size)
 
 	if (n < size)
 		return NULL;
-	p = aligned_alloc(LT_CACHE_LINE, n ? n : LT_CACHE_LINE);
+	if (!n)
+		n = LT_CACHE_LINE;
+	p = aligned_alloc(LT_CACHE_LINE, n);
 	if (p)
-		memset(p, 0, n ? n : LT_CACHE_LINE);
+		memset(p, 0, n);
 	return p;
 }
