@@ -539,8 +539,10 @@ static void skip_format(struct lt_trace *t, const char *system,
 	lt_warning("%s: the format of %s:%.*s has %s, skipped", t->path,
 		   system, n, name, why);
 	if (t->nr_skipped < sizeof(t->skipped) / sizeof(t->skipped[0])) {
+		snprintf(t->skipped[t->nr_skipped].system,
+			 sizeof(t->skipped[0].system), "%s", system);
 		snprintf(t->skipped[t->nr_skipped].name,
-			 sizeof(t->skipped[0].name), "%s:%.*s", system, n, name);
+			 sizeof(t->skipped[0].name), "%.*s", n, name);
 		t->skipped[t->nr_skipped++].why = why;
 	}
 }
@@ -655,16 +657,12 @@ const struct lt_event_type *lt_trace_find_event(const struct lt_trace *t,
 const char *lt_trace_skipped_format(const struct lt_trace *t,
 				    const char *system, const char *name)
 {
-	size_t sl = strlen(system);
 	unsigned int i;
 
-	for (i = 0; i < t->nr_skipped; i++) {
-		const char *s = t->skipped[i].name;
-
-		if (!strncmp(s, system, sl) && s[sl] == ':' &&
-		    !strcmp(s + sl + 1, name))
+	for (i = 0; i < t->nr_skipped; i++)
+		if (!strcmp(t->skipped[i].system, system) &&
+		    !strcmp(t->skipped[i].name, name))
 			return t->skipped[i].why;
-	}
 	return NULL;
 }
 

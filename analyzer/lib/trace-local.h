@@ -297,9 +297,10 @@ struct lt_trace {
 	struct lt_event_type **by_id;
 	unsigned int by_id_len;
 	unsigned char *format_bufs[2];	/* v7: the sections the texts are in */
-	/* formats skipped as damaged, the first few: "system:name", why */
+	/* formats skipped as damaged, the first few, and why */
 	struct {
-		char name[80];
+		char system[32];
+		char name[64];
 		const char *why;
 	} skipped[8];
 	unsigned int nr_skipped;
