@@ -292,7 +292,7 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
  */
 const char *lt_report_global_empty(const struct lt_report *report,
 				   const struct lt_report_view *v);
-/* "12.3 ms", "1.234 s": a duration in LatencyTOP's units. */
+/* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */
 int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns);

@@ -67,6 +67,9 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 int lt_report_parse_json(const char *text, size_t len, const char *path,
 			 struct lt_report **out, struct lt_error *err);
 
+/* "84.2": @percent as "%.1f" writes it, faster (the Percent column). */
+char *lt_format_percent(char *buf, size_t len, double percent);
+
 int lt_report_write_text(const struct lt_report *r, FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);

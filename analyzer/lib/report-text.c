@@ -85,7 +85,7 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 static void put_rows(FILE *out, const struct lt_report *r,
 		     const struct lt_report_row *rows, size_t nr, int indent)
 {
-	char max[32], avg[32], total[32];
+	char max[32], avg[32], total[32], pct[32];
 	size_t i, shown = nr;
 	int count_w;
 
@@ -97,12 +97,12 @@ static void put_rows(FILE *out, const struct lt_report *r,
 		const struct lt_report_row *row = &rows[i];
 
 		put_cause(out, row, indent);
-		fprintf(out, " %10s %10s %*" PRIu64 " %11s %6.1f%%\n",
+		fprintf(out, " %10s %10s %*" PRIu64 " %11s %6s%%\n",
 			lt_format_duration(max, sizeof(max), row->max_ns),
 			lt_format_duration(avg, sizeof(avg), row->avg_ns),
 			count_w, row->count,
 			lt_format_duration(total, sizeof(total), row->total_ns),
-			row->percent);
+			lt_format_percent(pct, sizeof(pct), row->percent));
 		if (r->options.stacks && row->kind != LT_CAUSE_SCHED)
 			put_stacks(out, row, indent);
 	}

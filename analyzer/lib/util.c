@@ -73,17 +73,87 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr)
 	return w > LT_COUNT_W ? w : LT_COUNT_W;
 }
 
+/* @n in decimal, ending at @end (no NUL): where it starts. */
+static char *decimal(char *end, uint64_t n)
+{
+	do
+		*--end = (char)('0' + n % 10);
+	while (n /= 10);
+	return end;
+}
+
+/* @n bytes at @s, then @unit, into @buf of @len, cut as snprintf() cuts. */
+static char *put_cut(char *buf, size_t len, const char *s, size_t n,
+		     const char *unit)
+{
+	size_t u = strlen(unit);
+
+	if (!len)
+		return buf;
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, s, n);
+	if (u > len - 1 - n)
+		u = len - 1 - n;
+	memcpy(buf + n, unit, u);
+	buf[n + u] = '\0';
+	return buf;
+}
+
+/*
+ * snprintf(@buf, @len, "%.<@dec>f<@unit>", @v), @dec 1 or 2.  printf
+ * converts @v's binary value exactly, which took a third of writing a
+ * report: here @v is scaled and rounded by the fraction left.  Scaling
+ * errs by under 2e-5 below 1e9, so only a fraction within 1e-4 of a half,
+ * where @v's last bits decide (0.15 is 0.1499..., "0.1"), and values out
+ * of that range go to printf after all.
+ */
+static char *format_fixed(char *buf, size_t len, double v, unsigned int dec,
+			  const char *unit)
+{
+	char digits[24], *end = digits + sizeof(digits), *p = end;
+	double scaled, frac;
+	unsigned int i;
+	uint64_t k;
+
+	if (!(v >= 0 && v < 1e9)) {
+		snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
+		return buf;
+	}
+	scaled = v * (dec == 2 ? 100.0 : 10.0);
+	k = (uint64_t)scaled;
+	frac = scaled - (double)k;
+	if (frac > 0.5 - 1e-4 && frac < 0.5 + 1e-4) {
+		snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
+		return buf;
+	}
+	if (frac > 0.5)
+		k++;
+	for (i = 0; i < dec; i++, k /= 10)
+		*--p = (char)('0' + k % 10);
+	*--p = '.';
+	p = decimal(p, k);
+	return put_cut(buf, len, p, (size_t)(end - p), unit);
+}
+
 char *lt_format_duration(char *buf, size_t len, uint64_t ns)
 {
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 " ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%.1f us", ns / 1e3);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1f ms", ns / 1e6);
-	else
-		snprintf(buf, len, "%.2f s", ns / 1e9);
-	return buf;
+	char digits[24], *end = digits + sizeof(digits), *p;
+
+	if (ns < 1000) {
+		p = decimal(end, ns);
+		return put_cut(buf, len, p, (size_t)(end - p), " ns");
+	}
+	if (ns < 1000000)
+		return format_fixed(buf, len, ns / 1e3, 1, " us");
+	if (ns < 1000000000)
+		return format_fixed(buf, len, ns / 1e6, 1, " ms");
+	return format_fixed(buf, len, ns / 1e9, 2, " s");
+}
+
+char *lt_format_percent(char *buf, size_t len, double percent)
+{
+	return format_fixed(buf, len, percent, 1, "");
 }
 
 int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns)

@@ -4,6 +4,7 @@
  * into processes, kernel threads out of the global table, percentages,
  * sort orders, windows, drill-down stacks, text columns.
  */
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -423,8 +424,107 @@ static void test_equal_waits(void)
 	lt_report_free(rep);
 }
 
+static uint64_t rnd_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* What lt_format_duration() wrote before it stopped asking printf. */
+static void duration_ref(char *buf, size_t len, uint64_t ns)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 " ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1f ms", ns / 1e6);
+	else
+		snprintf(buf, len, "%.2f s", ns / 1e9);
+}
+
+static unsigned int check_duration(uint64_t ns, size_t len)
+{
+	char got[32], want[32];
+
+	memset(got, 'x', sizeof(got));
+	memset(want, 'x', sizeof(want));
+	lt_format_duration(got, len, ns);
+	duration_ref(want, len, ns);
+	if (!memcmp(got, want, sizeof(got)))
+		return 0;
+	if (lt_test_failures < 10)
+		fprintf(stderr, "duration %" PRIu64 " (len %zu): \"%.*s\", printf \"%.*s\"\n",
+			ns, len, (int)(len ? len : 1), got, (int)(len ? len : 1), want);
+	lt_test_failures++;
+	return 1;
+}
+
+static unsigned int check_percent(double v)
+{
+	char got[32], want[32];
+
+	lt_format_percent(got, sizeof(got), v);
+	snprintf(want, sizeof(want), "%.1f", v);
+	if (!strcmp(got, want))
+		return 0;
+	if (lt_test_failures < 10)
+		fprintf(stderr, "percent %.17g: \"%s\", printf \"%s\"\n", v, got, want);
+	lt_test_failures++;
+	return 1;
+}
+
+/*
+ * The columns' numbers are written without printf's float conversion:
+ * every value must still come out as printf writes it, ties and carries
+ * (999.95 us is "1000.0 us") included.
+ */
+static void test_number_formats(void)
+{
+	static const uint64_t ties[] = { 100, 100000, 10000000 };
+	static const size_t lens[] = { 0, 1, 2, 3, 5, 8, 32 };
+	unsigned int bad = 0;
+	uint64_t ns, a, b;
+	size_t i, k;
+
+	lt_test_case = "number formats";
+	for (ns = 0; ns < 3000000; ns++)
+		bad += check_duration(ns, 32);
+	/* the decimal halves, where the double's last bits decide */
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < 200000; i++)
+			bad += check_duration((rnd() % 100000000000ULL) /
+					      ties[k] * ties[k] + ties[k] / 2, 32);
+	/* every magnitude, up to where a double no longer holds ns exactly */
+	for (i = 0; i < 1000000; i++)
+		bad += check_duration(rnd() >> (rnd() % 64), 32);
+	bad += check_duration(UINT64_MAX, 32);
+	bad += check_duration(999950, 32);
+	bad += check_duration(999999999, 32);
+	for (i = 0; i < sizeof(lens) / sizeof(lens[0]); i++)
+		for (k = 0; k < 2000; k++)
+			bad += check_duration(rnd() >> (rnd() % 64), lens[i]);
+
+	/* as the report computes them: part of a total */
+	for (i = 0; i < 1000000; i++) {
+		b = (rnd() >> (rnd() % 60)) + 1;
+		a = rnd() % (b + 1);
+		bad += check_percent(100.0 * (double)a / (double)b);
+	}
+	for (i = 0; i <= 100000; i++)
+		bad += check_percent(i / 1000.0);
+	for (i = 0; i <= 4000; i++)
+		bad += check_percent(i / 40.0);	/* 0.025 steps: exact halves */
+	CHECK_U64(bad, 0);
+}
+
 int main(void)
 {
+	test_number_formats();
 	test_tables();
 	test_sort_threads();
 	test_equal_waits();
