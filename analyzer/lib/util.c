@@ -106,7 +106,7 @@ static char *put_cut(char *buf, size_t len, const char *s, size_t n,
  * report: here @v is scaled and rounded by the fraction left.  Scaling
  * errs by under 2e-5 below 1e9, so only a fraction within 1e-4 of a half,
  * where @v's last bits decide (0.15 is 0.1499..., "0.1"), and values out
- * of that range go to printf after all.
+ * of that range (-0.0 too) go to printf after all.
  */
 static char *format_fixed(char *buf, size_t len, double v, unsigned int dec,
 			  const char *unit)
@@ -116,24 +116,21 @@ static char *format_fixed(char *buf, size_t len, double v, unsigned int dec,
 	unsigned int i;
 	uint64_t k;
 
-	if (!(v >= 0 && v < 1e9)) {
-		snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
-		return buf;
+	if (v >= 0 && v < 1e9 && !signbit(v)) {
+		scaled = v * (dec == 2 ? 100.0 : 10.0);
+		k = (uint64_t)scaled;
+		frac = scaled - (double)k;
+		if (frac < 0.5 - 1e-4 || frac > 0.5 + 1e-4) {
+			k += frac > 0.5;
+			for (i = 0; i < dec; i++, k /= 10)
+				*--p = (char)('0' + k % 10);
+			*--p = '.';
+			p = decimal(p, k);
+			return put_cut(buf, len, p, (size_t)(end - p), unit);
+		}
 	}
-	scaled = v * (dec == 2 ? 100.0 : 10.0);
-	k = (uint64_t)scaled;
-	frac = scaled - (double)k;
-	if (frac > 0.5 - 1e-4 && frac < 0.5 + 1e-4) {
-		snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
-		return buf;
-	}
-	if (frac > 0.5)
-		k++;
-	for (i = 0; i < dec; i++, k /= 10)
-		*--p = (char)('0' + k % 10);
-	*--p = '.';
-	p = decimal(p, k);
-	return put_cut(buf, len, p, (size_t)(end - p), unit);
+	snprintf(buf, len, "%.*f%s", (int)dec, v, unit);
+	return buf;
 }
 
 char *lt_format_duration(char *buf, size_t len, uint64_t ns)

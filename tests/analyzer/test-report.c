@@ -5,6 +5,7 @@
  * sort orders, windows, drill-down stacks, text columns.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -519,6 +520,11 @@ static void test_number_formats(void)
 		bad += check_percent(i / 1000.0);
 	for (i = 0; i <= 4000; i++)
 		bad += check_percent(i / 40.0);	/* 0.025 steps: exact halves */
+	/* a saved report's, hand-edited: printf's own way */
+	bad += check_percent(-0.0);
+	bad += check_percent(-12.34);
+	bad += check_percent(1e300);
+	bad += check_percent(NAN);
 	CHECK_U64(bad, 0);
 }
 
