@@ -169,7 +169,7 @@ static size_t batch_bytes(unsigned int cap)
 {
 	size_t n = (size_t)cap * (sizeof(struct lt_ev) + SLAB_ARENA_PER_EVENT);
 
-	return (n + 63) & ~(size_t)63;
+	return (n + LT_CACHE_LINE - 1) & ~(size_t)(LT_CACHE_LINE - 1);
 }
 
 /* Filled on one thread, merged on another: lines of its own. */
@@ -423,8 +423,8 @@ struct queue {
 	struct batch *pool[POOL];	/* a ring: see pool_take() */
 	unsigned int pool_head, nr_pool;
 
-	struct batch *cur __attribute__((aligned(64)));	/* being merged,
-							 * from cur->next on */
+	/* being merged, from cur->next on */
+	struct batch *cur __attribute__((aligned(LT_CACHE_LINE)));
 	uint64_t done_base;		/* bytes of the ranges merged */
 	uint64_t done;			/* ... and of the batch being merged */
 	/* the last record merged, for stacks at range starts */
@@ -607,9 +607,10 @@ static bool evict_supported(void)
 __attribute__((target("clflushopt")))
 static void evict(const void *p, size_t len)
 {
-	uintptr_t c = (uintptr_t)p & ~(uintptr_t)63, end = (uintptr_t)p + len;
+	uintptr_t c = (uintptr_t)p & ~(uintptr_t)(LT_CACHE_LINE - 1);
+	uintptr_t end = (uintptr_t)p + len;
 
-	for (; c < end; c += 64)
+	for (; c < end; c += LT_CACHE_LINE)
 		_mm_clflushopt((void *)c);
 }
 
