@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -199,11 +200,12 @@ static int play(struct lv_model *m, const char *keys, const char *path)
  */
 static int dump(void)
 {
-	char line[1024];
+	/* up to 4 bytes a column in UTF-8: n counts bytes, and stops at the edge */
+	char line[4096];
 	int y, n, error = 0;
 
 	for (y = 0; y < LINES; y++) {
-		n = mvinnstr(y, 0, line, COLS < 1023 ? COLS : 1023);
+		n = mvinnstr(y, 0, line, (int)sizeof(line) - 1);
 		if (n < 0)
 			n = 0;
 		line[n] = '\0';
@@ -463,7 +465,14 @@ static int browse(struct args *a)
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
-	int ret = parse_args(argc, argv, &a);
+	int ret;
+
+	/*
+	 * The terminal's character set, so that curses draws UTF-8 names
+	 * (lv-text.h).  Only LC_CTYPE: numbers keep their '.' everywhere.
+	 */
+	setlocale(LC_CTYPE, "");
+	ret = parse_args(argc, argv, &a);
 
 	if (ret < 0)
 		ret = browse(&a);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lv-draw.h"
+#include "lv-text.h"
 
 #define MIN_COLS	40
 #define MIN_LINES	10
@@ -27,20 +28,10 @@ static const char *const kind_name[LT_CAUSE_NR] = {
 };
 
 /*
- * @s at (y, x), cut to the screen's width.  Control characters (a task
- * may name itself anything) show as '?': a newline must not break the
- * layout.
+ * @s at (y, x), cut to the screen's width.  What cannot be drawn (a task
+ * may name itself anything) shows as '?' (lv-text.h): a newline or an
+ * escape must not break the layout.
  */
-static const char *printable(char *buf, size_t size, const char *s, int n)
-{
-	int i;
-
-	for (i = 0; s[i] && i < n && i < (int)size - 1; i++)
-		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	buf[i] = '\0';
-	return buf;
-}
-
 static void put(int y, int x, int attr, const char *s)
 {
 	char buf[1024];
@@ -48,8 +39,9 @@ static void put(int y, int x, int attr, const char *s)
 
 	if (room <= 0 || y >= LINES)
 		return;
+	lv_text_fit(buf, sizeof(buf), s, room, NULL);
 	attron(attr);
-	mvaddstr(y, x, printable(buf, sizeof(buf), s, room));
+	mvaddstr(y, x, buf);
 	attroff(attr);
 }
 
@@ -71,8 +63,9 @@ static void bar(int y, int attr, const char *s)
 	char buf[1024];
 	int x;
 
+	lv_text_fit(buf, sizeof(buf), s, COLS, NULL);
 	attron(attr);
-	mvaddstr(y, 0, printable(buf, sizeof(buf), s, COLS));
+	mvaddstr(y, 0, buf);
 	for (x = getcurx(stdscr); x >= 0 && x < COLS; x++)
 		addch(' ');	/* the last cell of the screen may refuse: fine */
 	attroff(attr);
@@ -120,13 +113,44 @@ static void range_text(const struct lv_model *m, char *buf, size_t len)
  */
 enum cols { COLS_NARROW, COLS_MEDIUM, COLS_WIDE };
 
+/* Bytes of a cell of MAX_CAUSE columns: UTF-8 takes up to 4 a column. */
+#define CELL_BYTES	(MAX_CAUSE * 4 + 1)
+
 /*
- * One row (or the head) in the columns that fit.  Narrower, a column the
- * rows are sorted by takes the place of Total (or of Maximum): the order
- * must show.
+ * @s in a cell of @cols columns (as drawn, lv-text.h): cut with '~' when
+ * longer, padded with blanks when shorter, so that the numbers after it
+ * line up whatever the bytes of its characters.
+ */
+static const char *cell(char *buf, size_t size, const char *s, int cols)
+{
+	size_t used, n;
+	int w;
+
+	buf[0] = '\0';
+	if (cols < 1)
+		return buf;
+	w = lv_text_fit(buf, size, s, cols, &used);
+	if (s[used]) {
+		w = lv_text_fit(buf, size - 1, s, cols - 1, NULL);
+		n = strlen(buf);
+		buf[n++] = '~';
+		w++;
+	} else {
+		n = strlen(buf);
+	}
+	while (w++ < cols && n + 1 < size)
+		buf[n++] = ' ';
+	buf[n] = '\0';
+	return buf;
+}
+
+/*
+ * One row (or the head) in the columns that fit, its cause a cell() of
+ * the width the numbers leave.  Narrower, a column the rows are sorted by
+ * takes the place of Total (or of Maximum): the order must show.
  */
 static void row_text(char *line, size_t len, enum cols cols, enum lt_sort sort,
-		     int cause_w, int cw, const char *cause, const char *mx,
+		     int cw, const char *cause, const char *mx,
 		     const char *avg, const char *count, const char *tot,
 		     const char *pct)
 {
@@ -135,16 +159,15 @@ static void row_text(char *line, size_t len, enum cols cols, enum lt_sort sort,
 
 	switch (cols) {
 	case COLS_WIDE:
-		snprintf(line, len, " %-*s %10s %10s %*s %11s %7s", cause_w,
-			 cause, mx, avg, cw, count, tot, pct);
+		snprintf(line, len, " %s %10s %10s %*s %11s %7s", cause, mx,
+			 avg, cw, count, tot, pct);
 		break;
 	case COLS_MEDIUM:
-		snprintf(line, len, " %-*s %10s %11s %7s", cause_w, cause, mx,
+		snprintf(line, len, " %s %10s %11s %7s", cause, mx,
 			 key ? key : tot, pct);
 		break;
 	default:
-		snprintf(line, len, " %-*s %10s %7s", cause_w, cause,
-			 key ? key : mx, pct);
+		snprintf(line, len, " %s %10s %7s", cause, key ? key : mx, pct);
 	}
 }
 
@@ -156,7 +179,9 @@ static void row_text(char *line, size_t len, enum cols cols, enum lt_sort sort,
 static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 		  bool focused, const char *empty)
 {
-	char cause[256], line[512], mx[32], avg[32], tot[32], cnt[24], pct[16];
+	/* a cause cut to fit here is still wider than a cell: it gets its '~' */
+	char cause[CELL_BYTES + 4], c[CELL_BYTES], line[CELL_BYTES + 128],
+	     mx[32], avg[32], tot[32], cnt[24], pct[16];
 	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i;
 	enum cols cols;
 	size_t k;
@@ -168,8 +193,9 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 	/* the numbers stay near their causes on a very wide terminal */
 	if (cause_w > MAX_CAUSE)
 		cause_w = MAX_CAUSE;
-	row_text(line, sizeof(line), cols, sort, cause_w, cw, "Cause",
-		 "Maximum", "Average", "Count", "Total", "Percent");
+	row_text(line, sizeof(line), cols, sort, cw,
+		 cell(c, sizeof(c), "Cause", cause_w), "Maximum", "Average",
+		 "Count", "Total", "Percent");
 	put(y, 0, A_BOLD, line);
 	height--;
 	if (height < 1)
@@ -192,10 +218,11 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 		if (k >= t->nr)
 			break;
 		r = &t->rows[k];
-		lt_format_cause(cause, sizeof(cause), r, (size_t)cause_w);
+		lt_format_cause(cause, sizeof(cause), r, 0);
 		snprintf(cnt, sizeof(cnt), "%" PRIu64, r->count);
 		snprintf(pct, sizeof(pct), "%6.1f%%", r->percent);
-		row_text(line, sizeof(line), cols, sort, cause_w, cw, cause,
+		row_text(line, sizeof(line), cols, sort, cw,
+			 cell(c, sizeof(c), cause, cause_w),
 			 dur(mx, sizeof(mx), r->max_ns),
 			 dur(avg, sizeof(avg), r->avg_ns), cnt,
 			 dur(tot, sizeof(tot), r->total_ns), pct);
@@ -208,18 +235,22 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 }
 
 /*
- * A name in the bar, " comm " or "[comm]" for the cursor's; a name longer
- * than a few words (a saved report may hold any) is cut with '~' so that
- * its brackets stay.  Returns its length.
+ * A name in the bar, " comm " or "[comm]" for the cursor's, as drawn
+ * (lv-text.h); a name longer than a few words (a saved report may hold
+ * any) is cut with '~' so that its brackets stay.  Returns its columns.
  */
 #define BAR_NAME_MAX	40
+#define BAR_NAME_BYTES	(BAR_NAME_MAX * 4 + 4)	/* UTF-8, '~', brackets */
 
 static int bar_name(char *buf, size_t len, const char *comm, bool cur)
 {
-	int n = snprintf(buf, len, cur ? "[%.*s%s]" : " %.*s%s ", BAR_NAME_MAX,
-			 comm, strlen(comm) > BAR_NAME_MAX ? "~" : "");
+	char name[BAR_NAME_MAX * 4 + 1];
+	size_t used;
+	int w = lv_text_fit(name, sizeof(name), comm, BAR_NAME_MAX, &used);
+	bool cut = comm[used] != '\0';
 
-	return n < (int)len ? n : (int)len - 1;
+	snprintf(buf, len, cur ? "[%s%s]" : " %s%s ", name, cut ? "~" : "");
+	return w + cut + 2;
 }
 
 /* The process bar: names side by side, scrolled to keep the cursor's in sight. */
@@ -238,7 +269,7 @@ static void process_bar(const struct lv_model *m, int y)
 	}
 	/* where the cursor's name falls, to scroll the bar (as drawn below) */
 	for (i = 0; i < m->nr_procs; i++) {
-		char name[BAR_NAME_MAX + 4];
+		char name[BAR_NAME_BYTES];
 
 		len = bar_name(name, sizeof(name), lv_model_proc_at(m, i)->comm,
 			       false) + 1;
@@ -253,15 +284,16 @@ static void process_bar(const struct lv_model *m, int y)
 		start = cur_x + cur_len - (COLS - x);
 	put(y, 0, A_BOLD, prefix);
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
-		char name[BAR_NAME_MAX + 4];
+		char name[BAR_NAME_BYTES];
 
 		p = lv_model_proc_at(m, i);
 		len = bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
 		if (pos + len > start && pos - start + x < COLS) {
-			int skip = pos < start ? start - pos : 0;
+			int skip = pos < start ? start - pos : 0, over;
+			const char *rest = lv_text_skip(name, skip, &over);
 
-			put(y, x + pos - start + skip, i == m->proc ? A_REVERSE : 0,
-			    name + (skip < (int)strlen(name) ? skip : (int)strlen(name)));
+			put(y, x + pos - start + skip + over,
+			    i == m->proc ? A_REVERSE : 0, rest);
 		}
 		pos += len;
 	}
@@ -358,6 +390,20 @@ add(struct text *t, const char *fmt, ...)
 	t->line[t->nr++] = s;
 }
 
+#define WRAP_INDENT	4
+
+/*
+ * The screen line that starts at @s, to be drawn at column @x (a line's
+ * first at 0, the rest indented), in @buf as drawn; returns what is left.
+ */
+static const char *wrap_piece(char *buf, size_t size, const char *s, int x)
+{
+	size_t used;
+
+	lv_text_fit(buf, size, s, COLS - x, &used);
+	return s + used;
+}
+
 /*
  * @t's lines from the scroll position, those wider than the screen
  * wrapped (the rest indented), so that no stack frame or reason path is
@@ -366,32 +412,24 @@ add(struct text *t, const char *fmt, ...)
 static void text_show(struct lv_model *m, struct text *t, const char *title)
 {
 	size_t height = (size_t)(LINES - 2), rows = 0, i, row;
-	int width = COLS, indent = 4, y;
+	const char *s;
 	char buf[1024];
+	int x, y;
 
-	/* how many screen lines the text takes, wrapped */
-	for (i = 0; i < t->nr; i++) {
-		int len = (int)strlen(t->line[i]);
-
-		rows += len <= width ? 1 : 1 + (len - width + (width - indent) - 1) /
-					   (width - indent);
-	}
+	/* how many screen lines the text takes, wrapped as drawn below */
+	for (i = 0; i < t->nr; i++)
+		for (s = t->line[i], x = 0; !x || *s; x = WRAP_INDENT, rows++)
+			s = wrap_piece(buf, sizeof(buf), s, x);
 	if (m->scroll + height > rows)
 		m->scroll = rows > height ? rows - height : 0;
 	m->text_page = height;
 	bar(0, A_REVERSE, title);
 	for (row = 0, y = 1, i = 0; i < t->nr && y <= (int)height; i++) {
-		const char *s = t->line[i];
-		int len = (int)strlen(s), off = 0, n, x = 0;
-
-		do {
-			n = len - off < width - x ? len - off : width - x;
+		for (s = t->line[i], x = 0; !x || *s; x = WRAP_INDENT) {
+			s = wrap_piece(buf, sizeof(buf), s, x);
 			if (row++ >= m->scroll && y <= (int)height)
-				mvaddstr(y++, x, printable(buf, sizeof(buf),
-							   s + off, n));
-			off += n;
-			x = indent;
-		} while (off < len);
+				mvaddstr(y++, x, buf);
+		}
 	}
 	for (i = 0; i < t->nr; i++)
 		free(t->line[i]);

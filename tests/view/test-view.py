@@ -23,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unicodedata
 
 LV, LA, SAMPLES, DATA = sys.argv[1:5]
 REAL = os.path.join(DATA, "real")
@@ -596,6 +597,76 @@ def check_errors():
     check(r.returncode == 0 and "Usage: latency-view" in r.stdout, "--help")
 
 
+def cols_of(text):
+    """Terminal columns of @text: East Asian wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def check_names():
+    """Names in UTF-8, wide, cut, invalid: drawn by columns, never raw."""
+    tmp = tempfile.mkdtemp()
+    try:
+        js = os.path.join(tmp, "names.json")
+        r = subprocess.run([LA, "--format=json", TRACES[0]], capture_output=True)
+        doc = json.loads(r.stdout)
+        names = ["数据库线程", "café-ü", "x\u009b31mRED", "数" * 30, "BADNAME"]
+        for p, n in zip(doc["processes"], names):
+            p["comm"] = n
+        reason = "Ожидание диска 数据库 ü " * 4
+        doc["global"][0]["reason"] = reason
+        doc["global"][1]["reason"] = "Ждём 数据"	# short: padded by columns
+        with open(js, "wb") as f:
+            f.write(json.dumps(doc).encode().replace(b"BADNAME", b"bad\xff\xfe\xc3end"))
+
+        def view(keys, cols=100, lines=30, loc="C.UTF-8"):
+            env = dict(os.environ, COLUMNS=str(cols), LINES=str(lines), TERM="vt100",
+                       LC_ALL=loc)
+            r = subprocess.run([LV, "--dump", "-q", "--keys", keys, js],
+                               capture_output=True, env=env)
+            check(r.returncode == 0, "names: --keys %r exits 0" % keys, r.stderr)
+            out = r.stdout.decode("utf-8", "replace").split("\n")[:-1]
+            check(len(out) == lines and all(cols_of(l) <= cols for l in out),
+                  "names: %d lines, none wider than %d columns, --keys %r" % (lines, cols, keys),
+                  "\n".join(out))
+            return out
+
+        titles = []
+        for k in range(5):
+            s = view("<Right>" * k)
+            i, title = process_title(s)
+            titles.append(title or "")
+            if k == 3:
+                check(re.search(r"\[%s~\]" % ("数" * 20), s[i - 1]),
+                      "a wide name is cut at 40 columns with '~'", s[i - 1])
+        check(titles[0].startswith("Process 数据库线程 (") and
+              titles[1].startswith("Process café-ü (") and
+              titles[2].startswith("Process x?31mRED (") and
+              titles[4].startswith("Process bad???end ("),
+              "UTF-8 names drawn, a C1 control and invalid bytes as '?'", "\n".join(titles))
+        # the long reason is cut to its cell; the numbers after it line up
+        s = view("")
+        rows = [l for l in s[3:9] if " ms " in l]
+        ends = [cols_of(l[:l.index(" ms ")]) for l in rows]
+        check(len(rows) >= 3 and rows[0][1:].startswith(reason[:20]) and
+              any(l[1:].startswith("Ждём 数据 ") for l in rows) and len(set(ends)) == 1,
+              "UTF-8 causes, cut and padded, keep the columns aligned", "\n".join(rows))
+        # the details wrap by columns and lose nothing
+        s = view("<Enter>", cols=50)
+        text = s[1].rstrip()
+        for l in s[2:]:
+            if not l.startswith("    "):
+                break
+            text += l[4:].rstrip()
+        check(text.startswith(reason.rstrip()[:60]) and reason.rstrip() in text + " ",
+              "details: a UTF-8 cause wrapped whole", "\n".join(s[:8]))
+        # a terminal that is not UTF-8 sees '?' for every byte it cannot show
+        s = view("<Right>", loc="C")
+        check((process_title(s)[1] or "").startswith("Process caf??-?? ("),
+              "in the C locale, bytes over 0x7e as '?'", process_title(s)[1] or "")
+    finally:
+        shutil.rmtree(tmp)
+
+
 def random_walk():
     """Any keys, any sizes, every trace: exit 0 and a full screen."""
     keys = ["<Up>", "<Down>", "<Left>", "<Right>", "<PgUp>", "<PgDn>", "<Home>",
@@ -693,6 +764,7 @@ check_keys()
 check_windows()
 check_options()
 check_errors()
+check_names()
 random_walk()
 if failures:
     print("test-view: %d checks failed" % failures)

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lv-text.c - names measured in terminal columns (lv-text.h).
+ */
+#define _GNU_SOURCE	/* wcwidth */
+#include <string.h>
+#include <wchar.h>
+
+#include "lv-text.h"
+
+/*
+ * The character at @s (@n > 0 bytes left): its bytes in *@len, and the
+ * columns it draws in, 1 or 2; 0 when it draws as '?'.  An invalid byte
+ * is one '?' on its own, so the next one is tried afresh.
+ */
+static int glyph(const char *s, size_t n, size_t *len)
+{
+	unsigned char c = (unsigned char)*s;
+	mbstate_t st;
+	wchar_t wc;
+	size_t k;
+	int w;
+
+	*len = 1;
+	if (c < 0x80)	/* nearly every name: no locale call */
+		return c >= 0x20 && c < 0x7f;
+	memset(&st, 0, sizeof(st));
+	k = mbrtowc(&wc, s, n, &st);
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
+		return 0;
+	*len = k;
+	w = wcwidth(wc);
+	return w == 1 || w == 2 ? w : 0;
+}
+
+int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used)
+{
+	size_t n = strlen(s), i = 0, o = 0, len;
+	int col = 0, w;
+
+	while (i < n && col < cols) {
+		w = glyph(s + i, n - i, &len);
+		if (w > cols - col) {
+			if (col)
+				break;
+			w = 0;	/* wider than the whole room */
+		}
+		if (w) {
+			if (o + len >= size)
+				break;
+			memcpy(buf + o, s + i, len);
+			o += len;
+			col += w;
+		} else {
+			if (o + 1 >= size)
+				break;
+			buf[o++] = '?';
+			col++;
+		}
+		i += len;
+	}
+	if (size)
+		buf[o] = '\0';
+	if (used)
+		*used = i;
+	return col;
+}
+
+int lv_text_width(const char *s)
+{
+	size_t n = strlen(s), i = 0, len;
+	int col = 0, w;
+
+	while (i < n) {
+		w = glyph(s + i, n - i, &len);
+		col += w ? w : 1;
+		i += len;
+	}
+	return col;
+}
+
+const char *lv_text_skip(const char *s, int cols, int *over)
+{
+	size_t n = strlen(s), i = 0, len;
+	int col = 0, w;
+
+	while (i < n && col < cols) {
+		w = glyph(s + i, n - i, &len);
+		col += w ? w : 1;
+		i += len;
+	}
+	*over = col > cols;
+	return s + i;
+}
