@@ -238,16 +238,22 @@ static void put_words(FILE *out, int *col, const char *text)
 
 static void put_sources(FILE *out, const struct lt_report *r)
 {
-	char item[160];
+	char item[160], name[128];
 	int col;
-	size_t i;
+	size_t i, n;
 
 	fputs("Sources:  ", out);
 	col = HEAD_W;
 	if (!r->nr_sources)
 		put_words(out, &col, "none");
 	for (i = 0; i < r->nr_sources; i++) {
-		snprintf(item, sizeof(item), "%s\x01%" PRIu64 "%s", r->sources[i].event,
+		const char *e = r->sources[i].event;
+
+		/* shown first, so that a '\x01' of its own shows as '?' too */
+		for (n = 0; *e && n + 1 < sizeof(name); )
+			name[n++] = lt_shown(&e);
+		name[n] = '\0';
+		snprintf(item, sizeof(item), "%s\x01%" PRIu64 "%s", name,
 			 r->sources[i].count, i + 1 < r->nr_sources ? "," : "");
 		put_words(out, &col, item);
 	}

@@ -317,6 +317,7 @@ p["threads"][0]["comm"] = "t\u009b1m\u00e9"
 p["reasons"][0]["reason"] = "r\x07\x7f\r"
 r["global"][0]["stacks"][0]["frames"][0] = "f\x1bn"
 r["trace"]["uname"] = "Linux \x1b]0;title\x07"
+r["trace"]["sources"][0]["event"] = "ev\x01\x1bnt"
 json.dump(r, sys.stdout)' > "$tmp/ctl.json"
 for f in text "text --stacks -t" folded; do
 	# shellcheck disable=SC2086
@@ -327,6 +328,7 @@ for f in text "text --stacks -t" folded; do
 done
 "$LA" -q "$tmp/ctl.json" > "$tmp/ctl.out"
 grep -qx 'Process a?\[31mred?x ([0-9]*): .*' "$tmp/ctl.out" &&
+	grep -q '^Sources:  ev??nt [0-9]*,' "$tmp/ctl.out" &&
 	grep -q '^r???  ' "$tmp/ctl.out" && grep -q ', Linux ?\]0;title?$' "$tmp/ctl.out" ||
 	{ echo "FAIL: control characters not shown as '?'"; head -30 "$tmp/ctl.out"; fail=1; }
 "$LA" -q --stacks "$tmp/ctl.json" | grep -q '^ *f?n$' ||
