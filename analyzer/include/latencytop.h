@@ -276,8 +276,9 @@ void lt_report_sort(struct lt_report *report, enum lt_sort sort);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width
- * characters (0: any), a cut one ending in '~' so it is never taken for
- * a whole name; control characters as '?'.
+ * columns (0: any; UTF-8, two an East Asian wide character), cut on a
+ * character and ending in '~' so it is never taken for a whole name;
+ * control characters as '?'.
  */
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width);

@@ -24,6 +24,15 @@ struct lt_report_priv {
 };
 
 /*
+ * The columns a terminal gives the UTF-8 character at *@s (not at its
+ * end), moving *@s past it: 2 for an East Asian wide one, else 1 (an
+ * invalid byte too, on its own).  Text output pads and cuts names by it.
+ */
+int lt_text_cols(const char **s);
+/* The columns of @s, a character at a time. */
+size_t lt_text_width(const char *s);
+
+/*
  * How many bytes at @s (not at its end) text output shows as one '?': 1
  * for a C0 control or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F:
  * terminals take U+009B as CSI), 0 for anything else.

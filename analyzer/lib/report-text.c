@@ -37,8 +37,10 @@ static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
 	int w = CAUSE_W - indent;
 
 	/* keep the numbers aligned: long causes lose their tail */
-	fprintf(out, "%*s%-*s", indent, "", w,
-		lt_format_cause(cause, sizeof(cause), row, (size_t)w));
+	lt_format_cause(cause, sizeof(cause), row, (size_t)w);
+	/* in columns, not bytes: UTF-8 (a file name in an argument) */
+	fprintf(out, "%*s%s%*s", indent, "", cause,
+		w - (int)lt_text_width(cause), "");
 }
 
 static void put_head(FILE *out, int indent, int count_w)
@@ -212,9 +214,9 @@ static void put_words(FILE *out, int *col, const char *text)
 	while (*p) {
 		while (*p == ' ')
 			p++;
-		for (e = p; *e && *e != ' '; e++)
+		/* its columns (lt_text_cols()), for the wrap */
+		for (e = p, len = 0; *e && *e != ' '; len += lt_text_cols(&e))
 			;
-		len = (int)(e - p);
 		if (!len)
 			break;
 		if (*col > HEAD_W && *col + 1 + len > WRAP_COLS) {

@@ -38,6 +38,62 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";
 }
 
+/*
+ * Code points that terminals give two columns: the East Asian wide and
+ * fullwidth blocks, as Markus Kuhn's wcwidth() has them, and the emoji.
+ */
+static bool wide(uint32_t cp)
+{
+	static const uint32_t ranges[][2] = {
+		{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff },
+		{ 0x3400, 0x4dbf }, { 0x4e00, 0x9fff }, { 0xa000, 0xa4cf },
+		{ 0xac00, 0xd7a3 }, { 0xf900, 0xfaff }, { 0xfe30, 0xfe4f },
+		{ 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
+		{ 0x1f900, 0x1f9ff }, { 0x20000, 0x3fffd },
+	};
+	size_t i;
+
+	if (cp < ranges[0][0])
+		return false;
+	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
+		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+			return true;
+	return false;
+}
+
+int lt_text_cols(const char **s)
+{
+	const unsigned char *p = (const unsigned char *)*s;
+	uint32_t cp;
+	int n, i;
+
+	/* ASCII, or a byte that starts no character: one column */
+	if (p[0] < 0xc2 || p[0] > 0xf4) {
+		(*s)++;
+		return 1;
+	}
+	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	cp = p[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((p[i] & 0xc0) != 0x80) {	/* a NUL stops it too */
+			(*s)++;
+			return 1;
+		}
+		cp = cp << 6 | (p[i] & 0x3f);
+	}
+	*s += n;
+	return wide(cp) ? 2 : 1;
+}
+
+size_t lt_text_width(const char *s)
+{
+	size_t cols = 0;
+
+	while (*s)
+		cols += (size_t)lt_text_cols(&s);
+	return cols;
+}
+
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
@@ -48,9 +104,18 @@ char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
 	else
 		snprintf(buf, len, "%s", row->reason);
-	if (width && width < len && strlen(buf) > width) {
-		buf[width - 1] = '~';
-		buf[width] = '\0';
+	if (width && lt_text_width(buf) > width) {
+		/* on a character's boundary, the '~' in the last column */
+		size_t cols = 0;
+
+		for (p = buf; ; ) {
+			q = (char *)p;
+			cols += (size_t)lt_text_cols(&p);
+			if (cols > width - 1)
+				break;
+		}
+		q[0] = '~';
+		q[1] = '\0';
 	}
 	/* in columns: an escape sequence or a newline would break them */
 	for (p = q = buf; *p; )

@@ -338,6 +338,27 @@ grep -qx 'Process a?\[31mred?x ([0-9]*): .*' "$tmp/ctl.out" &&
 	{ echo "FAIL: a thread's C1 control character not shown as '?'"; fail=1; }
 "$LA" -q -f folded "$tmp/ctl.json" | grep -q '^a?\[31mred?x ([0-9]*);r???;' ||
 	{ echo "FAIL: folded: control characters not shown as '?'"; fail=1; }
+# UTF-8 causes (an argument may be a file name) are cut on a character
+# and padded by columns, two a CJK character: the numbers stay in line
+"$LA" -q -f json "$DATA/../../samples/local-golden-stacks.dat" | python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+r["global"][0]["reason"] = "Ждём 数据"
+r["global"][1]["reason"] = "数据库" * 20
+json.dump(r, sys.stdout)' > "$tmp/utf8.json"
+"$LA" -q "$tmp/utf8.json" | python3 -c '
+import sys, unicodedata
+def cols(s):
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+lines = sys.stdin.read().split("\n")
+head = next(i for i, l in enumerate(lines) if l.startswith("Cause "))
+rows = lines[head:head + 5]
+want = ["Ждём 数据 ", "数据库" * 7 + "~ "]
+ok = (len({cols(l) for l in rows}) == 1 and
+      all(any(l.startswith(w) for l in rows) for w in want) and
+      all(cols(l.split(" ms ")[0]) == cols(rows[1].split(" ms ")[0]) for l in rows[1:3]))
+sys.exit(0 if ok else "\n".join(rows))' ||
+	{ echo "FAIL: UTF-8 causes not cut and padded by columns"; fail=1; }
 
 # short windows: 2.5 M values in 40 MB, read back (once refused: "more
 # than 2000000 values"); past what is read, a limit, not damage
