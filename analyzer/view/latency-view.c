@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "cli-args.h"
@@ -462,16 +463,36 @@ static int browse(struct args *a)
 	return ret;
 }
 
+/*
+ * The terminal's character set, so that curses draws UTF-8 names
+ * (lv-text.h).  Only LC_CTYPE: numbers keep their '.' everywhere.  A
+ * UTF-8 locale that is not installed (LANG=en_US.UTF-8 in a container
+ * without it) still means a UTF-8 terminal: then glibc's built-in one.
+ */
+static void use_terminal_charset(void)
+{
+	const char *names[] = { "LC_ALL", "LC_CTYPE", "LANG" }, *l = NULL;
+	const char *set;
+	size_t i;
+
+	if (setlocale(LC_CTYPE, ""))
+		return;
+	/* the variable that decides, as setlocale() reads them */
+	for (i = 0; i < sizeof(names) / sizeof(names[0]) && !(l && *l); i++)
+		l = getenv(names[i]);
+	/* language_TERRITORY.codeset@modifier */
+	set = l ? strchr(l, '.') : NULL;
+	if (set && (!strncasecmp(set + 1, "utf-8", 5) ||
+		    !strncasecmp(set + 1, "utf8", 4)))
+		setlocale(LC_CTYPE, "C.UTF-8");
+}
+
 int main(int argc, char **argv)
 {
 	struct args a = { 0 };
 	int ret;
 
-	/*
-	 * The terminal's character set, so that curses draws UTF-8 names
-	 * (lv-text.h).  Only LC_CTYPE: numbers keep their '.' everywhere.
-	 */
-	setlocale(LC_CTYPE, "");
+	use_terminal_charset();
 	ret = parse_args(argc, argv, &a);
 
 	if (ret < 0)

@@ -618,9 +618,11 @@ def check_names():
         with open(js, "wb") as f:
             f.write(json.dumps(doc).encode().replace(b"BADNAME", b"bad\xff\xfe\xc3end"))
 
-        def view(keys, cols=100, lines=30, loc="C.UTF-8"):
+        def view(keys, cols=100, lines=30, loc="C.UTF-8", lang=None):
             env = dict(os.environ, COLUMNS=str(cols), LINES=str(lines), TERM="vt100",
                        LC_ALL=loc)
+            if lang:	# LANG decides
+                env.update(LC_ALL="", LC_CTYPE="", LANG=lang)
             r = subprocess.run([LV, "--dump", "-q", "--keys", keys, js],
                                capture_output=True, env=env)
             check(r.returncode == 0, "names: --keys %r exits 0" % keys, r.stderr)
@@ -663,6 +665,10 @@ def check_names():
         s = view("<Right>", loc="C")
         check((process_title(s)[1] or "").startswith("Process caf??-?? ("),
               "in the C locale, bytes over 0x7e as '?'", process_title(s)[1] or "")
+        # a UTF-8 locale that is not installed still means a UTF-8 terminal
+        s = view("<Right>", lang="zz_ZZ.UTF-8")
+        check((process_title(s)[1] or "").startswith("Process café-ü ("),
+              "LANG=zz_ZZ.UTF-8 (not installed): UTF-8 drawn", process_title(s)[1] or "")
     finally:
         shutil.rmtree(tmp)
 
