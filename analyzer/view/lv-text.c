@@ -66,19 +66,6 @@ int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used)
 	return col;
 }
 
-int lv_text_width(const char *s)
-{
-	size_t n = strlen(s), i = 0, len;
-	int col = 0, w;
-
-	while (i < n) {
-		w = glyph(s + i, n - i, &len);
-		col += w ? w : 1;
-		i += len;
-	}
-	return col;
-}
-
 const char *lv_text_skip(const char *s, int cols, int *over)
 {
 	size_t n = strlen(s), i = 0, len;

@@ -25,9 +25,6 @@
  */
 int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used);
 
-/* The columns @s takes, drawn whole. */
-int lv_text_width(const char *s);
-
 /*
  * @s (as drawn already: lv_text_fit()'s output) past its first @cols
  * columns; *@over is 1 when a two-column character straddled them (then

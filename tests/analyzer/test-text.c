@@ -50,11 +50,6 @@ static void test_utf8(void)
 	fit("abc", 10, 3, "ab", 2, 2);
 	fit("abc", 10, 1, "", 0, 0);
 
-	lt_test_case = "width";
-	CHECK_U64(lv_text_width(""), 0);
-	CHECK_U64(lv_text_width("数据ab\n"), 7);
-	CHECK_U64(lv_text_width("x\xc2\x9b\xff"), 3);
-
 	lt_test_case = "skip";
 	rest = lv_text_skip("数据ab", 1, &over);
 	CHECK_STR(rest, "据ab");
