@@ -100,7 +100,9 @@ static int map_key(int ch)
 	case KEY_BACKSPACE: case 127: case 8:
 				return LV_KEY_BACKSPACE;
 	case '\t':		return LV_KEY_TAB;
-	default:		return ch >= 0x20 && ch < 0x7f ? ch : -1;
+	default:		/* a UTF-8 character's bytes too (lv-model.h) */
+				return (ch >= 0x20 && ch < 0x7f) ||
+				       (ch >= 0x80 && ch <= 0xff) ? ch : -1;
 	}
 }
 

@@ -261,13 +261,20 @@ static int prompt_key(struct lv_model *m, int key)
 		m->prompt = false;
 		return 0;
 	case LV_KEY_BACKSPACE:
-		if (m->input_len)
-			m->input_len--;
-		else
+		if (!m->input_len) {
 			m->prompt = false;
+			return 0;
+		}
+		/* a whole UTF-8 character: its continuation bytes, its lead */
+		while (m->input_len > 1 &&
+		       ((unsigned char)m->input[m->input_len - 1] & 0xc0) == 0x80)
+			m->input_len--;
+		m->input_len--;
 		return 0;
 	default:
-		if (key >= 0x20 && key < 0x7f && m->input_len + 1 < sizeof(m->input))
+		/* a UTF-8 name comes a byte at a time, each a key */
+		if (((key >= 0x20 && key < 0x7f) || (key >= 0x80 && key <= 0xff)) &&
+		    m->input_len + 1 < sizeof(m->input))
 			m->input[m->input_len++] = (char)key;
 		return 0;
 	}

@@ -13,7 +13,11 @@
 
 #include "latencytop.h"
 
-/* Keys besides printable characters (curses' are mapped to these). */
+/*
+ * Keys besides printable characters (curses' are mapped to these).  The
+ * bytes of a UTF-8 character (0x80-0xff) come as keys of their own, one
+ * after another, as curses' getch() reads them: a search may hold them.
+ */
 enum {
 	LV_KEY_UP = 0x1000,
 	LV_KEY_DOWN,

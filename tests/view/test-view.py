@@ -665,6 +665,13 @@ def check_names():
         s = view("<Right>", loc="C")
         check((process_title(s)[1] or "").startswith("Process caf??-?? ("),
               "in the C locale, bytes over 0x7e as '?'", process_title(s)[1] or "")
+        # a search types a UTF-8 name a byte at a time; <BS> takes a character
+        s = view("<Right>/数据<Enter>")
+        check((process_title(s)[1] or "").startswith("Process 数据库线程 ("),
+              "a UTF-8 search finds its process", process_title(s)[1] or "")
+        s = view("/数据<BS>")
+        check(s[-1].rstrip() == "/数", "<BS> in a search takes a whole UTF-8 character",
+              s[-1])
         # a UTF-8 locale that is not installed still means a UTF-8 terminal
         s = view("<Right>", lang="zz_ZZ.UTF-8")
         check((process_title(s)[1] or "").startswith("Process café-ü ("),
