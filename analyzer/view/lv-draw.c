@@ -32,17 +32,23 @@ static const char *const kind_name[LT_CAUSE_NR] = {
  * may name itself anything) shows as '?' (lv-text.h): a newline or an
  * escape must not break the layout.
  */
-static void put(int y, int x, int attr, const char *s)
+static void put_in(int y, int x, int attr, const char *s, int room)
 {
 	char buf[1024];
-	int room = COLS - x;
 
+	if (room > COLS - x)
+		room = COLS - x;
 	if (room <= 0 || y >= LINES)
 		return;
 	lv_text_fit(buf, sizeof(buf), s, room, NULL);
 	attron(attr);
 	mvaddstr(y, x, buf);
 	attroff(attr);
+}
+
+static void put(int y, int x, int attr, const char *s)
+{
+	put_in(y, x, attr, s, COLS - x);
 }
 
 static void __attribute__((format(printf, 4, 5)))
@@ -257,7 +263,7 @@ static int bar_name(char *buf, size_t len, const char *comm, bool cur)
 static void process_bar(const struct lv_model *m, int y)
 {
 	const struct lt_report_process *p;
-	int x, start = 0, pos = 0, len, cur_x = 0, cur_len = 0;
+	int x, start = 0, pos = 0, len, cur_x = 0, cur_len = 0, right;
 	char prefix[32] = "";
 	size_t i;
 
@@ -282,25 +288,34 @@ static void process_bar(const struct lv_model *m, int y)
 	x = (int)strlen(prefix);
 	if (cur_x + cur_len > COLS - x)
 		start = cur_x + cur_len - (COLS - x);
+	/*
+	 * Names beyond either edge: '<' and '>' take the edge columns, which
+	 * the names then leave alone (a two-column character half under a
+	 * marker would shift the rest of the terminal's line).
+	 */
+	right = pos - 1 - start > COLS - x ? COLS - 1 : COLS;
 	put(y, 0, A_BOLD, prefix);
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
 		char name[BAR_NAME_BYTES];
 
 		p = lv_model_proc_at(m, i);
 		len = bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
-		if (pos + len > start && pos - start + x < COLS) {
-			int skip = pos < start ? start - pos : 0, over;
-			const char *rest = lv_text_skip(name, skip, &over);
+		if (pos + len > start && pos - start + x < right) {
+			int skip = pos < start ? start - pos : 0, over, col;
+			const char *rest;
 
-			put(y, x + pos - start + skip + over,
-			    i == m->proc ? A_REVERSE : 0, rest);
+			if (start > 0 && pos <= start)
+				skip++;		/* its first column is the '<' */
+			rest = lv_text_skip(name, skip, &over);
+			col = x + pos - start + skip + over;
+			put_in(y, col, i == m->proc ? A_REVERSE : 0, rest,
+			       right - col);
 		}
 		pos += len;
 	}
-	/* names beyond either edge */
 	if (start > 0)
 		put(y, x, A_BOLD, "<");
-	if (pos - 1 - start > COLS - x)
+	if (right < COLS)
 		put(y, COLS - 1, A_BOLD, ">");
 }
 
@@ -440,7 +455,8 @@ static void detail_screen(struct lv_model *m)
 {
 	const struct lt_report_row *r = lv_model_row(m);
 	const struct lt_report_process *p = lv_model_process(m);
-	char cause[256], a[32], b[32], c[32], d[32], range[96];
+	/* whole, wrapped: a long UTF-8 cause (3 bytes a character) too */
+	char cause[1024], a[32], b[32], c[32], d[32], range[96];
 	struct text t = { 0 };
 	size_t i;
 	unsigned int k;

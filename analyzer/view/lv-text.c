@@ -40,14 +40,12 @@ int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used)
 
 	while (i < n && col < cols) {
 		w = glyph(s + i, n - i, &len);
-		if (w > cols - col) {
+		if (w > cols - col || (w && o + len >= size)) {
 			if (col)
 				break;
-			w = 0;	/* wider than the whole room */
+			w = 0;	/* wider than the whole room, or the buffer */
 		}
 		if (w) {
-			if (o + len >= size)
-				break;
 			memcpy(buf + o, s + i, len);
 			o += len;
 			col += w;

@@ -20,8 +20,9 @@
  * @s as drawn, in @buf (@size bytes, NUL-terminated), cut to @cols columns
  * on a character's boundary.  Returns the columns written; *@used (when
  * not NULL) is how many bytes of @s they took.  A character wider than
- * all of @cols (a CJK one in 1) draws as '?', so that any @cols > 0 takes
- * a character and a loop over the rest moves on.
+ * all of @cols (a CJK one in 1), or longer than all of @buf, draws as
+ * '?', so that any @cols > 0 and @size > 1 take a character and a loop
+ * over the rest moves on.
  */
 int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used);
 

@@ -47,6 +47,7 @@ static void test_utf8(void)
 	fit("a\xe2\x80\x8b" "b\xe2\x80\xae" "c", 10, 64, "a?b?c", 5, 9);
 	/* the buffer is full before the columns are */
 	fit("数据", 10, 4, "数", 2, 3);
+	fit("数据", 10, 3, "?", 1, 3);		/* still a character taken */
 	fit("abc", 10, 3, "ab", 2, 2);
 	fit("abc", 10, 1, "", 0, 0);
 

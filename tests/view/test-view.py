@@ -676,6 +676,20 @@ def check_names():
         s = view("<Right>", lang="zz_ZZ.UTF-8")
         check((process_title(s)[1] or "").startswith("Process café-ü ("),
               "LANG=zz_ZZ.UTF-8 (not installed): UTF-8 drawn", process_title(s)[1] or "")
+        # wide names at the bar's edges: the markers keep their own columns
+        for n, p in enumerate(doc["processes"]):
+            p["comm"] = "漢" * (30 if n == 0 else 20 if n == 1 else 2)
+        with open(js, "w") as f:
+            json.dump(doc, f)
+        for cols, keys in [(63, ""), (99, ""), (101, ""), (41, "<Right>" * 5),
+                           (41, "<Right>" * 6), (50, "<Right>" * 4)]:
+            s = view(keys, cols=cols, lines=12)
+            i, _ = process_title(s)
+            bar = s[i - 1] if i else ""
+            check(bar.endswith(">") and cols_of(bar) == cols and
+                  (not keys or bar.startswith("<")),
+                  "wide names: the bar fills %d columns, '<' and '>' at its edges, "
+                  "--keys %r" % (cols, keys), bar)
     finally:
         shutil.rmtree(tmp)
 
