@@ -25,8 +25,9 @@ struct lt_report_priv {
 
 /*
  * The columns a terminal gives the UTF-8 character at *@s (not at its
- * end), moving *@s past it: 2 for an East Asian wide one, else 1 (an
- * invalid byte too, on its own).  Text output pads and cuts names by it.
+ * end), moving *@s past it: 2 for an East Asian wide one or an emoji, 0
+ * for a combining mark, else 1 (a byte that does not decode too, on its
+ * own).  Text output pads and cuts names by it.
  */
 int lt_text_cols(const char **s);
 /* The columns of @s, a character at a time. */

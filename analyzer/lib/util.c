@@ -38,32 +38,58 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";
 }
 
-/*
- * Code points that terminals give two columns: the East Asian wide and
- * fullwidth blocks, as Markus Kuhn's wcwidth() has them, and the emoji.
- */
-static bool wide(uint32_t cp)
+static bool in_ranges(uint32_t cp, const uint32_t (*r)[2], size_t n)
 {
-	static const uint32_t ranges[][2] = {
-		{ 0x1100, 0x115f }, { 0x2e80, 0x303e }, { 0x3041, 0x33ff },
-		{ 0x3400, 0x4dbf }, { 0x4e00, 0x9fff }, { 0xa000, 0xa4cf },
-		{ 0xac00, 0xd7a3 }, { 0xf900, 0xfaff }, { 0xfe30, 0xfe4f },
-		{ 0xff00, 0xff60 }, { 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f },
-		{ 0x1f900, 0x1f9ff }, { 0x20000, 0x3fffd },
-	};
 	size_t i;
 
-	if (cp < ranges[0][0])
-		return false;
-	for (i = 0; i < sizeof(ranges) / sizeof(ranges[0]); i++)
-		if (cp >= ranges[i][0] && cp <= ranges[i][1])
+	for (i = 0; i < n; i++)
+		if (cp >= r[i][0] && cp <= r[i][1])
 			return true;
 	return false;
+}
+
+/*
+ * Columns a terminal gives code point @cp: 2 for the East Asian wide and
+ * fullwidth blocks (Markus Kuhn's wcwidth()) and the emoji blocks, 0 for
+ * the common combining and zero-width ones, else 1.  An approximation of
+ * glibc's tables, which the library must not take from the locale.
+ */
+static int cp_cols(uint32_t cp)
+{
+	static const uint32_t wide[][2] = {
+		{ 0x1100, 0x115f }, { 0x231a, 0x231b }, { 0x23e9, 0x23ec },
+		{ 0x23f0, 0x23f0 }, { 0x23f3, 0x23f3 }, { 0x25fd, 0x25fe },
+		{ 0x2614, 0x2615 }, { 0x2648, 0x2653 }, { 0x267f, 0x267f },
+		{ 0x2693, 0x2693 }, { 0x26a1, 0x26a1 }, { 0x26aa, 0x26ab },
+		{ 0x26bd, 0x26be }, { 0x26c4, 0x26c5 }, { 0x26ce, 0x26ce },
+		{ 0x26d4, 0x26d4 }, { 0x26ea, 0x26ea }, { 0x26f2, 0x26f5 },
+		{ 0x26fa, 0x26fd }, { 0x2705, 0x2705 }, { 0x270a, 0x270b },
+		{ 0x2728, 0x2728 }, { 0x274c, 0x274c }, { 0x274e, 0x274e },
+		{ 0x2753, 0x2755 }, { 0x2757, 0x2757 }, { 0x2795, 0x2797 },
+		{ 0x27b0, 0x27b0 }, { 0x27bf, 0x27bf }, { 0x2b1b, 0x2b1c },
+		{ 0x2b50, 0x2b50 }, { 0x2b55, 0x2b55 }, { 0x2e80, 0x303e },
+		{ 0x3041, 0x33ff }, { 0x3400, 0x4dbf }, { 0x4e00, 0x9fff },
+		{ 0xa000, 0xa4cf }, { 0xac00, 0xd7a3 }, { 0xf900, 0xfaff },
+		{ 0xfe10, 0xfe19 }, { 0xfe30, 0xfe6b }, { 0xff00, 0xff60 },
+		{ 0xffe0, 0xffe6 }, { 0x1f300, 0x1f64f }, { 0x1f680, 0x1f6ff },
+		{ 0x1f900, 0x1f9ff }, { 0x1fa70, 0x1faff }, { 0x20000, 0x3fffd },
+	};
+	static const uint32_t zero[][2] = {
+		{ 0x0300, 0x036f }, { 0x200b, 0x200f }, { 0x20d0, 0x20ff },
+		{ 0xfe00, 0xfe0f }, { 0xfe20, 0xfe2f },
+	};
+
+	if (cp < 0x300)
+		return 1;
+	if (in_ranges(cp, zero, sizeof(zero) / sizeof(zero[0])))
+		return 0;
+	return in_ranges(cp, wide, sizeof(wide) / sizeof(wide[0])) ? 2 : 1;
 }
 
 int lt_text_cols(const char **s)
 {
 	const unsigned char *p = (const unsigned char *)*s;
+	unsigned char lo = 0x80, hi = 0xbf;
 	uint32_t cp;
 	int n, i;
 
@@ -73,16 +99,26 @@ int lt_text_cols(const char **s)
 		return 1;
 	}
 	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
+	/* RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF */
+	if (p[0] == 0xe0)
+		lo = 0xa0;
+	else if (p[0] == 0xed)
+		hi = 0x9f;
+	else if (p[0] == 0xf0)
+		lo = 0x90;
+	else if (p[0] == 0xf4)
+		hi = 0x8f;
 	cp = p[0] & (0x7f >> n);
 	for (i = 1; i < n; i++) {
-		if ((p[i] & 0xc0) != 0x80) {	/* a NUL stops it too */
+		/* a NUL stops it too: what does not decode is a byte alone */
+		if ((p[i] & 0xc0) != 0x80 || (i == 1 && (p[1] < lo || p[1] > hi))) {
 			(*s)++;
 			return 1;
 		}
 		cp = cp << 6 | (p[i] & 0x3f);
 	}
 	*s += n;
-	return wide(cp) ? 2 : 1;
+	return cp_cols(cp);
 }
 
 size_t lt_text_width(const char *s)

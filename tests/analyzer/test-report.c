@@ -528,9 +528,48 @@ static void test_number_formats(void)
 	CHECK_U64(bad, 0);
 }
 
+/* Columns of UTF-8 text as the text report pads and cuts by them. */
+static void test_text_cols(void)
+{
+	static const struct { const char *s; size_t cols; } cases[] = {
+		{ "", 0 }, { "abc", 3 }, { "caf\xc3\xa9", 4 },
+		{ "\xe6\x95\xb0\xe6\x8d\xae", 4 },		/* two CJK */
+		{ "\xf0\x9f\x9a\x80", 2 },			/* an emoji */
+		{ "\xe2\x9c\x85", 2 },				/* U+2705 */
+		{ "e\xcc\x81", 1 },				/* combining */
+		{ "a\xe2\x80\x8b" "b", 2 },			/* ZWSP */
+		{ "\xc2\x9b", 1 },				/* C1: one '?' */
+		/* what does not decode is a byte alone, a column each */
+		{ "ov\xe0\x80\x80", 5 },			/* overlong */
+		{ "\xed\xa0\x80", 3 },				/* surrogate */
+		{ "\xf4\x90\x80\x80", 4 },			/* > U+10FFFF */
+		{ "\xc0\xaf\xff", 3 }, { "ab\xe6\x95", 4 },	/* cut short */
+	};
+	struct lt_report_row row = { 0 };
+	char buf[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		lt_test_case = cases[i].s;
+		CHECK_U64(lt_text_width(cases[i].s), cases[i].cols);
+	}
+	/* a cut on a character, its '~' in the last column */
+	lt_test_case = "cut";
+	row.reason = "\xe6\x95\xb0\xe6\x8d\xae\xe5\xba\x93";	/* 6 columns */
+	row.argument = "";
+	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 5),
+		  "\xe6\x95\xb0\xe6\x8d\xae~");
+	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 4),
+		  "\xe6\x95\xb0~");
+	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 6),
+		  "\xe6\x95\xb0\xe6\x8d\xae\xe5\xba\x93");
+	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 1), "~");
+}
+
 int main(void)
 {
 	test_number_formats();
+	test_text_cols();
 	test_tables();
 	test_sort_threads();
 	test_equal_waits();
