@@ -60,6 +60,20 @@ static inline char lt_shown(const char **s)
 	return c;
 }
 
+/*
+ * @s as text output shows it (lt_shown()), into @dst of @size > 0 bytes,
+ * cut to fit; @dst may be @s itself (the copy is never ahead).
+ */
+static inline char *lt_shown_copy(char *dst, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < size)
+		dst[n++] = lt_shown(&s);
+	dst[n] = '\0';
+	return dst;
+}
+
 static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
 {
 	return (struct lt_report_priv *)r;

@@ -242,20 +242,16 @@ static void put_sources(FILE *out, const struct lt_report *r)
 {
 	char item[160], name[128];
 	int col;
-	size_t i, n;
+	size_t i;
 
 	fputs("Sources:  ", out);
 	col = HEAD_W;
 	if (!r->nr_sources)
 		put_words(out, &col, "none");
 	for (i = 0; i < r->nr_sources; i++) {
-		const char *e = r->sources[i].event;
-
 		/* shown first, so that a '\x01' of its own shows as '?' too */
-		for (n = 0; *e && n + 1 < sizeof(name); )
-			name[n++] = lt_shown(&e);
-		name[n] = '\0';
-		snprintf(item, sizeof(item), "%s\x01%" PRIu64 "%s", name,
+		snprintf(item, sizeof(item), "%s\x01%" PRIu64 "%s",
+			 lt_shown_copy(name, sizeof(name), r->sources[i].event),
 			 r->sources[i].count, i + 1 < r->nr_sources ? "," : "");
 		put_words(out, &col, item);
 	}

@@ -133,31 +133,27 @@ size_t lt_text_width(const char *s)
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
-	const char *p;
-	char *q;
+	const char *p, *c;
+	char *cut = NULL;
+	size_t cols = 0;
 
 	if (row->argument[0])
 		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
 	else
 		snprintf(buf, len, "%s", row->reason);
-	if (width && lt_text_width(buf) > width) {
-		/* on a character's boundary, the '~' in the last column */
-		size_t cols = 0;
-
-		for (p = buf; ; ) {
-			q = (char *)p;
-			cols += (size_t)lt_text_cols(&p);
-			if (cols > width - 1)
-				break;
-		}
-		q[0] = '~';
-		q[1] = '\0';
+	/* on a character's boundary, the '~' in the last column */
+	for (p = buf; width && *p; ) {
+		c = p;
+		cols += (size_t)lt_text_cols(&p);
+		if (!cut && cols > width - 1)
+			cut = (char *)c;
+	}
+	if (cols > width && width) {
+		cut[0] = '~';
+		cut[1] = '\0';
 	}
 	/* in columns: an escape sequence or a newline would break them */
-	for (p = q = buf; *p; )
-		*q++ = lt_shown(&p);	/* never ahead of p */
-	*q = '\0';
-	return buf;
+	return lt_shown_copy(buf, len, buf);
 }
 
 int lt_format_count_width(const struct lt_report_row *rows, size_t nr)
