@@ -24,11 +24,18 @@ static void fit(const char *s, int cols, size_t size, const char *want,
 	CHECK_U64(used, want_used);
 }
 
+/* lv_text_skip() of @cols columns of @s: what is left, and the overhang. */
+static void skip(const char *s, int cols, const char *want, int want_over)
+{
+	int over = -1;
+
+	lt_test_case = s;
+	CHECK_STR(lv_text_skip(s, cols, &over), want);
+	CHECK_U64(over, want_over);
+}
+
 static void test_utf8(void)
 {
-	const char *rest;
-	int over;
-
 	fit("hello", 3, 64, "hel", 3, 3);
 	fit("hello", 0, 64, "", 0, 0);
 	/* controls, C1 (U+009B, a CSI) included, one '?' a character */
@@ -51,19 +58,11 @@ static void test_utf8(void)
 	fit("abc", 10, 3, "ab", 2, 2);
 	fit("abc", 10, 1, "", 0, 0);
 
-	lt_test_case = "skip";
-	rest = lv_text_skip("数据ab", 1, &over);
-	CHECK_STR(rest, "据ab");
-	CHECK_U64(over, 1);
-	rest = lv_text_skip("数据ab", 2, &over);
-	CHECK_STR(rest, "据ab");
-	CHECK_U64(over, 0);
-	rest = lv_text_skip("数据ab", 5, &over);
-	CHECK_STR(rest, "b");
-	CHECK_U64(over, 0);
-	rest = lv_text_skip("ab", 9, &over);
-	CHECK_STR(rest, "");
-	CHECK_U64(over, 0);
+	/* past whole characters: one straddling the cut is skipped whole */
+	skip("数据ab", 1, "据ab", 1);
+	skip("数据ab", 2, "据ab", 0);
+	skip("数据ab", 5, "b", 0);
+	skip("ab", 9, "", 0);
 }
 
 /* A terminal that is not UTF-8: every byte over 0x7e is a '?'. */
