@@ -106,7 +106,7 @@ int lt_hist_merge(struct lt_hist *dst, const struct lt_hist *src)
 
 uint64_t lt_hist_quantile(const struct lt_hist *h, double q)
 {
-	uint64_t rank, seen = 0, v;
+	uint64_t rank, seen = 0, v, lo, hi;
 	unsigned int i;
 
 	if (!h->total)
@@ -121,6 +121,9 @@ uint64_t lt_hist_quantile(const struct lt_hist *h, double q)
 		rank++;
 	if (!rank)
 		rank = 1;
+	/* the last value is the maximum, known exactly: "p99 < max" misleads */
+	if (rank >= h->total)
+		return h->max;
 	for (i = 0; i < h->n; i++) {
 		seen += h->counts[i];
 		if (seen >= rank)
@@ -128,12 +131,15 @@ uint64_t lt_hist_quantile(const struct lt_hist *h, double q)
 	}
 	if (i == h->n)
 		return h->max;
-	v = lt_hist_bucket_low(h->lo + i) / 2 + lt_hist_bucket_high(h->lo + i) / 2;
-	if (v < h->min)
-		v = h->min;
-	if (v > h->max)
-		v = h->max;
-	return v;
+	/* the middle of what the bucket can hold: min and max bound it too */
+	lo = lt_hist_bucket_low(h->lo + i);
+	hi = lt_hist_bucket_high(h->lo + i);
+	if (lo < h->min)
+		lo = h->min;
+	if (hi > h->max)
+		hi = h->max;
+	v = lo / 2 + hi / 2;
+	return v < lo ? lo : v;
 }
 
 size_t lt_hist_bytes(const struct lt_hist *h)

@@ -9,6 +9,7 @@
 #ifndef LT_HIST_H
 #define LT_HIST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define LT_HIST_SUB_BITS 4
@@ -29,7 +30,10 @@ void lt_hist_init(struct lt_hist *h);
 void lt_hist_free(struct lt_hist *h);
 int lt_hist_add(struct lt_hist *h, uint64_t v);
 int lt_hist_merge(struct lt_hist *dst, const struct lt_hist *src);
-/* Value at quantile q (0..1): bucket midpoint clamped to [min, max]. */
+/*
+ * Value at quantile q (0..1), nearest rank: the middle of its bucket as
+ * bounded by min and max; the maximum exactly for the last rank.
+ */
 uint64_t lt_hist_quantile(const struct lt_hist *h, double q);
 size_t lt_hist_bytes(const struct lt_hist *h);
 
