@@ -215,8 +215,9 @@ int lt_trans_load_file(struct lt_trans *tr, const char *path,
 			     strerror(errno));
 		return -1;
 	}
+	/* a directory cannot be read, as a missing file cannot: exit 2 */
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
-		lt_error_set(err, LT_E_TABLE,
+		lt_error_set(err, LT_E_IO,
 			     "%s: translation table: not a regular file", path);
 		goto out;
 	}

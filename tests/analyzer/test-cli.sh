@@ -70,6 +70,9 @@ one_line "$LA" "$tmp/passwd"
 : > "$tmp/empty.dat"
 expect 3 "$tmp/empty.dat: " -- "$LA" "$tmp/empty.dat"
 expect 2 "/nonexistent.trans: cannot open" -- "$LA" --trans /nonexistent.trans "$REAL/qemu-1cpu-sched_switch.dat"
+# a directory, as a table or as the trace, cannot be read: 2 both
+expect 2 "$tmp: translation table: not a regular file" -- "$LA" --trans "$tmp" "$REAL/qemu-1cpu-sched_switch.dat"
+expect 2 "$tmp: " -- "$LA" "$tmp"
 
 # traces without scheduler events: say what they hold and how to record
 for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do
