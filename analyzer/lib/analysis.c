@@ -318,6 +318,15 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 /* ---- the run ------------------------------------------------------------- */
 
 /* The replay does not know the file: say which one. */
+/* @text after @err's message, if it fits whole. */
+static void append_msg(struct lt_error *err, const char *text)
+{
+	size_t len = strlen(err->msg), add = strlen(text);
+
+	if (len + add < sizeof(err->msg))
+		memcpy(err->msg + len, text, add + 1);
+}
+
 static void replay_error(struct lt_error *err, const char *path,
 			 const struct lt_error *rerr)
 {
@@ -526,6 +535,13 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	if (ret < 0) {
 		if (a->rp->err.code)
 			replay_error(err, path, &a->rp->err);
+		/*
+		 * damage in a CPU's data: what comes before it, and the other
+		 * CPUs, can still be reported, which nothing here tells
+		 */
+		else if (!opts->partial && (err->code == LT_E_TRUNCATED ||
+					    err->code == LT_E_CORRUPT))
+			append_msg(err, " (try --partial for what can be read)");
 		goto fail;
 	}
 	events = pres.events;
@@ -546,6 +562,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	/* nothing readable before the damage: no report to speak of */
 	if (priv->pub.partial && !events) {
 		*err = damage;
+		append_msg(err, " (--partial: no event could be read before it)");
 		goto fail;
 	}
 	if (!a->src_counts[LT_SRC_SWITCH] && !a->src_counts[LT_SRC_STAT_SLEEP] &&

@@ -278,12 +278,18 @@ for fmt in text folded json; do
 done
 expect 2 "/dev/full: cannot write the report" -- "$LA" -o /dev/full "$T"
 
-# cut in the metadata, nothing to report even with --partial
-expect 3 "$tmp/cut.dat: " -- "$LA" --partial "$tmp/cut.dat"
-# cut inside the last CPU's data: exit status 5, and the report says so
+# cut in the metadata, nothing to report even with --partial: no hint
+expect 3 "$tmp/cut.dat: .*[^)]\$" -- "$LA" --partial "$tmp/cut.dat"
+expect 3 "$tmp/cut.dat: .*[^)]\$" -- "$LA" "$tmp/cut.dat"
+# cut inside the last CPU's data: exit status 5, and the report says so;
+# without --partial the error points at it
 head -c 3000000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut2.dat"
-expect 3 "$tmp/cut2.dat: CPU 3" -- "$LA" "$tmp/cut2.dat"
+expect 3 "$tmp/cut2.dat: CPU 3 data: .* \(try --partial for what can be read\)\$" -- "$LA" "$tmp/cut2.dat"
 expect 5 'PARTIAL REPORT' -- "$LA" --partial "$tmp/cut2.dat"
+# cut in CPU 0's first page: nothing before it, and --partial says so
+head -c 2752700 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut4.dat"
+expect 3 "$tmp/cut4.dat: CPU 0 data: .* \(--partial: no event could be read before it\)\$" -- \
+	"$LA" --partial "$tmp/cut4.dat"
 # cut before CPU 2's data: the first damage is named, the others counted
 head -c 2850000 "$REAL/desktop-4cpu-sched_switch.dat" > "$tmp/cut3.dat"
 for j in 1 2 3; do
