@@ -410,13 +410,38 @@ add(struct text *t, const char *fmt, ...)
 /*
  * The screen line that starts at @s, to be drawn at column @x (a line's
  * first at 0, the rest indented), in @buf as drawn; returns what is left.
+ * A word is not cut where a space before it can end the line: the "i"
+ * screen's trace-cmd command must copy whole.  Stack frames have none.
  */
 static const char *wrap_piece(char *buf, size_t size, const char *s, int x)
 {
-	size_t used;
+	size_t used, keep;
+	char *piece;
 
 	lv_text_fit(buf, size, s, COLS - x, &used);
-	return s + used;
+	if (s[used] == ' ')
+		return s + used + strspn(s + used, " ");
+	if (!s[used])
+		return s + used;
+	for (keep = used; keep && s[keep - 1] != ' '; keep--)
+		;
+	/*
+	 * A space ends the line (0x20 is never inside a UTF-8 character),
+	 * but not the indent: the word would only move under it, and be cut.
+	 */
+	if (keep <= strspn(s, " ") || !(piece = strndup(s, keep)))
+		return s + used;
+	lv_text_fit(buf, size, piece, COLS - x, NULL);
+	free(piece);
+	return s + keep;
+}
+
+/* Where @line's wrapped pieces start: past its own indent, and then some. */
+static int cont_x(const char *line)
+{
+	int lead = (int)strspn(line, " ");
+
+	return lead < COLS / 2 ? lead + WRAP_INDENT : WRAP_INDENT;
 }
 
 /*
@@ -433,14 +458,14 @@ static void text_show(struct lv_model *m, struct text *t, const char *title)
 
 	/* how many screen lines the text takes, wrapped as drawn below */
 	for (i = 0; i < t->nr; i++)
-		for (s = t->line[i], x = 0; !x || *s; x = WRAP_INDENT, rows++)
+		for (s = t->line[i], x = 0; !x || *s; x = cont_x(t->line[i]), rows++)
 			s = wrap_piece(buf, sizeof(buf), s, x);
 	if (m->scroll + height > rows)
 		m->scroll = rows > height ? rows - height : 0;
 	m->text_page = height;
 	bar(0, A_REVERSE, title);
 	for (row = 0, y = 1, i = 0; i < t->nr && y <= (int)height; i++) {
-		for (s = t->line[i], x = 0; !x || *s; x = WRAP_INDENT) {
+		for (s = t->line[i], x = 0; !x || *s; x = cont_x(t->line[i])) {
 			s = wrap_piece(buf, sizeof(buf), s, x);
 			if (row++ >= m->scroll && y <= (int)height)
 				mvaddstr(y++, x, buf);

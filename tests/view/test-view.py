@@ -602,6 +602,29 @@ def cols_of(text):
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
+def check_wrap():
+    """Long lines wrap at spaces, under their own indent: the i screen's
+    trace-cmd command copies whole (it split sched_stat_blocked in two)."""
+    t = os.path.join(REAL, "desktop-4cpu-sched_switch.dat")
+    for cols in (60, 80, 100):
+        s = screen(t, "i", cols=cols, lines=50)
+        cmd = [l for l in s if "trace-cmd record" in l]
+        check(len(cmd) == 1, "i at %d columns: the command's first line" % cols, "\n".join(s))
+        if not cmd:
+            continue
+        i = s.index(cmd[0])
+        lead = len(cmd[0]) - len(cmd[0].lstrip())
+        words = cmd[0].split()
+        for l in s[i + 1:]:
+            if len(l) - len(l.lstrip()) != lead + 4:
+                break
+            words += l.split()
+        check(words[-1] == "<workload>" and "sched_stat_blocked" in words and
+              all(w == "-e" or w == "-T" or not w.startswith("-") for w in words[2:]),
+              "i at %d columns: the command wraps at spaces, 4 past its indent" % cols,
+              "\n".join(s[i:i + 6]))
+
+
 def check_names():
     """Names in UTF-8, wide, cut, invalid: drawn by columns, never raw."""
     tmp = tempfile.mkdtemp()
@@ -652,15 +675,16 @@ def check_names():
         check(len(rows) >= 3 and rows[0][1:].startswith(reason[:20]) and
               any(l[1:].startswith("Ждём 数据 ") for l in rows) and len(set(ends)) == 1,
               "UTF-8 causes, cut and padded, keep the columns aligned", "\n".join(rows))
-        # the details wrap by columns and lose nothing
+        # the details wrap by columns, at spaces, and lose nothing
         s = view("<Enter>", cols=50)
-        text = s[1].rstrip()
+        lead = len(s[1]) - len(s[1].lstrip())
+        words = s[1].split()
         for l in s[2:]:
-            if not l.startswith("    "):
+            if not l.startswith(" " * (lead + 4)):
                 break
-            text += l[4:].rstrip()
-        check(text.startswith(reason.rstrip()[:60]) and reason.rstrip() in text + " ",
-              "details: a UTF-8 cause wrapped whole", "\n".join(s[:8]))
+            words += l.split()
+        check(" ".join(words).startswith(" ".join(reason.split())),
+              "details: a UTF-8 cause wrapped whole, at spaces", "\n".join(s[:8]))
         # a terminal that is not UTF-8 sees '?' for every byte it cannot show
         s = view("<Right>", loc="C")
         check((process_title(s)[1] or "").startswith("Process caf??-?? ("),
@@ -792,6 +816,7 @@ check_windows()
 check_options()
 check_errors()
 check_names()
+check_wrap()
 random_walk()
 if failures:
     print("test-view: %d checks failed" % failures)
