@@ -175,16 +175,38 @@ void cli_warn_from(const char *prog, const struct lt_options *opts,
 			(r->end_ns - r->start_ns) / 1e9);
 }
 
-bool cli_analysis_changed(const struct lt_options *o,
-			  const struct lt_options *base)
+const char *cli_analysis_changed(const struct lt_options *o,
+				 const struct lt_options *base, char *buf,
+				 size_t size)
 {
-	return o->sleep_cutoff_ns != base->sleep_cutoff_ns ||
-	       o->honour_maxtime != base->honour_maxtime ||
-	       o->kernel_threads != base->kernel_threads ||
-	       o->window_ns != base->window_ns || o->from_ns != base->from_ns ||
-	       o->to_ns != base->to_ns || o->nr_trans_files ||
-	       o->no_default_trans != base->no_default_trans ||
-	       o->partial != base->partial || o->threads != base->threads;
+	const struct {
+		bool changed;
+		const char *name;
+	} opt[] = {
+		{ o->sleep_cutoff_ns != base->sleep_cutoff_ns, "--sleep-cutoff" },
+		{ o->honour_maxtime != base->honour_maxtime, "--no-maxtime" },
+		{ o->kernel_threads != base->kernel_threads, "--kernel-threads" },
+		{ o->window_ns != base->window_ns, "--window" },
+		{ o->from_ns != base->from_ns, "--from" },
+		{ o->to_ns != base->to_ns, "--to" },
+		{ o->nr_trans_files != 0, "--trans" },
+		{ o->no_default_trans != base->no_default_trans, "--no-default-trans" },
+		{ o->partial != base->partial, "--partial" },
+		{ o->threads != base->threads, "--threads" },
+	};
+	size_t i, len = 0;
+
+	if (size)
+		buf[0] = '\0';
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		if (!opt[i].changed)
+			continue;
+		len += snprintf(buf + len, len < size ? size - len : 0, "%s%s",
+				len ? ", " : "", opt[i].name);
+		if (len >= size)
+			len = size;
+	}
+	return len ? buf : NULL;
 }
 
 void cli_usage_range(FILE *out)

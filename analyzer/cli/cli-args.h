@@ -53,9 +53,13 @@ int cli_analysis_check(const char *prog, const struct lt_options *opts);
 /* Warn when --from is past the end of @report's trace (read with it). */
 void cli_warn_from(const char *prog, const struct lt_options *opts,
 		   const struct lt_report *report);
-/* Whether @opts shape the analysis differently from @base. */
-bool cli_analysis_changed(const struct lt_options *opts,
-			  const struct lt_options *base);
+/*
+ * The options by which @opts shape the analysis differently from @base,
+ * named in @buf ("--window, --from"), or NULL when none do.
+ */
+const char *cli_analysis_changed(const struct lt_options *opts,
+				 const struct lt_options *base, char *buf,
+				 size_t size);
 /* --help's lines for --from and --to, then for the accounting options. */
 void cli_usage_range(FILE *out);
 void cli_usage_accounting(FILE *out);

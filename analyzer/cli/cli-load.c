@@ -68,15 +68,18 @@ int cli_load_report(const char *prog, const char *path,
 {
 	/* static: the library's warning hook keeps pointing at it */
 	static struct cli_progress line;
+	const char *changed;
+	char names[256];
 	int ret;
 
 	*saved = lt_report_file_is_json(path);
 	if (*saved) {
 		/* made already: the options it was made with hold */
-		if (!quiet && cli_analysis_changed(opts, base))
-			fprintf(stderr, "%s: warning: %s is a saved report: the "
-				"options that shape the analysis do not change it\n",
-				prog, path);
+		changed = cli_analysis_changed(opts, base, names, sizeof(names));
+		if (!quiet && changed)
+			fprintf(stderr, "%s: warning: %s is a saved report: %s "
+				"cannot change it (the analysis was made with it)\n",
+				prog, path, changed);
 		return lt_report_read_json(path, report, err);
 	}
 	cli_progress_init(&line, prog, path, opts, progress && !quiet, quiet);

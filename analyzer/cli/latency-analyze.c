@@ -227,7 +227,7 @@ int main(int argc, char **argv)
 	if (cli_analysis_check(prog, &opts))
 		return lt_error_exit_status(LT_E_USAGE);
 	if (output && same_file(output, argv[optind])) {
-		fprintf(stderr, "%s: --output %s: that is the trace being read\n",
+		fprintf(stderr, "%s: --output %s: that is the file being read\n",
 			prog, output);
 		return lt_error_exit_status(LT_E_USAGE);
 	}

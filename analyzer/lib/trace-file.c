@@ -1340,7 +1340,9 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		trace_fail(t, err, LT_E_IO, "not a regular file");
+		trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
+			   "not a regular file" :
+			   "not a regular file (a trace is mapped, not streamed: save it first)");
 		goto fail;
 	}
 	if (st.st_size == 0) {

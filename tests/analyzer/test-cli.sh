@@ -73,6 +73,8 @@ expect 2 "/nonexistent.trans: cannot open" -- "$LA" --trans /nonexistent.trans "
 # a directory, as a table or as the trace, cannot be read: 2 both
 expect 2 "$tmp: translation table: not a regular file" -- "$LA" --trans "$tmp" "$REAL/qemu-1cpu-sched_switch.dat"
 expect 2 "$tmp: " -- "$LA" "$tmp"
+expect 2 "^latency-analyze: /dev/fd/[0-9]+: not a regular file \(a trace is mapped, not streamed: save it first\)\$" -- \
+	"$LA" <(cat "$REAL/qemu-1cpu-sched_switch.dat")
 
 # traces without scheduler events: say what they hold and how to record
 for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do
@@ -256,7 +258,7 @@ expect 0 "warning: --from 100 s is past the end of the trace" -- \
 # -o naming the trace (or a link to it) must not truncate it
 cp "$T" "$tmp/self.dat"
 ln -s "$tmp/self.dat" "$tmp/link.dat"
-expect 1 "--output .*: that is the trace being read" -- \
+expect 1 "--output .*: that is the file being read" -- \
 	"$LA" -o "$tmp/link.dat" "$tmp/self.dat"
 cmp -s "$T" "$tmp/self.dat" || { echo "FAIL: -o destroyed the trace"; fail=1; }
 
@@ -380,8 +382,10 @@ python3 -c 'import sys; sys.stdout.write("[" + "0," * 1000001 + "0]")' > "$tmp/m
 expect 6 "^latency-analyze: $tmp/many.json: line 1, column [0-9]+: more than 1000000 values in 2000005 bytes: more than is read\$" -- \
 	"$LA" "$tmp/many.json"
 rm -f "$tmp/big.json" "$tmp/many.json"
-expect 0 "saved.json is a saved report: the options that shape the analysis do not change it" -- \
+expect 0 "saved.json is a saved report: --window cannot change it \(the analysis was made with it\)\$" -- \
 	"$LA" -w 5s "$tmp/saved.json"
+expect 0 "saved.json is a saved report: --sleep-cutoff, --from, --trans cannot change it" -- \
+	"$LA" --from 1 --sleep-cutoff 1ms --trans /dev/null "$tmp/saved.json"
 # --sort orders a saved report as it would have ordered the trace's, silently
 t=$DATA/../../samples/local-golden-stacks.dat
 "$LA" -q -f json -w 0.2 "$t" > "$tmp/saved.json"
