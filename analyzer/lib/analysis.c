@@ -317,7 +317,6 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 
 /* ---- the run ------------------------------------------------------------- */
 
-/* The replay does not know the file: say which one. */
 /* @text after @err's message, if it fits whole. */
 static void append_msg(struct lt_error *err, const char *text)
 {
@@ -327,6 +326,7 @@ static void append_msg(struct lt_error *err, const char *text)
 		memcpy(err->msg + len, text, add + 1);
 }
 
+/* The replay does not know the file: say which one. */
 static void replay_error(struct lt_error *err, const char *path,
 			 const struct lt_error *rerr)
 {
@@ -536,8 +536,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		if (a->rp->err.code)
 			replay_error(err, path, &a->rp->err);
 		/*
-		 * damage in a CPU's data: what comes before it, and the other
-		 * CPUs, can still be reported, which nothing here tells
+		 * damage in a CPU's data: --partial reports what precedes it
+		 * and the other CPUs, which the message alone does not say
 		 */
 		else if (!opts->partial && (err->code == LT_E_TRUNCATED ||
 					    err->code == LT_E_CORRUPT))
