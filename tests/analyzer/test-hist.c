@@ -64,6 +64,21 @@ static void test_spread(void)
 	CHECK(q <= 1000000 && near(q, 999000));
 	lt_hist_free(&h);
 
+	/*
+	 * One bucket, [983040, 1015807], holds all ten; every value lies
+	 * between min and max, so the middle of that span is taken: off by
+	 * at most half of it, where the bucket's middle clamped to max could
+	 * be off by all of it
+	 */
+	lt_test_case = "min and max bound the bucket";
+	v[0] = 983040;
+	for (i = 1; i < 10; i++)
+		v[i] = 990000;
+	fill(&h, v, 10);
+	CHECK_U64(lt_hist_quantile(&h, 0.50), 986520);
+	CHECK(near(lt_hist_quantile(&h, 0.50), 990000));
+	lt_hist_free(&h);
+
 	lt_test_case = "all equal";
 	for (i = 0; i < 100; i++)
 		v[i] = 123457;
