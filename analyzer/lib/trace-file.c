@@ -333,6 +333,32 @@ static inline const char *rd_kept(const struct rd *r, size_t len)
 	return (const char *)r->p + r->pos - len;
 }
 
+/*
+ * @count (@what, of system @sys if not NULL), just read, of items of at
+ * least @each bytes: over @limit it is damage; more than the rest holds,
+ * truncation or damage as rd_need() says (a file cut inside its formats
+ * leaves a count that fits the limit but not the bytes left).
+ */
+static int rd_count(const struct lt_trace *t, struct lt_error *err,
+		    struct rd *r, uint32_t count, uint32_t limit, size_t each,
+		    const char *what, const char *sys)
+{
+	char item[128];
+
+	if (count <= limit && count <= (r->len - r->pos) / each)
+		return 0;
+	if (sys)
+		snprintf(item, sizeof(item), "%s %u of system \"%.64s\"",
+			 what, count, sys);
+	else
+		snprintf(item, sizeof(item), "%s %u", what, count);
+	r->pos -= 4;
+	if (count > limit)
+		return rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
+			       item);
+	return rd_need(t, err, r, 4 + (size_t)count * each, item);
+}
+
 static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
 			       struct rd *r)
 {
@@ -343,11 +369,9 @@ static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
 	if (rd_u32(t, err, r, "ftrace format count", &count))
 		return -1;
 	/* Each format needs at least its 8-byte size. */
-	if (count > LT_MAX_EVENT_TYPES || count > (r->len - r->pos) / 8) {
-		r->pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "ftrace format count %u is impossible", count);
-	}
+	if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
+		     "ftrace format count", NULL))
+		return -1;
 	for (i = 0; i < count; i++) {
 		if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
 				  "ftrace event format", &text, &len))
@@ -370,11 +394,9 @@ static int read_event_formats(struct lt_trace *t, struct lt_error *err,
 	if (rd_u32(t, err, r, "event system count", &systems))
 		return -1;
 	/* A system needs at least a 1-byte name and a 4-byte count. */
-	if (systems > LT_MAX_SYSTEMS || systems > (r->len - r->pos) / 5) {
-		r->pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "event system count %u is impossible", systems);
-	}
+	if (rd_count(t, err, r, systems, LT_MAX_SYSTEMS, 5,
+		     "event system count", NULL))
+		return -1;
 	for (s = 0; s < systems; s++) {
 		if (rd_str(t, err, r, "event system name", &name, &syslen))
 			return -1;
@@ -387,13 +409,9 @@ static int read_event_formats(struct lt_trace *t, struct lt_error *err,
 		memcpy(sys, name, syslen + 1);
 		if (rd_u32(t, err, r, "event count", &count))
 			return -1;
-		if (count > LT_MAX_EVENT_TYPES ||
-		    count > (r->len - r->pos) / 8) {
-			r->pos -= 4;
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "event count %u of system \"%.64s\" is impossible",
-				       count, sys);
-		}
+		if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
+			     "event count", sys))
+			return -1;
 		for (i = 0; i < count; i++) {
 			if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
 					  "event format", &text, &len))

@@ -77,6 +77,13 @@ static const struct bad_case cases[] = {
 	  .value = 0xffffffff, .code = LT_E_CORRUPT, .says = "impossible" },
 	{ "event system count", V6, "event_formats", 0, PUT32,
 	  .value = 100000, .code = LT_E_CORRUPT, .says = "impossible" },
+	/* a count within the limits, with the file cut after it */
+	{ "cut after the ftrace format count", V6, "ftrace_events", 4, CUT,
+	  .code = LT_E_TRUNCATED,
+	  .says = "ftrace format count 1 needs 12 bytes, the file ends after 4" },
+	{ "event system count past the section", V7, "section.EVENT_FORMATS",
+	  16, PUT32, .value = 60000, .code = LT_E_CORRUPT,
+	  .says = "event system count 60000 needs 300004 bytes, only" },
 	{ "format size past the end", V6, "format.sched", 0, PUT64,
 	  .value = 1ULL << 19, .code = LT_E_TRUNCATED,
 	  .says = "event format needs" },
