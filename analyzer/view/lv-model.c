@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lv-model.h"
+#include "lv-text.h"
 
 #define PAGE	10	/* rows a page key moves before anything was drawn */
 
@@ -186,25 +187,10 @@ static void move(struct lv_table *t, long by)
 	t->sel = (size_t)sel;
 }
 
-/* Case-blind substring. */
-static bool contains(const char *hay, const char *needle)
-{
-	size_t n = strlen(needle), i;
-
-	for (; *hay; hay++) {
-		for (i = 0; i < n; i++)
-			if (tolower((unsigned char)hay[i]) !=
-			    tolower((unsigned char)needle[i]))
-				break;
-		if (i == n)
-			return true;
-	}
-	return !n;
-}
-
 static bool row_matches(const struct lt_report_row *r, const char *s)
 {
-	return contains(r->reason, s) || contains(r->argument, s);
+	return lv_text_contains(r->reason, s) ||
+	       lv_text_contains(r->argument, s);
 }
 
 /*
@@ -226,7 +212,7 @@ static int find_next(struct lv_model *m)
 		k = (m->proc + i) % m->nr_procs;
 		p = lv_model_proc_at(m, k);
 		snprintf(pid, sizeof(pid), "%d", p->pid);
-		if (contains(p->comm, s) || !strcmp(pid, s)) {
+		if (lv_text_contains(p->comm, s) || !strcmp(pid, s)) {
 			m->proc = k;
 			m->pid = p->pid;
 			snprintf(m->msg, sizeof(m->msg), "process %s (%d)",
@@ -250,6 +236,8 @@ static int find_next(struct lv_model *m)
 
 static int prompt_key(struct lv_model *m, int key)
 {
+	size_t n;
+
 	switch (key) {
 	case LV_KEY_ENTER:
 		m->prompt = false;
@@ -273,9 +261,19 @@ static int prompt_key(struct lv_model *m, int key)
 		return 0;
 	default:
 		/* a UTF-8 name comes a byte at a time, each a key */
-		if (((key >= 0x20 && key < 0x7f) || (key >= 0x80 && key <= 0xff)) &&
-		    m->input_len + 1 < sizeof(m->input))
+		if (!((key >= 0x20 && key < 0x7f) || (key >= 0x80 && key <= 0xff)))
+			return 0;
+		if (m->input_skip && (key & 0xc0) == 0x80) {
+			m->input_skip--;
+			return 0;
+		}
+		m->input_skip = 0;
+		/* a lead byte keeps room for its character's others */
+		n = lv_text_char_len((unsigned char)key);
+		if (m->input_len + n < sizeof(m->input))
 			m->input[m->input_len++] = (char)key;
+		else
+			m->input_skip = (unsigned int)n - 1;
 		return 0;
 	}
 }
@@ -433,6 +431,7 @@ static int main_key(struct lv_model *m, int key)
 	case '/':
 		m->prompt = true;
 		m->input_len = 0;
+		m->input_skip = 0;
 		return 0;
 	case 'n':
 		return find_next(m);

@@ -69,6 +69,8 @@ struct lv_model {
 	bool prompt;			/* '/' was typed: a search is typed */
 	char input[64];
 	size_t input_len;
+	unsigned int input_skip;	/* bytes left of a character that did
+					   not fit: dropped, not cut */
 	char search[64];
 	char msg[256];			/* a one-line answer on the status line */
 	bool quit;

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lv-text.c - names measured in terminal columns (lv-text.h).
+ * lv-text.c - names measured in terminal columns, and searched (lv-text.h).
  */
 #define _GNU_SOURCE	/* wcwidth */
+#include <stdlib.h>	/* MB_CUR_MAX */
 #include <string.h>
 #include <wchar.h>
+#include <wctype.h>
 
 #include "lv-text.h"
 
@@ -62,6 +64,60 @@ int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used)
 	if (used)
 		*used = i;
 	return col;
+}
+
+/*
+ * The character at @s (@n > 0 bytes left) in lower case, its bytes in
+ * *@len; a byte that starts no character is itself, above any character.
+ */
+static wint_t folded(const char *s, size_t n, size_t *len)
+{
+	unsigned char c = (unsigned char)*s;
+	mbstate_t st;
+	wchar_t wc;
+	size_t k;
+
+	*len = 1;
+	if (c < 0x80)
+		return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
+	memset(&st, 0, sizeof(st));
+	k = mbrtowc(&wc, s, n, &st);
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
+		return 0x110000 + c;
+	*len = k;
+	return towlower(wc);
+}
+
+bool lv_text_contains(const char *hay, const char *needle)
+{
+	size_t hn = strlen(hay), nn = strlen(needle), i, h, n, step, hl, nl;
+
+	if (!nn)
+		return true;
+	/* from each character of @hay on */
+	for (i = 0; i < hn; i += step) {
+		folded(hay + i, hn - i, &step);
+		for (h = i, n = 0; h < hn && n < nn; h += hl, n += nl)
+			if (folded(hay + h, hn - h, &hl) !=
+			    folded(needle + n, nn - n, &nl))
+				break;
+		if (n == nn)
+			return true;
+	}
+	return false;
+}
+
+size_t lv_text_char_len(unsigned char lead)
+{
+	if (MB_CUR_MAX == 1)
+		return 1;
+	if (lead >= 0xf0 && lead <= 0xf4)
+		return 4;
+	if (lead >= 0xe0 && lead <= 0xef)
+		return 3;
+	if (lead >= 0xc2 && lead <= 0xdf)
+		return 2;
+	return 1;
 }
 
 const char *lv_text_skip(const char *s, int cols, int *over)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * lv-text.h - names from a trace or a saved report as the viewer draws
- * them, measured in terminal columns, not bytes.
+ * them, measured in terminal columns, not bytes; and as it searches them.
  *
  * A task may name itself anything: UTF-8 (two columns a CJK character),
  * an escape sequence, a C1 control (U+009B starts one too), bytes of no
@@ -14,6 +14,7 @@
 #ifndef LV_TEXT_H
 #define LV_TEXT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -32,5 +33,21 @@ int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used);
  * skipped whole, and the rest starts a column later), else 0.
  */
 const char *lv_text_skip(const char *s, int cols, int *over);
+
+/*
+ * Whether @needle is in @hay, letters of either case alike: ASCII's
+ * always, others' where the locale decodes them (the terminal's charset,
+ * in which the search was typed).  A byte that is no character matches
+ * only itself.  An empty @needle is in everything.
+ */
+bool lv_text_contains(const char *hay, const char *needle);
+
+/*
+ * The bytes of the character that @lead starts, as the terminal sends
+ * them: 1 in a single-byte charset; in UTF-8, 2-4 for a lead byte, else 1
+ * (ASCII, a continuation byte, a byte UTF-8 never has).  For a search
+ * typed a byte at a time.
+ */
+size_t lv_text_char_len(unsigned char lead);
 
 #endif /* LV_TEXT_H */

@@ -696,6 +696,15 @@ def check_names():
         s = view("/数据<BS>")
         check(s[-1].rstrip() == "/数", "<BS> in a search takes a whole UTF-8 character",
               s[-1])
+        # letters of either case alike, beyond ASCII too where the locale decodes them
+        s = view("/CAFÉ-Ü<Enter>")
+        check((process_title(s)[1] or "").startswith("Process café-ü ("),
+              "a search is case-blind for UTF-8 letters (CAFÉ-Ü finds café-ü)",
+              process_title(s)[1] or "")
+        # the search holds 63 bytes: a character that does not fit is dropped whole
+        s = view("/a" + "数" * 21)
+        check(s[-1].rstrip() == "/a" + "数" * 20,
+              "a search too long for its 63 bytes keeps whole characters", s[-1])
         # a UTF-8 locale that is not installed still means a UTF-8 terminal
         s = view("<Right>", lang="zz_ZZ.UTF-8")
         check((process_title(s)[1] or "").startswith("Process café-ü ("),
