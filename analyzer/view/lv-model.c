@@ -254,7 +254,7 @@ static int prompt_key(struct lv_model *m, int key)
 			return 0;
 		}
 		/* a whole UTF-8 character: its continuation bytes, its lead */
-		while (m->input_len > 1 &&
+		while (m->input_len > 1 && lv_text_utf8() &&
 		       ((unsigned char)m->input[m->input_len - 1] & 0xc0) == 0x80)
 			m->input_len--;
 		m->input_len--;
@@ -263,6 +263,7 @@ static int prompt_key(struct lv_model *m, int key)
 		/* a UTF-8 name comes a byte at a time, each a key */
 		if (!((key >= 0x20 && key < 0x7f) || (key >= 0x80 && key <= 0xff)))
 			return 0;
+		/* the rest of a UTF-8 character that did not fit */
 		if (m->input_skip && (key & 0xc0) == 0x80) {
 			m->input_skip--;
 			return 0;

@@ -3,7 +3,7 @@
  * lv-text.c - names measured in terminal columns, and searched (lv-text.h).
  */
 #define _GNU_SOURCE	/* wcwidth */
-#include <stdlib.h>	/* MB_CUR_MAX */
+#include <langinfo.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -107,9 +107,14 @@ bool lv_text_contains(const char *hay, const char *needle)
 	return false;
 }
 
+bool lv_text_utf8(void)
+{
+	return !strcmp(nl_langinfo(CODESET), "UTF-8");
+}
+
 size_t lv_text_char_len(unsigned char lead)
 {
-	if (MB_CUR_MAX == 1)
+	if (!lv_text_utf8())
 		return 1;
 	if (lead >= 0xf0 && lead <= 0xf4)
 		return 4;

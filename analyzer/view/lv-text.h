@@ -43,9 +43,15 @@ const char *lv_text_skip(const char *s, int cols, int *over);
 bool lv_text_contains(const char *hay, const char *needle);
 
 /*
+ * Whether the locale's charset (the terminal's, and the search's) is
+ * UTF-8.  Other charsets are taken a byte a character when typed.
+ */
+bool lv_text_utf8(void);
+
+/*
  * The bytes of the character that @lead starts, as the terminal sends
- * them: 1 in a single-byte charset; in UTF-8, 2-4 for a lead byte, else 1
- * (ASCII, a continuation byte, a byte UTF-8 never has).  For a search
+ * them: in UTF-8, 2-4 for a lead byte, else 1 (ASCII, a continuation
+ * byte, a byte UTF-8 never has); in any other charset 1.  For a search
  * typed a byte at a time.
  */
 size_t lv_text_char_len(unsigned char lead);

@@ -701,6 +701,9 @@ def check_names():
         check((process_title(s)[1] or "").startswith("Process café-ü ("),
               "a search is case-blind for UTF-8 letters (CAFÉ-Ü finds café-ü)",
               process_title(s)[1] or "")
+        # a charset that is not UTF-8 (the C locale's) is a byte a character
+        s = view("/xé<BS>", loc="C")
+        check(s[-1].rstrip() == "/x?", "in the C locale <BS> takes one byte", s[-1])
         # the search holds 63 bytes: a character that does not fit is dropped whole
         s = view("/a" + "数" * 21)
         check(s[-1].rstrip() == "/a" + "数" * 20,
