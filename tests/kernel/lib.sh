@@ -121,6 +121,7 @@ lt_make_initramfs() {
 # A soft lockup this long on the guest's console: it is not coming back.
 LT_LOCKUP_SECS=${LT_LOCKUP_SECS:-40}
 LT_QEMU_RETRIES=${LT_QEMU_RETRIES:-1}
+LT_LOCKED_UP=200	# lt_boot_qemu's own: timeout returns 124-127, 137
 
 # lt_guest_locked_up - whether the console reports a soft lockup of at
 # least $LT_LOCKUP_SECS s.
@@ -133,7 +134,9 @@ lt_guest_locked_up() {
 }
 
 # lt_boot_qemu KERNEL INITRD - one boot, until the guest powers off, times
-# out (124, 137) or locks up (125: killed once its console says so).
+# out (124, 137) or locks up ($LT_LOCKED_UP: stopped once its console says
+# so, some 60-80 s into a run, so that a second boot still fits the tests'
+# ctest TIMEOUT).
 lt_boot_qemu() {
 	local kernel=$1 initrd=$2 pid rc
 
@@ -152,17 +155,23 @@ lt_boot_qemu() {
 		-display none -monitor none -serial "file:$LT_WORK/console.log" \
 		-nic none -no-reboot < /dev/null &
 	pid=$!
+	# a test stopped meanwhile (ctest's TIMEOUT, ^C) takes qemu with it
+	# shellcheck disable=SC2064 # the pid now: $pid is local
+	trap "kill $pid 2> /dev/null" EXIT
+	trap 'exit 143' TERM INT
 	while kill -0 "$pid" 2> /dev/null; do
 		sleep 1
 		if lt_guest_locked_up; then
 			sleep 5		# the backtraces
 			kill "$pid" 2> /dev/null
 			wait "$pid"
-			return 125
+			trap - EXIT TERM INT
+			return $LT_LOCKED_UP
 		fi
 	done
 	wait "$pid"
 	rc=$?
+	trap - EXIT TERM INT
 	return $rc
 }
 
@@ -184,11 +193,15 @@ lt_run_qemu() {
 		lt_log "booting $(basename "$kernel") under qemu (TCG), timeout ${LT_QEMU_TIMEOUT}s"
 		lt_boot_qemu "$kernel" "$initrd"
 		rc=$?
-		lt_log "qemu exited with $rc after $(($(date +%s) - t0)) s"
+		if [ $rc -eq $LT_LOCKED_UP ]; then
+			lt_log "qemu stopped after $(($(date +%s) - t0)) s: the guest locked up"
+		else
+			lt_log "qemu exited with $rc after $(($(date +%s) - t0)) s"
+		fi
 		grep '^LT:' "$LT_WORK/console.log" | sed 's/^/    guest /'
 		# where the guest's tasks waited, if the recording hung (guest-init.sh)
 		grep '^LT-HANG:' "$LT_WORK/console.log" | head -n 400
-		[ $rc -eq 125 ] || break
+		[ $rc -eq $LT_LOCKED_UP ] || break
 		try=$((try + 1))
 		cp "$LT_WORK/console.log" "$LT_WORK/console-lockup-$try.log"
 		grep -E -A40 'soft lockup|self-detected stall' "$LT_WORK/console.log" |
