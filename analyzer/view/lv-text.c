@@ -11,6 +11,20 @@
 #include "lv-text.h"
 
 /*
+ * The character the locale decodes at @s (@n > 0 bytes left) in *@wc:
+ * its bytes, or 0 when none starts there (an invalid or cut sequence).
+ */
+static size_t decode(const char *s, size_t n, wchar_t *wc)
+{
+	mbstate_t st;
+	size_t k;
+
+	memset(&st, 0, sizeof(st));
+	k = mbrtowc(wc, s, n, &st);
+	return k == (size_t)-1 || k == (size_t)-2 ? 0 : k;
+}
+
+/*
  * The character at @s (@n > 0 bytes left): its bytes in *@len, and the
  * columns it draws in, 1 or 2; 0 when it draws as '?'.  An invalid byte
  * is one '?' on its own, so the next one is tried afresh.
@@ -18,7 +32,6 @@
 static int glyph(const char *s, size_t n, size_t *len)
 {
 	unsigned char c = (unsigned char)*s;
-	mbstate_t st;
 	wchar_t wc;
 	size_t k;
 	int w;
@@ -26,9 +39,8 @@ static int glyph(const char *s, size_t n, size_t *len)
 	*len = 1;
 	if (c < 0x80)	/* nearly every name: no locale call */
 		return c >= 0x20 && c < 0x7f;
-	memset(&st, 0, sizeof(st));
-	k = mbrtowc(&wc, s, n, &st);
-	if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
+	k = decode(s, n, &wc);
+	if (!k)
 		return 0;
 	*len = k;
 	w = wcwidth(wc);
@@ -73,16 +85,14 @@ int lv_text_fit(char *buf, size_t size, const char *s, int cols, size_t *used)
 static wint_t folded(const char *s, size_t n, size_t *len)
 {
 	unsigned char c = (unsigned char)*s;
-	mbstate_t st;
 	wchar_t wc;
 	size_t k;
 
 	*len = 1;
 	if (c < 0x80)
 		return c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c;
-	memset(&st, 0, sizeof(st));
-	k = mbrtowc(&wc, s, n, &st);
-	if (k == (size_t)-1 || k == (size_t)-2 || k == 0)
+	k = decode(s, n, &wc);
+	if (!k)
 		return 0x110000 + c;
 	*len = k;
 	return towlower(wc);
