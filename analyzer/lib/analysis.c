@@ -98,6 +98,25 @@ static void symbols_loaded(struct analysis *a)
 	a->loading = false;
 }
 
+/*
+ * Damaged symbols leave stacks to their blocking function (warned once);
+ * symbols that did not fit in memory would give a report that only looks
+ * damaged, so they fail the analysis as out of memory.
+ */
+static int symbols_needed(struct analysis *a, struct lt_error *err)
+{
+	struct lt_error kerr;
+
+	if (a->rp->nr_stacks <= 1 || !lt_trace_load_ksyms(a->trace, &kerr))
+		return 0;
+	if (kerr.code == LT_E_NOMEM) {
+		*err = kerr;
+		return -1;
+	}
+	lt_warning("%s", kerr.msg);
+	return 0;
+}
+
 /* ---- setup ------------------------------------------------------------ */
 
 static int load_tables(struct analysis *a, const struct lt_options *opts,
@@ -570,6 +589,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		no_sched_error(a, &dec, path, events, pres.cut, err);
 		goto fail;
 	}
+	if (symbols_needed(a, err) < 0)
+		goto fail;
 	if (lt_replay_finish(a->rp) < 0) {
 		replay_error(err, path, &a->rp->err);
 		goto fail;

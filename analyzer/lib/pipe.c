@@ -295,8 +295,9 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 			/*
 			 * Damage stops only the CPU it is on.  With --partial,
 			 * keep what came before it and read the other CPUs on.
+			 * Running out of memory is not damage: it stops all.
 			 */
-			if (!cfg->partial) {
+			if (!cfg->partial || rerr.code == LT_E_NOMEM) {
 				b->failed = true;
 				b->err = rerr;
 				break;
@@ -1154,16 +1155,18 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 			goto nomem;
 	}
 	lt_trace_progress(cfg->trace, &done, &total);
+	/*
+	 * A worker that cannot start (no memory for its stack, a limit on
+	 * threads) leaves its share to the others and this thread, which
+	 * fills whatever the merge needs next: slower, the same report.
+	 */
 	for (i = 0; i < nr_workers; i++) {
 		if (lt_thread_start(&workers[i].thread, worker_main,
-				    &workers[i])) {
-			lt_error_set(err, LT_E_INTERNAL, "cannot start a thread");
-			goto stop;
-		}
+				    &workers[i]))
+			break;
 		workers[i].started = true;
 	}
 	ret = merge(&par, &self, sink, total, res, err);
-stop:
 	pthread_mutex_lock(&par.lock);
 	par.stop = true;
 	par_wake(&par);

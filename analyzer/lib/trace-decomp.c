@@ -15,6 +15,7 @@
 /* for ZSTD_createDCtx_advanced(), experimental but exported since 1.3 */
 #define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "lt-bigmem.h"
 #include "lt-thread.h"
@@ -59,37 +60,49 @@ static void zctx_give(struct lt_trace *t, ZSTD_DCtx *z)
 	ZSTD_freeDCtx(z);
 }
 
+/* zstd's own allocations failing is the machine's fault, not the file's */
+static int zstd_status(size_t ret)
+{
+	if (!ZSTD_isError(ret))
+		return DECOMP_OK;
+	return ZSTD_getErrorCode(ret) == ZSTD_error_memory_allocation ?
+	       DECOMP_NOMEM : DECOMP_BAD;
+}
+
 /*
- * Returns 0, or -1 when the data does not decompress to exactly @dstlen.
- * Any thread: each call takes a context of its own.
+ * DECOMP_OK, DECOMP_BAD when the data does not decompress to exactly
+ * @dstlen, or DECOMP_NOMEM.  Any thread: each call takes a context of its
+ * own.
  */
 int decomp_block(struct lt_trace *t, const void *src,
 		 size_t srclen, void *dst, size_t dstlen)
 {
 	ZSTD_DCtx *z;
 	size_t ret;
+	int zret;
 
 	switch (t->comp) {
 	case LT_COMP_ZSTD:
 		z = zctx_take(t);
 		if (!z)
-			return -1;
+			return DECOMP_NOMEM;
 		ret = ZSTD_decompressDCtx(z, dst, dstlen, src, srclen);
 		zctx_give(t, z);
-		if (ZSTD_isError(ret) || ret != dstlen)
-			return -1;
-		return 0;
+		if (zstd_status(ret) != DECOMP_OK)
+			return zstd_status(ret);
+		return ret == dstlen ? DECOMP_OK : DECOMP_BAD;
 	case LT_COMP_ZLIB: {
 		uLongf out = dstlen;
 
-		if (srclen > (uLong)-1 ||
-		    uncompress(dst, &out, src, srclen) != Z_OK ||
-		    out != dstlen)
-			return -1;
-		return 0;
+		if (srclen > (uLong)-1)
+			return DECOMP_BAD;
+		zret = uncompress(dst, &out, src, srclen);
+		if (zret == Z_MEM_ERROR)
+			return DECOMP_NOMEM;
+		return zret == Z_OK && out == dstlen ? DECOMP_OK : DECOMP_BAD;
 	}
 	default:
-		return -1;
+		return DECOMP_BAD;
 	}
 }
 
@@ -192,12 +205,20 @@ static int undecompressible(struct lt_trace *t, struct lt_error *err,
 		       csize, usize);
 }
 
+static int out_of_memory(struct lt_trace *t, struct lt_error *err,
+			 struct rd *r, uint32_t usize)
+{
+	return rd_fail(t, err, LT_E_NOMEM, r,
+		       "out of memory for decompressing %u bytes", usize);
+}
+
 int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		 uint64_t sec_off, uint64_t sec_size, bool compressed,
 		 const char *what, struct rd *body, unsigned char **buf)
 {
 	uint32_t csize, usize;
 	unsigned char *out;
+	int status;
 
 	*buf = NULL;
 	r->what = what;
@@ -218,8 +239,11 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		return rd_fail(t, err, LT_E_NOMEM, r,
 			       "out of memory for %u bytes", usize);
 	prefault_write(out, usize);
-	if (decomp_block(t, r->p + r->pos, csize, out, usize)) {
+	status = decomp_block(t, r->p + r->pos, csize, out, usize);
+	if (status != DECOMP_OK) {
 		section_buf_free(out);
+		if (status == DECOMP_NOMEM)
+			return out_of_memory(t, err, r, usize);
 		return undecompressible(t, err, r, csize, usize);
 	}
 	body->p = out;
@@ -258,8 +282,6 @@ static size_t piece_size(void)
 	return v && v < PIECE_SIZE ? v : PIECE_SIZE;
 }
 
-enum { UNPACK_OK, UNPACK_BAD, UNPACK_NOMEM };
-
 struct unpack {
 	ZSTD_DCtx *z;
 	z_stream zs;
@@ -281,16 +303,16 @@ static int unpack_init(struct unpack *u, struct lt_trace *t,
 		u->z = ZSTD_createDCtx_advanced(mem);
 		u->in.src = src;
 		u->in.size = srclen;
-		return u->z ? UNPACK_OK : UNPACK_NOMEM;
+		return u->z ? DECOMP_OK : DECOMP_NOMEM;
 	}
 	if (t->comp != LT_COMP_ZLIB || srclen > (uInt)-1)
-		return UNPACK_BAD;
+		return DECOMP_BAD;
 	u->zs.next_in = (Bytef *)src;
 	u->zs.avail_in = (uInt)srclen;
 	if (inflateInit(&u->zs) != Z_OK)
-		return UNPACK_NOMEM;
+		return DECOMP_NOMEM;
 	u->zs_live = true;
-	return UNPACK_OK;
+	return DECOMP_OK;
 }
 
 static void unpack_end(struct unpack *u)
@@ -304,7 +326,7 @@ static void unpack_end(struct unpack *u)
 
 /*
  * Up to @cap bytes of the body into @dst: *@n of them (0 at the end).
- * UNPACK_BAD when the data holds more or less than it claimed, or is
+ * DECOMP_BAD when the data holds more or less than it claimed, or is
  * not what its compression says.
  */
 static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
@@ -323,8 +345,8 @@ static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
 			in0 = u->in.pos;
 			out0 = out.pos;
 			ret = ZSTD_decompressStream(u->z, &out, &u->in);
-			if (ZSTD_isError(ret))
-				return UNPACK_BAD;
+			if (zstd_status(ret) != DECOMP_OK)
+				return zstd_status(ret);
 			if (u->in.pos == in0 && out.pos == out0)
 				break;	/* the end, or the input cut short */
 			u->frame_open = ret != 0;
@@ -332,9 +354,9 @@ static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
 		*n = out.pos;
 		if (*n > u->left ||
 		    (!*n && (u->left || u->frame_open)))
-			return UNPACK_BAD;
+			return DECOMP_BAD;
 		u->left -= *n;
-		return UNPACK_OK;
+		return DECOMP_OK;
 	}
 	u->zs.next_out = dst;
 	u->zs.avail_out = (uInt)want;
@@ -344,13 +366,13 @@ static int unpack_read(struct unpack *u, unsigned char *dst, size_t cap,
 		if (ret == Z_STREAM_END)
 			break;
 		if (ret != Z_OK)
-			return ret == Z_MEM_ERROR ? UNPACK_NOMEM : UNPACK_BAD;
+			return ret == Z_MEM_ERROR ? DECOMP_NOMEM : DECOMP_BAD;
 	}
 	*n = want - u->zs.avail_out;
 	if (*n > u->left || (!*n && u->left))
-		return UNPACK_BAD;
+		return DECOMP_BAD;
 	u->left -= *n;
-	return UNPACK_OK;
+	return DECOMP_OK;
 }
 
 /* The helper's side: pieces decompressed into a ring, PIECES ahead. */
@@ -383,7 +405,7 @@ static void *ahead_main(void *arg)
 		pthread_mutex_unlock(&a->lock);
 		ret = unpack_read(a->u, a->buf[slot], a->size, &n);
 		pthread_mutex_lock(&a->lock);
-		if (ret != UNPACK_OK || !n) {
+		if (ret != DECOMP_OK || !n) {
 			a->status = ret;
 			break;
 		}
@@ -468,12 +490,12 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	if (!mem)
 		return rd_fail(t, err, LT_E_NOMEM, r, "out of memory");
 	status = unpack_init(&u, t, r->p + r->pos, csize, usize);
-	ret = status != UNPACK_OK ? 0 :
+	ret = status != DECOMP_OK ? 0 :
 	      helper ? pieces_ahead(&u, mem, size, fn, ctx, &status) : 1;
 	while (ret == 1) {
 		/* alone: decompress a piece, consume it, and again */
 		status = unpack_read(&u, mem, size, &n);
-		if (status != UNPACK_OK || !n)
+		if (status != DECOMP_OK || !n)
 			ret = 0;
 		else if (fn(ctx, mem, n) < 0)
 			ret = -1;
@@ -482,11 +504,9 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	free(mem);
 	if (ret < 0)
 		return -1;
-	if (status == UNPACK_NOMEM)
-		return rd_fail(t, err, LT_E_NOMEM, r,
-			       "out of memory for decompressing %u bytes",
-			       usize);
-	if (status == UNPACK_BAD)
+	if (status == DECOMP_NOMEM)
+		return out_of_memory(t, err, r, usize);
+	if (status == DECOMP_BAD)
 		return undecompressible(t, err, r, csize, usize);
 	return 0;
 }

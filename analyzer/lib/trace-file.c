@@ -1374,7 +1374,14 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	t->size = st.st_size;
 	map = mmap(NULL, t->size, PROT_READ, MAP_PRIVATE, t->fd, 0);
 	if (map == MAP_FAILED) {
-		trace_fail(t, err, LT_E_IO, "cannot map: %s", strerror(errno));
+		/* no room in the address space is a limit, not a bad file */
+		if (errno == ENOMEM)
+			trace_fail(t, err, LT_E_NOMEM,
+				   "out of memory to map its %llu bytes",
+				   (unsigned long long)t->size);
+		else
+			trace_fail(t, err, LT_E_IO, "cannot map: %s",
+				   strerror(errno));
 		goto fail;
 	}
 	t->map = map;

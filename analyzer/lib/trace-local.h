@@ -379,6 +379,8 @@ int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	     const char *item, size_t n, const unsigned char **p);
 
 /* trace-decomp.c */
+/* what decompressing gave: out of memory is not damage (exit 6, not 3) */
+enum { DECOMP_OK, DECOMP_BAD, DECOMP_NOMEM };
 int decomp_block(struct lt_trace *t, const void *src,
 		 size_t srclen, void *dst, size_t dstlen);
 void decomp_free_ctxs(struct lt_trace *t);

@@ -286,7 +286,12 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 		return stream_fail(t, cs, LT_E_NOMEM,
 				   "out of memory for a chunk of %u bytes",
 				   usize);
-	if (decomp_block(t, p + 8, csize, cs->zbuf, usize))
+	ret = decomp_block(t, p + 8, csize, cs->zbuf, usize);
+	if (ret == DECOMP_NOMEM)
+		return stream_fail(t, cs, LT_E_NOMEM,
+				   "out of memory decompressing a chunk of %u bytes",
+				   usize);
+	if (ret != DECOMP_OK)
 		return stream_fail(t, cs, LT_E_CORRUPT,
 				   "chunk at offset 0x%llx: %u compressed bytes do not decompress to %u",
 				   (unsigned long long)cs->chunk_pos, csize,
