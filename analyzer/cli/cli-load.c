@@ -86,7 +86,7 @@ int cli_load_report(const char *prog, const char *path,
 		changed = cli_analysis_changed(opts, base, names, sizeof(names));
 		if (!quiet && changed)
 			fprintf(stderr, "%s: warning: %s is a saved report: %s "
-				"cannot change it (the analysis was made with it)\n",
+				"cannot change it (its analysis was fixed when it was saved)\n",
 				prog, path, changed);
 		return lt_report_read_json(path, report, err);
 	}

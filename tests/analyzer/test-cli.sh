@@ -382,7 +382,7 @@ python3 -c 'import sys; sys.stdout.write("[" + "0," * 1000001 + "0]")' > "$tmp/m
 expect 6 "^latency-analyze: $tmp/many.json: line 1, column [0-9]+: more than 1000000 values in 2000005 bytes: more than is read\$" -- \
 	"$LA" "$tmp/many.json"
 rm -f "$tmp/big.json" "$tmp/many.json"
-expect 0 "saved.json is a saved report: --window cannot change it \(the analysis was made with it\)\$" -- \
+expect 0 "saved.json is a saved report: --window cannot change it \(its analysis was fixed when it was saved\)\$" -- \
 	"$LA" -w 5s "$tmp/saved.json"
 expect 0 "saved.json is a saved report: --sleep-cutoff, --from, --trans cannot change it" -- \
 	"$LA" --from 1 --sleep-cutoff 1ms --trans /dev/null "$tmp/saved.json"

@@ -552,7 +552,7 @@ def check_errors():
             subprocess.run([LA, "--format=json", TRACES[0]], stdout=f)
         r = run([LV, "--dump", "-w", "5s", js])
         check(r.returncode == 0 and "is a saved report: --window cannot change it "
-              "(the analysis was made with it)" in r.stderr, "options with a saved report",
+              "(its analysis was fixed when it was saved)" in r.stderr, "options with a saved report",
               r.stderr)
         # rows in whatever order the file has them are shown sorted
         with open(js) as f:
