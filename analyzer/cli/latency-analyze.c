@@ -233,6 +233,9 @@ int main(int argc, char **argv)
 	}
 
 	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
+	if (format == LT_FORMAT_FOLDED && opts.window_ns)
+		warnf("--window has no effect with --format=folded: folded "
+		      "output covers the whole trace (--from and --to cut it)");
 	lt_options_init(&defaults);
 	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
 			      quiet, &report, &err, &saved);
