@@ -32,11 +32,21 @@ int cli_bad_arg(const char *prog, const char *opt, const char *val,
 	return cli_try_help(prog);
 }
 
+/* @val for @opt, which lt_parse_duration() refused with @ret */
+static int bad_duration(const char *prog, const char *opt, const char *val,
+			int ret, const char *what)
+{
+	return cli_bad_arg(prog, opt, val,
+			   ret == -2 ? "too large a duration" : what);
+}
+
 int cli_parse_window(const char *prog, const char *val, uint64_t *ns)
 {
-	if (lt_parse_duration(val, 1000000000ULL, ns) < 0 || !*ns)
-		return cli_bad_arg(prog, "--window", val,
-				   "expected a duration such as 30s or 500ms");
+	int ret = lt_parse_duration(val, 1000000000ULL, ns);
+
+	if (ret < 0 || !*ns)
+		return bad_duration(prog, "--window", val, ret,
+				    "expected a duration such as 30s or 500ms");
 	return 0;
 }
 
@@ -57,10 +67,13 @@ static int parse_time(const char *prog, const char *opt, const char *val,
 		      int64_t *out)
 {
 	uint64_t ns;
+	int ret = lt_parse_duration(val, 1000000000ULL, &ns);
 
-	if (lt_parse_duration(val, 1000000000ULL, &ns) < 0 || ns > INT64_MAX) {
-		cli_bad_arg(prog, opt, val, "expected seconds from the start "
-			    "of the trace, e.g. 12.5 or 1500ms");
+	if (!ret && ns > INT64_MAX)
+		ret = -2;
+	if (ret < 0) {
+		bad_duration(prog, opt, val, ret, "expected seconds from the "
+			     "start of the trace, e.g. 12.5 or 1500ms");
 		return -1;
 	}
 	*out = (int64_t)ns;
@@ -127,9 +140,10 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 		opts->kernel_threads = true;
 		break;
 	case CLI_OPT_SLEEP_CUTOFF:
-		if (lt_parse_duration(val, 1000000ULL, &opts->sleep_cutoff_ns) < 0) {
-			cli_bad_arg(prog, "--sleep-cutoff", val,
-				    "expected a duration such as 5ms, or 0");
+		ret = lt_parse_duration(val, 1000000ULL, &opts->sleep_cutoff_ns);
+		if (ret < 0) {
+			bad_duration(prog, "--sleep-cutoff", val, ret,
+				     "expected a duration such as 5ms, or 0");
 			ret = -1;
 		}
 		break;

@@ -295,7 +295,11 @@ const char *lt_report_global_empty(const struct lt_report *report,
 				   const struct lt_report_view *v);
 /* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
-/* Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit: @unit_ns). */
+/*
+ * Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit:
+ * @unit_ns): 0, -1 when it is no such duration, -2 when it is too large
+ * for 64 bits of nanoseconds.
+ */
 int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns);
 
 #ifdef __cplusplus

@@ -265,11 +265,14 @@ int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns)
 		return -1;
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || !isfinite(v) || v < 0)
+	if (end == s || v < 0 || (errno && errno != ERANGE))
 		return -1;
 	/* decimal only: strtod also takes " +5", "1e3", "0x10" and "inf" */
 	if (strspn(s, "0123456789.") != (size_t)(end - s))
 		return -1;
+	/* hundreds of digits: a number, too large for a double */
+	if (!isfinite(v))
+		return -2;
 	if (*end) {
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (!strcmp(end, units[i].suffix))
@@ -280,7 +283,7 @@ int lt_parse_duration(const char *s, uint64_t unit_ns, uint64_t *ns)
 	}
 	v *= (double)unit_ns;
 	if (v >= 18446744073709551615.0)
-		return -1;
+		return -2;
 	*ns = (uint64_t)(v + 0.5);
 	return 0;
 }

@@ -54,6 +54,8 @@ expect 1 "--sort: invalid value" -- "$LA" --sort=name x.dat
 expect 1 "--sort: invalid value 'maxi'" -- "$LA" --sort=maxi x.dat
 expect 1 "--window: invalid value '30 parsecs'" -- "$LA" --window '30 parsecs' x.dat
 expect 1 "--window: invalid value '0'" -- "$LA" --window 0 x.dat
+expect 1 "--window: invalid value '9999999h': too large a duration" -- "$LA" -w 9999999h x.dat
+expect 1 "--from: invalid value '9223372037s': too large a duration" -- "$LA" --from 9223372037s x.dat
 expect 1 "--from: invalid value '-3'" -- "$LA" --from=-3 x.dat
 expect 1 "--from: invalid value '0x10'" -- "$LA" --from=0x10 x.dat
 expect 1 "--to: invalid value '1e3'" -- "$LA" --to=1e3 x.dat
