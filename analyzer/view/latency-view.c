@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -284,10 +285,44 @@ out:
 	return ret;
 }
 
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * Ctrl-C or kill: curses' own handler gives the screen back and exits 1,
+ * "invalid arguments" here.  Ours stops the loop (no SA_RESTART: getch()
+ * returns), and once the screen is back the signal kills as the shell
+ * expects (status 130 for Ctrl-C).
+ */
+static void catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static void die_of_stop(void)
+{
+	if (!stop_signal)
+		return;
+	signal(stop_signal, SIG_DFL);
+	raise(stop_signal);
+}
+
 static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 {
 	int ch, k, errors = 0;
 
+	/* before initscr(), which takes the signals left at their default */
+	catch_stop();
 	/* main() checked the terminal and its type */
 	initscr();
 	cbreak();
@@ -298,7 +333,7 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 	set_escdelay(50);
 	if (play(m, keys, path) < 0)
 		goto nomem;
-	while (!m->quit) {
+	while (!m->quit && !stop_signal) {
 		lv_draw(m, path);
 		refresh();
 		ch = getch();
@@ -316,6 +351,7 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 			goto nomem;
 	}
 	endwin();
+	die_of_stop();
 	return 0;
 nomem:
 	endwin();

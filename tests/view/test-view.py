@@ -19,6 +19,7 @@ import random
 import re
 import select
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -820,9 +821,57 @@ def check_terminal():
     os.close(fd)
 
 
+def check_interrupt():
+    """Ctrl-C on the terminal: the screen given back, then death by SIGINT
+    (a shell's 130), not curses' exit 1, which says "invalid arguments"."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(TERM="xterm", LINES="30", COLUMNS="100")
+        os.execv(LV, [LV, "-q", TRACES[0]])
+    seen = b""
+    end = time.time() + 20
+    while b"Global latencies" not in seen and time.time() < end:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    os.write(fd, b"\x03")	# the tty's VINTR: SIGINT to the viewer
+    status = None
+    end = time.time() + 20
+    while time.time() < end:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                pass
+    else:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        fail("interrupt: Ctrl-C did not stop it")
+        return
+    try:
+        while select.select([fd], [], [], 0.5)[0]:
+            data = os.read(fd, 65536)
+            if not data:
+                break
+            seen += data
+    except OSError:
+        pass
+    check(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT,
+          "interrupt: Ctrl-C kills it by SIGINT", str(status))
+    check(b"\x1b[?1049l" in seen, "interrupt: the screen is given back",
+          repr(seen[-80:]))
+    os.close(fd)
+
+
 for t in TRACES:
     check_trace(t)
 check_terminal()
+check_interrupt()
 check_keys()
 check_windows()
 check_options()
