@@ -336,6 +336,13 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 	while (!m->quit && !stop_signal) {
 		lv_draw(m, path);
 		refresh();
+		/*
+		 * A signal while drawing interrupts no read: seen here.  One
+		 * in the instant before getch() reads waits for a key (or
+		 * another ^C).
+		 */
+		if (stop_signal)
+			break;
 		ch = getch();
 		if (ch == ERR) {
 			/* a signal, or the terminal is gone: then stop */
