@@ -194,8 +194,46 @@ static bool row_matches(const struct lt_report_row *r, const char *s)
 }
 
 /*
+ * The next cause that matches in a process's table, from the cursor's
+ * (or the shown process) on: its process is shown, with that cause
+ * under the cursor.  Kernel threads' causes are only there, out of the
+ * global table unless -k.
+ */
+static int find_in_processes(struct lv_model *m, const char *s)
+{
+	const struct lt_report_process *p;
+	size_t i, k, r;
+
+	if (!m->nr_procs)
+		return 0;
+	/* the shown process twice: after its cursor, and back before it */
+	for (i = 0; i <= m->nr_procs; i++) {
+		k = (m->proc + i) % m->nr_procs;
+		p = lv_model_proc_at(m, k);
+		r = !i && m->focus == LV_FOCUS_PROCESS ? m->local.sel + 1 : 0;
+		for (; r < p->nr_rows; r++)
+			if (row_matches(&p->rows[r], s))
+				break;
+		if (r == p->nr_rows)
+			continue;
+		m->proc = k;
+		m->pid = p->pid;
+		if (rebuild(m) < 0)
+			return -1;
+		/* the process's table was forgotten: its rows are p's */
+		m->local.sel = r;
+		m->focus = LV_FOCUS_PROCESS;
+		snprintf(m->msg, sizeof(m->msg), "cause %s of %s (%d)",
+			 p->rows[r].reason, p->comm, p->pid);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The next process (by name or pid) after the cursor, else the next
- * cause of the global table: the cursor goes there.
+ * cause of the global table, else of a process's table: the cursor goes
+ * there.
  */
 static int find_next(struct lv_model *m)
 {
@@ -203,6 +241,7 @@ static int find_next(struct lv_model *m)
 	const char *s = m->search;
 	char pid[16];
 	size_t i, k;
+	int ret;
 
 	if (!*s) {
 		snprintf(m->msg, sizeof(m->msg), "no search yet: type / and a name");
@@ -230,6 +269,9 @@ static int find_next(struct lv_model *m)
 			return 0;
 		}
 	}
+	ret = find_in_processes(m, s);
+	if (ret)
+		return ret < 0 ? -1 : 0;
 	snprintf(m->msg, sizeof(m->msg), "'%s': no process or cause has it", s);
 	return 0;
 }

@@ -143,12 +143,37 @@ def process_title(lines):
     return None, None
 
 
+own_cause_searches = []
+
+
+def check_search_own_cause(trace, want):
+    """A cause only one process's table has (a kernel thread's, out of the
+    global table): the search shows that process, the cause chosen."""
+    causes = [r[0].lower() for _, rows in want["procs"] for r in rows]
+    others = [r[0].lower() for r in want["rows"]] + \
+        ["%s %s" % (t[0].lower(), t[1]) for t, _ in want["procs"]]
+    for (comm, pid, _, _), rows in want["procs"]:
+        for r in rows:
+            c = r[0]
+            if (c.endswith("~") or sum(c.lower() in x for x in causes) != 1 or
+                    any(c.lower() in x for x in others)):
+                continue
+            s = screen(trace, "/" + c + "<Enter>")
+            _, title = process_title(s)
+            check(s[-1].strip() == "cause %s of %s (%s)" % (c, comm, pid) and title and
+                  title.startswith("Process %s (%s)" % (comm, pid)),
+                  "search finds %s's own cause %r" % (comm, c), "%r / %r" % (s[-1], title))
+            own_cause_searches.append(c)
+            return
+
+
 def check_trace(trace):
     name = os.path.basename(trace)
     want = text_report(trace)
     if not check(len(want) == 1, name + ": latency-analyze gave no report"):
         return
     want = want[0]
+    check_search_own_cause(trace, want)
     s = screen(trace)
     check(s[1].split("  (rows")[0] == want["global"], name + ": global line",
           "viewer: %r\nreport: %r" % (s[1], want["global"]))
@@ -870,6 +895,7 @@ def check_interrupt():
 
 for t in TRACES:
     check_trace(t)
+check(own_cause_searches, "a trace has a cause only a process's table has, to search")
 check_terminal()
 check_interrupt()
 check_keys()
