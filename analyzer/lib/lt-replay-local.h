@@ -43,6 +43,17 @@ int lt_rp_oom(struct lt_replay *rp, const char *what);
 	(lt_rp_grow((void **)&(vec), (nr), &(cap), sizeof(*(vec)), (max)) < 0 ? \
 	 lt_rp_limit((rp), (nr) >= (max), (what), (max)) : 0)
 
+/*
+ * Whether a wait that ended at @end is outside --from/--to: then it is
+ * neither charged nor counted as dropped or begun before the trace.
+ */
+static inline bool lt_rp_outside(const struct lt_replay *rp, uint64_t end)
+{
+	return end < rp->origin_ns ||
+	       (rp->opts.to_ns >= 0 &&
+		end > rp->stats.first_ts + (uint64_t)rp->opts.to_ns);
+}
+
 /* One wait, ready to be charged. */
 struct wait {
 	enum lt_task_state state;	/* SLEEP, BLOCKED, or RUNNABLE (cpu) */

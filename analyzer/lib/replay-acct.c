@@ -509,6 +509,11 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		return 0;
 	}
 	dur = w->end - w->start;
+	/* what --from/--to leave out is not dropped either: not counted */
+	if (lt_rp_outside(rp, w->end)) {
+		st->outside_range++;
+		return 0;
+	}
 	/*
 	 * LatencyTOP: long interruptible waits are user requested (select,
 	 * sleep); an idle kernel thread waiting for work is the same thing.
@@ -524,12 +529,6 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	    dur > (uint64_t)w->maxtime_us * 1000) {
 		st->dropped_maxtime++;
 		st->dropped_maxtime_ns += dur;
-		return 0;
-	}
-	if (w->end < rp->origin_ns ||
-	    (rp->opts.to_ns >= 0 &&
-	     w->end > st->first_ts + (uint64_t)rp->opts.to_ns)) {
-		st->outside_range++;
 		return 0;
 	}
 	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;

@@ -217,7 +217,8 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 	case LT_RUN_OTHER:
 		/* asleep since before we looked: its start is unknown */
 		if (t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
-		    !was_active && !(t->flags & LT_TASK_BORN))
+		    !was_active && !(t->flags & LT_TASK_BORN) &&
+		    !lt_rp_outside(rp, ev->ts))
 			rp->stats.began_before_trace++;
 		/* runnable now, but no wait we measured ended here */
 		t->run = LT_RUN_RUNNABLE;
@@ -259,7 +260,8 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	 * whose state the trace never showed).
 	 */
 	if (start < rp->stats.first_ts) {
-		rp->stats.began_before_trace++;
+		if (!lt_rp_outside(rp, ev->ts))
+			rp->stats.began_before_trace++;
 		t->run = LT_RUN_RUNNABLE;
 		t->flags &= ~LT_TASK_PENDING;
 		t->flags |= LT_TASK_WOKEN;

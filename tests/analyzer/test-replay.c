@@ -657,6 +657,20 @@ static void test_windows_and_range(void)
 		SW(2600000, 0, 0, RUNNABLE, 100),
 		END
 	};
+	const struct lt_ev sleeps[] = {
+		FORK(0, 1, 100, "a"),
+		WAKE(50000, 101),		/* asleep since before the trace */
+		SW(100000, 0, 100, SLEEP, 0),
+		WAKE(500000, 100),
+		SW(500000, 0, 0, RUNNABLE, 100),
+		SW(1200000, 0, 100, SLEEP, 0),
+		WAKE(1500000, 100),
+		SW(1500000, 0, 0, RUNNABLE, 100),
+		SW(2100000, 0, 100, SLEEP, 0),
+		WAKE(2600000, 100),
+		SW(2600000, 0, 0, RUNNABLE, 100),
+		END
+	};
 	struct lt_replay_opts o;
 	struct lt_replay rp;
 	uint32_t r, per_window[4] = { 0 };
@@ -685,6 +699,24 @@ static void test_windows_and_range(void)
 	CHECK_U64(rp.stats.outside_range, 4);	/* 2 waits, 2 run-queue waits */
 	CHECK(lt_replay_past_end(&rp, 2000001 * US));
 	CHECK(!lt_replay_past_end(&rp, 1999999 * US));
+	lt_replay_free(&rp);
+
+	/* the same waits, interruptible and over the cut-off: dropped */
+	lt_test_case = "from/to: dropped counts the range only";
+	opts_default(&o);
+	o.from_ns = 1000000 * US;
+	o.to_ns = 2000000 * US;
+	run(&rp, &o, sleeps);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 0);
+	CHECK_U64(rp.stats.dropped_interruptible, 1);
+	CHECK_U64(rp.stats.dropped_interruptible_ns, 300000 * US);
+	/* 101's start was not seen: before --from, not counted */
+	CHECK_U64(rp.stats.began_before_trace, 0);
+	lt_replay_free(&rp);
+	opts_default(&o);
+	run(&rp, &o, sleeps);
+	CHECK_U64(rp.stats.dropped_interruptible, 3);
+	CHECK_U64(rp.stats.began_before_trace, 1);
 	lt_replay_free(&rp);
 }
 
