@@ -10,7 +10,17 @@
 
 #include "lt-report-local.h"
 
+/* the cause column's widest, indent included: longer causes lose their tail */
 #define CAUSE_W 44
+
+/*
+ * A view's columns, each as wide as its widest value (or head) in any of
+ * its tables, which so line up: causes up to ~33 columns fit 80.
+ */
+struct widths {
+	int cause;		/* where the cause column ends, indent included */
+	int max, avg, count, total;
+};
 
 /*
  * @s as text: control characters as '?'.  Names come from the trace (a
@@ -31,23 +41,81 @@ static void put_str(FILE *out, const char *s)
 		fputc(lt_shown(&s), out);
 }
 
-static void put_cause(FILE *out, const struct lt_report_row *row, int indent)
+static int dur_width(uint64_t ns)
 {
-	char cause[256];
-	int w = CAUSE_W - indent;
+	char buf[32];
 
-	/* keep the numbers aligned: long causes lose their tail */
-	lt_format_cause(cause, sizeof(cause), row, (size_t)w);
-	/* in columns, not bytes: UTF-8 (a file name in an argument) */
-	fprintf(out, "%*s%s%*s", indent, "", cause,
-		w - (int)lt_text_width(cause), "");
+	return (int)strlen(lt_format_duration(buf, sizeof(buf), ns));
 }
 
-static void put_head(FILE *out, int indent, int count_w)
+static int widest(int w, int v)
 {
-	fprintf(out, "%*s%-*s %10s %10s %*s %11s %7s\n", indent, "",
-		CAUSE_W - indent, "Cause", "Maximum", "Average", count_w,
-		"Count", "Total", "Percent");
+	return v > w ? v : w;
+}
+
+static size_t rows_shown(const struct lt_report *r, size_t nr)
+{
+	return r->options.limit && nr > r->options.limit ? r->options.limit : nr;
+}
+
+/* @w widened to the @nr rows of a table at @indent, as put_rows() shows them */
+static void widen(struct widths *w, const struct lt_report *r,
+		  const struct lt_report_row *rows, size_t nr, int indent)
+{
+	char cause[256];
+	size_t i;
+
+	nr = rows_shown(r, nr);
+	w->cause = widest(w->cause, indent + (int)strlen("Cause"));
+	for (i = 0; i < nr; i++) {
+		w->count = widest(w->count, snprintf(cause, sizeof(cause),
+						     "%" PRIu64, rows[i].count));
+		lt_format_cause(cause, sizeof(cause), &rows[i],
+				(size_t)(CAUSE_W - indent));
+		w->cause = widest(w->cause, indent + (int)lt_text_width(cause));
+		w->max = widest(w->max, dur_width(rows[i].max_ns));
+		w->avg = widest(w->avg, dur_width(rows[i].avg_ns));
+		w->total = widest(w->total, dur_width(rows[i].total_ns));
+	}
+}
+
+static void view_widths(const struct lt_report *r,
+			const struct lt_report_view *v, struct widths *w)
+{
+	size_t i, j;
+
+	w->cause = 0;
+	w->count = (int)strlen("Count");
+	w->max = (int)strlen("Maximum");
+	w->avg = (int)strlen("Average");
+	w->total = (int)strlen("Total");
+	widen(w, r, v->global, v->nr_global, 0);
+	for (i = 0; i < v->nr_processes; i++) {
+		const struct lt_report_process *p = &v->processes[i];
+
+		widen(w, r, p->rows, p->nr_rows, 0);
+		for (j = 0; r->options.per_thread && j < p->nr_threads; j++)
+			widen(w, r, p->threads[j].rows, p->threads[j].nr_rows, 2);
+	}
+}
+
+static void put_cause(FILE *out, const struct lt_report_row *row, int indent,
+		      const struct widths *w)
+{
+	char cause[256];
+
+	/* keep the numbers aligned: long causes lose their tail */
+	lt_format_cause(cause, sizeof(cause), row, (size_t)(CAUSE_W - indent));
+	/* in columns, not bytes: UTF-8 (a file name in an argument) */
+	fprintf(out, "%*s%s%*s", indent, "", cause,
+		w->cause - indent - (int)lt_text_width(cause), "");
+}
+
+static void put_head(FILE *out, int indent, const struct widths *w)
+{
+	fprintf(out, "%*s%-*s  %*s  %*s  %*s  %*s  %7s\n", indent, "",
+		w->cause - indent, "Cause", w->max, "Maximum", w->avg,
+		"Average", w->count, "Count", w->total, "Total", "Percent");
 }
 
 static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
@@ -85,25 +153,22 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 }
 
 static void put_rows(FILE *out, const struct lt_report *r,
-		     const struct lt_report_row *rows, size_t nr, int indent)
+		     const struct lt_report_row *rows, size_t nr, int indent,
+		     const struct widths *w)
 {
 	char max[32], avg[32], total[32], pct[32];
-	size_t i, shown = nr;
-	int count_w;
+	size_t i, shown = rows_shown(r, nr);
 
-	if (r->options.limit && shown > r->options.limit)
-		shown = r->options.limit;
-	count_w = lt_format_count_width(rows, shown);
-	put_head(out, indent, count_w);
+	put_head(out, indent, w);
 	for (i = 0; i < shown; i++) {
 		const struct lt_report_row *row = &rows[i];
 
-		put_cause(out, row, indent);
-		fprintf(out, " %10s %10s %*" PRIu64 " %11s %6s%%\n",
-			lt_format_duration(max, sizeof(max), row->max_ns),
-			lt_format_duration(avg, sizeof(avg), row->avg_ns),
-			count_w, row->count,
-			lt_format_duration(total, sizeof(total), row->total_ns),
+		put_cause(out, row, indent, w);
+		fprintf(out, "  %*s  %*s  %*" PRIu64 "  %*s  %6s%%\n",
+			w->max, lt_format_duration(max, sizeof(max), row->max_ns),
+			w->avg, lt_format_duration(avg, sizeof(avg), row->avg_ns),
+			w->count, row->count,
+			w->total, lt_format_duration(total, sizeof(total), row->total_ns),
 			lt_format_percent(pct, sizeof(pct), row->percent));
 		if (r->options.stacks && row->kind != LT_CAUSE_SCHED)
 			put_stacks(out, row, indent);
@@ -168,11 +233,13 @@ static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
 	char total[32];
+	struct widths w;
 	size_t i, j;
 
+	view_widths(r, v, &w);
 	lt_report_write_view_head(r, v, out);
 	if (v->nr_global)
-		put_rows(out, r, v->global, v->nr_global, 0);
+		put_rows(out, r, v->global, v->nr_global, 0, &w);
 
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
@@ -183,7 +250,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			p->kernel_thread ? " [kernel thread]" : "",
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
-		put_rows(out, r, p->rows, p->nr_rows, 0);
+		put_rows(out, r, p->rows, p->nr_rows, 0, &w);
 		if (!r->options.per_thread)
 			continue;
 		for (j = 0; j < p->nr_threads; j++) {
@@ -193,7 +260,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			put_str(out, t->comm);
 			fprintf(out, " (%d): %s\n", t->tid,
 				lt_format_duration(total, sizeof(total), t->total_ns));
-			put_rows(out, r, t->rows, t->nr_rows, 2);
+			put_rows(out, r, t->rows, t->nr_rows, 2, &w);
 		}
 	}
 }

@@ -105,6 +105,24 @@ if "$LA" --stacks -t -n 3 "$REAL/qemu-1cpu-sched_switch.dat" 2>&1 >/dev/null | g
 	echo "FAIL: text output warned about its own options"
 	fail=1
 fi
+# the text tables: every row as wide as its head, in every table of a
+# view; with causes no longer than ~33 columns, within 80
+for f in "$REAL/desktop-4cpu-sched_switch.dat" "$DATA/../../samples/local-golden.dat"; do
+	"$LA" -q -t "$f" | python3 -c '
+import sys
+lines = sys.stdin.read().split("\n")
+heads = [i for i, l in enumerate(lines) if l.lstrip().startswith("Cause ")]
+ends = set()
+for i in heads:
+    for l in lines[i:]:
+        if not l.strip() or l.lstrip().startswith("..."):
+            break
+        ends.add(len(l.rstrip()))
+if not heads or len(ends) != 1 or max(ends) > 80:
+    sys.exit("FAIL: %s: %d tables whose rows end at columns %s" % (
+        sys.argv[1], len(heads), sorted(ends)))
+' "$f" || fail=1
+done
 # one CPU is one CPU, in any number of threads
 for j in 1 3; do
 	expect 0 "^Trace: .*, 1 CPU, 997 events\$" -- "$LA" -q -j$j "$REAL/embedded-1cpu-sched-irq-gpio.dat"
