@@ -204,6 +204,7 @@ struct lt_report {
 	int cpus;
 	uint64_t start_ns, end_ns;
 	uint64_t events;
+	bool stopped_at_to;		/* --to stopped the reading: the file goes on */
 	uint64_t lost_events;		/* known counts */
 	uint64_t lost_gaps_unknown;	/* gaps of unknown size */
 	const uint64_t *lost_per_cpu;	/* nr_lost_cpus entries */

@@ -564,6 +564,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		goto fail;
 	}
 	events = pres.events;
+	priv->pub.stopped_at_to = pres.cut;
 	if (pres.damaged) {
 		/* the first damage says where; the others are counted */
 		char why[LT_ERROR_MSG_MAX + 64];

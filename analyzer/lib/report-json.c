@@ -203,9 +203,11 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 	put_str(out, r->clock);
 	fprintf(out, ",\"cpus\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"duration_ns\":%" PRIu64 ",\"events\":%" PRIu64
+		",\"stopped_at_to\":%s"
 		",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown\":%" PRIu64
 		",\"lost_events_per_cpu\":[", r->cpus, r->start_ns, r->end_ns,
-		r->end_ns - r->start_ns, r->events, r->lost_events,
+		r->end_ns - r->start_ns, r->events,
+		r->stopped_at_to ? "true" : "false", r->lost_events,
 		r->lost_gaps_unknown);
 	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
 		fprintf(out, "%s%" PRIu64, cpu ? "," : "", r->lost_per_cpu[cpu]);

@@ -611,6 +611,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_u64(rd, t, "start_ns", "trace", &r->start_ns) < 0 ||
 	    get_u64(rd, t, "end_ns", "trace", &r->end_ns) < 0 ||
 	    get_u64(rd, t, "events", "trace", &r->events) < 0 ||
+	    get_bool(rd, t, "stopped_at_to", "trace", &r->stopped_at_to) < 0 ||
 	    get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
 	    get_u64(rd, t, "lost_gaps_unknown", "trace",
 		    &r->lost_gaps_unknown) < 0 ||

@@ -465,13 +465,16 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 	fputs(r->uname[0] ? ", " : "", out);
 	put_str(out, r->uname);
 	fputc('\n', out);
-	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns)
+	/* "Trace:" is what was read: say when the file goes on past it */
+	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns ||
+	    r->stopped_at_to)
 		fprintf(out, "Range:    %" PRIu64 ".%06" PRIu64 " to %" PRIu64
-			".%06" PRIu64 "\n",
+			".%06" PRIu64 "%s\n",
 			r->whole.start_ns / 1000000000,
 			r->whole.start_ns % 1000000000 / 1000,
 			r->whole.end_ns / 1000000000,
-			r->whole.end_ns % 1000000000 / 1000);
+			r->whole.end_ns % 1000000000 / 1000,
+			r->stopped_at_to ? " (--to: the file goes on)" : "");
 	put_sources(out, r);
 	put_lost(out, r);
 	if (r->damaged_records)

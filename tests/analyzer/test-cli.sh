@@ -123,6 +123,16 @@ if not heads or len(ends) != 1 or max(ends) > 80:
         sys.argv[1], len(heads), sorted(ends)))
 ' "$f" || fail=1
 done
+# --to says when the file goes on past what was read, saved or not
+expect 0 "^Range: +6.645889 to 7.045876 \(--to: the file goes on\)\$" -- \
+	"$LA" -q --to 0.4 "$DATA/../../samples/kernel-module-6.1.dat"
+"$LA" -q --to 0.4 -f json -o "$tmp/to.json" "$DATA/../../samples/kernel-module-6.1.dat"
+expect 0 "^Range: +6.645889 to 7.045876 \(--to: the file goes on\)\$" -- \
+	"$LA" -q "$tmp/to.json"
+if "$LA" -q --to 5 "$DATA/../../samples/kernel-module-6.1.dat" | grep -q "^Range:"; then
+	echo "FAIL: --to past the end of the trace said the file goes on"
+	fail=1
+fi
 # one CPU is one CPU, in any number of threads
 for j in 1 3; do
 	expect 0 "^Trace: .*, 1 CPU, 997 events\$" -- "$LA" -q -j$j "$REAL/embedded-1cpu-sched-irq-gpio.dat"
