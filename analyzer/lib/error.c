@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "latencytop.h"
+#include "lt-report-local.h"
 
 #define LT_ERR_MSG(name, msg, status) [LT_E_##name] = msg,
 static const char *const lt_err_msgs[] = { LT_ERRORS(LT_ERR_MSG) };
@@ -40,6 +41,12 @@ void lt_error_set(struct lt_error *err, enum lt_errcode code,
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	/*
+	 * Messages quote the file (a compression name, a path, a saved
+	 * report's text): a newline or an escape sequence from it must
+	 * neither split the one line nor reach the terminal.
+	 */
+	lt_shown_copy(err->msg, sizeof(err->msg), err->msg);
 }
 
 static lt_warning_fn warning_fn;
@@ -61,5 +68,5 @@ void lt_warning(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	warning_fn(warning_ctx, buf);
+	warning_fn(warning_ctx, lt_shown_copy(buf, sizeof(buf), buf));
 }

@@ -629,6 +629,9 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 		r->partial_reason = NULL;	/* as lt_analyze() leaves it */
 	else if (!*r->partial_reason)
 		r->partial_reason = "the saved report does not say why";
+	else	/* printed as a line on stderr too: as lt_analyze() makes it */
+		lt_shown_copy((char *)r->partial_reason,
+			      strlen(r->partial_reason) + 1, r->partial_reason);
 	a = get_array(rd, root, "windows", "", &failed);
 	if (failed)
 		return -1;
