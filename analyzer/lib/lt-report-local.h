@@ -30,6 +30,8 @@ struct lt_report_priv {
  * own).  Text output pads and cuts names by it.
  */
 int lt_text_cols(const char **s);
+/* The length of the UTF-8 character of 2-4 bytes at @s (RFC 3629), or 0. */
+size_t lt_utf8_len(const char *s);
 /* The columns of @s, a character at a time. */
 size_t lt_text_width(const char *s);
 

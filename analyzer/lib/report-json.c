@@ -16,7 +16,7 @@ static void put_str(FILE *out, const char *s)
 
 	fputc('"', out);
 	while (*p) {
-		unsigned int n = 0, i;
+		size_t n;
 
 		if (*p == '"' || *p == '\\') {
 			fprintf(out, "\\%c", *p++);
@@ -30,21 +30,14 @@ static void put_str(FILE *out, const char *s)
 			fputc(*p++, out);
 			continue;
 		}
-		if ((*p & 0xe0) == 0xc0 && *p >= 0xc2)
-			n = 1;
-		else if ((*p & 0xf0) == 0xe0)
-			n = 2;
-		else if ((*p & 0xf8) == 0xf0 && *p <= 0xf4)
-			n = 3;
-		for (i = 1; n && i <= n; i++)
-			if ((p[i] & 0xc0) != 0x80)
-				n = 0;
+		/* JSON is UTF-8: no surrogate, overlong form or stray byte */
+		n = lt_utf8_len((const char *)p);
 		if (!n) {
 			fprintf(out, "\\u%04x", *p++);	/* not UTF-8: keep the byte visible */
 			continue;
 		}
-		fwrite(p, 1, n + 1, out);
-		p += n + 1;
+		fwrite(p, 1, n, out);
+		p += n;
 	}
 	fputc('"', out);
 }

@@ -86,18 +86,18 @@ static int cp_cols(uint32_t cp)
 	return in_ranges(cp, wide, sizeof(wide) / sizeof(wide[0])) ? 2 : 1;
 }
 
-int lt_text_cols(const char **s)
+/*
+ * The UTF-8 character at @p of more than one byte: its length, and code
+ * point in *@cp; 0 when none starts there (ASCII, a stray byte, a cut or
+ * invalid sequence).
+ */
+static int utf8_decode(const unsigned char *p, uint32_t *cp)
 {
-	const unsigned char *p = (const unsigned char *)*s;
 	unsigned char lo = 0x80, hi = 0xbf;
-	uint32_t cp;
 	int n, i;
 
-	/* ASCII, or a byte that starts no character: one column */
-	if (p[0] < 0xc2 || p[0] > 0xf4) {
-		(*s)++;
-		return 1;
-	}
+	if (p[0] < 0xc2 || p[0] > 0xf4)
+		return 0;
 	n = p[0] < 0xe0 ? 2 : p[0] < 0xf0 ? 3 : 4;
 	/* RFC 3629: no overlong form, no surrogate, nothing past U+10FFFF */
 	if (p[0] == 0xe0)
@@ -108,14 +108,32 @@ int lt_text_cols(const char **s)
 		lo = 0x90;
 	else if (p[0] == 0xf4)
 		hi = 0x8f;
-	cp = p[0] & (0x7f >> n);
+	*cp = p[0] & (0x7f >> n);
 	for (i = 1; i < n; i++) {
-		/* a NUL stops it too: what does not decode is a byte alone */
-		if ((p[i] & 0xc0) != 0x80 || (i == 1 && (p[1] < lo || p[1] > hi))) {
-			(*s)++;
-			return 1;
-		}
-		cp = cp << 6 | (p[i] & 0x3f);
+		/* a NUL stops it too */
+		if ((p[i] & 0xc0) != 0x80 || (i == 1 && (p[1] < lo || p[1] > hi)))
+			return 0;
+		*cp = *cp << 6 | (p[i] & 0x3f);
+	}
+	return n;
+}
+
+size_t lt_utf8_len(const char *s)
+{
+	uint32_t cp;
+
+	return (size_t)utf8_decode((const unsigned char *)s, &cp);
+}
+
+int lt_text_cols(const char **s)
+{
+	uint32_t cp;
+	int n = utf8_decode((const unsigned char *)*s, &cp);
+
+	/* ASCII, or a byte that starts no character: one column */
+	if (!n) {
+		(*s)++;
+		return 1;
 	}
 	*s += n;
 	return cp_cols(cp);

@@ -371,6 +371,45 @@ static void test_text_columns(void)
 	lt_report_free(rep);
 }
 
+/*
+ * JSON is UTF-8: a name's bytes that are no UTF-8 character (a surrogate,
+ * an overlong form, a stray byte) are escaped one by one, the rest kept.
+ */
+static void test_json_utf8(void)
+{
+	struct lt_error err = { 0 };
+	struct lt_options o;
+	struct lt_report *rep;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	lt_test_case = "json utf-8";
+	lt_options_init(&o);
+	rep = build(&o);
+	CHECK(rep->whole.nr_processes > 0);
+	if (!rep->whole.nr_processes) {
+		lt_report_free(rep);
+		return;
+	}
+	rep->whole.processes[0].comm = "caf\xc3\xa9\xed\xa0\x80|\xe0\x80\x80|\xf4\x90\x80\x80|\xff";
+	rep->path = "test.dat";
+	rep->compression = "none";
+	rep->uname = rep->clock = "";
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out) {
+		lt_report_free(rep);
+		return;
+	}
+	CHECK(lt_report_write(rep, LT_FORMAT_JSON, out, &err) == 0);
+	fclose(out);
+	CHECK(strstr(text, "\"caf\xc3\xa9\\u00ed\\u00a0\\u0080|\\u00e0\\u0080\\u0080|"
+			   "\\u00f4\\u0090\\u0080\\u0080|\\u00ff\"") != NULL);
+	free(text);
+	lt_report_free(rep);
+}
+
 /* Stacks 0x1.. and 0x2.. both explain as "pipe_wait". */
 static int same_cause(void *ctx, const uint64_t *frames, unsigned int nr,
 		      struct lt_stack_info *out)
@@ -575,5 +614,6 @@ int main(void)
 	test_equal_waits();
 	test_windows();
 	test_text_columns();
+	test_json_utf8();
 	return lt_test_done("test-report");
 }
