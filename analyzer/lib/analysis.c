@@ -303,6 +303,21 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		return;
 	}
 
+	/* a damaged format section can leave them under another system */
+	for (id = 0; id <= (int)lt_trace_event_id_limit(a->trace); id++) {
+		const struct lt_event_type *t =
+			lt_trace_event_by_id(a->trace, (uint16_t)id);
+
+		if (a->by_id[id] && t &&
+		    !strcmp(lt_event_type_name(t), "sched_switch")) {
+			lt_error_set(err, LT_E_CORRUPT,
+				     "%s: its %u sched_switch records are of a "
+				     "system named \"%s\", not sched: the file's "
+				     "event formats are damaged", path,
+				     a->by_id[id], lt_event_type_system(t));
+			return;
+		}
+	}
 	for (shown = 0; shown < 4; shown++) {
 		uint32_t best = 0;
 		int best_id = -1;
@@ -318,9 +333,17 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 			const struct lt_event_type *t =
 				lt_trace_event_by_id(a->trace, (uint16_t)best_id);
 
-			len += snprintf(held + len, sizeof(held) - len, "%s%s %u",
-					shown ? ", " : "",
-					t ? lt_event_type_name(t) : "unknown", best);
+			/* an ID without a format: the formats or the record damaged */
+			if (t)
+				len += snprintf(held + len, sizeof(held) - len,
+						"%s%s:%s %u", shown ? ", " : "",
+						lt_event_type_system(t),
+						lt_event_type_name(t), best);
+			else
+				len += snprintf(held + len, sizeof(held) - len,
+						"%s%u of an ID the file has no "
+						"format for", shown ? ", " : "",
+						best);
 		}
 		a->by_id[best_id] = 0;
 		if (len >= sizeof(held))

@@ -88,7 +88,7 @@ for j in 1 2 3; do
 	expect 4 "no scheduler events .*among the 12 events up to --to; a later --to may find some\$" -- \
 		"$LA" -q -j$j --to 1s "$REAL/qemu-1cpu-function_graph.dat"
 done
-expect 4 "among its 21 events .it holds funcgraph_exit 7" -- "$LA" -q --to 1000s "$REAL/qemu-1cpu-function_graph.dat"
+expect 4 "among its 21 events .it holds ftrace:funcgraph_exit 7" -- "$LA" -q --to 1000s "$REAL/qemu-1cpu-function_graph.dat"
 # options only text output uses draw a warning with other formats, not -q
 expect 0 "warning: --stacks has no effect with --format=csv: CSV has no stacks" -- \
 	"$LA" --format=csv --stacks "$REAL/qemu-1cpu-sched_switch.dat"
@@ -123,6 +123,16 @@ if not heads or len(ends) != 1 or max(ends) > 80:
         sys.argv[1], len(heads), sorted(ends)))
 ' "$f" || fail=1
 done
+# a format one byte too long takes the next system's first letter: its
+# sched_switch is then "ched"'s, which is damage, not a missing event
+python3 -c '
+import sys
+d = bytearray(open(sys.argv[1], "rb").read())
+assert d[13104:13106] == b"\xf1\x01"	# gpio_direction, the last gpio format
+d[13104] += 1
+open(sys.argv[2], "wb").write(d)' "$REAL/embedded-1cpu-sched-irq-gpio.dat" "$tmp/ched.dat"
+expect 3 "ched.dat: its 251 sched_switch records are of a system named \"ched\", not sched" -- \
+	"$LA" "$tmp/ched.dat"
 # --to says when the file goes on past what was read, saved or not
 expect 0 "^Range: +6.645889 to 7.045876 \(--to: the file goes on\)\$" -- \
 	"$LA" -q --to 0.4 "$DATA/../../samples/kernel-module-6.1.dat"
