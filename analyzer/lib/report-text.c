@@ -346,12 +346,12 @@ static void put_lost(FILE *out, const struct lt_report *r)
 {
 	char item[64];
 	int cpu, col = HEAD_W;
-	int64_t overruns = 0;
-	bool first;
+	bool overruns = false, first;
 
+	/* any, not a sum: a damaged file's counts add up past 64 bits */
 	for (cpu = 0; r->overrun_per_cpu && cpu < r->cpus; cpu++)
 		if (r->overrun_per_cpu[cpu] > 0)
-			overruns += r->overrun_per_cpu[cpu];
+			overruns = true;
 	fputs("Lost:     ", out);
 	if (!r->lost_events && !r->lost_gaps_unknown && !overruns) {
 		put_words(out, &col, "no events lost");
@@ -439,6 +439,21 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	fputc('\n', out);
 }
 
+/* time going backwards bends every wait around it: never silently */
+static void put_unordered(FILE *out, const struct lt_report *r)
+{
+	char item[160];
+	int col = HEAD_W;
+
+	snprintf(item, sizeof(item), "%" PRIu64 " event%s earlier than the "
+		 "event before %s, taken as at its time (CPU clocks out of "
+		 "step, or a damaged file)", r->unordered,
+		 r->unordered == 1 ? "" : "s", r->unordered == 1 ? "it" : "them");
+	fprintf(out, "%-*s", HEAD_W, "Time:");
+	put_words(out, &col, item);
+	fputc('\n', out);
+}
+
 int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
 	char dur[32];
@@ -480,6 +495,8 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 	if (r->damaged_records)
 		fprintf(out, "Damaged:  %" PRIu64 " records did not fit their event "
 			"format and were ignored\n", r->damaged_records);
+	if (r->unordered)
+		put_unordered(out, r);
 	put_not_charged(out, r);
 	return ferror(out) ? -1 : 0;
 }

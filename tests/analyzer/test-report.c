@@ -372,6 +372,45 @@ static void test_text_columns(void)
 }
 
 /*
+ * The header's counts from a damaged file: overruns past 64 bits between
+ * them (each shown, no sum to overflow), time that went backwards.
+ */
+static void test_text_damage_counts(void)
+{
+	static const int64_t huge[2] = { INT64_MAX, INT64_MAX };
+	struct lt_error err = { 0 };
+	struct lt_options o;
+	struct lt_report *rep;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	lt_test_case = "text damage counts";
+	lt_options_init(&o);
+	rep = build(&o);
+	rep->path = "test.dat";
+	rep->compression = "none";
+	rep->uname = rep->clock = "";
+	rep->cpus = 2;
+	rep->overrun_per_cpu = huge;
+	rep->unordered = 670;
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out) {
+		lt_report_free(rep);
+		return;
+	}
+	CHECK(lt_report_write(rep, LT_FORMAT_TEXT, out, &err) == 0);
+	fclose(out);
+	CHECK(strstr(text, "ring-buffer overruns CPU 0: 9223372036854775807") != NULL);
+	CHECK(strstr(text, "CPU 1: 9223372036854775807") != NULL);
+	CHECK(strstr(text, "\nTime:     670 events earlier than the event before them") != NULL);
+	rep->overrun_per_cpu = NULL;	/* not the report's to free */
+	free(text);
+	lt_report_free(rep);
+}
+
+/*
  * JSON is UTF-8: a name's bytes that are no UTF-8 character (a surrogate,
  * an overlong form, a stray byte) are escaped one by one, the rest kept.
  */
@@ -615,5 +654,6 @@ int main(void)
 	test_windows();
 	test_text_columns();
 	test_json_utf8();
+	test_text_damage_counts();
 	return lt_test_done("test-report");
 }
