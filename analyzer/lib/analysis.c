@@ -303,6 +303,12 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		return;
 	}
 
+	if (!events && !cut) {
+		lt_error_set(err, LT_E_NO_EVENTS,
+			     "%s: the file holds no events at all (nothing was "
+			     "recorded, or its CPU data is missing)", path);
+		return;
+	}
 	/* a damaged format section can leave them under another system */
 	for (id = 0; id <= (int)lt_trace_event_id_limit(a->trace); id++) {
 		const struct lt_event_type *t =

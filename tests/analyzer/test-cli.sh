@@ -133,6 +133,11 @@ d[13104] += 1
 open(sys.argv[2], "wb").write(d)' "$REAL/embedded-1cpu-sched-irq-gpio.dat" "$tmp/ched.dat"
 expect 3 "ched.dat: its 251 sched_switch records are of a system named \"ched\", not sched" -- \
 	"$LA" "$tmp/ched.dat"
+# a file of no events at all is not told to record scheduler events
+printf 'cpus 2\nevent sched:sched_switch\n' |
+	python3 "$DATA/../tools/mktrace.py" - -o "$tmp/empty.dat"
+expect 4 "empty.dat: the file holds no events at all \(nothing was recorded, or its CPU data is missing\)\$" -- \
+	"$LA" "$tmp/empty.dat"
 # --to says when the file goes on past what was read, saved or not
 expect 0 "^Range: +6.645889 to 7.045876 \(--to: the file goes on\)\$" -- \
 	"$LA" -q --to 0.4 "$DATA/../../samples/kernel-module-6.1.dat"
