@@ -114,7 +114,8 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 			const struct lt_report_stack *st, uint64_t ns)
 {
 	unsigned int k;
-	uint64_t us = (ns + 500) / 1000;
+	/* rounded without ns + 500, which wraps near 2^64 (a saved report's) */
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
 
 	if (!us)
 		return;		/* flame graphs take integer counts */
