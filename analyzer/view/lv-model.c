@@ -220,7 +220,7 @@ static int find_in_processes(struct lv_model *m, const char *s)
 		m->pid = p->pid;
 		if (rebuild(m) < 0)
 			return -1;
-		/* the process's table was forgotten: its rows are p's */
+		/* p is shown now: its table's rows are p's, in that order */
 		m->local.sel = r;
 		m->focus = LV_FOCUS_PROCESS;
 		snprintf(m->msg, sizeof(m->msg), "cause %s of %s (%d)",
