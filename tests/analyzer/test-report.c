@@ -318,17 +318,37 @@ static size_t find_line(const char *text, const char *start, char *line,
 }
 
 /* A table's columns stay under their heads whatever the counts. */
-static void test_text_columns(void)
+/*
+ * @rep written as @format into memory (free() it), with the trace fields
+ * lt_analyze() would take from the file; NULL on failure, checked.
+ */
+static char *written(struct lt_report *rep, enum lt_format format)
 {
 	struct lt_error err = { 0 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out;
+
+	rep->path = "test.dat";
+	rep->compression = "none";
+	rep->uname = rep->clock = "";
+	out = open_memstream(&text, &len);
+	CHECK(out != NULL);
+	if (!out)
+		return NULL;
+	CHECK(lt_report_write(rep, format, out, &err) == 0);
+	fclose(out);
+	return text;
+}
+
+static void test_text_columns(void)
+{
 	char head[256] = "", fsync[256] = "", pipe[256] = "";
 	const char *h, *c;
 	struct lt_options o;
 	struct lt_report *rep;
 	struct lt_report_row *r;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
+	char *text;
 
 	lt_test_case = "text columns";
 	lt_options_init(&o);
@@ -342,18 +362,11 @@ static void test_text_columns(void)
 		return;
 	}
 	r->count = 123456789;
-	/* what lt_analyze() takes from the trace file */
-	rep->path = "test.dat";
-	rep->compression = "none";
-	rep->uname = rep->clock = "";
-	out = open_memstream(&text, &len);
-	CHECK(out != NULL);
-	if (!out) {
+	text = written(rep, LT_FORMAT_TEXT);
+	if (!text) {
 		lt_report_free(rep);
 		return;
 	}
-	CHECK(lt_report_write(rep, LT_FORMAT_TEXT, out, &err) == 0);
-	fclose(out);
 	CHECK(find_line(text, "Cause", head, sizeof(head)) > 0);
 	CHECK(find_line(text, "fsync", fsync, sizeof(fsync)) > 0);
 	CHECK(find_line(text, "pipe", pipe, sizeof(pipe)) > 0);
@@ -378,34 +391,25 @@ static void test_text_columns(void)
 static void test_text_damage_counts(void)
 {
 	static const int64_t huge[2] = { INT64_MAX, INT64_MAX };
-	struct lt_error err = { 0 };
 	struct lt_options o;
 	struct lt_report *rep;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
+	char *text;
 
 	lt_test_case = "text damage counts";
 	lt_options_init(&o);
 	rep = build(&o);
-	rep->path = "test.dat";
-	rep->compression = "none";
-	rep->uname = rep->clock = "";
 	rep->cpus = 2;
 	rep->overrun_per_cpu = huge;
 	rep->unordered = 670;
-	out = open_memstream(&text, &len);
-	CHECK(out != NULL);
-	if (!out) {
+	text = written(rep, LT_FORMAT_TEXT);
+	rep->overrun_per_cpu = NULL;	/* not the report's to free */
+	if (!text) {
 		lt_report_free(rep);
 		return;
 	}
-	CHECK(lt_report_write(rep, LT_FORMAT_TEXT, out, &err) == 0);
-	fclose(out);
 	CHECK(strstr(text, "ring-buffer overruns CPU 0: 9223372036854775807") != NULL);
 	CHECK(strstr(text, "CPU 1: 9223372036854775807") != NULL);
 	CHECK(strstr(text, "\nTime:     670 events earlier than the event before them") != NULL);
-	rep->overrun_per_cpu = NULL;	/* not the report's to free */
 	free(text);
 	lt_report_free(rep);
 }
@@ -416,12 +420,9 @@ static void test_text_damage_counts(void)
  */
 static void test_json_utf8(void)
 {
-	struct lt_error err = { 0 };
 	struct lt_options o;
 	struct lt_report *rep;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *out;
+	char *text;
 
 	lt_test_case = "json utf-8";
 	lt_options_init(&o);
@@ -432,17 +433,11 @@ static void test_json_utf8(void)
 		return;
 	}
 	rep->whole.processes[0].comm = "caf\xc3\xa9\xed\xa0\x80|\xe0\x80\x80|\xf4\x90\x80\x80|\xff";
-	rep->path = "test.dat";
-	rep->compression = "none";
-	rep->uname = rep->clock = "";
-	out = open_memstream(&text, &len);
-	CHECK(out != NULL);
-	if (!out) {
+	text = written(rep, LT_FORMAT_JSON);
+	if (!text) {
 		lt_report_free(rep);
 		return;
 	}
-	CHECK(lt_report_write(rep, LT_FORMAT_JSON, out, &err) == 0);
-	fclose(out);
 	CHECK(strstr(text, "\"caf\xc3\xa9\\u00ed\\u00a0\\u0080|\\u00e0\\u0080\\u0080|"
 			   "\\u00f4\\u0090\\u0080\\u0080|\\u00ff\"") != NULL);
 	free(text);
