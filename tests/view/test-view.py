@@ -778,43 +778,29 @@ def random_walk():
               "\n".join(s))
 
 
-def check_terminal():
-    """On a real (pseudo) terminal: arrows as the terminal sends them, Enter,
-    q out of details, q to quit with status 0 and the screen given back."""
-    trace = TRACES[0]
-    want = text_report(trace)[0]
-    second = want["procs"][1][0]
+def open_terminal():
+    """The viewer on the first trace in a pseudo-terminal: (pid, fd)."""
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(TERM="xterm", LINES="30", COLUMNS="100")
-        os.execv(LV, [LV, "-q", trace])
-    seen = b""
+        os.execv(LV, [LV, "-q", TRACES[0]])
+    return pid, fd
 
-    def until(marker, what):
-        nonlocal seen
-        end = time.time() + 20
-        while marker not in seen and time.time() < end:
-            if select.select([fd], [], [], 0.2)[0]:
-                try:
-                    seen += os.read(fd, 65536)
-                except OSError:
-                    break
-        return check(marker in seen, "terminal: " + what, repr(seen[-300:]))
 
-    if until(b"Global latencies", "the first screen"):
-        seen = b""
-        # Right, as xterm sends it in keypad mode (terminfo's kcuf1)
-        right = subprocess.run(["tput", "-T", "xterm", "kcuf1"],
-                               capture_output=True).stdout or b"\x1bOC"
-        os.write(fd, right)
-        # curses sends only what changed: not "Process ", already there
-        until(("%s (%s)  Total" % second[:2]).encode(), "Right shows the second process")
-        seen = b""
-        os.write(fd, b"\r")
-        until(b"Details", "Enter shows details")
-        os.write(fd, b"q")
-        time.sleep(0.2)
-        os.write(fd, b"q")
+def read_until(fd, seen, marker):
+    """@seen and what the terminal writes until @marker, for up to 20 s."""
+    end = time.time() + 20
+    while marker not in seen and time.time() < end:
+        if select.select([fd], [], [], 0.2)[0]:
+            try:
+                seen += os.read(fd, 65536)
+            except OSError:
+                break
+    return seen
+
+
+def wait_gone(pid, fd, seen):
+    """(wait status or None after 20 s, @seen and all the terminal wrote)."""
     end = time.time() + 20
     status = None
     while time.time() < end:
@@ -829,8 +815,7 @@ def check_terminal():
     else:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
-        fail("terminal: q did not quit")
-        return
+        return None, seen
     try:	# what it wrote last, still in the pty
         while select.select([fd], [], [], 0.5)[0]:
             data = os.read(fd, 65536)
@@ -839,6 +824,36 @@ def check_terminal():
             seen += data
     except OSError:
         pass
+    return status, seen
+
+
+def check_terminal():
+    """On a real (pseudo) terminal: arrows as the terminal sends them, Enter,
+    q out of details, q to quit with status 0 and the screen given back."""
+    want = text_report(TRACES[0])[0]
+    second = want["procs"][1][0]
+    pid, fd = open_terminal()
+
+    def until(marker, what):
+        seen = read_until(fd, b"", marker)
+        return check(marker in seen, "terminal: " + what, repr(seen[-300:]))
+
+    if until(b"Global latencies", "the first screen"):
+        # Right, as xterm sends it in keypad mode (terminfo's kcuf1)
+        right = subprocess.run(["tput", "-T", "xterm", "kcuf1"],
+                               capture_output=True).stdout or b"\x1bOC"
+        os.write(fd, right)
+        # curses sends only what changed: not "Process ", already there
+        until(("%s (%s)  Total" % second[:2]).encode(), "Right shows the second process")
+        os.write(fd, b"\r")
+        until(b"Details", "Enter shows details")
+        os.write(fd, b"q")
+        time.sleep(0.2)
+        os.write(fd, b"q")
+    status, seen = wait_gone(pid, fd, b"")
+    if status is None:
+        fail("terminal: q did not quit")
+        return
     check(os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
           "terminal: exit status 0", str(status))
     # endwin() leaves the alternate screen xterm's way
@@ -849,49 +864,18 @@ def check_terminal():
 def check_interrupt():
     """Ctrl-C on the terminal: the screen given back, then death by SIGINT
     (a shell's 130), not curses' exit 1, which says "invalid arguments"."""
-    pid, fd = pty.fork()
-    if pid == 0:
-        os.environ.update(TERM="xterm", LINES="30", COLUMNS="100")
-        os.execv(LV, [LV, "-q", TRACES[0]])
-    seen = b""
-    end = time.time() + 20
-    while b"Global latencies" not in seen and time.time() < end:
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                break
+    pid, fd = open_terminal()
+    seen = read_until(fd, b"", b"Global latencies")
     os.write(fd, b"\x03")	# the tty's VINTR: SIGINT to the viewer
-    status = None
-    end = time.time() + 20
-    while time.time() < end:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            break
-        if select.select([fd], [], [], 0.2)[0]:
-            try:
-                seen += os.read(fd, 65536)
-            except OSError:
-                pass
-    else:
-        os.kill(pid, 9)
-        os.waitpid(pid, 0)
+    status, seen = wait_gone(pid, fd, seen)
+    if status is None:
         fail("interrupt: Ctrl-C did not stop it")
         return
-    try:
-        while select.select([fd], [], [], 0.5)[0]:
-            data = os.read(fd, 65536)
-            if not data:
-                break
-            seen += data
-    except OSError:
-        pass
     check(os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGINT,
           "interrupt: Ctrl-C kills it by SIGINT", str(status))
     check(b"\x1b[?1049l" in seen, "interrupt: the screen is given back",
           repr(seen[-80:]))
     os.close(fd)
-
 
 for t in TRACES:
     check_trace(t)
