@@ -4,6 +4,7 @@
  * whole text; RFC 8259, with strings decoded to UTF-8.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,26 @@
 
 #define MAX_DEPTH	64	/* a report nests 7 deep */
 
+/*
+ * Values and their text come from blocks that are freed together: a
+ * malloc() each cost twice the memory for small values (its header, its
+ * 32-byte minimum), and hostile text is mostly small values.
+ */
+#define BLOCK_MIN	(64u << 10)
+#define BLOCK_MAX	(1u << 20)
+
+struct block {
+	struct block *next;
+	size_t used, size;
+	char data[];
+};
+
+/* What lt_json_parse() returns is the root of one of these. */
+struct doc {
+	struct block *blocks;
+	struct lt_json root;
+};
+
 struct parser {
 	const char *p, *start, *end;
 	char *msg;
@@ -19,6 +40,7 @@ struct parser {
 	size_t values, max_values;
 	bool failed;
 	enum lt_json_fail why;
+	struct block *blocks;	/* the newest first */
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -48,20 +70,52 @@ fail(struct parser *ps, const char *fmt, ...)
 	}
 }
 
+static void free_blocks(struct block *b)
+{
+	struct block *next;
+
+	for (; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+}
+
 void lt_json_free(struct lt_json *v)
 {
-	struct lt_json *c, *next;
+	struct doc *d;
 
 	if (!v)
 		return;
-	/* siblings iteratively, children by recursion: depth is bounded */
-	for (c = v->child; c; c = next) {
-		next = c->next;
-		lt_json_free(c);
+	d = (struct doc *)((char *)v - offsetof(struct doc, root));
+	free_blocks(d->blocks);
+	free(d);
+}
+
+/* @n bytes aligned to @align, from the newest block or a new one. */
+static void *alloc(struct parser *ps, size_t n, size_t align)
+{
+	struct block *b = ps->blocks;
+	size_t off = b ? (b->used + align - 1) & ~(align - 1) : 0, size;
+
+	if (!b || off > b->size || b->size - off < n) {
+		size = b && b->size < BLOCK_MAX ? b->size * 2 : BLOCK_MIN;
+		if (size - sizeof(*b) < n)
+			size = sizeof(*b) + n;
+		b = malloc(size);
+		if (!b) {
+			if (!ps->failed)
+				ps->why = LT_JSON_NOMEM;
+			fail(ps, "out of memory");
+			return NULL;
+		}
+		b->next = ps->blocks;
+		b->used = 0;
+		b->size = size - sizeof(*b);
+		ps->blocks = b;
+		off = 0;
 	}
-	free(v->str);
-	free(v->key);
-	free(v);
+	b->used = off + n;
+	return b->data + off;
 }
 
 static void skip_ws(struct parser *ps)
@@ -147,13 +201,9 @@ static char *string(struct parser *ps, size_t *len)
 		fail(ps, "a string without its closing quote");
 		return NULL;
 	}
-	out = o = malloc((size_t)(ps->p - s) + 1);
-	if (!out) {
-		if (!ps->failed)
-			ps->why = LT_JSON_NOMEM;
-		fail(ps, "out of memory");
+	out = o = alloc(ps, (size_t)(ps->p - s) + 1, 1);
+	if (!out)
 		return NULL;
-	}
 	for (ps->p = s; *ps->p != '"';) {
 		unsigned char c = (unsigned char)*ps->p++;
 
@@ -204,11 +254,12 @@ static char *string(struct parser *ps, size_t *len)
 		}
 	}
 	ps->p++;	/* the closing quote */
-	*o = '\0';
-	*len = (size_t)(o - out);
+	*o++ = '\0';
+	/* escapes decode shorter: give back what the text did not need */
+	ps->blocks->used -= (size_t)(ps->p - 1 - s) + 1 - (size_t)(o - out);
+	*len = (size_t)(o - out) - 1;
 	return out;
 bad:
-	free(out);
 	return NULL;
 }
 
@@ -296,18 +347,15 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth)
 				return;
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
-				free(key);
 				fail(ps, "':' should follow a member name");
 				return;
 			}
 			ps->p++;
 		}
 		c = value(ps, depth + 1);
-		if (!c) {
-			free(key);
+		if (!c)
 			return;
-		}
-		c->key = key;	/* freed with the member */
+		c->key = key;
 		*tail = c;
 		tail = &c->next;
 		v->nr++;
@@ -346,13 +394,10 @@ static struct lt_json *value(struct parser *ps, int depth)
 		     ps->max_values, (size_t)(ps->end - ps->start));
 		return NULL;
 	}
-	v = calloc(1, sizeof(*v));
-	if (!v) {
-		if (!ps->failed)
-			ps->why = LT_JSON_NOMEM;
-		fail(ps, "out of memory");
+	v = alloc(ps, sizeof(*v), _Alignof(struct lt_json));
+	if (!v)
 		return NULL;
-	}
+	memset(v, 0, sizeof(*v));
 	switch (*ps->p) {
 	case '{':
 	case '[':
@@ -385,11 +430,7 @@ static struct lt_json *value(struct parser *ps, int depth)
 			     (unsigned char)*ps->p);
 		break;
 	}
-	if (ps->failed) {
-		lt_json_free(v);
-		return NULL;
-	}
-	return v;
+	return ps->failed ? NULL : v;
 }
 
 struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
@@ -397,8 +438,9 @@ struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
 {
 	struct parser ps = { text, text, text + len, msg, msg_len, 0,
 			     len / LT_JSON_BYTES_PER_VALUE, false,
-			     LT_JSON_SYNTAX };
+			     LT_JSON_SYNTAX, NULL };
 	struct lt_json *v;
+	struct doc *d;
 
 	if (ps.max_values < LT_JSON_MIN_VALUES)
 		ps.max_values = LT_JSON_MIN_VALUES;
@@ -409,15 +451,24 @@ struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
 	v = value(&ps, 0);
 	if (v) {
 		skip_ws(&ps);
-		if (ps.p < ps.end) {
+		if (ps.p < ps.end)
 			fail(&ps, "more text after the value");
-			lt_json_free(v);
-			v = NULL;
-		}
 	}
-	if (!v && why)
+	if (!ps.failed) {
+		/* nothing points at the root: it can move into the doc */
+		d = malloc(sizeof(*d));
+		if (d) {
+			d->blocks = ps.blocks;
+			d->root = *v;
+			return &d->root;
+		}
+		ps.why = LT_JSON_NOMEM;
+		fail(&ps, "out of memory");
+	}
+	free_blocks(ps.blocks);
+	if (why)
 		*why = ps.why;
-	return v;
+	return NULL;
 }
 
 const struct lt_json *lt_json_get(const struct lt_json *obj, const char *key)

@@ -26,21 +26,27 @@ struct lt_json {
 	bool is_u64;		/* a number that is a whole 0..2^64-1: u64 exact */
 	uint64_t u64;
 	double num;
-	char *str;		/* a string's text (NUL-terminated; one holding
-				   NULs is shorter than str_len says) */
-	size_t str_len;
+	/* by type: a string's, or an array's or object's (read type first) */
+	union {
+		char *str;	/* NUL-terminated; one holding NULs is shorter
+				   than str_len says */
+		struct lt_json *child;	/* first element or member */
+	};
+	union {
+		size_t str_len;
+		size_t nr;		/* elements or members */
+	};
 	char *key;		/* as a member of an object */
-	struct lt_json *child;	/* first element or member */
 	struct lt_json *next;	/* the next of its parent's */
-	size_t nr;		/* elements or members */
 };
 
 /*
  * Values in one text at most: one every 6 bytes of it, at least
- * LT_JSON_MIN_VALUES, at most LT_JSON_MAX_VALUES.  Each takes ~100 bytes
- * parsed, so hostile text gets ~100 MB, or ~16x its size past 6 MB, and
- * 1.2 GB at most; a report latency-analyze wrote has a value every ~16
- * bytes.
+ * LT_JSON_MIN_VALUES, at most LT_JSON_MAX_VALUES.  Each takes 56 bytes
+ * parsed, and its member name and text theirs (the smallest, "":0, 64
+ * with alignment), so hostile text gets ~64 MB, or ~11x its size past
+ * 6 MB, and 0.8 GB at most; a report latency-analyze wrote has a value
+ * every ~16 bytes.
  */
 #define LT_JSON_MIN_VALUES	1000000
 #define LT_JSON_MAX_VALUES	12000000
