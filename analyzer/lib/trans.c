@@ -80,7 +80,11 @@ static int add_entry(struct lt_trans *tr, const char *func, size_t flen,
 	return 0;
 }
 
-/* Calls @fn for each non-comment line, trimmed; stops on its error. */
+/*
+ * Calls @fn for each non-comment line, trimmed; stops on its error.  A
+ * table saved by an editor elsewhere may start with a UTF-8 byte order
+ * mark and end its lines in CR LF or a lone CR.
+ */
 static int for_each_line(const char *name, const char *buf, size_t len,
 			 int (*fn)(void *ctx, const char *line, size_t n,
 				   unsigned int lineno, struct lt_error *err),
@@ -89,11 +93,18 @@ static int for_each_line(const char *name, const char *buf, size_t len,
 	const char *p = buf, *end = buf + len;
 	unsigned int lineno = 0;
 
+	if (len >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3;
 	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		const char *e = nl ? nl : end;
+		const char *e = p, *nl;
 		size_t n;
 
+		while (e < end && *e != '\n' && *e != '\r')
+			e++;
+		nl = e < end ? e : NULL;
+		/* CR LF is one line end */
+		if (nl && *nl == '\r' && nl + 1 < end && nl[1] == '\n')
+			nl++;
 		lineno++;
 		if (memchr(p, '\0', e - p))
 			return table_error(err, name, lineno, "contains a NUL byte");

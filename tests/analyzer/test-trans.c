@@ -147,6 +147,43 @@ static void test_errors(void)
 	lt_trans_free(&tr);
 }
 
+/* Tables saved on other systems: a byte order mark, CR and CR LF ends. */
+static void test_line_ends(void)
+{
+	static const char bom_crlf[] =
+		"\xef\xbb\xbf# made elsewhere\r\n"
+		"4\tdo_fsync\tfsync() on a file\r\n"
+		"\r\n"
+		"2\tvfs_read\tReading from file\r\n";
+	static const char cr[] =
+		"4\tdo_fsync\tfsync() on a file\r"
+		"2\tvfs_read\tReading from file\r"
+		"x\tf\tt\r";
+	static const char skip[] = "\xef\xbb\xbfschedule\rio_schedule\r\n";
+	struct lt_error err = { 0 };
+	struct lt_trans tr;
+	unsigned int prio;
+
+	lt_test_case = "line ends";
+	CHECK(lt_trans_init(&tr) == 0);
+	load(&tr, "crlf.trans", bom_crlf);
+	CHECK_U64(tr.nr_entries, 2);
+	CHECK_STR(lt_trans_lookup(&tr, "do_fsync", &prio), "fsync() on a file");
+	CHECK_U64(prio, 4);
+	CHECK_STR(lt_trans_lookup(&tr, "vfs_read", &prio), "Reading from file");
+	CHECK(lt_trans_load_skip_buffer(&tr, "skip", skip, strlen(skip),
+					&err) == 0);
+	CHECK(lt_trans_skipped(&tr, "schedule"));
+	CHECK(lt_trans_skipped(&tr, "io_schedule"));
+	lt_trans_free(&tr);
+
+	/* each CR ends a line: the third one is the bad one */
+	CHECK(lt_trans_init(&tr) == 0);
+	CHECK(lt_trans_load_buffer(&tr, "cr.trans", cr, strlen(cr), &err) < 0);
+	CHECK_STR(err.msg, "cr.trans:3: expected \"priority<TAB>function<TAB>text\", priority is not a number");
+	lt_trans_free(&tr);
+}
+
 /* The built-in table is well formed and knows today's pipe reads. */
 static void test_builtin(void)
 {
@@ -171,6 +208,7 @@ int main(void)
 	test_priorities();
 	test_merge();
 	test_errors();
+	test_line_ends();
 	test_builtin();
 	return lt_test_done("test-trans");
 }
