@@ -337,50 +337,73 @@ size_t lt_trace_nr_ksyms(const struct lt_trace *t)
 
 /* ---- saved cmdlines -------------------------------------------------- */
 
+/*
+ * A pid has one name that counts (the last saved), and the kernel keeps
+ * at most 32768 (its saved_cmdlines_size limit): past a name for every
+ * pid Linux can have, lines only cost memory, which a damaged or hostile
+ * file could make gigabytes of.
+ */
+#define MAX_CMDLINES	(1u << 22)
+
+/* Line @s..@eol as "pid comm" (comm may hold spaces: it is the rest). */
+static bool cmdline_line(const char *s, const char *eol, int *pid,
+			 const char **comm, size_t *clen)
+{
+	char num[16], *e;
+	size_t nl = 0;
+	long v;
+
+	while (s + nl < eol && nl < sizeof(num) - 1 &&
+	       isdigit((unsigned char)s[nl]))
+		nl++;
+	if (!nl || s + nl >= eol || s[nl] != ' ')
+		return false;
+	memcpy(num, s, nl);
+	num[nl] = '\0';
+	v = strtol(num, &e, 10);
+	if (v < 0 || v > 0x7fffffff)
+		return false;
+	*comm = s + nl + 1;
+	*clen = eol - *comm;
+	while (*clen && ((*comm)[*clen - 1] == '\r' || (*comm)[*clen - 1] == ' '))
+		(*clen)--;
+	if (!*clen || memchr(*comm, 0, *clen))
+		return false;
+	/* a task name, as the kernel keeps it: the report copies it */
+	if (*clen > LT_TRACE_COMM_MAX)
+		*clen = LT_TRACE_COMM_MAX;
+	*pid = (int)v;
+	return true;
+}
+
 int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len)
 {
 	const char *s, *end = text + len, *eol, *comm;
-	size_t n = 0, lines = 0, pool = 0, clen;
-	long pid;
-	char *e;
-	char num[16];
-	size_t nl;
+	size_t n = 0, pool = 0, clen;
+	int pid;
 
 	if (!len || t->cmdlines)
 		return 0;
-	for (s = text; s < end; s = eol + 1) {
+	for (s = text; s < end && n < MAX_CMDLINES; s = eol + 1) {
 		next_line(s, end, &eol);
-		lines++;
+		if (cmdline_line(s, eol, &pid, &comm, &clen)) {
+			n++;
+			pool += clen + 1;
+		}
 	}
-	t->cmdlines = malloc(lines * sizeof(*t->cmdlines));
-	t->cmdline_names = malloc(len + 1);
+	if (!n)
+		return 0;
+	t->cmdlines = malloc(n * sizeof(*t->cmdlines));
+	t->cmdline_names = malloc(pool);
 	if (!t->cmdlines || !t->cmdline_names)
 		return trace_fail(t, err, LT_E_NOMEM,
 				  "saved cmdlines: out of memory");
-	for (s = text; s < end; s = eol + 1) {
+	n = pool = 0;
+	for (s = text; s < end && n < MAX_CMDLINES; s = eol + 1) {
 		next_line(s, end, &eol);
-		/* "pid comm"; comm may hold spaces, so it is the rest. */
-		nl = 0;
-		while (s + nl < eol && nl < sizeof(num) - 1 &&
-		       isdigit((unsigned char)s[nl]))
-			nl++;
-		if (!nl || s + nl >= eol || s[nl] != ' ')
+		if (!cmdline_line(s, eol, &pid, &comm, &clen))
 			continue;
-		memcpy(num, s, nl);
-		num[nl] = '\0';
-		pid = strtol(num, &e, 10);
-		if (pid < 0 || pid > 0x7fffffff)
-			continue;
-		comm = s + nl + 1;
-		clen = eol - comm;
-		while (clen && (comm[clen - 1] == '\r' || comm[clen - 1] == ' '))
-			clen--;
-		if (!clen || memchr(comm, 0, clen))
-			continue;
-		/* a task name, as the kernel keeps it: the report copies it */
-		if (clen > LT_TRACE_COMM_MAX)
-			clen = LT_TRACE_COMM_MAX;
 		t->cmdlines[n].pid = pid;
 		t->cmdlines[n].comm = pool;
 		memcpy(t->cmdline_names + pool, comm, clen);

@@ -36,6 +36,7 @@ The script, one statement per line, "#" starts a comment:
     instance NAME             an (empty) instance buffer besides the top one
     ksym ADDR TYPE NAME [[module]]        a kallsyms line
     cmdline PID COMM          a saved cmdlines line
+    cmdline_copies N          the saved cmdlines text N times over (1)
     printk TEXT               a printk_formats line
 
   Event formats
@@ -306,7 +307,8 @@ class Writer:
         self.h = dict(version="6", endian="little", long="8",
                       kernel_long=None, page_size="4096",
                       compression="none", compress_options="no",
-                      chunk_pages="10", array0="no", cpus=None, clock="local")
+                      chunk_pages="10", array0="no", cpus=None, clock="local",
+                      cmdline_copies="1")
         self.options = []        # (id, bytes)
         self.uname = None
         self.tcver = None
@@ -780,7 +782,8 @@ class Writer:
         return "".join(s + "\n" for s in self.ksyms).encode()
 
     def cmdlines_text(self):
-        return "".join(s + "\n" for s in self.cmdlines).encode()
+        text = "".join(s + "\n" for s in self.cmdlines).encode()
+        return text * parse_int(self.h["cmdline_copies"])
 
     def printk_text(self):
         return "".join(s + "\n" for s in self.printk).encode()
