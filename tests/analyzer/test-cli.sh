@@ -298,8 +298,12 @@ expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
 expect 1 "--threads: invalid value '1025': expected 1 to 1024" -- "$LA" -j 1025 x.dat
 expect 1 "--to must be later than the first event" -- "$LA" --to 0 x.dat
 T=$REAL/qemu-1cpu-sched_switch.dat
-expect 1 "--window: more than 65536 windows" -- "$LA" --window 1ns "$T"
-expect 1 "--window: more than 65536 windows" -- "$LA" --window 10us "$T"
+# the shortest window that would have done, for what was read so far
+expect 1 "$T: --window: a wait ends 5\.8 ms into the trace, past the 65536 windows allowed; use --window 89ns or longer\$" -- \
+	"$LA" --window 1ns "$T"
+expect 1 "$T: --window: a wait ends 5\.05 s into the trace, past the 65536 windows allowed; use --window 78us or longer\$" -- \
+	"$LA" --window 10us "$T"
+expect 0 "=== Window 64795: \+5\.05 s" -- "$LA" --window 78us "$T"
 expect 0 "warning: --from 100 s is past the end of the trace" -- \
 	"$LA" --from 100 "$T"
 # -o naming the trace (or a link to it) must not truncate it
