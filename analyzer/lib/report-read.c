@@ -742,19 +742,27 @@ int lt_report_read_json(const char *path, struct lt_report **out,
 
 bool lt_report_file_is_json(const char *path)
 {
-	unsigned char head[256];
+	unsigned char head[4096];
 	FILE *f = fopen(path, "rb");
-	size_t n, i = 0;
+	bool first = true;
+	size_t n, i;
+	int c = EOF;
 
 	if (!f)
 		return false;
-	n = fread(head, 1, sizeof(head), f);
+	/* however much white space a writer put first: the first other byte */
+	while (c == EOF && (n = fread(head, 1, sizeof(head), f)) > 0) {
+		i = 0;
+		if (first && n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+			i = 3;
+		first = false;
+		while (i < n && (head[i] == ' ' || head[i] == '\n' ||
+				 head[i] == '\r' || head[i] == '\t'))
+			i++;
+		if (i < n)
+			c = head[i];
+	}
 	fclose(f);
-	if (n >= 3 && head[0] == 0xef && head[1] == 0xbb && head[2] == 0xbf)
-		i = 3;
-	while (i < n && (head[i] == ' ' || head[i] == '\n' || head[i] == '\r' ||
-			 head[i] == '\t'))
-		i++;
 	/* '[' too: an array is no report, and says so better as JSON */
-	return i < n && (head[i] == '{' || head[i] == '[');
+	return c == '{' || c == '[';
 }

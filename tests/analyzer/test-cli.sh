@@ -368,6 +368,12 @@ for t in "$REAL/desktop-4cpu-sched_switch.dat" "$REAL/embedded-1cpu-sched-irq-gp
 		done
 	done
 done
+# however much white space a writer put before the report (5000 bytes:
+# past the first read), and after a byte order mark, it is still one
+{ printf '\357\273\277'; head -c 5000 /dev/zero | tr '\0' ' '; cat "$tmp/saved.json"; } \
+	> "$tmp/spaced.json"
+cmp -s <("$LA" -q "$tmp/saved.json") <("$LA" -q "$tmp/spaced.json") ||
+	{ echo "FAIL: a saved report after 5000 spaces is not read as one"; fail=1; }
 # control characters in names (a task may call itself "\e[31m...\n"; so
 # may a saved report) show as '?' in text and folded output: no escape
 # reaches the terminal, no name breaks a line
