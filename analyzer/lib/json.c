@@ -98,7 +98,9 @@ static void *alloc(struct parser *ps, size_t n, size_t align)
 	size_t off = b ? (b->used + align - 1) & ~(align - 1) : 0, size;
 
 	if (!b || off > b->size || b->size - off < n) {
-		size = b && b->size < BLOCK_MAX ? b->size * 2 : BLOCK_MIN;
+		/* doubling up to BLOCK_MAX; a long string gets its own */
+		size = b ? sizeof(*b) + b->size : BLOCK_MIN / 2;
+		size = size < BLOCK_MAX / 2 ? size * 2 : BLOCK_MAX;
 		if (size - sizeof(*b) < n)
 			size = sizeof(*b) + n;
 		b = malloc(size);
