@@ -297,6 +297,11 @@ const char *lt_report_global_empty(const struct lt_report *report,
 /* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /*
+ * "1234.567890": a trace time in seconds, rounded to the microsecond as
+ * trace-cmd report prints it, so that it can be searched for there.
+ */
+char *lt_format_stamp(char *buf, size_t len, uint64_t ns);
+/*
  * Parse "30s", "500ms", "1.5", "2m", "10us", "100ns" (default unit:
  * @unit_ns): 0, -1 when it is no such duration, -2 when it is too large
  * for 64 bits of nanoseconds.

@@ -456,7 +456,7 @@ static void put_unordered(FILE *out, const struct lt_report *r)
 
 int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
-	char dur[32];
+	char dur[32], from[32], to[32];
 
 	fprintf(out, "latency-analyze %s: ", LT_VERSION_STRING);
 	put_str(out, r->path);
@@ -466,11 +466,10 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 		put_str(out, r->partial_reason);
 		fputc('\n', out);
 	}
-	fprintf(out, "Trace:    %s from %" PRIu64 ".%06" PRIu64 " to %" PRIu64
-		".%06" PRIu64 ", %d CPU%s, %" PRIu64 " event%s\n",
+	fprintf(out, "Trace:    %s from %s to %s, %d CPU%s, %" PRIu64 " event%s\n",
 		lt_format_duration(dur, sizeof(dur), r->end_ns - r->start_ns),
-		r->start_ns / 1000000000, r->start_ns % 1000000000 / 1000,
-		r->end_ns / 1000000000, r->end_ns % 1000000000 / 1000,
+		lt_format_stamp(from, sizeof(from), r->start_ns),
+		lt_format_stamp(to, sizeof(to), r->end_ns),
 		r->cpus, r->cpus == 1 ? "" : "s",
 		r->events, r->events == 1 ? "" : "s");
 	fprintf(out, "File:     trace-cmd v%d, ", r->file_version);
@@ -483,12 +482,9 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 	/* "Trace:" is what was read: say when the file goes on past it */
 	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns ||
 	    r->stopped_at_to)
-		fprintf(out, "Range:    %" PRIu64 ".%06" PRIu64 " to %" PRIu64
-			".%06" PRIu64 "%s\n",
-			r->whole.start_ns / 1000000000,
-			r->whole.start_ns % 1000000000 / 1000,
-			r->whole.end_ns / 1000000000,
-			r->whole.end_ns % 1000000000 / 1000,
+		fprintf(out, "Range:    %s to %s%s\n",
+			lt_format_stamp(from, sizeof(from), r->whole.start_ns),
+			lt_format_stamp(to, sizeof(to), r->whole.end_ns),
 			r->stopped_at_to ? " (--to: the file goes on)" : "");
 	put_sources(out, r);
 	put_lost(out, r);

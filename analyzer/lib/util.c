@@ -263,6 +263,16 @@ char *lt_format_duration(char *buf, size_t len, uint64_t ns)
 	return format_fixed(buf, len, ns / 1e9, 2, " s");
 }
 
+char *lt_format_stamp(char *buf, size_t len, uint64_t ns)
+{
+	/* libtraceevent rounds (tep_print_event()'s "%6.1000d") */
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, us / 1000000,
+		 us % 1000000);
+	return buf;
+}
+
 char *lt_format_percent(char *buf, size_t len, double percent)
 {
 	return format_fixed(buf, len, percent, 1, "");

@@ -85,9 +85,7 @@ static const char *dur(char *buf, size_t len, uint64_t ns)
 /* "1234.567890": an absolute trace time, as the text report writes it. */
 static const char *stamp(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000,
-		 ns % 1000000000 / 1000);
-	return buf;
+	return lt_format_stamp(buf, len, ns);
 }
 
 static void range_text(const struct lv_model *m, char *buf, size_t len)

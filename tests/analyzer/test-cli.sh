@@ -298,6 +298,10 @@ expect 1 "--threads: invalid value '0'" -- "$LA" -j 0 x.dat
 expect 1 "--threads: invalid value '1025': expected 1 to 1024" -- "$LA" -j 1025 x.dat
 expect 1 "--to must be later than the first event" -- "$LA" --to 0 x.dat
 T=$REAL/qemu-1cpu-sched_switch.dat
+# absolute times round to the microsecond as trace-cmd report prints
+# them (its last event: 852673.659140), so they can be searched for there
+expect 0 "^Trace: +18\.59 s from 852655\.067718 to 852673\.659140, 4 CPUs" -- \
+	"$LA" -q "$REAL/desktop-4cpu-sched_switch.dat"
 # the shortest window that would have done, for what was read so far
 expect 1 "$T: --window: a wait ends 5\.8 ms into the trace, past the 65536 windows allowed; use --window 89ns or longer\$" -- \
 	"$LA" --window 1ns "$T"
