@@ -85,6 +85,8 @@ int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
 		    uint64_t end);
 void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 		      enum lt_task_state state, uint64_t start, uint64_t end);
+/* --window: fails, saying what would do, if a wait fell past the last. */
+int lt_rp_windows_fit(struct lt_replay *rp);
 int lt_rp_snapshot(struct lt_replay *rp, struct lt_task *t);
 int lt_rp_commit_task(struct lt_replay *rp, uint32_t task);
 int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,

@@ -231,6 +231,8 @@ struct lt_replay {
 	int nr_cpu_cur;
 
 	uint32_t nr_windows;		/* highest window index + 1 */
+	uint64_t past_windows_ns;	/* the last end of a wait past the last
+					   window, from origin_ns; 0: none */
 	uint64_t origin_ns;		/* absolute ts of window 0 / --from */
 	bool finished;
 

@@ -495,26 +495,30 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
 /* ---- charging -------------------------------------------------------- */
 
 /*
- * A wait ends @at ns into the trace, past the last window.  Said with the
- * time, which shows a timestamp that jumped, and the shortest window
- * that holds it, in a whole unit the option takes (a later wait may
- * need more).
+ * Waits past the last window are counted through to the end of the trace
+ * (not charged: the run fails) so that the error can say the window the
+ * whole trace needs, not one that the next wait would overflow again.
+ * Said with the time, which shows a timestamp that jumped, in a whole
+ * unit the option takes.
  */
-static int too_many_windows(struct lt_replay *rp, uint64_t at)
+int lt_rp_windows_fit(struct lt_replay *rp)
 {
 	static const struct { uint64_t ns; const char *unit; } units[] = {
 		{ 3600000000000ULL, "h" }, { 1000000000, "s" },
 		{ 1000000, "ms" }, { 1000, "us" }, { 1, "ns" },
 	};
+	uint64_t at = rp->past_windows_ns;
 	uint64_t need = at / MAX_WINDOWS + 1;	/* at / need < MAX_WINDOWS */
 	char when[32];
 	size_t i = 0;
 
+	if (!at)
+		return 0;
 	while (need < units[i].ns)
 		i++;
 	/* the option, not the trace, is what to change */
 	lt_error_set(&rp->err, LT_E_USAGE,
-		     "--window: a wait ends %s into the trace, past the %u windows allowed; use --window %" PRIu64 "%s or longer",
+		     "--window: the last wait ends %s into the trace, past the %u windows allowed; use --window %" PRIu64 "%s or longer",
 		     lt_format_duration(when, sizeof(when), at), MAX_WINDOWS,
 		     (need + units[i].ns - 1) / units[i].ns, units[i].unit);
 	return -1;
@@ -557,8 +561,11 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		return 0;
 	}
 	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
-	if (win >= MAX_WINDOWS)
-		return too_many_windows(rp, w->end - rp->origin_ns);
+	if (win >= MAX_WINDOWS) {
+		if (w->end - rp->origin_ns > rp->past_windows_ns)
+			rp->past_windows_ns = w->end - rp->origin_ns;
+		return 0;
+	}
 	if (win + 1 > rp->nr_windows)
 		rp->nr_windows = (uint32_t)win + 1;
 

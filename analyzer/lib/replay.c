@@ -708,5 +708,7 @@ int lt_replay_finish(struct lt_replay *rp)
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 	}
+	if (lt_rp_windows_fit(rp) < 0)
+		return -1;
 	return lt_rp_resolve_stacks(rp);
 }
