@@ -223,6 +223,8 @@ struct lt_report {
 	uint64_t began_before_trace, unfinished;
 	uint64_t no_switch_in;		/* waits whose end (a switch-in) is missing */
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
+	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
+					   after a preemption or a fork */
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */

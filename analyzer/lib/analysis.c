@@ -493,6 +493,8 @@ static void fill_report(struct lt_report_priv *priv,
 	r->unfinished = st->unfinished;
 	r->no_switch_in = st->no_switch_in;
 	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
+	r->cpu_waits_unwoken = st->cpu_waits_unwoken;
+	r->cpu_waits_unwoken_ns = st->cpu_waits_unwoken_ns;
 	r->discarded_lost = st->discarded_lost;
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;

@@ -127,6 +127,8 @@ enum lt_task_flags {
 	LT_TASK_NO_STACK_YET	= 1 << 8,	/* switch-out stack may follow */
 	LT_TASK_THREAD		= 1 << 9,	/* created with CLONE_THREAD */
 	LT_TASK_REPARENTED	= 1 << 10,	/* leader known from newtask */
+	LT_TASK_QUEUED		= 1 << 11,	/* runnable since rq_start, not
+						   woken: preempted or new */
 };
 
 /* A task's last row for a key: blocked waits [0] and cpu waits [1]. */
@@ -188,6 +190,8 @@ struct lt_replay_stats {
 	uint64_t cpu_waits_no_switch_in;	/* of which the wait for a CPU
 						 * after a wakeup (the blocked
 						 * part before it is charged) */
+	uint64_t cpu_waits_unwoken;	/* for a CPU after a preemption or */
+	uint64_t cpu_waits_unwoken_ns;	/* a fork: not latency (rule 6) */
 	uint64_t unordered;		/* events earlier than one before them */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;

@@ -43,7 +43,7 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 		rp->stats.inconsistent++;	/* its switch-in was lost */
 	t->flags |= LT_TASK_ACTIVE;
 	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
-		      LT_TASK_NO_STACK_YET);
+		      LT_TASK_NO_STACK_YET | LT_TASK_QUEUED);
 	t->last_cpu = ev->cpu;
 	t->last_run_ts = ev->ts;
 
@@ -59,6 +59,7 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	case LT_STATE_RUNNABLE:
 		t->run = LT_RUN_RUNNABLE;
 		t->rq_start = ev->ts;
+		t->flags |= LT_TASK_QUEUED;
 		return 0;
 	default:
 		t->run = LT_RUN_OTHER;
@@ -114,8 +115,16 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			if (lt_rp_charge(rp, ti, &w) < 0)
 				return -1;
 		}
-		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN))
+		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN)) {
+			t = &rp->tasks[ti];
+			/* counted, so that the time is not silently lost */
+			if (seen && (t->flags & LT_TASK_QUEUED) &&
+			    ts >= t->rq_start && !lt_rp_outside(rp, ts)) {
+				rp->stats.cpu_waits_unwoken++;
+				rp->stats.cpu_waits_unwoken_ns += ts - t->rq_start;
+			}
 			break;
+		}
 		if (!seen) {
 			rp->stats.no_switch_in++;
 			rp->stats.cpu_waits_no_switch_in++;
@@ -222,7 +231,12 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 			rp->stats.began_before_trace++;
 		/* runnable now, but no wait we measured ended here */
 		t->run = LT_RUN_RUNNABLE;
-		t->flags &= ~LT_TASK_WOKEN;
+		t->flags &= ~(LT_TASK_WOKEN | LT_TASK_QUEUED);
+		/* a new task's first wait for a CPU */
+		if (ev->kind == LT_EV_WAKEUP_NEW) {
+			t->rq_start = ev->ts;
+			t->flags |= LT_TASK_QUEUED;
+		}
 		break;
 	case LT_RUN_RUNNABLE:	/* already queued: nothing ends */
 	case LT_RUN_RUNNING:	/* woken before it managed to sleep */
@@ -535,7 +549,8 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 			st->discarded_lost++;
 		if (t->run != LT_RUN_OTHER)
 			t->run = LT_RUN_UNKNOWN;
-		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING);
+		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
+			      LT_TASK_QUEUED);
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 		rp->tasks[i].flags |= LT_TASK_UNCERTAIN;

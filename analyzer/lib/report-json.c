@@ -252,6 +252,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"began_before_trace\":%" PRIu64 ",\"unfinished\":%" PRIu64
 		",\"no_switch_in\":%" PRIu64
 		",\"cpu_waits_no_switch_in\":%" PRIu64
+		",\"cpu_waits_preempted_or_new\":%" PRIu64
+		",\"cpu_waits_preempted_or_new_ns\":%" PRIu64
 		",\"discarded_after_lost_events\":%" PRIu64
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
@@ -261,6 +263,7 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		r->dropped_interruptible, r->dropped_interruptible_ns,
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
 		r->unfinished, r->no_switch_in, r->cpu_waits_no_switch_in,
+		r->cpu_waits_unwoken, r->cpu_waits_unwoken_ns,
 		r->discarded_lost, r->resync,
 		r->unmatched_restore, r->inconsistent, r->unordered,
 		r->damaged_records);

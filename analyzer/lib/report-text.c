@@ -437,6 +437,19 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 		put_words(out, &col, item);
 	}
 	fputc('\n', out);
+	/* rule 6 charges a wait for a CPU after a wakeup: say what it leaves */
+	if (r->cpu_waits_unwoken) {
+		col = HEAD_W;
+		snprintf(item, sizeof(item), "%" PRIu64 " wait%s for cpu after a "
+			 "preemption or a fork (%s), not charged: only waits "
+			 "after a wakeup are", r->cpu_waits_unwoken,
+			 r->cpu_waits_unwoken == 1 ? "" : "s",
+			 lt_format_duration(buf, sizeof(buf),
+					    r->cpu_waits_unwoken_ns));
+		fprintf(out, "%-*s", HEAD_W, "Runnable:");
+		put_words(out, &col, item);
+		fputc('\n', out);
+	}
 }
 
 /* time going backwards bends every wait around it: never silently */

@@ -944,6 +944,38 @@ static void test_missing_switch_in(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * Rule 6 charges the wait for a CPU after a wakeup; one after a
+ * preemption or a fork is not latency, but is counted, not lost.
+ */
+static void test_unwoken_cpu_waits(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		SW(10, 0, 1, RUNNABLE, 100),	/* 1 preempted */
+		SW(40, 0, 100, RUNNABLE, 1),	/* 1 runs: 30 us; 100 preempted */
+		{ .kind = LT_EV_WAKEUP_NEW, .ts = 50 * US, .pid = 200 },
+		SW(70, 0, 1, SLEEP, 200),	/* 200 runs: 20 us */
+		WAKE(80, 1),
+		SW(100, 0, 200, RUNNABLE, 1),	/* 1 runs: charged, 20 us */
+		SW(150, 0, 1, SLEEP, 100),	/* 100 runs: 110 us */
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "cpu waits after a preemption or a fork";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.cpu_waits_unwoken, 3);
+	CHECK_U64(rp.stats.cpu_waits_unwoken_ns, 160 * US);
+	CHECK_U64(pid_rows(&rp, 1, SCHED).count, 1);
+	CHECK_U64(pid_rows(&rp, 1, SCHED).total, 20 * US);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).count, 0);
+	CHECK_U64(pid_rows(&rp, 200, SCHED).count, 0);
+	lt_replay_free(&rp);
+}
+
 static void test_time_backwards(void)
 {
 	const struct lt_ev script[] = {
@@ -990,6 +1022,7 @@ int main(void)
 	test_pooled_stacks();
 	test_stacks_resolved_at_finish();
 	test_missing_switch_in();
+	test_unwoken_cpu_waits();
 	test_time_backwards();
 	return lt_test_done("test-replay");
 }
