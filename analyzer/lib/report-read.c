@@ -746,14 +746,23 @@ bool lt_report_file_is_json(const char *path)
 {
 	unsigned char head[4096];
 	FILE *f = fopen(path, "rb");
+	uint64_t seen = 0;
 	bool first = true;
+	struct stat st;
 	size_t n, i;
 	int c = EOF;
 
 	if (!f)
 		return false;
+	/* a pipe could stream white space for ever: the trace path says why */
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return false;
+	}
 	/* however much white space a writer put first: the first other byte */
-	while (c == EOF && (n = fread(head, 1, sizeof(head), f)) > 0) {
+	while (c == EOF && seen < MAX_JSON_BYTES &&
+	       (n = fread(head, 1, sizeof(head), f)) > 0) {
+		seen += n;
 		i = 0;
 		if (first && n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
 			i = 3;

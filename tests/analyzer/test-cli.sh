@@ -384,6 +384,8 @@ done
 	> "$tmp/spaced.json"
 cmp -s <("$LA" -q "$tmp/saved.json") <("$LA" -q "$tmp/spaced.json") ||
 	{ echo "FAIL: a saved report after 5000 spaces is not read as one"; fail=1; }
+# ... but a pipe of white space is not read for ever
+expect 2 "not a regular file" -- timeout 10 "$LA" -q <(yes ' ')
 # control characters in names (a task may call itself "\e[31m...\n"; so
 # may a saved report) show as '?' in text and folded output: no escape
 # reaches the terminal, no name breaks a line
