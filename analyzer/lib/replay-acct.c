@@ -498,8 +498,9 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
  * Waits past the last window are counted through to the end of the trace
  * (not charged: the run fails) so that the error can say the window the
  * whole trace needs, not one that the next wait would overflow again.
- * Said with the time, which shows a timestamp that jumped, in a whole
- * unit the option takes.
+ * Said with the time from the trace's start (not --from's), which shows a
+ * timestamp that jumped, in a whole unit the option takes, the largest
+ * that counts ten or more of it (so rounding up adds under 10%).
  */
 int lt_rp_windows_fit(struct lt_replay *rp)
 {
@@ -514,12 +515,15 @@ int lt_rp_windows_fit(struct lt_replay *rp)
 
 	if (!at)
 		return 0;
-	while (need < units[i].ns)
+	while (i + 1 < sizeof(units) / sizeof(units[0]) &&
+	       need / 10 < units[i].ns)
 		i++;
 	/* the option, not the trace, is what to change */
 	lt_error_set(&rp->err, LT_E_USAGE,
 		     "--window: the last wait ends %s into the trace, past the %u windows allowed; use --window %" PRIu64 "%s or longer",
-		     lt_format_duration(when, sizeof(when), at), MAX_WINDOWS,
+		     lt_format_duration(when, sizeof(when),
+					at + (rp->origin_ns - rp->stats.first_ts)),
+		     MAX_WINDOWS,
 		     (need + units[i].ns - 1) / units[i].ns, units[i].unit);
 	return -1;
 }

@@ -313,6 +313,9 @@ for w in 1ns 10us; do
 	expect 1 "$T: --window: the last wait ends 5\.05 s into the trace, past the 65536 windows allowed; use --window 78us or longer\$" -- \
 		"$LA" --window $w "$T"
 done
+# from the trace's start, though the windows start at --from
+expect 1 "$T: --window: the last wait ends 5\.05 s into the trace, past the 65536 windows allowed; use --window 62us or longer\$" -- \
+	"$LA" --from 1 --window 10us "$T"
 expect 0 "=== Window 64795: \+5\.05 s" -- "$LA" --window 78us "$T"
 expect 0 "warning: --from 100 s is past the end of the trace" -- \
 	"$LA" --from 100 "$T"
