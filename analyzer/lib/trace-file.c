@@ -1350,7 +1350,10 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
-		trace_fail(t, err, LT_E_IO, "cannot open: %s", strerror(errno));
+		/* "-" is a file name here, but the user likely meant stdin */
+		trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
+			   errno == ENOENT && !strcmp(path, "-") ?
+			   " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
 		goto fail;
 	}
 	if (fstat(t->fd, &st) < 0) {
