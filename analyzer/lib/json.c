@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt-bigmem.h"
 #include "lt-json.h"
 
 #define MAX_DEPTH	64	/* a report nests 7 deep */
@@ -20,6 +21,12 @@
  */
 #define BLOCK_MIN	(64u << 10)
 #define BLOCK_MAX	(1u << 20)
+/* AddressSanitizer checks the bounds of what malloc() gave: one each */
+#ifdef LT_ASAN
+#define SHARED_BLOCKS	0
+#else
+#define SHARED_BLOCKS	1
+#endif
 
 struct block {
 	struct block *next;
@@ -97,11 +104,11 @@ static void *alloc(struct parser *ps, size_t n, size_t align)
 	struct block *b = ps->blocks;
 	size_t off = b ? (b->used + align - 1) & ~(align - 1) : 0, size;
 
-	if (!b || off > b->size || b->size - off < n) {
+	if (SHARED_BLOCKS == 0 || !b || off > b->size || b->size - off < n) {
 		/* doubling up to BLOCK_MAX; a long string gets its own */
 		size = b ? sizeof(*b) + b->size : BLOCK_MIN / 2;
 		size = size < BLOCK_MAX / 2 ? size * 2 : BLOCK_MAX;
-		if (size - sizeof(*b) < n)
+		if (size - sizeof(*b) < n || SHARED_BLOCKS == 0)
 			size = sizeof(*b) + n;
 		b = malloc(size);
 		if (!b) {
