@@ -82,12 +82,6 @@ static const char *dur(char *buf, size_t len, uint64_t ns)
 	return lt_format_duration(buf, len, ns);
 }
 
-/* "1234.567890": an absolute trace time, as the text report writes it. */
-static const char *stamp(char *buf, size_t len, uint64_t ns)
-{
-	return lt_format_stamp(buf, len, ns);
-}
-
 static void range_text(const struct lv_model *m, char *buf, size_t len)
 {
 	const struct lt_report *r = m->rep;
@@ -505,13 +499,14 @@ static void detail_screen(struct lv_model *m)
 	    dur(c, sizeof(c), r->p99_ns));
 	add(&t, "%.1f%% of the table's time", r->percent);
 	add(&t, "Longest ended at %s s, thread %d",
-	    stamp(d, sizeof(d), r->max_at_ns), r->max_tid);
+	    lt_format_stamp(d, sizeof(d), r->max_at_ns), r->max_tid);
 	add(&t, "%s", "");
 	add(&t, "Worst occurrences (%u)", r->nr_worst);
 	for (k = 0; k < r->nr_worst; k++)
 		add(&t, "  %10s   ended at %s s   thread %d",
 		    dur(a, sizeof(a), r->worst[k].dur_ns),
-		    stamp(d, sizeof(d), r->worst[k].end_ns), r->worst[k].tid);
+		    lt_format_stamp(d, sizeof(d), r->worst[k].end_ns),
+		    r->worst[k].tid);
 	add(&t, "%s", "");
 	add(&t, "Kernel stacks and reason paths (%zu distinct)", r->nr_stacks);
 	for (i = 0; i < r->nr_stacks; i++) {
