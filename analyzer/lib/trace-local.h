@@ -226,6 +226,7 @@ struct cpu_stream {
 	uint64_t ts;			/* raw ring-buffer clock */
 	bool lost_pending;
 	int64_t lost;
+	uint64_t prev_ts;		/* of the last event record handed out */
 
 	/* decoded records; batch[bi] is the one offered to the merge */
 	unsigned int bi, bn;
