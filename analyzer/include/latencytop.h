@@ -225,6 +225,16 @@ struct lt_report {
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
 					   after a preemption or a fork */
+	/*
+	 * Waits that a CPU's missing data may hide a part of: begun before
+	 * every CPU had data (@complete_from_ns: the oldest pages of some
+	 * CPU were overwritten), or across one of @lost_gaps gaps of lost
+	 * events after it.  Dropped, never guessed.
+	 */
+	uint64_t complete_from_ns;	/* start_ns when complete throughout */
+	uint64_t lost_gaps;
+	uint64_t dropped_incomplete, dropped_incomplete_ns;
+	uint64_t dropped_gap, dropped_gap_ns;
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */

@@ -495,6 +495,13 @@ static void fill_report(struct lt_report_priv *priv,
 	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
 	r->cpu_waits_unwoken = st->cpu_waits_unwoken;
 	r->cpu_waits_unwoken_ns = st->cpu_waits_unwoken_ns;
+	r->complete_from_ns = st->complete_from > st->first_ts ?
+			      st->complete_from : st->first_ts;
+	r->lost_gaps = st->gaps;
+	r->dropped_incomplete = st->dropped_incomplete;
+	r->dropped_incomplete_ns = st->dropped_incomplete_ns;
+	r->dropped_gap = st->dropped_gap;
+	r->dropped_gap_ns = st->dropped_gap_ns;
 	r->discarded_lost = st->discarded_lost;
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;

@@ -547,6 +547,17 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		st->outside_range++;
 		return 0;
 	}
+	/* the task may have run where the trace has no data: not a wait */
+	if (lt_rp_before_complete(rp, w->start)) {
+		st->dropped_incomplete++;
+		st->dropped_incomplete_ns += dur;
+		return 0;
+	}
+	if (lt_rp_across_gap(rp, w->start)) {
+		st->dropped_gap++;
+		st->dropped_gap_ns += dur;
+		return 0;
+	}
 	/*
 	 * LatencyTOP: long interruptible waits are user requested (select,
 	 * sleep); an idle kernel thread waiting for work is the same thing.
@@ -610,7 +621,6 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	r->total_ns += dur;
 	worst_add(r, dur, w->end);
 	rp->tasks[task].charged_ns += dur;
-	rp->tasks[task].last_charge_end = w->end;
 	st->charged_ns += dur;
 	st->charged_count++;
 	if (w->state == LT_STATE_RUNNABLE)

@@ -558,6 +558,10 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 		{ "cpu_waits_no_switch_in", &r->cpu_waits_no_switch_in },
 		{ "cpu_waits_preempted_or_new", &r->cpu_waits_unwoken },
 		{ "cpu_waits_preempted_or_new_ns", &r->cpu_waits_unwoken_ns },
+		{ "before_complete", &r->dropped_incomplete },
+		{ "before_complete_ns", &r->dropped_incomplete_ns },
+		{ "across_lost_events", &r->dropped_gap },
+		{ "across_lost_events_ns", &r->dropped_gap_ns },
 		{ "discarded_after_lost_events", &r->discarded_lost },
 		{ "reason_stack_resyncs", &r->resync },
 		{ "unmatched_restores", &r->unmatched_restore },
@@ -617,6 +621,9 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
 	    get_u64(rd, t, "lost_gaps_unknown", "trace",
 		    &r->lost_gaps_unknown) < 0 ||
+	    get_u64(rd, t, "lost_gaps", "trace", &r->lost_gaps) < 0 ||
+	    get_u64(rd, t, "complete_from_ns", "trace",
+		    &r->complete_from_ns) < 0 ||
 	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
 	    read_trace_lists(rd, t, r) < 0)
 		return -1;
