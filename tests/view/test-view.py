@@ -496,9 +496,12 @@ def check_errors():
     check(r.returncode == 0 and r.stdout.split("\n")[:-1] == screen(TRACES[0]),
           "--no-progress and -s maximum (the title's word) taken", r.stderr)
     r = run([LV, "--dump", "--from", "1h", TRACES[0]])
-    check(r.returncode == 0 and r.stderr == "latency-view: warning: --from 3600 s is "
-          "past the end of the trace, 0.642824 s long (--from and --to count from its "
-          "first event)\n", "--from past the end: said", r.stderr)
+    check(r.returncode == 1 and r.stdout == "" and
+          r.stderr.startswith("latency-view: ") and
+          r.stderr.endswith(": --from 3600.00 s is past the trace's end: no event in "
+                            "the range; the trace spans 642.8 ms, from 2669.462672 to "
+                            "2670.105497 (--from and --to count from its first event)\n"),
+          "--from past the end: an error with the trace's span", r.stderr)
     err = expect(["--dump", "--trans", "/nonexistent.trans", TRACES[0]], 2,
                  "/nonexistent.trans: cannot open")
     check(len(err) == 1, "a missing --trans file is one line", "\n".join(err))
