@@ -151,12 +151,21 @@ struct lt_report_coverage {
 	uint64_t ns[LT_CAUSE_NR];
 };
 
+/*
+ * Interruptible waits over the cut-off: user requested (select, poll,
+ * sleep), so not charged, but shown with their task.
+ */
+struct lt_report_uncharged {
+	uint64_t count, total_ns, max_ns;
+};
+
 struct lt_report_thread {
 	int tid;
 	const char *comm;
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
+	struct lt_report_uncharged user_requested;
 };
 
 struct lt_report_process {
@@ -170,6 +179,7 @@ struct lt_report_process {
 	size_t nr_rows;
 	struct lt_report_thread *threads;
 	size_t nr_threads;
+	struct lt_report_uncharged user_requested;
 };
 
 /* The tables for one time range: the whole trace, or one window. */

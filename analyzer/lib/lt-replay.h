@@ -87,6 +87,7 @@ struct lt_row_acc {
 	uint32_t first_sub;	/* sub-row list */
 	uint32_t last_sub;	/* the sub-row charged last, tried first */
 	bool provisional;	/* may still be re-charged (see replay.c) */
+	bool uncharged;		/* user requested waits: shown, not charged */
 	uint64_t count, total_ns, max_ns, max_at_ns;
 	struct lt_hist hist;
 	struct lt_worst worst[LT_WORST];

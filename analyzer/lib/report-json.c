@@ -118,6 +118,13 @@ static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 	fputs("}", out);
 }
 
+static void put_uncharged(FILE *out, const struct lt_report_uncharged *u)
+{
+	fprintf(out, ",\"user_requested\":{\"count\":%" PRIu64
+		",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
+		u->count, u->total_ns, u->max_ns);
+}
+
 /* The tables of one view, as members of the enclosing object. */
 static void put_view(FILE *out, const struct lt_report_view *v)
 {
@@ -139,6 +146,7 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 			",\"coverage\":", p->kernel_thread ? "true" : "false",
 			p->total_ns);
 		put_coverage(out, &p->coverage);
+		put_uncharged(out, &p->user_requested);
 		fputs(",\"reasons\":", out);
 		put_rows(out, p->rows, p->nr_rows, true, "  ");
 		fputs(",\"threads\":[", out);
@@ -147,7 +155,9 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 
 			fprintf(out, "%s\n  {\"tid\":%d,\"comm\":", j ? "," : "", t->tid);
 			put_str(out, t->comm);
-			fprintf(out, ",\"total_ns\":%" PRIu64 ",\"reasons\":", t->total_ns);
+			fprintf(out, ",\"total_ns\":%" PRIu64, t->total_ns);
+			put_uncharged(out, &t->user_requested);
+			fputs(",\"reasons\":", out);
 			put_rows(out, t->rows, t->nr_rows, false, "   ");
 			fputc('}', out);
 		}

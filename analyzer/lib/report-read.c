@@ -330,6 +330,27 @@ static int read_coverage(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* Absent from reports saved before it: none. */
+static int read_uncharged(struct reader *rd, const struct lt_json *o,
+			  const char *where, struct lt_report_uncharged *u)
+{
+	const struct lt_json *v = lt_json_get(o, "user_requested");
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "user_requested", -1);
+	if (need_object(rd, v, w) < 0 ||
+	    get_u64(rd, v, "count", w, &u->count) < 0 ||
+	    get_u64(rd, v, "total_ns", w, &u->total_ns) < 0 ||
+	    get_u64(rd, v, "max_ns", w, &u->max_ns) < 0)
+		return -1;
+	if (u->max_ns > u->total_ns || (u->count && !u->total_ns) ||
+	    (!u->count && u->total_ns))
+		return bad(rd, w, "count, total_ns and max_ns do not agree");
+	return 0;
+}
+
 static int read_process(struct reader *rd, const struct lt_json *o,
 			const char *where, struct lt_report_process *p)
 {
@@ -344,6 +365,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
 	    read_coverage(rd, o, where, &p->coverage) < 0 ||
+	    read_uncharged(rd, o, where, &p->user_requested) < 0 ||
 	    read_rows(rd, o, "reasons", where, &p->rows, &p->nr_rows) < 0)
 		return -1;
 	for (i = 0; i < p->nr_rows; i++)
@@ -365,6 +387,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 		    get_int(rd, e, "tid", w, &t->tid) < 0 ||
 		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
 		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
+		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
 		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0)
 			return -1;
 	}

@@ -229,6 +229,22 @@ int lt_report_write_view_head(const struct lt_report *r,
 	return ferror(out) ? -1 : 0;
 }
 
+/* "  user requested, not charged: 3 waits > 5.0 ms, 61.2 ms in all, ..." */
+static void put_uncharged(FILE *out, const struct lt_report *r,
+			  const struct lt_report_uncharged *u, int indent)
+{
+	char cut[32], total[32], max[32];
+
+	if (!u->count)
+		return;
+	fprintf(out, "%*suser requested, not charged: %" PRIu64 " wait%s > %s, "
+		"%s in all, longest %s\n",
+		indent + 2, "", u->count, u->count == 1 ? "" : "s",
+		lt_format_duration(cut, sizeof(cut), r->options.sleep_cutoff_ns),
+		lt_format_duration(total, sizeof(total), u->total_ns),
+		lt_format_duration(max, sizeof(max), u->max_ns));
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
@@ -250,7 +266,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 			p->kernel_thread ? " [kernel thread]" : "",
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
-		put_rows(out, r, p->rows, p->nr_rows, 0, &w);
+		put_uncharged(out, r, &p->user_requested, 0);
+		if (p->nr_rows)
+			put_rows(out, r, p->rows, p->nr_rows, 0, &w);
 		if (!r->options.per_thread)
 			continue;
 		for (j = 0; j < p->nr_threads; j++) {
@@ -260,7 +278,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 			put_str(out, t->comm);
 			fprintf(out, " (%d): %s\n", t->tid,
 				lt_format_duration(total, sizeof(total), t->total_ns));
-			put_rows(out, r, t->rows, t->nr_rows, 2, &w);
+			put_uncharged(out, r, &t->user_requested, 2);
+			if (t->nr_rows)
+				put_rows(out, r, t->rows, t->nr_rows, 2, &w);
 		}
 	}
 }

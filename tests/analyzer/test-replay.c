@@ -132,7 +132,8 @@ static struct sum rows_of(const struct lt_replay *rp, uint32_t task,
 		const struct lt_row_acc *row = &rp->rows[r];
 		const struct lt_cause *c = &rp->causes[row->cause];
 
-		if (row->task != task || !row->count || row->provisional)
+		if (row->task != task || !row->count || row->provisional ||
+		    row->uncharged)
 			continue;
 		if (strcmp(lt_replay_str(rp, c->reason), reason) ||
 		    strcmp(lt_replay_str(rp, c->argument), arg ? arg : ""))
