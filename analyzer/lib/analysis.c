@@ -396,7 +396,7 @@ static int range_past_end(const struct lt_replay *rp,
 	if (opts->from_ns < 0 || cut || !st->have_ts ||
 	    st->last_ts - st->first_ts >= (uint64_t)opts->from_ns)
 		return 0;
-	lt_error_set(err, LT_E_USAGE,
+	lt_error_set(err, LT_E_NO_EVENTS,
 		     "%s: --from %s is past the trace's end: no event in the "
 		     "range; the trace spans %s, from %s to %s (--from and --to "
 		     "count from its first event)", path,

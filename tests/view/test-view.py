@@ -503,7 +503,7 @@ def check_errors():
     check(r.returncode == 0 and r.stdout.split("\n")[:-1] == screen(TRACES[0]),
           "--no-progress and -s maximum (the title's word) taken", r.stderr)
     r = run([LV, "--dump", "--from", "1h", TRACES[0]])
-    check(r.returncode == 1 and r.stdout == "" and
+    check(r.returncode == 4 and r.stdout == "" and
           r.stderr.startswith("latency-view: ") and
           r.stderr.endswith(": --from 3600.00 s is past the trace's end: no event in "
                             "the range; the trace spans 642.8 ms, from 2669.462672 to "
