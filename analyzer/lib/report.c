@@ -567,9 +567,15 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		pend = j;
 		take_uncharged(b, idx, i, &pend, &p->user_requested);
 		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
-		/* a kernel thread that only slept long asked for nothing */
-		if (pend == i && p->kernel_thread)
-			continue;
+		/*
+		 * A kernel thread's long sleeps are waits for work: nothing
+		 * it requested, and no section of their own.
+		 */
+		if (p->kernel_thread) {
+			memset(&p->user_requested, 0, sizeof(p->user_requested));
+			if (pend == i)
+				continue;
+		}
 		k++;
 		p->pid = rp->tasks[a->leader].pid;
 		/* a saved cmdline dies with the trace: the report keeps a copy */
@@ -607,6 +613,9 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 				;
 			tend = te;
 			take_uncharged(b, idx, ti, &tend, &th->user_requested);
+			if (p->kernel_thread)
+				memset(&th->user_requested, 0,
+				       sizeof(th->user_requested));
 			th->tid = rp->tasks[task].pid;
 			th->comm = lt_report_strdup(b->priv,
 						    lt_replay_task_comm(rp, task));
