@@ -3,6 +3,7 @@
 set(LT_TRACE_SOURCES
 	lib/util/bigmem.c
 	lib/util/thread.c
+	lib/tracedat/trace-read.c
 	lib/tracedat/trace-file.c
 	lib/tracedat/trace-decomp.c
 	lib/tracedat/trace-format.c
