@@ -207,7 +207,8 @@ struct lt_report_missing {
 struct lt_report {
 	/* the trace */
 	const char *path;
-	int file_version;
+	const char *format;		/* "trace-cmd", "perf" */
+	int file_version;		/* of that format */
 	const char *compression;
 	const char *uname;
 	const char *clock;
@@ -250,6 +251,8 @@ struct lt_report {
 	uint64_t damaged_records;	/* records not fitting their format: ignored */
 
 	struct lt_options options;	/* as used */
+	bool saved;			/* read from a saved report, not made
+					   now: @options are its own */
 	bool partial;			/* damage stopped the reading early */
 	const char *partial_reason;
 
@@ -262,7 +265,9 @@ struct lt_report {
  * Read @path, replay it and build the report.  Returns 0 and *out, or -1
  * with @err (and exit status lt_error_exit_status(err->code)).  With
  * opts->partial, damage after some data was read gives a report marked
- * partial instead of an error.
+ * partial instead of an error.  A file is known by its first bytes: a
+ * trace-cmd trace.dat, or a report saved as JSON, which is read back
+ * (report->saved; @opts then change nothing).
  */
 int lt_analyze(const char *path, const struct lt_options *opts,
 	       struct lt_report **out, struct lt_error *err);

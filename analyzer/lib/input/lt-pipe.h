@@ -18,36 +18,15 @@
 
 #include "latencytop.h"
 #include "lt-decode.h"
+#include "lt-input.h"
 #include "lt-trace.h"
 
+/* A trace.dat read as @run says (its threads: 0 or 1, the caller's only). */
 struct lt_pipe_cfg {
 	struct lt_trace *trace;
-	struct lt_decoder *dec;
-	/*
-	 * Records per event id, counted here: the file's ids below
-	 * lt_trace_event_id_limit(), then one count for all others.
-	 */
-	uint32_t *by_id;
-	bool partial;		/* read past damage (it stops only its CPU) */
-	int64_t to_ns;		/* stop after first event + to_ns; -1 = never */
-	unsigned int threads;	/* in all, ours included; 0 or 1: ours only */
+	const struct lt_input_run *run;
 };
 
-struct lt_pipe_result {
-	uint64_t events;	/* event records read */
-	bool cut;		/* --to stopped it before the trace's end */
-	bool damaged;		/* --partial read past damage */
-	struct lt_error damage;	/* the first damage */
-	unsigned int nr_damaged;	/* CPUs it stopped, that one included */
-};
-
-/* Called in the caller's thread for each event, in order; -1 stops. */
-typedef int (*lt_pipe_event_fn)(void *ctx, const struct lt_ev *ev);
-/* Called now and then in the caller's thread. */
-typedef void (*lt_pipe_progress_fn)(void *ctx, uint64_t done, uint64_t total);
-
-/* CPUs this process may run on (its affinity), at least 1. */
-unsigned int lt_pipe_usable_cpus(void);
 /*
  * Threads worth using on a trace of @data_bytes of CPU data (@compressed:
  * as stored, zstd or zlib) with @cpus usable: 1 below ~80,000 events,
@@ -61,8 +40,8 @@ unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
  * Read the whole trace through @event.  0 at the end; -1 when reading
  * failed (@err set) or @event returned -1 (@err untouched).
  */
-int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
-		lt_pipe_progress_fn progress, void *ctx,
-		struct lt_pipe_result *res, struct lt_error *err);
+int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
+		lt_input_progress_fn progress, void *ctx,
+		struct lt_input_result *res, struct lt_error *err);
 
 #endif /* LT_PIPE_H */

@@ -35,8 +35,8 @@
 #define PROGRESS_EVERY	(1u << 16)	/* events between progress calls */
 
 struct sink {
-	lt_pipe_event_fn event;
-	lt_pipe_progress_fn progress;
+	lt_input_event_fn event;
+	lt_input_progress_fn progress;
 	void *ctx;
 };
 
@@ -252,13 +252,13 @@ struct span {
  * the result says the read was cut.
  */
 static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
-		    uint64_t ts, struct lt_pipe_result *res)
+		    uint64_t ts, struct lt_input_result *res)
 {
 	if (!sp->have_first) {
 		sp->have_first = true;
 		sp->first_ts = ts;
 	}
-	if (cfg->to_ns < 0 || ts <= sp->first_ts + (uint64_t)cfg->to_ns)
+	if (cfg->run->to_ns < 0 || ts <= sp->first_ts + (uint64_t)cfg->run->to_ns)
 		return false;
 	res->cut = true;
 	return true;
@@ -268,7 +268,7 @@ static bool past_to(const struct lt_pipe_cfg *cfg, struct span *sp,
  * With --partial, damage stops only its CPU: the first is told, the others
  * counted (those met before --to, if it cuts the read).
  */
-static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
+static void note_damage(struct lt_input_result *res, const struct lt_error *e)
 {
 	res->nr_damaged++;
 	if (!res->damaged) {
@@ -280,7 +280,7 @@ static void note_damage(struct lt_pipe_result *res, const struct lt_error *e)
 /* ---- one thread: lt_trace_next() in batches ------------------------- */
 
 /* Read and decode into @b until it is full or the trace ends. */
-static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *res,
+static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_input_result *res,
 			struct batch *b, struct span *sp)
 {
 	unsigned int other = lt_trace_event_id_limit(cfg->trace);
@@ -297,7 +297,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 			 * keep what came before it and read the other CPUs on.
 			 * Running out of memory is not damage: it stops all.
 			 */
-			if (!cfg->partial || rerr.code == LT_E_NOMEM) {
+			if (!cfg->run->partial || rerr.code == LT_E_NOMEM) {
 				b->failed = true;
 				b->err = rerr;
 				break;
@@ -312,7 +312,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 				break;
 			res->events++;
 		}
-		if (take_record(cfg->dec, cfg->by_id, other, &rec, b) < 0)
+		if (take_record(cfg->run->dec, cfg->run->by_id, other, &rec, b) < 0)
 			break;
 	}
 	if (b->n < b->cap || b->failed)
@@ -327,7 +327,7 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_pipe_result *re
 #endif
 
 static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
-		      struct lt_pipe_result *res, struct lt_error *err)
+		      struct lt_input_result *res, struct lt_error *err)
 {
 	/* a huge page for the one batch too: ~240 faults fewer */
 	size_t slab_size = batch_bytes(SERIAL_EVENTS);
@@ -852,14 +852,14 @@ static struct batch *next_batch(struct par *par, struct filler *f,
  * CPU is over, -1 when reading failed without --partial.
  */
 static int advance(struct par *par, struct filler *f, unsigned int s,
-		   struct lt_pipe_result *res, struct lt_error *err)
+		   struct lt_input_result *res, struct lt_error *err)
 {
 	struct queue *q = &par->q[s];
 	bool nomem = false;
 
 	while (!q->cur || q->cur->next >= q->cur->n) {
 		if (q->cur && q->cur->failed) {
-			if (!par->cfg->partial || q->cur->err.code == LT_E_NOMEM) {
+			if (!par->cfg->run->partial || q->cur->err.code == LT_E_NOMEM) {
 				*err = q->cur->err;
 				return -1;
 			}
@@ -916,7 +916,7 @@ static inline uint64_t due_key(const struct queue *q)
  * CPU over, -1 when reading failed.
  */
 static int take_losses(struct par *par, struct filler *f, unsigned int s,
-		       struct lt_ev *out, struct lt_pipe_result *res,
+		       struct lt_ev *out, struct lt_input_result *res,
 		       struct lt_error *err)
 {
 	struct queue *q = &par->q[s];
@@ -944,7 +944,7 @@ static int take_losses(struct par *par, struct filler *f, unsigned int s,
 
 /* Merge the CPUs' batches into the sink, in time order. */
 static int merge(struct par *par, struct filler *f, const struct sink *sink,
-		 uint64_t total, struct lt_pipe_result *res,
+		 uint64_t total, struct lt_input_result *res,
 		 struct lt_error *err)
 {
 	const struct lt_pipe_cfg *cfg = par->cfg;
@@ -1056,7 +1056,7 @@ static int filler_init(struct filler *f, const struct lt_pipe_cfg *cfg)
 {
 	size_t n;
 
-	f->dec = *cfg->dec;
+	f->dec = *cfg->run->dec;
 	/* the pool is shared, the cache in front of it this thread's own */
 	f->dec.spool_cache = f->dec.spool ? lt_spool_cache_new(f->dec.spool) :
 					    NULL;
@@ -1090,17 +1090,17 @@ static void filler_fold(struct filler *f, const struct lt_pipe_cfg *cfg)
 	unsigned int k;
 
 	for (k = 0; k < LT_SRC_NR; k++) {
-		cfg->dec->counts[k] += f->dec.counts[k];
-		cfg->dec->bad_by_src[k] += f->dec.bad_by_src[k];
+		cfg->run->dec->counts[k] += f->dec.counts[k];
+		cfg->run->dec->bad_by_src[k] += f->dec.bad_by_src[k];
 	}
-	cfg->dec->field_errors += f->dec.field_errors;
-	cfg->dec->bad_records += f->dec.bad_records;
+	cfg->run->dec->field_errors += f->dec.field_errors;
+	cfg->run->dec->bad_records += f->dec.bad_records;
 	for (k = 0; k <= f->other; k++)
-		cfg->by_id[k] += f->by_id[k];
+		cfg->run->by_id[k] += f->by_id[k];
 }
 
 static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
-			const struct sink *sink, struct lt_pipe_result *res,
+			const struct sink *sink, struct lt_input_result *res,
 			struct lt_error *err)
 {
 	struct worker *workers;
@@ -1126,7 +1126,7 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	par.evict = evict_supported();
 	if (getenv("LT_RANGE_BYTES"))
 		par.range_bytes = strtoull(getenv("LT_RANGE_BYTES"), NULL, 0);
-	par.spin = nr_workers < lt_pipe_usable_cpus();
+	par.spin = nr_workers < lt_thread_usable_cpus();
 	pthread_mutexattr_init(&lock_attr);
 	if (par.spin)
 		pthread_mutexattr_settype(&lock_attr, PTHREAD_MUTEX_ADAPTIVE_NP);
@@ -1232,18 +1232,6 @@ out:
 	return ret;
 }
 
-unsigned int lt_pipe_usable_cpus(void)
-{
-	cpu_set_t set;
-	long n;
-
-	/* what taskset and cgroups leave us, not what the machine has */
-	if (!sched_getaffinity(0, sizeof(set), &set))
-		return CPU_COUNT(&set) > 0 ? (unsigned int)CPU_COUNT(&set) : 1;
-	n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned int)n : 1;
-}
-
 /*
  * Measured on 2 cores, medians of 41 alternated runs at bac15df's smaller
  * queue (its fresh memory was most of what a second thread cost):
@@ -1277,12 +1265,12 @@ unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
 	return events < min ? 1 : cpus;
 }
 
-int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_pipe_event_fn event,
-		lt_pipe_progress_fn progress, void *ctx,
-		struct lt_pipe_result *res, struct lt_error *err)
+int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
+		lt_input_progress_fn progress, void *ctx,
+		struct lt_input_result *res, struct lt_error *err)
 {
 	struct sink sink = { event, progress, ctx };
-	unsigned int threads = cfg->threads;
+	unsigned int threads = cfg->run->threads;
 
 	memset(res, 0, sizeof(*res));
 	/* ranges give threads work even on a trace of one CPU */

@@ -81,6 +81,12 @@ static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
 	return (struct lt_report_priv *)r;
 }
 
+/* What the file was; reports built by hand may not say: trace.dat's. */
+static inline const char *lt_report_format(const struct lt_report *r)
+{
+	return r->format ? r->format : "trace-cmd";
+}
+
 /* calloc that the report frees; NULL on ENOMEM. */
 void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
 const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);

@@ -198,6 +198,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		LT_REPORT_SCHEMA, LT_VERSION_STRING);
 	fputs("\"trace\":{\"path\":", out);
 	put_str(out, r->path);
+	fputs(",\"format\":", out);
+	put_str(out, lt_report_format(r));
 	fprintf(out, ",\"file_version\":%d,\"compression\":", r->file_version);
 	put_str(out, r->compression);
 	fputs(",\"uname\":", out);

@@ -619,6 +619,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	/* what the writers print when the file does not say */
 	r->path = r->uname = r->clock = "";
 	r->compression = "none";
+	r->format = "trace-cmd";	/* reports saved before it say none */
 	schema = lt_json_get(root, "schema");
 	if (!schema || schema->type != LT_JSON_STRING ||
 	    strcmp(schema->str, LT_REPORT_SCHEMA))
@@ -632,6 +633,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	t = lt_json_get(root, "trace");
 	if (need_object(rd, t, "trace") < 0 ||
 	    get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
+	    get_str(rd, t, "format", "trace", &r->format, false) < 0 ||
 	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
 	    get_str(rd, t, "compression", "trace", &r->compression, false) < 0 ||
 	    get_str(rd, t, "uname", "trace", &r->uname, false) < 0 ||

@@ -558,7 +558,9 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 		lt_format_stamp(to, sizeof(to), r->end_ns),
 		r->cpus, r->cpus == 1 ? "" : "s",
 		r->events, r->events == 1 ? "" : "s");
-	fprintf(out, "File:     trace-cmd v%d, ", r->file_version);
+	fputs("File:     ", out);
+	put_str(out, lt_report_format(r));
+	fprintf(out, " v%d, ", r->file_version);
 	put_str(out, strcmp(r->compression, "none") ? r->compression : "uncompressed");
 	fputs(r->clock[0] ? ", clock " : "", out);
 	put_str(out, r->clock);

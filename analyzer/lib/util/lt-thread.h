@@ -23,6 +23,8 @@
  * may use one: queued there, then free to go anywhere it may.
  */
 int lt_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+/* CPUs this process may run on (its affinity), at least 1. */
+unsigned int lt_thread_usable_cpus(void);
 
 /*
  * @size bytes, zeroed, in cache lines of their own (freed with free()),

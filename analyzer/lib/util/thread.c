@@ -5,6 +5,7 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lt-thread.h"
 
@@ -78,4 +79,16 @@ void *lt_thread_own_alloc(size_t size)
 	if (p)
 		memset(p, 0, n);
 	return p;
+}
+
+unsigned int lt_thread_usable_cpus(void)
+{
+	cpu_set_t set;
+	long n;
+
+	/* what taskset and cgroups leave us, not what the machine has */
+	if (!sched_getaffinity(0, sizeof(set), &set))
+		return CPU_COUNT(&set) > 0 ? (unsigned int)CPU_COUNT(&set) : 1;
+	n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned int)n : 1;
 }
