@@ -440,24 +440,6 @@ static void release(void *ctx)
 	free(a);
 }
 
-void lt_report_free(struct lt_report *report)
-{
-	struct lt_report_priv *priv;
-	size_t i;
-
-	if (!report)
-		return;
-	priv = lt_report_priv(report);
-	for (i = 0; i < priv->nr_allocs; i++)
-		free(priv->allocs[i]);
-	free(priv->allocs);
-	if (priv->have_replay)
-		lt_replay_free(&priv->replay);
-	if (priv->release)
-		priv->release(priv->release_ctx);
-	free(priv);
-}
-
 static const char *copy(struct lt_report_priv *priv, const char *s,
 			const char *dflt)
 {

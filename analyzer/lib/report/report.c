@@ -56,6 +56,24 @@ struct builder {
 	struct lt_error *err;
 };
 
+void lt_report_free(struct lt_report *report)
+{
+	struct lt_report_priv *priv;
+	size_t i;
+
+	if (!report)
+		return;
+	priv = lt_report_priv(report);
+	for (i = 0; i < priv->nr_allocs; i++)
+		free(priv->allocs[i]);
+	free(priv->allocs);
+	if (priv->have_replay)
+		lt_replay_free(&priv->replay);
+	if (priv->release)
+		priv->release(priv->release_ctx);
+	free(priv);
+}
+
 void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size)
 {
 	void *p;
