@@ -385,8 +385,9 @@ static void put_lost(FILE *out, const struct lt_report *r)
 			 r->lost_gaps_unknown ? " and" : "");
 		put_words(out, &col, item);
 		if (r->lost_gaps_unknown) {
-			snprintf(item, sizeof(item), "%" PRIu64 " gaps of unknown size",
-				 r->lost_gaps_unknown);
+			snprintf(item, sizeof(item), "%" PRIu64 " gap%s of unknown size",
+				 r->lost_gaps_unknown,
+				 r->lost_gaps_unknown == 1 ? "" : "s");
 			put_words(out, &col, item);
 		}
 		for (last = r->nr_lost_cpus - 1; last >= 0; last--)
