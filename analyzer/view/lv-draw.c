@@ -534,6 +534,10 @@ static void detail_screen(struct lv_model *m)
 			add(&t, "      %s", s->frames[k]);
 		if (!s->nr_frames)
 			add(&t, "      (no kernel stack recorded)");
+		if (s->nr_user_frames)
+			add(&t, "      -- user space --");
+		for (k = 0; k < s->nr_user_frames; k++)
+			add(&t, "      %s", s->user_frames[k]);
 	}
 	text_show(m, &t, " Details");
 }

@@ -146,6 +146,13 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 		}
 		if (!st->nr_frames)
 			fprintf(out, "%*s(no kernel stack recorded)\n", indent + 6, "");
+		if (st->nr_user_frames)
+			fprintf(out, "%*s-- user space --\n", indent + 6, "");
+		for (k = 0; k < st->nr_user_frames; k++) {
+			fprintf(out, "%*s", indent + 6, "");
+			put_str(out, st->user_frames[k]);
+			fputc('\n', out);
+		}
 	}
 	if (row->nr_stacks > shown)
 		fprintf(out, "%*s... %zu more stacks\n", indent + 4, "",
