@@ -263,6 +263,8 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 int ltr_probes_profile(struct ltr_probes *p, struct ltr_error *err);
 void ltr_probes_free(struct ltr_probes *p);
 
+/* Tasks alive when the table was made (/proc/loadavg), for maxactive. */
+unsigned int ltr_probes_threads(const struct ltr_probes *p);
 /* The maxactive ltr gives a site's kretprobe with @threads tasks alive. */
 unsigned int ltr_probe_maxactive(const struct ltr_probe_site *site,
 				 unsigned int threads);

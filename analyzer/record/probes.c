@@ -436,6 +436,11 @@ bool ltr_probes_static_events(const struct ltr_probes *p)
 	return p->static_events;
 }
 
+unsigned int ltr_probes_threads(const struct ltr_probes *p)
+{
+	return p->threads;
+}
+
 bool ltr_probes_any(const struct ltr_probes *p)
 {
 	return p->ours;

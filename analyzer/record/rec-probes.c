@@ -141,8 +141,8 @@ static int do_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 			    sites[i].state == LTR_PROBE_SKIPPED)
 				continue;
 			ltr_probe_lines(&sites[i], o->maxactive ? o->maxactive :
-					ltr_probe_maxactive(&sites[i], 0) , set,
-					sizeof(set), restore, sizeof(restore));
+					ltr_probe_maxactive(&sites[i], ltr_probes_threads(p)),
+					set, sizeof(set), restore, sizeof(restore));
 			printf("%s\n%s\n", restore, set);
 		}
 		print_skipped(sites, n, o->groups);

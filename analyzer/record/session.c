@@ -432,7 +432,7 @@ static int open_top_level(struct ltr_session *s, struct ltr_error *err)
 	user = top_level_user(s);
 	if (user) {
 		ltr_error_set(err, LTR_E_BUSY,
-			      "tracefs busy: the top-level instance of %s is in use (%s); stop that tracer, or record in an instance of our own",
+			      "tracefs busy: the top-level instance of %s is in use (%s); stop that tracer, or record without --top-level",
 			      s->tracefs, user);
 		free(user);
 		return -1;
