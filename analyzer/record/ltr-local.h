@@ -6,6 +6,7 @@
 #define LTR_LOCAL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ltr.h"
@@ -36,6 +37,14 @@ int ltr_write_all(int fd, const void *buf, size_t len);
 
 /* "x" joined to "y" as "x/y", malloc'd (NULL: out of memory). */
 char *ltr_path_join(const char *dir, const char *name);
+
+/*
+ * The tracing directory (malloc'd): @want, else $LT_TRACEFS, else the
+ * mounted tracefs, mounted on /sys/kernel/tracing first if @mount_it
+ * (*mounted then true).  libtracefs is set to use it.  NULL with @err.
+ */
+char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
+		       struct ltr_error *err);
 
 /* What a failed open or write of a tracefs file means, as an error code. */
 enum ltr_errcode ltr_errno_code(int e);

@@ -326,23 +326,16 @@ static int read_installed(struct ltr_probes *p, struct ltr_error *err)
 
 static int find_tracefs(struct ltr_probes *p, struct ltr_error *err)
 {
-	const char *env = getenv("LT_TRACEFS");
-	const char *dir = NULL;
 	char path[4096];
 	struct stat st;
+	bool mounted;
 
-	if (env && *env) {
-		dir = env;
-		if (tracefs_set_tracing_dir((char *)env) < 0)
-			return nomem(err);
-	} else if (tracefs_tracing_dir_is_mounted(true, &dir) < 0 || !dir) {
-		ltr_error_set(err, LTR_E_NO_TRACEFS,
-			      "tracefs is not mounted and cannot be mounted (mount -t tracefs nodev /sys/kernel/tracing)");
-		return -1;
-	}
-	p->tracefs = strdup(dir);
+	/* mounted if need be, and left mounted: the probes outlive us */
+	p->tracefs = ltr_tracefs_find(NULL, true, &mounted, err);
 	if (!p->tracefs)
-		return nomem(err);
+		return -1;
+	if (mounted)
+		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s", p->tracefs);
 	if (access(p->tracefs, R_OK | X_OK) < 0) {
 		ltr_error_set(err, errno == ENOENT ? LTR_E_NO_TRACEFS : LTR_E_PERM,
 			      "cannot read %s: %s%s", p->tracefs, strerror(errno),

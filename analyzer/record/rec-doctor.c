@@ -218,7 +218,6 @@ int rec_doctor_main(int argc, char *argv[])
 	struct ltr_error err;
 	unsigned int kb;
 	char *top_kb, path[4096];
-	int m;
 
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		rec_doctor_usage(stdout);
@@ -232,7 +231,7 @@ int rec_doctor_main(int argc, char *argv[])
 	if (getenv("LT_TRACEFS") && *getenv("LT_TRACEFS")) {
 		mounted = getenv("LT_TRACEFS");
 		line("tracefs", "ok", "%s ($LT_TRACEFS)", mounted);
-	} else if ((m = tracefs_tracing_dir_is_mounted(false, &mounted)) > 0 && mounted) {
+	} else if ((mounted = tracefs_tracing_dir()) != NULL) {
 		line("tracefs", "ok", "mounted at %s", mounted);
 	} else {
 		gap("tracefs", "missing", "not mounted",

@@ -291,38 +291,20 @@ static int count_cpus(const char *dir)
 
 static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
 {
-	const char *dir = s->cfg.tracefs_dir;
-	const char *env = getenv("LT_TRACEFS");
 	struct stat st;
+	bool mounted;
 	char *events;
 	int r;
 
-	if (!dir && env && *env)
-		dir = env;
-	if (!dir) {
-		r = tracefs_tracing_dir_is_mounted(false, &dir);
-		if (r == 0) {
-			/* not mounted: mount it, and unmount it at the end */
-			r = tracefs_tracing_dir_is_mounted(true, &dir);
-			if (r < 0 || !dir) {
-				ltr_error_set(err, LTR_E_NO_TRACEFS,
-					      "tracefs is not mounted and cannot be mounted on /sys/kernel/tracing: %s (mount -t tracefs nodev /sys/kernel/tracing)",
-					      strerror(errno ? errno : EPERM));
-				return -1;
-			}
-			ltr_log(LTR_LOG_INFO, "mounted tracefs on %s (unmounted at the end)", dir);
-			if (push_undo(s, UNDO_UMOUNT, dir, NULL, err))
-				return -1;
-		} else if (r < 0 || !dir) {
-			ltr_error_set(err, LTR_E_NO_TRACEFS,
-				      "cannot find tracefs in /proc/mounts (mount -t tracefs nodev /sys/kernel/tracing)");
-			return -1;
-		}
-	}
-	s->tracefs = strdup(dir);
-	if (!s->tracefs) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	s->tracefs = ltr_tracefs_find(s->cfg.tracefs_dir, true, &mounted, err);
+	if (!s->tracefs)
 		return -1;
+	if (mounted) {
+		/* unmounted at the end */
+		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s (unmounted at the end)",
+			s->tracefs);
+		if (push_undo(s, UNDO_UMOUNT, s->tracefs, NULL, err))
+			return -1;
 	}
 	if (access(s->tracefs, R_OK | X_OK) < 0) {
 		ltr_error_set(err, errno == ENOENT ? LTR_E_NO_TRACEFS : LTR_E_PERM,
@@ -338,10 +320,6 @@ static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
 		ltr_error_set(err, LTR_E_NO_TRACEFS,
 			      "no tracefs at %s (it has no events/header_page)",
 			      s->tracefs);
-		return -1;
-	}
-	if (tracefs_set_tracing_dir(s->tracefs) < 0) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
 		return -1;
 	}
 	/* writing is what a recording needs; root can, others cannot */
