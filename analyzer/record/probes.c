@@ -339,7 +339,7 @@ static int find_tracefs(struct ltr_probes *p, struct ltr_error *err)
 	if (access(p->tracefs, R_OK | X_OK) < 0) {
 		ltr_error_set(err, errno == ENOENT ? LTR_E_NO_TRACEFS : LTR_E_PERM,
 			      "cannot read %s: %s%s", p->tracefs, strerror(errno),
-			      errno == ENOENT ? "" : " (probes need root)");
+			      errno == ENOENT ? "" : " (latency-record needs root)");
 		return -1;
 	}
 	if (stat(file_in(p, "events/header_page", path, sizeof(path)), &st) < 0) {
@@ -615,7 +615,7 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 			s->state = LTR_PROBE_SKIPPED;
 			if (e == EACCES || e == EPERM) {
 				ltr_error_set(err, LTR_E_PERM,
-					      "cannot write %s/kprobe_events: %s (probes need root)",
+					      "cannot write %s/kprobe_events: %s (latency-record needs root)",
 					      p->tracefs, strerror(e));
 				ret = -1;
 				break;

@@ -8,7 +8,8 @@
 #   a user's own kprobe event first (remove must leave it)
 #   dynamic_events -> dyn-before.txt
 #   latency-record probes install (twice: the second adds nothing)
-#   latency-record -- sh workload.sh        -> record.dat
+#   latency-record -S -- sh workload.sh     -> record.dat (schedstats off
+#                                              before, on during, off after)
 #   trace-cmd record -e latencytop ... sh workload.sh   -> trace.dat
 #   latency-record probes list, remove      -> dyn-after.txt
 #
@@ -81,11 +82,15 @@ grep ' [tTwW] ' /proc/kallsyms > /tmp/kallsyms
 mount --bind /tmp/kallsyms /proc/kallsyms || msg "cannot bind-mount the slim kallsyms (ignored)"
 
 cd $O || finish 1
+# schedstats off: -S switches it on for the recording, and back off after
+echo 0 > /proc/sys/kernel/sched_schedstats
 msg "recording with latency-record"
 start=$(cat /proc/uptime)
-latency-record -o $O/record.dat --no-report -- sh /etc/lt/workload.sh \
+latency-record -S -o $O/record.dat --no-report -- sh /etc/lt/workload.sh \
 	> $O/lr-record.out 2> $O/lr-record.err
 echo $? > $O/lr-record.rc
+cat /proc/sys/kernel/sched_schedstats > $O/schedstats-after.txt
+echo 1 > /proc/sys/kernel/sched_schedstats
 msg "latency-record exit $(cat $O/lr-record.rc) after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 latency-record probes list > $O/list1.out 2>&1
 

@@ -16,7 +16,9 @@
 #       charged mostly to its reason, latency-analyze agreeing with an
 #       independent replay of trace-cmd report's text to 3 % in counts and
 #       5 % in totals), with the probe keys read as their reasons;
-#     - latency-record lost no event and its probes missed no call.
+#     - latency-record lost no event and its probes missed no call;
+#     - -S switched schedstats on for the recording only (the sched_stat
+#       events check-trace.py asks for came from it).
 #
 # usage: run-probes-test.sh WORKDIR LATENCY_RECORD LATENCY_ANALYZE
 # Exits 77 (skipped) when qemu, the kernel packages or other tools are
@@ -122,6 +124,10 @@ grep -q "no events lost" "$O/lr-record.err" && ok "latency-record lost no event"
 grep -q "no latencytop probe missed a call" "$O/lr-record.err" &&
 	ok "no probe missed a call while latency-record recorded" ||
 	bad "probes missed calls: $(grep -i missed "$O/lr-record.err")"
+grep -q "kernel.sched_schedstats switched on for the recording" "$O/lr-record.err" &&
+	[ "$(cat "$O/schedstats-after.txt")" = 0 ] &&
+	ok "-S switched kernel.sched_schedstats on for the recording, and off after" ||
+	bad "kernel.sched_schedstats: $(cat "$O/schedstats-after.txt") after latency-record -S"
 lt_log "probes list after both recordings:"
 sed 's/^/    /' "$O/list2.out"
 

@@ -101,6 +101,26 @@ if command -v setpriv > /dev/null; then
 	expect 3 "needs root" "not root"
 	check "not root: no trace.dat" test ! -e "$tmp/nobody/t.dat"
 fi
+if command -v setpriv > /dev/null; then
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$LR" probes list 2> "$tmp/err"
+	rc=$?
+	expect 3 "needs root" "probes list, not root"
+fi
+# this machine's kernel may have no kprobe events: then one line says so
+if [ ! -e "$RT_TRACEFS/kprobe_events" ]; then
+	lock
+	rt_state "$tmp/before"
+	"$LR" probes install 2> "$tmp/err"
+	rc=$?
+	rt_state "$tmp/after"
+	unlock
+	expect 3 "this kernel has no kprobe events" "probes install without kprobe events"
+	rt_same_state "$tmp/before" "$tmp/after" "probes install without kprobe events"
+	"$LR" probes remove 2> "$tmp/err"
+	rc=$?
+	expect 3 "this kernel has no kprobe events" "probes remove without kprobe events"
+fi
 mkdir -p "$tmp/notracefs"
 LT_TRACEFS=$tmp/notracefs "$LR" -a 1s -o "$tmp/nt.dat" 2> "$tmp/err"
 rc=$?
@@ -168,17 +188,19 @@ for sig in TERM INT HUP; do
 	rm -f "$tmp/sig.dat"
 done
 
-# --- the top level, a clean run ---------------------------------------------------------
-lock
-rt_state "$tmp/before"
-unlock
-"$LR" -q --top-level --stacks=all -a 2s --no-report -o "$tmp/top.dat" > /dev/null 2> "$tmp/err"
-rc=$?
-lock
-rt_state "$tmp/after"
-unlock
-check "--top-level: exit 0 ($rc$(head -n 1 "$tmp/err" | sed "s/^/: /"))" test "$rc" -eq 0
-n=$(trace-cmd report -i "$tmp/top.dat" 2> /dev/null | grep -c ': *kernel_stack: ')
-check "--top-level: the trace has stacks ($n)" test "$n" -gt 0
-rt_same_state "$tmp/before" "$tmp/after" "--top-level"
+# --- the top level, clean runs: options/stacktrace, and the stack trigger ---------------
+for stacks in all switch; do
+	lock
+	rt_state "$tmp/before"
+	unlock
+	"$LR" -q --top-level --stacks=$stacks -a 2s --no-report -o "$tmp/top.dat" > /dev/null 2> "$tmp/err"
+	rc=$?
+	lock
+	rt_state "$tmp/after"
+	unlock
+	check "--top-level --stacks=$stacks: exit 0 ($rc$(head -n 1 "$tmp/err" | sed "s/^/: /"))" test "$rc" -eq 0
+	n=$(trace-cmd report -i "$tmp/top.dat" 2> /dev/null | grep -c ': *kernel_stack: ')
+	check "--top-level --stacks=$stacks: the trace has stacks ($n)" test "$n" -gt 0
+	rt_same_state "$tmp/before" "$tmp/after" "--top-level --stacks=$stacks"
+done
 rt_done
