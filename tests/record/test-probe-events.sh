@@ -21,8 +21,10 @@ trap 'rm -rf "$tmp"' EXIT
 for v in 6 7; do
 	f=$tmp/probes-v$v.dat
 	python3 "$MK" "$SCRIPT" -o "$f" --set version=$v || { fail "mktrace v$v"; continue; }
-	if ! "$LA" -q --format=json "$f" > "$tmp/r.json" 2> "$tmp/err"; then
-		fail "v$v: latency-analyze exit $?: $(cat "$tmp/err")"
+	"$LA" -q --format=json "$f" > "$tmp/r.json" 2> "$tmp/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "v$v: latency-analyze exit $rc: $(cat "$tmp/err")"
 		continue
 	fi
 	python3 - "$tmp/r.json" "v$v" <<'PY' && ok "v$v: the report's figures are the hand-worked ones" || fail "v$v: figures"
