@@ -221,6 +221,9 @@ static int set_file(struct ltr_session *s, const char *rel, const char *value,
 	}
 	if (!s->inst) {
 		was = old ? strdup(old) : read_line(path);
+		/* "7 (expanded: 1410)": the value is what can be written back */
+		if (was && !old)
+			was[strcspn(was, " \t")] = '\0';
 		if (!was) {
 			ltr_error_set(err, ltr_errno_code(errno),
 				      "cannot read %s (%s): %s", path, what,
