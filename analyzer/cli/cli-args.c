@@ -178,17 +178,6 @@ int cli_analysis_check(const char *prog, const struct lt_options *opts)
 	return -1;
 }
 
-void cli_warn_from(const char *prog, const struct lt_options *opts,
-		   const struct lt_report *r)
-{
-	/* a time copied from trace-cmd report is absolute: say so */
-	if (opts->from_ns >= 0 && r->end_ns - r->start_ns < (uint64_t)opts->from_ns)
-		fprintf(stderr, "%s: warning: --from %.6g s is past the end of the "
-			"trace, %.6g s long (--from and --to count from its first "
-			"event)\n", prog, opts->from_ns / 1e9,
-			(r->end_ns - r->start_ns) / 1e9);
-}
-
 const char *cli_analysis_changed(const struct lt_options *o,
 				 const struct lt_options *base, char *buf,
 				 size_t size)

@@ -50,9 +50,6 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 		     struct lt_options *opts, const char ***trans);
 /* After the options: 0, or -1 when --from and --to cannot hold (said). */
 int cli_analysis_check(const char *prog, const struct lt_options *opts);
-/* Warn when --from is past the end of @report's trace (read with it). */
-void cli_warn_from(const char *prog, const struct lt_options *opts,
-		   const struct lt_report *report);
 /*
  * The options by which @opts shape the analysis differently from @base,
  * named in @buf ("--window, --from"), or NULL when none do.

@@ -251,9 +251,6 @@ int main(int argc, char **argv)
 		report->options.limit = opts.limit;
 		if (sort_given)
 			lt_report_sort(report, opts.sort);
-	} else if (!quiet) {
-		/* a saved report was cut when it was made: not said there */
-		cli_warn_from(prog, &opts, report);
 	}
 	if (output) {
 		out = fopen(output, "w");

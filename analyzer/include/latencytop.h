@@ -151,12 +151,21 @@ struct lt_report_coverage {
 	uint64_t ns[LT_CAUSE_NR];
 };
 
+/*
+ * Interruptible waits over the cut-off: user requested (select, poll,
+ * sleep), so not charged, but shown with their task.
+ */
+struct lt_report_uncharged {
+	uint64_t count, total_ns, max_ns;
+};
+
 struct lt_report_thread {
 	int tid;
 	const char *comm;
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
+	struct lt_report_uncharged user_requested;
 };
 
 struct lt_report_process {
@@ -170,6 +179,7 @@ struct lt_report_process {
 	size_t nr_rows;
 	struct lt_report_thread *threads;
 	size_t nr_threads;
+	struct lt_report_uncharged user_requested;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -225,6 +235,16 @@ struct lt_report {
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
 					   after a preemption or a fork */
+	/*
+	 * Waits that a CPU's missing data may hide a part of: begun before
+	 * every CPU had data (@complete_from_ns: the oldest pages of some
+	 * CPU were overwritten), or across one of @lost_gaps gaps of lost
+	 * events after it.  Dropped, never guessed.
+	 */
+	uint64_t complete_from_ns;	/* start_ns when complete throughout */
+	uint64_t lost_gaps;
+	uint64_t dropped_incomplete, dropped_incomplete_ns;
+	uint64_t dropped_gap, dropped_gap_ns;
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */

@@ -381,6 +381,33 @@ static void replay_error(struct lt_error *err, const char *path,
 	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
 }
 
+/*
+ * --from past the last event: the range holds nothing, which an empty
+ * report would only hide (a time copied from trace-cmd report is
+ * absolute, --from counts from the first event).
+ */
+static int range_past_end(const struct lt_replay *rp,
+			  const struct lt_options *opts, bool cut,
+			  const char *path, struct lt_error *err)
+{
+	const struct lt_replay_stats *st = &rp->stats;
+	char from[32], span[32], start[32], end[32];
+
+	if (opts->from_ns < 0 || cut || !st->have_ts ||
+	    st->last_ts - st->first_ts >= (uint64_t)opts->from_ns)
+		return 0;
+	lt_error_set(err, LT_E_NO_EVENTS,
+		     "%s: --from %s is past the trace's end: no event in the "
+		     "range; the trace spans %s, from %s to %s (--from and --to "
+		     "count from its first event)", path,
+		     lt_format_duration(from, sizeof(from), opts->from_ns),
+		     lt_format_duration(span, sizeof(span),
+					st->last_ts - st->first_ts),
+		     lt_format_stamp(start, sizeof(start), st->first_ts),
+		     lt_format_stamp(end, sizeof(end), st->last_ts));
+	return -1;
+}
+
 /* Threads: as asked, else one per core we may run on, if worth it. */
 static unsigned int use_threads(const struct lt_options *opts,
 				struct lt_trace *trace)
@@ -495,6 +522,13 @@ static void fill_report(struct lt_report_priv *priv,
 	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
 	r->cpu_waits_unwoken = st->cpu_waits_unwoken;
 	r->cpu_waits_unwoken_ns = st->cpu_waits_unwoken_ns;
+	r->complete_from_ns = st->complete_from > st->first_ts ?
+			      st->complete_from : st->first_ts;
+	r->lost_gaps = st->gaps;
+	r->dropped_incomplete = st->dropped_incomplete;
+	r->dropped_incomplete_ns = st->dropped_incomplete_ns;
+	r->dropped_gap = st->dropped_gap;
+	r->dropped_gap_ns = st->dropped_gap_ns;
 	r->discarded_lost = st->discarded_lost;
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;
@@ -616,6 +650,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		append_msg(err, " (--partial: no event could be read before it)");
 		goto fail;
 	}
+	if (range_past_end(a->rp, opts, pres.cut, path, err) < 0)
+		goto fail;
 	if (!a->src_counts[LT_SRC_SWITCH] && !a->src_counts[LT_SRC_STAT_SLEEP] &&
 	    !a->src_counts[LT_SRC_STAT_BLOCKED]) {
 		no_sched_error(a, &dec, path, events, pres.cut, err);

@@ -11,10 +11,10 @@
  * The kernel appends probe points with the same arguments to one event,
  * so a recording enables two events as it would the module's.  KEY is the
  * reason with '_' for its blanks (an immediate string ends at a blank);
- * the analyzer maps it back (analyzer/lib/probe-key.c).  The restore is
- * created before the set, so that a set is never without its restore, and
- * N (maxactive) is sized to the tasks alive: a kretprobe out of instances
- * misses returns, which the kernel counts in kprobe_profile.
+ * the analyzer maps it back (analyzer/lib/decode/probe-key.c).  The
+ * restore is created before the set, so that a set is never without its
+ * restore, and N (maxactive) is sized to the tasks alive: a kretprobe out
+ * of instances misses returns, which the kernel counts in kprobe_profile.
  *
  * All through libtracefs's dynamic-event API, but one thing: libtracefs
  * (1.6 to 1.8 at least) writes "r64::latencytop/..." for a maxactive,

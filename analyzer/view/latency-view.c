@@ -494,9 +494,6 @@ static int browse(struct args *a)
 	}
 	ret = a->to_dump ? run_dump(&m, a->keys, a->path) :
 			   run_terminal(&m, a->keys, a->path);
-	/* after the screen is gone, where it can be read */
-	if (!a->quiet && !saved)
-		cli_warn_from(prog, &a->opts, report);
 	if (!ret && report->partial) {
 		/* said after the screen is gone; the reason names the damage */
 		fprintf(stderr, "%s: %s (the report is partial)\n", prog,

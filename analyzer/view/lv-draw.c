@@ -329,7 +329,7 @@ static void main_screen(struct lv_model *m)
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
 	int body = LINES - 7, g, l, y;
-	char d[32], more[64], line[256];
+	char d[32], tot[32], more[64], line[256], uncharged[96];
 	const char *rows;
 
 	/*
@@ -357,12 +357,22 @@ static void main_screen(struct lv_model *m)
 	y = 3 + g;
 	process_bar(m, y++);
 	table(&m->local, m->sort, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS,
+	      p && p->user_requested.count ?
+	      "(none charged: its waits were user requested)" :
 	      "(no latencies)");
-	if (p)
-		putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s", p->comm, p->pid,
-		     p->kernel_thread ? " [kernel thread]" : "",
-		     dur(d, sizeof(d), p->total_ns),
-		     shown(more, sizeof(more), &m->local, l));
+	if (!p)
+		return;
+	/* waits it asked for (sleep, poll): not charged, but it waited */
+	uncharged[0] = '\0';
+	if (p->user_requested.count)
+		snprintf(uncharged, sizeof(uncharged),
+			 "  Not charged: %" PRIu64 " user-requested (%s)",
+			 p->user_requested.count,
+			 dur(d, sizeof(d), p->user_requested.total_ns));
+	putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s%s", p->comm, p->pid,
+	     p->kernel_thread ? " [kernel thread]" : "",
+	     dur(tot, sizeof(tot), p->total_ns),
+	     shown(more, sizeof(more), &m->local, l), uncharged);
 }
 
 /* Lines of a scrolling screen, kept until drawn. */

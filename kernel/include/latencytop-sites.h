@@ -5,13 +5,13 @@
  *
  * Three programs read it, none copies it:
  *
- *   kernel/module/latencytop_probes.c   a kretprobe per site (the module)
- *   analyzer/record/                    kprobe + kretprobe events per site
- *                                       ("latency-record probes install"),
- *                                       and docs/probe-sites.md, written
- *                                       from it by lt-sites-doc
- *   analyzer/lib/probe-key.c            the key of a probe event back to
- *                                       the reason text
+ *   kernel/module/latencytop_probes.c  a kretprobe per site (the module)
+ *   analyzer/record/                   kprobe + kretprobe events per site
+ *                                      ("latency-record probes install"),
+ *                                      and docs/probe-sites.md, written
+ *                                      from it by lt-sites-doc
+ *   analyzer/lib/decode/probe-key.c    the key of a probe event back to
+ *                                      the reason text
  *
  * The reason strings are the annotation patches' (kernel/patches), which
  * tests/kernel/check-sources.py checks.

@@ -320,8 +320,10 @@ done
 expect 1 "$T: --window: the last wait ends 5\.05 s into the trace, past the 65536 windows allowed; use --window 62us or longer\$" -- \
 	"$LA" --from 1 --window 10us "$T"
 expect 0 "=== Window 64795: \+5\.05 s" -- "$LA" --window 78us "$T"
-expect 0 "warning: --from 100 s is past the end of the trace" -- \
+# past the end: no event in the range is an error, with the trace's span
+expect 4 "$T: --from 100\.00 s is past the trace's end: no event in the range; the trace spans 9\.91 s, from 585\.229564 to 595\.143090 \(--from and --to count from its first event\)\$" -- \
 	"$LA" --from 100 "$T"
+expect 1 "--to must be later than --from" -- "$LA" --from 2 --to 1 "$T"
 # -o naming the trace (or a link to it) must not truncate it
 cp "$T" "$tmp/self.dat"
 ln -s "$tmp/self.dat" "$tmp/link.dat"

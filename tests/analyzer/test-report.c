@@ -639,6 +639,74 @@ static void test_text_cols(void)
 	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 1), "~");
 }
 
+/*
+ * Waits the 5 ms rule leaves uncharged still show with their task; a
+ * kernel thread idle for work (I) requested nothing.  (Each wakeup here
+ * is followed at once by a switch-in: a wait for a CPU of 0 ns, the only
+ * row charged.)
+ */
+static void test_user_requested(void)
+{
+	static const struct lt_ev ev[] = {
+		EV(FORK, 0, 1, .pid2 = 300, S("sleeper")),
+		EV(SWITCH, 10, 300, .state = LT_STATE_SLEEP, .pid2 = 0),
+		EV(WAKEUP, 300010, 300),		/* 300 ms: not charged */
+		EV(SWITCH, 300010, 0, .state = LT_STATE_RUNNABLE, .pid2 = 300),
+		EV(SWITCH, 300020, 300, .state = LT_STATE_SLEEP, .pid2 = 0),
+		EV(WAKEUP, 320020, 300),		/* 20 ms: not charged */
+		EV(SWITCH, 320020, 0, .state = LT_STATE_RUNNABLE, .pid2 = 300),
+		EV(FORK, 0, 2, .pid2 = 400, S("kworker/0:1")),
+		EV(SWITCH, 20, 400, .cpu = 1, .state = LT_STATE_IDLE, .pid2 = 0),
+		EV(WAKEUP, 100020, 400),		/* idle: no section */
+		EV(SWITCH, 100020, 0, .cpu = 1, .state = LT_STATE_RUNNABLE,
+		   .pid2 = 400),
+	};
+	struct lt_options o;
+	struct lt_report *r, *back;
+	const struct lt_report_process *p;
+	struct lt_error err;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	lt_test_case = "user requested waits";
+	lt_options_init(&o);
+	r = build_from(ev, sizeof(ev) / sizeof(ev[0]), NULL, &o);
+	/* not charged: nothing of them in the global table */
+	CHECK(r->whole.nr_global == 1 &&
+	      r->whole.global[0].kind == LT_CAUSE_SCHED);
+	p = proc(&r->whole, 300);
+	CHECK(p != NULL);
+	if (p) {
+		CHECK(p->nr_rows == 1 && p->rows[0].kind == LT_CAUSE_SCHED);
+		CHECK_U64(p->total_ns, 0);
+		CHECK_U64(p->user_requested.count, 2);
+		CHECK_U64(p->user_requested.total_ns, 320000 * US);
+		CHECK_U64(p->user_requested.max_ns, 300000 * US);
+		CHECK(p->nr_threads == 1 &&
+		      p->threads[0].user_requested.count == 2);
+	}
+	p = proc(&r->whole, 400);
+	CHECK(p && p->kernel_thread && !p->user_requested.count);
+	CHECK_U64(r->dropped_interruptible, 0);	/* fill_report()'s, not here */
+
+	/* the JSON report keeps them */
+	f = open_memstream(&json, &len);
+	CHECK(f && lt_report_write(r, LT_FORMAT_JSON, f, &err) == 0);
+	if (f)
+		fclose(f);
+	CHECK(json && lt_report_parse_json(json, len, "mem", &back, &err) == 0);
+	p = json ? proc(&back->whole, 300) : NULL;
+	CHECK(p && p->user_requested.count == 2 &&
+	      p->user_requested.total_ns == 320000 * US &&
+	      p->user_requested.max_ns == 300000 * US &&
+	      p->threads[0].user_requested.count == 2);
+	if (json)
+		lt_report_free(back);
+	free(json);
+	lt_report_free(r);
+}
+
 int main(void)
 {
 	test_number_formats();
@@ -650,5 +718,6 @@ int main(void)
 	test_text_columns();
 	test_json_utf8();
 	test_text_damage_counts();
+	test_user_requested();
 	return lt_test_done("test-report");
 }

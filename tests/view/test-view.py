@@ -91,8 +91,15 @@ def text_report(trace, extra=()):
         elif line.startswith("Process ") and cur is not None:
             m = re.match(r"Process (.*) \((\d+)\)( \[kernel thread\])?: (.*)$", line)
             cur["procs"].append(((m.group(1), m.group(2), m.group(4),
-                                  bool(m.group(3))), []))
+                                  bool(m.group(3)), ""), []))
             rows = cur["procs"][-1][1]
+        elif line.startswith("  user requested, not charged: ") and cur and cur["procs"]:
+            # the viewer's title says it in short: "Not charged: N user-requested (T)"
+            m = re.match(r"  user requested, not charged: (\d+) waits? > [^,]*, (.*) in all,", line)
+            head, prow = cur["procs"][-1]
+            if head[4] == "":
+                cur["procs"][-1] = (head[:4] + ("  Not charged: %s user-requested (%s)"
+                                                % (m.group(1), m.group(2)),), prow)
         elif rows is not None and ROW.match(line) and not line.startswith("Cause"):
             rows.append(ROW.match(line).groups())
     return views
@@ -152,7 +159,7 @@ def check_search_own_cause(trace, want):
     causes = [r[0].lower() for _, rows in want["procs"] for r in rows]
     others = [r[0].lower() for r in want["rows"]] + \
         ["%s %s" % (t[0].lower(), t[1]) for t, _ in want["procs"]]
-    for (comm, pid, _, _), rows in want["procs"]:
+    for (comm, pid, _, _, _), rows in want["procs"]:
         for r in rows:
             c = r[0]
             if (c.endswith("~") or sum(c.lower() in x for x in causes) != 1 or
@@ -186,9 +193,9 @@ def check_trace(trace):
     for k in range(min(4, len(want["procs"]))):
         s = screen(trace, "<Right>" * k)
         i, title = process_title(s)
-        (comm, pid, total, kthread), rows = want["procs"][k]
-        if not check(title == "Process %s (%s)%s  Total: %s" % (
-                comm, pid, " [kernel thread]" if kthread else "", total),
+        (comm, pid, total, kthread, uncharged), rows = want["procs"][k]
+        if not check(title == "Process %s (%s)%s  Total: %s%s" % (
+                comm, pid, " [kernel thread]" if kthread else "", total, uncharged),
                 "%s: process %d title" % (name, k), "viewer: %r\nreport: %s (%s): %s"
                 % (title, comm, pid, total)):
             continue
@@ -496,9 +503,12 @@ def check_errors():
     check(r.returncode == 0 and r.stdout.split("\n")[:-1] == screen(TRACES[0]),
           "--no-progress and -s maximum (the title's word) taken", r.stderr)
     r = run([LV, "--dump", "--from", "1h", TRACES[0]])
-    check(r.returncode == 0 and r.stderr == "latency-view: warning: --from 3600 s is "
-          "past the end of the trace, 0.642824 s long (--from and --to count from its "
-          "first event)\n", "--from past the end: said", r.stderr)
+    check(r.returncode == 4 and r.stdout == "" and
+          r.stderr.startswith("latency-view: ") and
+          r.stderr.endswith(": --from 3600.00 s is past the trace's end: no event in "
+                            "the range; the trace spans 642.8 ms, from 2669.462672 to "
+                            "2670.105497 (--from and --to count from its first event)\n"),
+          "--from past the end: an error with the trace's span", r.stderr)
     err = expect(["--dump", "--trans", "/nonexistent.trans", TRACES[0]], 2,
                  "/nonexistent.trans: cannot open")
     check(len(err) == 1, "a missing --trans file is one line", "\n".join(err))

@@ -118,6 +118,13 @@ static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 	fputs("}", out);
 }
 
+static void put_uncharged(FILE *out, const struct lt_report_uncharged *u)
+{
+	fprintf(out, ",\"user_requested\":{\"count\":%" PRIu64
+		",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "}",
+		u->count, u->total_ns, u->max_ns);
+}
+
 /* The tables of one view, as members of the enclosing object. */
 static void put_view(FILE *out, const struct lt_report_view *v)
 {
@@ -139,6 +146,7 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 			",\"coverage\":", p->kernel_thread ? "true" : "false",
 			p->total_ns);
 		put_coverage(out, &p->coverage);
+		put_uncharged(out, &p->user_requested);
 		fputs(",\"reasons\":", out);
 		put_rows(out, p->rows, p->nr_rows, true, "  ");
 		fputs(",\"threads\":[", out);
@@ -147,7 +155,9 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 
 			fprintf(out, "%s\n  {\"tid\":%d,\"comm\":", j ? "," : "", t->tid);
 			put_str(out, t->comm);
-			fprintf(out, ",\"total_ns\":%" PRIu64 ",\"reasons\":", t->total_ns);
+			fprintf(out, ",\"total_ns\":%" PRIu64, t->total_ns);
+			put_uncharged(out, &t->user_requested);
+			fputs(",\"reasons\":", out);
 			put_rows(out, t->rows, t->nr_rows, false, "   ");
 			fputc('}', out);
 		}
@@ -198,10 +208,11 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"duration_ns\":%" PRIu64 ",\"events\":%" PRIu64
 		",\"stopped_at_to\":%s"
 		",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown\":%" PRIu64
+		",\"lost_gaps\":%" PRIu64 ",\"complete_from_ns\":%" PRIu64
 		",\"lost_events_per_cpu\":[", r->cpus, r->start_ns, r->end_ns,
 		r->end_ns - r->start_ns, r->events,
 		r->stopped_at_to ? "true" : "false", r->lost_events,
-		r->lost_gaps_unknown);
+		r->lost_gaps_unknown, r->lost_gaps, r->complete_from_ns);
 	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
 		fprintf(out, "%s%" PRIu64, cpu ? "," : "", r->lost_per_cpu[cpu]);
 	fputs("],\"overruns_per_cpu\":[", out);
@@ -254,6 +265,10 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"cpu_waits_no_switch_in\":%" PRIu64
 		",\"cpu_waits_preempted_or_new\":%" PRIu64
 		",\"cpu_waits_preempted_or_new_ns\":%" PRIu64
+		",\"before_complete\":%" PRIu64
+		",\"before_complete_ns\":%" PRIu64
+		",\"across_lost_events\":%" PRIu64
+		",\"across_lost_events_ns\":%" PRIu64
 		",\"discarded_after_lost_events\":%" PRIu64
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
@@ -264,6 +279,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		r->dropped_maxtime, r->dropped_maxtime_ns, r->began_before_trace,
 		r->unfinished, r->no_switch_in, r->cpu_waits_no_switch_in,
 		r->cpu_waits_unwoken, r->cpu_waits_unwoken_ns,
+		r->dropped_incomplete, r->dropped_incomplete_ns,
+		r->dropped_gap, r->dropped_gap_ns,
 		r->discarded_lost, r->resync,
 		r->unmatched_restore, r->inconsistent, r->unordered,
 		r->damaged_records);

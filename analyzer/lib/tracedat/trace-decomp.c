@@ -238,7 +238,7 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	if (!out)
 		return rd_fail(t, err, LT_E_NOMEM, r,
 			       "out of memory for %u bytes", usize);
-	prefault_write(out, usize);
+	lt_big_prefault(out, usize);
 	status = decomp_block(t, r->p + r->pos, csize, out, usize);
 	if (status != DECOMP_OK) {
 		section_buf_free(out);

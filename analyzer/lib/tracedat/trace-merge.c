@@ -6,12 +6,24 @@
  * stream index) picks the next (lt-tsheap.h).  Streams are sorted by CPU
  * id, so equal timestamps come out in CPU order, as libtracecmd gives them.
  *
+ * A loss is keyed at the time of its CPU's record before it, not at the
+ * record after it: it comes out as soon as the gap begins, so a reader
+ * merging the CPUs knows of a gap on one CPU before it hands out anything
+ * that happened on the others while that CPU's data was missing.
+ *
  * Damage on one CPU: lt_trace_next() returns -1 once, with the error, and
  * drops that CPU; the next call carries on with the other CPUs.  A caller
  * that wants all-or-nothing stops at the first -1; one that reports what
  * it could (--partial) keeps calling until 0.
  */
 #include "trace-local.h"
+
+static inline uint64_t merge_key(const struct cpu_stream *cs)
+{
+	const struct rb_rec *r = stream_cur(cs);
+
+	return r->lost ? cs->prev_ts : r->ts;
+}
 
 int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		  struct lt_error *err)
@@ -26,7 +38,7 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		t->last = -1;
 		ret = stream_next(t, cs);
 		if (ret > 0) {
-			t->heap[0].ts = stream_cur(cs)->ts;
+			t->heap[0].ts = merge_key(cs);
 			/* Often it is still the earliest: one comparison. */
 			if (t->heap_len > 1)
 				lt_tsheap_down(t->heap, t->heap_len, 0);
@@ -45,7 +57,7 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		cs = &t->streams[i];
 		ret = stream_fill(t, cs);
 		if (ret > 0) {
-			t->heap[t->heap_len].ts = stream_cur(cs)->ts;
+			t->heap[t->heap_len].ts = merge_key(cs);
 			t->heap[t->heap_len].idx = i;
 			lt_tsheap_up(t->heap, t->heap_len++);
 		} else if (ret < 0) {
@@ -59,6 +71,8 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	i = t->heap[0].idx;
 	cs = &t->streams[i];
 	t->last = i;
+	if (!stream_cur(cs)->lost)
+		cs->prev_ts = stream_cur(cs)->ts;
 	trace_fill_record(t, cs, rec);
 	return 1;
 }

@@ -36,5 +36,10 @@ void *lt_big_alloc(size_t size);
 void *lt_big_realloc(void *p, size_t old_size, size_t new_size);
 /* @p from lt_big_alloc() with its @size; NULL is ignored. */
 void lt_big_free(void *p, size_t size);
+/*
+ * Map in the pages of fresh memory about to be written whole (a hint:
+ * one madvise() rather than a fault per page).
+ */
+void lt_big_prefault(void *p, size_t n);
 
 #endif /* LT_BIGMEM_H */

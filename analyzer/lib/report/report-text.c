@@ -229,6 +229,22 @@ int lt_report_write_view_head(const struct lt_report *r,
 	return ferror(out) ? -1 : 0;
 }
 
+/* "  user requested, not charged: 3 waits > 5.0 ms, 61.2 ms in all, ..." */
+static void put_uncharged(FILE *out, const struct lt_report *r,
+			  const struct lt_report_uncharged *u, int indent)
+{
+	char cut[32], total[32], max[32];
+
+	if (!u->count)
+		return;
+	fprintf(out, "%*suser requested, not charged: %" PRIu64 " wait%s > %s, "
+		"%s in all, longest %s\n",
+		indent + 2, "", u->count, u->count == 1 ? "" : "s",
+		lt_format_duration(cut, sizeof(cut), r->options.sleep_cutoff_ns),
+		lt_format_duration(total, sizeof(total), u->total_ns),
+		lt_format_duration(max, sizeof(max), u->max_ns));
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
@@ -250,7 +266,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 			p->kernel_thread ? " [kernel thread]" : "",
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
-		put_rows(out, r, p->rows, p->nr_rows, 0, &w);
+		put_uncharged(out, r, &p->user_requested, 0);
+		if (p->nr_rows)
+			put_rows(out, r, p->rows, p->nr_rows, 0, &w);
 		if (!r->options.per_thread)
 			continue;
 		for (j = 0; j < p->nr_threads; j++) {
@@ -260,7 +278,9 @@ static void put_view(FILE *out, const struct lt_report *r,
 			put_str(out, t->comm);
 			fprintf(out, " (%d): %s\n", t->tid,
 				lt_format_duration(total, sizeof(total), t->total_ns));
-			put_rows(out, r, t->rows, t->nr_rows, 2, &w);
+			put_uncharged(out, r, &t->user_requested, 2);
+			if (t->nr_rows)
+				put_rows(out, r, t->rows, t->nr_rows, 2, &w);
 		}
 	}
 }
@@ -345,7 +365,7 @@ static void put_sources(FILE *out, const struct lt_report *r)
 static void put_lost(FILE *out, const struct lt_report *r)
 {
 	char item[64];
-	int cpu, col = HEAD_W;
+	int cpu, last, col = HEAD_W;
 	bool overruns = false, first;
 
 	/* any, not a sum: a damaged file's counts add up past 64 bits */
@@ -359,24 +379,28 @@ static void put_lost(FILE *out, const struct lt_report *r)
 		return;
 	}
 	if (r->lost_events || r->lost_gaps_unknown) {
-		snprintf(item, sizeof(item), "%" PRIu64 " events in the data%s",
-			 r->lost_events, r->lost_gaps_unknown ? " and" : "");
+		/* the kernel's counts: a loss it did not count adds to them */
+		snprintf(item, sizeof(item), "at least %" PRIu64 " events in "
+			 "the data%s", r->lost_events,
+			 r->lost_gaps_unknown ? " and" : "");
 		put_words(out, &col, item);
 		if (r->lost_gaps_unknown) {
 			snprintf(item, sizeof(item), "%" PRIu64 " gaps of unknown size",
 				 r->lost_gaps_unknown);
 			put_words(out, &col, item);
 		}
-		for (cpu = 0, first = true; cpu < r->nr_lost_cpus; cpu++) {
+		for (last = r->nr_lost_cpus - 1; last >= 0; last--)
+			if (r->lost_per_cpu[last])
+				break;
+		for (cpu = 0, first = true; cpu <= last; cpu++) {
 			if (!r->lost_per_cpu[cpu])
 				continue;
-			snprintf(item, sizeof(item), "%sCPU\x01%d:\x01%" PRIu64 ";",
-				 first ? "(" : "", cpu, r->lost_per_cpu[cpu]);
+			snprintf(item, sizeof(item), "%sCPU\x01%d:\x01%" PRIu64 "%s",
+				 first ? "(" : "", cpu, r->lost_per_cpu[cpu],
+				 cpu == last ? ")" : ";");
 			put_words(out, &col, item);
 			first = false;
 		}
-		put_words(out, &col, first ? "(numbers are lower bounds)" :
-			  "numbers are lower bounds)");
 	}
 	/* overwritten or dropped by the kernel before trace-cmd saved them */
 	if (overruns) {
@@ -388,6 +412,38 @@ static void put_lost(FILE *out, const struct lt_report *r)
 				 r->overrun_per_cpu[cpu]);
 			put_words(out, &col, item);
 		}
+	}
+	fputc('\n', out);
+}
+
+/*
+ * From when the trace shows every CPU: waits begun before that, or across
+ * a gap of lost events, are dropped (put_not_charged() counts them).
+ */
+static void put_complete(FILE *out, const struct lt_report *r)
+{
+	char item[200], at[32], in[32];
+	int col = HEAD_W;
+
+	if (r->complete_from_ns <= r->start_ns && !r->lost_gaps)
+		return;
+	fprintf(out, "%-*s", HEAD_W, "Complete:");
+	if (r->complete_from_ns > r->start_ns) {
+		snprintf(item, sizeof(item), "from %s (%s in): before it some "
+			 "CPU's oldest data was lost, so waits begun there are "
+			 "not charged%s",
+			 lt_format_stamp(at, sizeof(at), r->complete_from_ns),
+			 lt_format_duration(in, sizeof(in),
+					    r->complete_from_ns - r->start_ns),
+			 r->lost_gaps ? ";" : "");
+		put_words(out, &col, item);
+	}
+	if (r->lost_gaps) {
+		snprintf(item, sizeof(item), "%" PRIu64 " gap%s of lost events "
+			 "later: waits across %s are not charged", r->lost_gaps,
+			 r->lost_gaps == 1 ? "" : "s",
+			 r->lost_gaps == 1 ? "it" : "them");
+		put_words(out, &col, item);
 	}
 	fputc('\n', out);
 }
@@ -414,8 +470,25 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	}
 	snprintf(item, sizeof(item), "%" PRIu64 " begun before the trace, %" PRIu64
 		 " unfinished at its end%s", r->began_before_trace, r->unfinished,
-		 r->discarded_lost || r->no_switch_in ? "," : "");
+		 r->discarded_lost || r->no_switch_in || r->dropped_incomplete ||
+		 r->dropped_gap ? "," : "");
 	put_words(out, &col, item);
+	if (r->dropped_incomplete) {
+		snprintf(item, sizeof(item), "%" PRIu64 " begun before every CPU "
+			 "had data (%s)%s", r->dropped_incomplete,
+			 lt_format_duration(buf, sizeof(buf),
+					    r->dropped_incomplete_ns),
+			 r->discarded_lost || r->no_switch_in || r->dropped_gap ?
+			 "," : "");
+		put_words(out, &col, item);
+	}
+	if (r->dropped_gap) {
+		snprintf(item, sizeof(item), "%" PRIu64 " across gaps of lost "
+			 "events (%s)%s", r->dropped_gap,
+			 lt_format_duration(buf, sizeof(buf), r->dropped_gap_ns),
+			 r->discarded_lost || r->no_switch_in ? "," : "");
+		put_words(out, &col, item);
+	}
 	if (whole) {
 		snprintf(item, sizeof(item), "%" PRIu64
 			 " whole wait%s whose end (a switch-in) the trace lacks%s",
@@ -501,6 +574,7 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 			r->stopped_at_to ? " (--to: the file goes on)" : "");
 	put_sources(out, r);
 	put_lost(out, r);
+	put_complete(out, r);
 	if (r->damaged_records)
 		fprintf(out, "Damaged:  %" PRIu64 " records did not fit their event "
 			"format and were ignored\n", r->damaged_records);

@@ -162,8 +162,12 @@ int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
  * until 0 to use everything readable (--partial).
  *
  * A page flagged with missed events gives an LT_REC_LOST record on its CPU,
- * stamped with the time of the page's first event and returned just
- * before it (or with the page's time if no event follows on that CPU).
+ * stamped with the time of the page's first event (or with the page's time
+ * if no event follows on that CPU), and returned where the gap begins:
+ * right after that CPU's record before it (first of all if there is none),
+ * so before the records of other CPUs that fall inside the gap.  Its
+ * stamp is then later than theirs; the records of one CPU keep their
+ * order.
  */
 int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);

@@ -31,7 +31,11 @@ enum lt_ev_kind {
 				 * value: its id in the decoder's stack pool
 				 * (frames then valid while the decoder is),
 				 * or 0 */
-	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown) */
+	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown),
+				 * fed where the gap begins: after the CPU's
+				 * record before it, before anything of other
+				 * CPUs inside it.  The CPU's next record ends
+				 * the gap.  ts: not in time order */
 	LT_EV_OTHER,		/* any other event: only advances time */
 };
 

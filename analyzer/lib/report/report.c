@@ -17,6 +17,9 @@
 
 enum level { LVL_THREAD, LVL_PROCESS, LVL_GLOBAL };
 
+/* The agg of a task's user requested waits: summed, never a row. */
+#define CAUSE_UNCHARGED	UINT32_MAX
+
 struct agg {
 	enum level level;
 	uint32_t leader, task;	/* scope */
@@ -209,16 +212,17 @@ static int fold_row(struct builder *b, uint32_t ri)
 	const struct lt_row_acc *r = &b->rp->rows[ri];
 	const struct lt_task *t = &b->rp->tasks[r->task];
 	bool kthread = lt_replay_task_is_kthread(b->rp, r->task);
+	uint32_t cause = r->uncharged ? CAUSE_UNCHARGED : r->cause;
 	struct agg *a;
 
-	a = agg_get(b, LVL_THREAD, t->leader, r->task, r->cause);
+	a = agg_get(b, LVL_THREAD, t->leader, r->task, cause);
 	if (!a || agg_add_row(b, a, r, t->pid) < 0)
 		return -1;
-	a = agg_get(b, LVL_PROCESS, t->leader, t->leader, r->cause);
+	a = agg_get(b, LVL_PROCESS, t->leader, t->leader, cause);
 	if (!a || agg_add_row(b, a, r, t->pid) < 0)
 		return -1;
 	/* LatencyTOP kept kernel threads out of the global table */
-	if (kthread && !b->kernel_threads)
+	if ((kthread && !b->kernel_threads) || r->uncharged)
 		return 0;
 	a = agg_get(b, LVL_GLOBAL, 0, 0, r->cause);
 	if (!a || agg_add_row(b, a, r, t->pid) < 0)
@@ -448,7 +452,26 @@ static int cmp_aggs(const void *pa, const void *pb, void *arg)
 		return a->leader < b->leader ? -1 : 1;
 	if (a->task != b->task)
 		return a->task < b->task ? -1 : 1;
-	return 0;
+	/* a task's user requested waits after its rows */
+	return (a->cause == CAUSE_UNCHARGED) - (b->cause == CAUSE_UNCHARGED);
+}
+
+/*
+ * Aggs [from, *to) of one scope: the user requested ones, sorted last,
+ * taken off into @u.
+ */
+static void take_uncharged(const struct builder *b, const uint32_t *idx,
+			   size_t from, size_t *to,
+			   struct lt_report_uncharged *u)
+{
+	const struct agg *a;
+
+	if (*to == from || b->aggs[idx[*to - 1]].cause != CAUSE_UNCHARGED)
+		return;
+	a = &b->aggs[idx[--*to]];
+	u->count = a->count;
+	u->total_ns = a->total_ns;
+	u->max_ns = a->max_ns;
 }
 
 static int cmp_procs(const void *pa, const void *pb, void *arg)
@@ -515,6 +538,7 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		    (i == 0 || b->aggs[idx[i - 1]].level != LVL_PROCESS ||
 		     b->aggs[idx[i - 1]].leader != b->aggs[idx[i]].leader))
 			nproc++;
+	/* (an idle kernel thread's sleeps make no section: see below) */
 	v->processes = lt_report_alloc(b->priv, nproc, sizeof(*v->processes));
 	if (!v->processes)
 		goto fail;
@@ -531,25 +555,38 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 	for (i = 0, k = 0; i < b->nr_aggs; i = j) {
 		const struct agg *a = &b->aggs[idx[i]];
 		struct lt_report_process *p;
-		size_t t0, t1, nthr = 0, ti, t;
+		size_t t0, t1, nthr = 0, ti, t, pend;
 
 		for (j = i; j < b->nr_aggs && b->aggs[idx[j]].level == a->level &&
 			    b->aggs[idx[j]].leader == a->leader; j++)
 			;
 		if (a->level != LVL_PROCESS)
 			continue;
-		p = &v->processes[k++];
+		p = &v->processes[k];
+		memset(p, 0, sizeof(*p));
+		pend = j;
+		take_uncharged(b, idx, i, &pend, &p->user_requested);
+		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
+		/*
+		 * A kernel thread's long sleeps are waits for work: nothing
+		 * it requested, and no section of their own.
+		 */
+		if (p->kernel_thread) {
+			memset(&p->user_requested, 0, sizeof(p->user_requested));
+			if (pend == i)
+				continue;
+		}
+		k++;
 		p->pid = rp->tasks[a->leader].pid;
 		/* a saved cmdline dies with the trace: the report keeps a copy */
 		p->comm = lt_report_strdup(b->priv,
 					   lt_replay_task_comm(rp, a->leader));
 		if (!p->comm)
 			goto fail;
-		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
-		p->rows = make_rows(b, idx, i, j, &p->total_ns, &p->coverage);
+		p->rows = make_rows(b, idx, i, pend, &p->total_ns, &p->coverage);
 		if (!p->rows)
 			goto fail;
-		p->nr_rows = j - i;
+		p->nr_rows = pend - i;
 		for (t = 0; t < p->nr_rows; t++)
 			if (p->rows[t].max_ns > p->max_ns)
 				p->max_ns = p->rows[t].max_ns;
@@ -570,19 +607,24 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		for (ti = t0; ti < t1;) {
 			struct lt_report_thread *th = &p->threads[p->nr_threads++];
 			uint32_t task = b->aggs[idx[ti]].task;
-			size_t te;
+			size_t te, tend;
 
 			for (te = ti; te < t1 && b->aggs[idx[te]].task == task; te++)
 				;
+			tend = te;
+			take_uncharged(b, idx, ti, &tend, &th->user_requested);
+			if (p->kernel_thread)
+				memset(&th->user_requested, 0,
+				       sizeof(th->user_requested));
 			th->tid = rp->tasks[task].pid;
 			th->comm = lt_report_strdup(b->priv,
 						    lt_replay_task_comm(rp, task));
 			if (!th->comm)
 				goto fail;
-			th->rows = make_rows(b, idx, ti, te, &th->total_ns, NULL);
+			th->rows = make_rows(b, idx, ti, tend, &th->total_ns, NULL);
 			if (!th->rows)
 				goto fail;
-			th->nr_rows = te - ti;
+			th->nr_rows = tend - ti;
 			ti = te;
 		}
 		tcur = t1;

@@ -330,6 +330,27 @@ static int read_coverage(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* Absent from reports saved before it: none. */
+static int read_uncharged(struct reader *rd, const struct lt_json *o,
+			  const char *where, struct lt_report_uncharged *u)
+{
+	const struct lt_json *v = lt_json_get(o, "user_requested");
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "user_requested", -1);
+	if (need_object(rd, v, w) < 0 ||
+	    get_u64(rd, v, "count", w, &u->count) < 0 ||
+	    get_u64(rd, v, "total_ns", w, &u->total_ns) < 0 ||
+	    get_u64(rd, v, "max_ns", w, &u->max_ns) < 0)
+		return -1;
+	if (u->max_ns > u->total_ns || (u->count && !u->total_ns) ||
+	    (!u->count && u->total_ns))
+		return bad(rd, w, "count, total_ns and max_ns do not agree");
+	return 0;
+}
+
 static int read_process(struct reader *rd, const struct lt_json *o,
 			const char *where, struct lt_report_process *p)
 {
@@ -344,6 +365,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
 	    read_coverage(rd, o, where, &p->coverage) < 0 ||
+	    read_uncharged(rd, o, where, &p->user_requested) < 0 ||
 	    read_rows(rd, o, "reasons", where, &p->rows, &p->nr_rows) < 0)
 		return -1;
 	for (i = 0; i < p->nr_rows; i++)
@@ -365,6 +387,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 		    get_int(rd, e, "tid", w, &t->tid) < 0 ||
 		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
 		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
+		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
 		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0)
 			return -1;
 	}
@@ -558,6 +581,10 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 		{ "cpu_waits_no_switch_in", &r->cpu_waits_no_switch_in },
 		{ "cpu_waits_preempted_or_new", &r->cpu_waits_unwoken },
 		{ "cpu_waits_preempted_or_new_ns", &r->cpu_waits_unwoken_ns },
+		{ "before_complete", &r->dropped_incomplete },
+		{ "before_complete_ns", &r->dropped_incomplete_ns },
+		{ "across_lost_events", &r->dropped_gap },
+		{ "across_lost_events_ns", &r->dropped_gap_ns },
 		{ "discarded_after_lost_events", &r->discarded_lost },
 		{ "reason_stack_resyncs", &r->resync },
 		{ "unmatched_restores", &r->unmatched_restore },
@@ -617,6 +644,9 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
 	    get_u64(rd, t, "lost_gaps_unknown", "trace",
 		    &r->lost_gaps_unknown) < 0 ||
+	    get_u64(rd, t, "lost_gaps", "trace", &r->lost_gaps) < 0 ||
+	    get_u64(rd, t, "complete_from_ns", "trace",
+		    &r->complete_from_ns) < 0 ||
 	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
 	    read_trace_lists(rd, t, r) < 0)
 		return -1;

@@ -78,7 +78,7 @@ static void ahead(void *base, size_t end, size_t *ready, size_t size)
 	if (end <= *ready || *ready >= size)
 		return;
 	n = size - *ready < KSYM_PREFAULT ? size - *ready : KSYM_PREFAULT;
-	prefault_write((char *)base + *ready, n);
+	lt_big_prefault((char *)base + *ready, n);
 	*ready += n;
 }
 
@@ -543,6 +543,110 @@ int64_t lt_trace_cpu_overrun(const struct lt_trace *t, int cpu)
 		if (t->stats[i].dropped > 0)
 			sum += t->stats[i].dropped;
 		return sum;
+	}
+	return -1;
+}
+
+/* ---- loading: on first use ---------------------------------------- */
+
+/*
+ * The KALLSYMS section's body, as it comes: a 4-byte size, then that much
+ * text, parsed piece by piece.  The size is checked against the body once
+ * all of it has come (rd_sized_text(), as for a body read whole).
+ */
+struct ksym_body {
+	struct lt_trace *t;
+	struct ksym_parse kp;
+	unsigned char head[4];
+	size_t nhead;
+	uint64_t total;		/* body bytes come so far */
+	uint64_t text_left;	/* text still to parse (0: none to parse) */
+};
+
+static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
+{
+	struct ksym_body *b = ctx;
+	struct lt_trace *t = b->t;
+	size_t take;
+	uint32_t size;
+
+	b->total += n;
+	if (b->nhead < 4) {
+		take = 4 - b->nhead < n ? 4 - b->nhead : n;
+		memcpy(b->head + b->nhead, p, take);
+		b->nhead += take;
+		p += take;
+		n -= take;
+		if (b->nhead < 4)
+			return 0;
+		size = get32(b->head, t->swap);
+		/* over the limit: an error at the end, nothing to parse */
+		if (size > LT_MAX_META_SIZE)
+			return 0;
+		if (ksym_parse_begin(t, &t->ksym_err, &b->kp, size))
+			return -1;
+		b->text_left = size;
+	}
+	if (!b->text_left)
+		return 0;
+	take = n < b->text_left ? n : (size_t)b->text_left;
+	b->text_left -= take;
+	return ksym_parse_feed(t, &t->ksym_err, &b->kp, (const char *)p, take);
+}
+
+/* v7: the section decompressed and parsed in pieces. */
+static int load_ksym_section(struct lt_trace *t)
+{
+	struct ksym_body b;
+	const char *text;
+	uint16_t flags;
+	uint64_t size;
+	struct rd r;
+	size_t len;
+	int ret;
+
+	memset(&b, 0, sizeof(b));
+	b.t = t;
+	if (section_header(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
+			   "KALLSYMS section", &r, &flags, &size))
+		return -1;
+	ret = section_pieces(t, &t->ksym_err, &r, size,
+			     flags & SEC_FL_COMPRESS, "KALLSYMS section",
+			     t->helper, ksym_piece, &b);
+	if (!ret) {
+		/* the body as the reader of a whole one sees it, to check it */
+		r.off = flags & SEC_FL_COMPRESS ? t->ksym_sec : r.off + r.pos;
+		r.p = b.head;
+		r.len = b.total;
+		r.pos = 0;
+		r.packed = flags & SEC_FL_COMPRESS;
+		ret = rd_sized_text(t, &t->ksym_err, &r, 4, LT_MAX_META_SIZE,
+				    "kallsyms", &text, &len);
+	}
+	if (!ret)
+		ret = ksym_parse_end(t, &t->ksym_err, &b.kp);
+	if (ret)
+		ksym_parse_abort(t, &b.kp);
+	return ret;
+}
+
+int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
+{
+	int ret;
+
+	if (!t->ksym_state) {
+		if (t->ksym_sec)
+			ret = load_ksym_section(t);
+		else
+			ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
+					     t->ksym_len);
+		t->ksym_state = ret ? -1 : 1;
+	}
+	if (t->ksym_state > 0)
+		return 0;
+	if (err) {
+		*err = t->ksym_err;
+		t->ksym_told = true;
 	}
 	return -1;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "lt-bigmem.h"
 
@@ -89,3 +90,18 @@ void lt_big_free(void *p, size_t size)
 		munmap(p, rounded(size));
 }
 #endif
+
+/*
+ * Map in the pages of a fresh buffer that is about to be written whole:
+ * one madvise() instead of a fault per page (5-16 us each in a VM).  Only
+ * a hint: before 5.14 the kernel refuses it and the pages fault as before.
+ */
+void lt_big_prefault(void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
+
+	if (to > from + (64u << 10))
+		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
+}

@@ -87,6 +87,7 @@ struct lt_row_acc {
 	uint32_t first_sub;	/* sub-row list */
 	uint32_t last_sub;	/* the sub-row charged last, tried first */
 	bool provisional;	/* may still be re-charged (see replay.c) */
+	bool uncharged;		/* user requested waits: shown, not charged */
 	uint64_t count, total_ns, max_ns, max_at_ns;
 	struct lt_hist hist;
 	struct lt_worst worst[LT_WORST];
@@ -129,6 +130,8 @@ enum lt_task_flags {
 	LT_TASK_REPARENTED	= 1 << 10,	/* leader known from newtask */
 	LT_TASK_QUEUED		= 1 << 11,	/* runnable since rq_start, not
 						   woken: preempted or new */
+	LT_TASK_WAKEUP_SEEN	= 1 << 12,	/* a sched_wakeup ended this
+						   wait (not only its stat) */
 };
 
 /* A task's last row for a key: blocked waits [0] and cpu waits [1]. */
@@ -148,7 +151,6 @@ struct lt_task {
 	int last_cpu;
 	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
 	uint64_t last_run_ts;	/* last time seen running (0: never) */
-	uint64_t last_charge_end;	/* end of its last charged wait */
 	/* what the task was inside when it went to sleep */
 	uint32_t sleep_cause;	/* cause id, 0 = none annotated */
 	uint32_t sleep_path;
@@ -182,6 +184,16 @@ struct lt_replay_stats {
 	uint64_t began_before_trace;	/* waits whose start was not seen */
 	uint64_t unfinished;		/* still blocked at the end */
 	uint64_t discarded_lost;	/* open waits dropped after lost events */
+	/*
+	 * Waits a CPU's missing data may hide a part of: begun before every
+	 * CPU had data (its oldest pages overwritten), or across a gap of
+	 * lost events on any CPU.  Dropped, never guessed.
+	 */
+	uint64_t dropped_incomplete, dropped_incomplete_ns;
+	uint64_t dropped_gap, dropped_gap_ns;
+	uint64_t complete_from;		/* every CPU has data from here on;
+					   0: from the first event */
+	uint64_t gaps;			/* gaps of lost events after that */
 	uint64_t resync;		/* reason stacks repaired by cookie */
 	uint64_t unmatched_restore;
 	uint64_t inconsistent;		/* impossible transitions seen */
@@ -233,6 +245,15 @@ struct lt_replay {
 
 	int *cpu_cur;			/* per CPU: pid last seen running */
 	int nr_cpu_cur;
+	/*
+	 * Per CPU: a loss was fed and no record of that CPU since (the
+	 * pipe feeds a loss where its gap begins).  While any is open, or
+	 * for a wait begun before the last one closed, nothing is charged.
+	 */
+	uint8_t *gap_open;		/* GAP_* (replay.c) */
+	int nr_gap_cpus;
+	unsigned int nr_gaps_open, nr_initial_open;
+	uint64_t gap_end;		/* when the last gap closed */
 
 	uint32_t nr_windows;		/* highest window index + 1 */
 	uint64_t past_windows_ns;	/* the last end of a wait past the last

@@ -313,22 +313,22 @@ const char *lt_replay_str(const struct lt_replay *rp, uint32_t id)
 /* ---- rows ----------------------------------------------------------- */
 
 static uint32_t row_get(struct lt_replay *rp, uint32_t task, uint32_t window,
-			uint32_t cause, bool provisional)
+			uint32_t cause, bool provisional, bool uncharged)
 {
+	uint64_t k2 = (uint64_t)uncharged << 33 | (uint64_t)provisional << 32 |
+		      cause;
 	struct lt_row_acc *r;
 	uint32_t *slot;
 	int added;
 
-	slot = lt_map_put(&rp->row_map, (uint64_t)task << 32 | window,
-			  (uint64_t)provisional << 32 | cause, rp->nr_rows,
-			  &added);
+	slot = lt_map_put(&rp->row_map, (uint64_t)task << 32 | window, k2,
+			  rp->nr_rows, &added);
 	if (!slot)
 		return lt_rp_oom(rp, "rows"), UINT32_MAX;
 	if (!added)
 		return *slot;
 	if (GROW(rp, rp->rows, rp->nr_rows, rp->cap_rows, MAX_ROWS, "rows") < 0) {
-		lt_map_del(&rp->row_map, (uint64_t)task << 32 | window,
-			   (uint64_t)provisional << 32 | cause);
+		lt_map_del(&rp->row_map, (uint64_t)task << 32 | window, k2);
 		return UINT32_MAX;
 	}
 	r = &rp->rows[rp->nr_rows];
@@ -337,6 +337,7 @@ static uint32_t row_get(struct lt_replay *rp, uint32_t task, uint32_t window,
 	r->window = window;
 	r->cause = cause;
 	r->provisional = provisional;
+	r->uncharged = uncharged;
 	r->first_sub = UINT32_MAX;
 	r->last_sub = UINT32_MAX;
 	r->next_in_task = rp->tasks[task].first_row;
@@ -461,7 +462,7 @@ int lt_rp_commit_task(struct lt_replay *rp, uint32_t task)
 		if (!rp->rows[r].provisional || !rp->rows[r].count)
 			continue;
 		to = row_get(rp, task, rp->rows[r].window, rp->rows[r].cause,
-			     false);
+			     false, false);
 		if (to == UINT32_MAX || row_move(rp, r, to, 0) < 0)
 			return -1;
 	}
@@ -484,7 +485,7 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
 		if (!rp->rows[r].provisional || !rp->rows[r].count ||
 		    rp->rows[r].cause == cause)
 			continue;
-		to = row_get(rp, task, rp->rows[r].window, cause, true);
+		to = row_get(rp, task, rp->rows[r].window, cause, true, false);
 		if (to == UINT32_MAX ||
 		    row_move(rp, r, to, reason) < 0)
 			return -1;
@@ -528,6 +529,58 @@ int lt_rp_windows_fit(struct lt_replay *rp)
 	return -1;
 }
 
+static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w)
+{
+	if (w->state == LT_STATE_RUNNABLE)
+		return rp->cause_sched;
+	if (w->cause)
+		return w->cause;
+	if (w->stack)
+		return STACK_CAUSE | w->stack;	/* resolved when finished */
+	return rp->cause_unknown;
+}
+
+/*
+ * LatencyTOP: long interruptible waits are user requested (select,
+ * sleep); an idle kernel thread waiting for work is the same thing.
+ */
+static bool user_requested(const struct lt_replay *rp, const struct wait *w,
+			   uint64_t dur)
+{
+	return (w->state == LT_STATE_SLEEP || w->state == LT_STATE_IDLE) &&
+	       rp->opts.sleep_cutoff_ns && dur > rp->opts.sleep_cutoff_ns;
+}
+
+/*
+ * A user requested wait is not charged, but its task's section says
+ * it waited so (a 300 ms sleep would otherwise show nowhere): rows of
+ * their own, which the tables leave out.  An idle kernel thread waiting
+ * for work requested nothing: only counted.
+ */
+static int uncharged(struct lt_replay *rp, uint32_t task, uint32_t win,
+		     uint32_t cause, const struct wait *w, uint64_t dur)
+{
+	struct lt_row_acc *r;
+	uint32_t row;
+
+	if (w->state == LT_STATE_IDLE)
+		return 0;
+	row = row_get(rp, task, win, cause, false, true);
+	if (row == UINT32_MAX)
+		return -1;
+	r = &rp->rows[row];
+	if (lt_hist_add(&r->hist, dur) < 0)
+		return lt_rp_oom(rp, "histograms");
+	if (!r->count || dur > r->max_ns) {
+		r->max_ns = dur;
+		r->max_at_ns = w->end;
+	}
+	r->count++;
+	r->total_ns += dur;
+	worst_add(r, dur, w->end);
+	return 0;
+}
+
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 {
 	struct lt_replay_stats *st = &rp->stats;
@@ -547,24 +600,36 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		st->outside_range++;
 		return 0;
 	}
-	/*
-	 * LatencyTOP: long interruptible waits are user requested (select,
-	 * sleep); an idle kernel thread waiting for work is the same thing.
-	 */
-	if ((w->state == LT_STATE_SLEEP || w->state == LT_STATE_IDLE) &&
-	    rp->opts.sleep_cutoff_ns &&
-	    dur > rp->opts.sleep_cutoff_ns) {
-		st->dropped_interruptible++;
-		st->dropped_interruptible_ns += dur;
+	/* the task may have run where the trace has no data: not a wait */
+	if (lt_rp_before_complete(rp, w->start)) {
+		st->dropped_incomplete++;
+		st->dropped_incomplete_ns += dur;
+		return 0;
+	}
+	if (lt_rp_across_gap(rp, w->start)) {
+		st->dropped_gap++;
+		st->dropped_gap_ns += dur;
 		return 0;
 	}
 	if (w->maxtime_us && rp->opts.honour_maxtime &&
-	    dur > (uint64_t)w->maxtime_us * 1000) {
+	    dur > (uint64_t)w->maxtime_us * 1000 &&
+	    !user_requested(rp, w, dur)) {
 		st->dropped_maxtime++;
 		st->dropped_maxtime_ns += dur;
 		return 0;
 	}
 	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
+	if (user_requested(rp, w, dur)) {
+		st->dropped_interruptible++;
+		st->dropped_interruptible_ns += dur;
+		/* only charged waits need a window: shown where there is one */
+		if (win >= MAX_WINDOWS)
+			return 0;
+		if (win + 1 > rp->nr_windows)
+			rp->nr_windows = (uint32_t)win + 1;
+		return uncharged(rp, task, (uint32_t)win, wait_cause(rp, w), w,
+				 dur);
+	}
 	if (win >= MAX_WINDOWS) {
 		if (w->end - rp->origin_ns > rp->past_windows_ns)
 			rp->past_windows_ns = w->end - rp->origin_ns;
@@ -573,14 +638,7 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	if (win + 1 > rp->nr_windows)
 		rp->nr_windows = (uint32_t)win + 1;
 
-	if (w->state == LT_STATE_RUNNABLE)
-		cause = rp->cause_sched;
-	else if (w->cause)
-		cause = w->cause;
-	else if (w->stack)
-		cause = STACK_CAUSE | w->stack;	/* resolved when finished */
-	else
-		cause = rp->cause_unknown;
+	cause = wait_cause(rp, w);
 
 	/* waiting for a CPU has no reason to re-charge: never provisional */
 	prov = w->provisional && w->state != LT_STATE_RUNNABLE;
@@ -590,7 +648,7 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	    c->provisional == prov) {
 		row = c->row;
 	} else {
-		row = row_get(rp, task, (uint32_t)win, cause, prov);
+		row = row_get(rp, task, (uint32_t)win, cause, prov, false);
 		if (row == UINT32_MAX)
 			return -1;
 		c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
@@ -610,7 +668,6 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	r->total_ns += dur;
 	worst_add(r, dur, w->end);
 	rp->tasks[task].charged_ns += dur;
-	rp->tasks[task].last_charge_end = w->end;
 	st->charged_ns += dur;
 	st->charged_count++;
 	if (w->state == LT_STATE_RUNNABLE)

@@ -431,9 +431,7 @@ struct queue {
 	/* the last record merged, for stacks at range starts */
 	enum lt_ev_kind last_kind;
 	int last_pid;
-	/* a missed-events record from a range's end, for the next record */
-	bool lost_held;
-	struct lt_ev lost;
+	uint64_t last_ts;		/* ... and its time (losses are keyed so) */
 };
 
 /* What one thread decodes with. */
@@ -884,34 +882,64 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 }
 
 /*
- * Records that cross a range boundary, put right here, where each CPU's
- * records pass in order: 1 to deliver @ev, 0 to hold it back.
+ * A stack at the start of a range follows whatever ended the range
+ * before: put right here, where each CPU's records pass in order.
  */
-static int stitch(struct queue *q, struct lt_ev *ev)
+static void stitch(struct queue *q, struct lt_ev *ev)
 {
-	if (ev->kind == LT_EV_LOST) {
-		/* losses with no record between them are one, as in one reader */
-		if (q->lost_held) {
-			q->lost_held = false;
-			ev->value = q->lost.value == UINT64_MAX ||
-				    ev->value == UINT64_MAX ?
-				    UINT64_MAX : q->lost.value + ev->value;
-		}
-		/* left at a range's end: it goes in front of what follows */
-		if (q->cur->next == q->cur->n && q->cur->end && !q->cur->failed &&
-		    !q->cur->last) {
-			q->lost = *ev;
-			q->lost_held = true;
-			return 0;
-		}
-		return 1;
-	}
 	if (ev->kind == LT_EV_STACK && ev->check_prev &&
 	    !(q->last_kind == LT_EV_SWITCH && q->last_pid == ev->pid))
 		ev->kind = LT_EV_OTHER;	/* not a switch-out stack after all */
 	q->last_kind = ev->kind;
 	q->last_pid = ev->pid;
-	return 1;
+	q->last_ts = ev->ts;
+}
+
+/*
+ * The time CPU @s is due at in the merge: its next record's, or for a
+ * loss the time of the record before it, so that the gap is known before
+ * anything of the other CPUs inside it goes by (lt_trace_next() does the
+ * same).
+ */
+static inline uint64_t due_key(const struct queue *q)
+{
+	const struct lt_ev *due = &q->cur->ev[q->cur->next];
+
+	return due->kind == LT_EV_LOST ? q->last_ts : due->ts;
+}
+
+/*
+ * The loss due on CPU @s into @out, with any that follow it there with no
+ * record between (one loss, as one reader sees it, though a range may end
+ * between them), stamped with the time of the record after it as
+ * lt_trace_next() stamps it.  Returns 1 with that record due, 0 with the
+ * CPU over, -1 when reading failed.
+ */
+static int take_losses(struct par *par, struct filler *f, unsigned int s,
+		       struct lt_ev *out, struct lt_pipe_result *res,
+		       struct lt_error *err)
+{
+	struct queue *q = &par->q[s];
+	const struct lt_ev *ev;
+	int ret;
+
+	*out = *batch_next(q->cur);
+	for (;;) {
+		if (q->cur->next >= q->cur->n) {
+			ret = advance(par, f, s, res, err);
+			if (ret <= 0)
+				return ret;
+		}
+		ev = &q->cur->ev[q->cur->next];
+		if (ev->kind != LT_EV_LOST) {
+			out->ts = ev->ts;
+			return 1;
+		}
+		out->value = out->value == UINT64_MAX || ev->value == UINT64_MAX ?
+			     UINT64_MAX : out->value + ev->value;
+		out->ts = ev->ts;
+		q->cur->next++;
+	}
 }
 
 /* Merge the CPUs' batches into the sink, in time order. */
@@ -938,7 +966,7 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		if (ret < 0)
 			goto out;
 		if (ret) {
-			heap[len].ts = par->q[s].cur->ev[par->q[s].cur->next].ts;
+			heap[len].ts = due_key(&par->q[s]);
 			heap[len++].idx = s;
 		}
 	}
@@ -947,53 +975,49 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		lt_tsheap_down(heap, len, i);
 	while (len) {
 		struct queue *q = &par->q[heap[0].idx];
-		struct lt_ev *ev = batch_next(q->cur);
+		struct lt_ev *ev = &q->cur->ev[q->cur->next];
 
-		if (ev->kind != LT_EV_LOST) {
-			if (past_to(cfg, &sp, ev->ts, res))
-				break;
-			res->events++;
-		}
-		if (q->lost_held && ev->kind != LT_EV_LOST) {
-			q->lost_held = false;
-			q->lost.ts = ev->ts;
-			if (sink->event(sink->ctx, &q->lost) < 0) {
+		s = heap[0].idx;
+		if (ev->kind == LT_EV_LOST) {
+			struct lt_ev lost;
+
+			ret = take_losses(par, f, s, &lost, res, err);
+			if (ret < 0)
+				goto out;
+			if (sink->event(sink->ctx, &lost) < 0) {
 				ret = -1;
 				goto out;
 			}
-		}
-		/* consumed before its batch can go back for refilling */
-		if (stitch(q, ev) && sink->event(sink->ctx, ev) < 0) {
-			ret = -1;
-			goto out;
-		}
-		if (sink->progress && ++tick == PROGRESS_EVERY) {
-			tick = 0;
-			for (done = 0, i = 0; i < par->nr; i++)
-				done += par->q[i].done;
-			sink->progress(sink->ctx, done, total);
-		}
-		s = heap[0].idx;
-		if (q->cur->next >= q->cur->n) {
-			ret = advance(par, f, s, res, err);
+		} else {
+			if (past_to(cfg, &sp, ev->ts, res))
+				break;
+			res->events++;
+			q->cur->next++;
+			stitch(q, ev);
+			/* consumed before its batch can go back for refilling */
+			if (sink->event(sink->ctx, ev) < 0) {
+				ret = -1;
+				goto out;
+			}
+			if (sink->progress && ++tick == PROGRESS_EVERY) {
+				tick = 0;
+				for (done = 0, i = 0; i < par->nr; i++)
+					done += par->q[i].done;
+				sink->progress(sink->ctx, done, total);
+			}
+			ret = q->cur->next < q->cur->n ? 1 :
+			      advance(par, f, s, res, err);
 			if (ret < 0)
 				goto out;
-			if (!ret) {
-				/* over with a loss held: it was the CPU's last word */
-				if (q->lost_held) {
-					q->lost_held = false;
-					if (sink->event(sink->ctx, &q->lost) < 0) {
-						ret = -1;
-						goto out;
-					}
-				}
-				heap[0] = heap[--len];
-				lt_tsheap_down(heap, len, 0);
-				continue;
-			}
 		}
+		if (!ret) {
+			heap[0] = heap[--len];
+			lt_tsheap_down(heap, len, 0);
+			continue;
+		}
+		ret = 0;
 		due = &q->cur->ev[q->cur->next];
-		heap[0].ts = due->ts;
+		heap[0].ts = due_key(q);
 		/*
 		 * A worker wrote the batch, on another core: with many CPUs
 		 * merged, too many streams for the hardware to prefetch, every

@@ -21,6 +21,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lt-bigmem.h"
 #include "trace-local.h"
 
 void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
@@ -175,21 +176,6 @@ static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 }
 
 /*
- * Map in the pages of a fresh buffer that is about to be written whole:
- * one madvise() instead of a fault per page (5-16 us each in a VM).  Only
- * a hint: before 5.14 the kernel refuses it and the pages fault as before.
- */
-void prefault_write(void *p, size_t n)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t from = ((uintptr_t)p + page - 1) & ~(page - 1);
-	uintptr_t to = ((uintptr_t)p + n) & ~(page - 1);
-
-	if (to > from + (64u << 10))
-		madvise((void *)from, to - from, MADV_POPULATE_WRITE);
-}
-
-/*
  * cs->zbuf to hold @size bytes: 0, -1 over LT_MAX_CHUNK_MEM (zip bombs on
  * every CPU must not add up to all memory; CPUs may be read from several
  * threads, so the sum is kept atomically), -2 out of memory.
@@ -219,7 +205,7 @@ static int zbuf_reserve(struct lt_trace *t, struct cpu_stream *cs,
 		__atomic_sub_fetch(&t->zmem, size - cs->zcap, __ATOMIC_RELAXED);
 		return -2;
 	}
-	prefault_write(nb + cs->zcap, size - cs->zcap);
+	lt_big_prefault(nb + cs->zcap, size - cs->zcap);
 	cs->zbuf = nb;
 	cs->zcap = size;
 	return 0;

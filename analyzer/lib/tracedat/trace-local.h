@@ -127,7 +127,14 @@ static inline uint64_t get64(const void *p, bool swap)
  * section it is the section's file offset and @packed is set, so errors
  * can say both where the section is and where inside it things broke.
  */
-struct rd_win;
+/* A window the map's bytes come copied through (trace-read.c). */
+struct rd_win {
+	const struct lt_trace *t;
+	unsigned char *buf;
+	size_t cap;
+	uint64_t off;		/* of buf[0] in the file */
+	size_t len;		/* bytes in buf */
+};
 
 struct rd {
 	const unsigned char *p;
@@ -226,6 +233,7 @@ struct cpu_stream {
 	uint64_t ts;			/* raw ring-buffer clock */
 	bool lost_pending;
 	int64_t lost;
+	uint64_t prev_ts;		/* of the last event record handed out */
 
 	/* decoded records; batch[bi] is the one offered to the merge */
 	unsigned int bi, bn;
@@ -358,7 +366,7 @@ struct lt_trace {
 	int last;			/* stream whose record was returned last */
 };
 
-/* trace-file.c */
+/* trace-read.c */
 int trace_fail(const struct lt_trace *t, struct lt_error *err,
 	       enum lt_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -377,6 +385,27 @@ int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, const char **s, size_t *len);
 int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	     const char *item, size_t n, const unsigned char **p);
+/* A reader over [off, off + len) of the file, clipped to the file. */
+void rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
+	     uint64_t len, const char *what);
+/* Reads of @r, a reader of the map, through window @w until rd_win_end(). */
+void rd_win_start(const struct lt_trace *t, struct rd *r, struct rd_win *w);
+void rd_win_end(struct rd *r, struct rd_win *w);
+/* A text blob: its size (@size_bytes, 4 or 8), then the text; over @cap: LIMIT. */
+int rd_sized_text(struct lt_trace *t, struct lt_error *err, struct rd *r,
+		  int size_bytes, uint64_t cap, const char *item,
+		  const char **text, size_t *len);
+/* A v7 section header (id, flags, description, size) at @r. */
+int read_section_header(struct lt_trace *t, struct lt_error *err,
+			struct rd *r, uint16_t *id, uint16_t *flags,
+			uint64_t *size);
+/*
+ * The header of the section at @off, expecting id @want: @r is left just
+ * past it, over the rest of the file.
+ */
+int section_header(struct lt_trace *t, struct lt_error *err, uint64_t off,
+		   uint16_t want, const char *what, struct rd *r,
+		   uint16_t *flags, uint64_t *size);
 
 /* trace-decomp.c */
 /* what decompressing gave: out of memory is not damage (exit 6, not 3) */
@@ -429,8 +458,6 @@ void free_event_type(struct lt_event_type *type);
 void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size);
 void stream_free(struct lt_trace *t, struct cpu_stream *cs);
-/* Map in the pages of fresh memory about to be written (a hint). */
-void prefault_write(void *p, size_t n);
 /* Free the stream buffers stream_free() kept for reuse. */
 void stream_free_kept(struct lt_trace *t);
 /*

@@ -54,6 +54,25 @@ static inline bool lt_rp_outside(const struct lt_replay *rp, uint64_t end)
 		end > rp->stats.first_ts + (uint64_t)rp->opts.to_ns);
 }
 
+/* rp->gap_open[] */
+enum { GAP_NONE, GAP_INITIAL, GAP_LOST };
+
+/*
+ * Whether a wait that began at @start may hide in data the trace lacks:
+ * begun before every CPU had data, or across a gap of lost events.
+ */
+static inline bool lt_rp_before_complete(const struct lt_replay *rp,
+					 uint64_t start)
+{
+	return rp->nr_initial_open || start < rp->stats.complete_from;
+}
+
+static inline bool lt_rp_across_gap(const struct lt_replay *rp,
+				    uint64_t start)
+{
+	return rp->nr_gaps_open || start < rp->gap_end;
+}
+
 /* One wait, ready to be charged. */
 struct wait {
 	enum lt_task_state state;	/* SLEEP, BLOCKED, or RUNNABLE (cpu) */

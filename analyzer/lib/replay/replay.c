@@ -17,6 +17,11 @@
  * that was active at switch-out, else to what the switch-out kernel stack
  * says, else to "Unknown reason".
  *
+ * The trace must show every CPU for the whole of a wait: a task may have
+ * run on a CPU whose data is missing.  A CPU's oldest pages overwritten
+ * (its data begins later than the others') or a gap of lost events drops
+ * every wait that began before the gap ended, counted by why.
+ *
  * Tasks that existed before the trace began may be inside an annotated
  * region we never saw open.  Their charges stay "provisional" until the
  * end: a restore whose cookie we never saw set, arriving while the known
@@ -42,8 +47,8 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	if (t->run != LT_RUN_RUNNING && t->run != LT_RUN_UNKNOWN)
 		rp->stats.inconsistent++;	/* its switch-in was lost */
 	t->flags |= LT_TASK_ACTIVE;
-	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
-		      LT_TASK_NO_STACK_YET | LT_TASK_QUEUED);
+	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET | LT_TASK_QUEUED);
 	t->last_cpu = ev->cpu;
 	t->last_run_ts = ev->ts;
 
@@ -119,7 +124,9 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			t = &rp->tasks[ti];
 			/* counted, so that the time is not silently lost */
 			if (seen && (t->flags & LT_TASK_QUEUED) &&
-			    ts >= t->rq_start && !lt_rp_outside(rp, ts)) {
+			    ts >= t->rq_start && !lt_rp_outside(rp, ts) &&
+			    !lt_rp_before_complete(rp, t->rq_start) &&
+			    !lt_rp_across_gap(rp, t->rq_start)) {
 				rp->stats.cpu_waits_unwoken++;
 				rp->stats.cpu_waits_unwoken_ns += ts - t->rq_start;
 			}
@@ -139,8 +146,8 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 	}
 	t = &rp->tasks[ti];
 	t->run = LT_RUN_RUNNING;
-	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
-		      LT_TASK_NO_STACK_YET);
+	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET);
 	return 0;
 }
 
@@ -218,7 +225,8 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 		if (ev->kind == LT_EV_WAKEUP_NEW)
 			break;
 		t->run = LT_RUN_RUNNABLE;
-		t->flags |= LT_TASK_PENDING | LT_TASK_WOKEN;
+		t->flags |= LT_TASK_PENDING | LT_TASK_WOKEN |
+			    LT_TASK_WAKEUP_SEEN;
 		t->wake_ts = ev->ts;
 		t->rq_start = ev->ts;
 		break;
@@ -238,7 +246,31 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 			t->flags |= LT_TASK_QUEUED;
 		}
 		break;
-	case LT_RUN_RUNNABLE:	/* already queued: nothing ends */
+	case LT_RUN_RUNNABLE:
+		/* preempted while going to sleep: queued, nothing ends */
+		if (!(t->flags & LT_TASK_WAKEUP_SEEN) ||
+		    ev->kind != LT_EV_WAKEUP)
+			break;
+		/*
+		 * Woken again with no switch-in between: it ran, and slept,
+		 * where the trace did not show it.  Its sleep up to the first
+		 * wakeup was seen whole; from then on only this wakeup is
+		 * known, and the wait for a CPU runs from it.
+		 */
+		rp->stats.inconsistent++;
+		if (t->flags & LT_TASK_PENDING) {
+			struct wait w;
+
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, ti, &w) < 0)
+				return -1;
+			t = &rp->tasks[ti];
+		}
+		t->flags &= ~(LT_TASK_PENDING | LT_TASK_QUEUED);
+		t->wake_ts = ev->ts;
+		t->rq_start = ev->ts;
+		break;
 	case LT_RUN_RUNNING:	/* woken before it managed to sleep */
 		break;
 	}
@@ -261,13 +293,14 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	t->flags |= LT_TASK_ACTIVE;
 	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
 	/*
-	 * The kernel's delay is on its own clock, so it is trusted as is,
-	 * except that it cannot reach back into the task's previous wait:
-	 * a task's waits never overlap and never add up to more than the
-	 * trace's span, whatever a delay field says.
+	 * The kernel's delay is on its own clock (rq clock, read before the
+	 * switch-out is traced), so it is trusted as is, except that it
+	 * cannot begin before the trace last showed the task: its switch-out
+	 * when seen.  So a task's waits never overlap, and a wait's length
+	 * depends on what the trace shows of its task, never on --from.
 	 */
-	if (start < t->last_charge_end)
-		start = t->last_charge_end;
+	if (t->last_run_ts && start < t->last_run_ts)
+		start = t->last_run_ts;
 	/*
 	 * Begun before the trace: like a switch-derived wait whose start was
 	 * not seen, it is counted, not charged (often an idle kernel thread
@@ -510,10 +543,52 @@ static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
 	return 0;
 }
 
+/* The gap of CPU @cpu begins: nothing is charged until it ends. */
+static int gap_open(struct lt_replay *rp, int cpu)
+{
+	if (cpu >= rp->nr_gap_cpus) {
+		int n = cpu + 1;	/* < LT_EV_CPU_LIMIT */
+		uint8_t *p = realloc(rp->gap_open, n);
+
+		if (!p)
+			return lt_rp_oom(rp, "CPUs");
+		memset(p + rp->nr_gap_cpus, GAP_NONE, n - rp->nr_gap_cpus);
+		rp->gap_open = p;
+		rp->nr_gap_cpus = n;
+	}
+	if (rp->gap_open[cpu] != GAP_NONE)
+		return 0;	/* the same gap, as far as we can tell */
+	/* before any record: the CPU's oldest data was overwritten */
+	rp->gap_open[cpu] = rp->stats.have_ts ? GAP_LOST : GAP_INITIAL;
+	rp->nr_gaps_open++;
+	if (!rp->stats.have_ts)
+		rp->nr_initial_open++;
+	else
+		rp->stats.gaps++;
+	return 0;
+}
+
+/* A record of CPU @cpu at @ts: the gap there, if any, ends. */
+static void gap_close(struct lt_replay *rp, int cpu, uint64_t ts)
+{
+	if (rp->gap_open[cpu] == GAP_INITIAL) {
+		rp->nr_initial_open--;
+		if (ts > rp->stats.complete_from)
+			rp->stats.complete_from = ts;
+	}
+	rp->gap_open[cpu] = GAP_NONE;
+	rp->nr_gaps_open--;
+	if (ts > rp->gap_end)
+		rp->gap_end = ts;
+}
+
 static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	struct lt_replay_stats *st = &rp->stats;
 	uint32_t i;
+
+	if (ev->cpu >= 0 && gap_open(rp, ev->cpu) < 0)
+		return -1;
 
 	if (ev->value == UINT64_MAX)
 		st->lost_unknown++;
@@ -549,7 +624,8 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 			st->discarded_lost++;
 		if (t->run != LT_RUN_OTHER)
 			t->run = LT_RUN_UNKNOWN;
-		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKING |
+		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN |
+			      LT_TASK_WAKEUP_SEEN | LT_TASK_WAKING |
 			      LT_TASK_QUEUED);
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
@@ -613,6 +689,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);
 	free(rp->cpu_cur);
+	free(rp->gap_open);
 	lt_pidtab_free(&rp->pids);
 	lt_map_free(&rp->cause_map);
 	lt_map_free(&rp->stack_map);
@@ -654,6 +731,9 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 			st->last_ts = ev->ts;
 	}
 
+	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && ev->cpu < rp->nr_gap_cpus &&
+	    rp->gap_open[ev->cpu] != GAP_NONE)
+		gap_close(rp, ev->cpu, ev->ts);
 	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
 	    seen_running(rp, ev) < 0)
 		return -1;
