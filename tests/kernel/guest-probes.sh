@@ -8,7 +8,7 @@
 #   a user's own kprobe event first (remove must leave it)
 #   dynamic_events -> dyn-before.txt
 #   latency-record probes install (twice: the second adds nothing)
-#   latency-record -S -- sh workload.sh     -> record.dat (schedstats off
+#   latency-record -S --stacks=all -- sh workload.sh -> record.dat (schedstats off
 #                                              before, on during, off after)
 #   trace-cmd record -e latencytop ... sh workload.sh   -> trace.dat
 #   latency-record probes list, remove      -> dyn-after.txt
@@ -81,14 +81,41 @@ msg "probes installed: $(grep -c latencytop/ $O/dyn-installed.txt) probe points 
 grep ' [tTwW] ' /proc/kallsyms > /tmp/kallsyms
 mount --bind /tmp/kallsyms /proc/kallsyms || msg "cannot bind-mount the slim kallsyms (ignored)"
 
+# A recording still running this long: where each task waits (LT-HANG),
+# as guest-init.sh does, so that a hang leaves evidence.
+hang_report() {
+	sleep "$1"
+	msg "$2 still running after $1 s: where each task waits (LT-HANG)"
+	for p in /proc/[0-9]*; do
+		state=$(sed -n 's/^State:[[:space:]]*//p' "$p/status" 2>/dev/null)
+		case "$state" in "" | I*) continue ;; esac
+		echo "LT-HANG: ${p#/proc/} $(cat "$p/comm" 2>/dev/null)" \
+			"state $state wchan $(cat "$p/wchan" 2>/dev/null)"
+		sed 's/^/LT-HANG:     /' "$p/stack" 2>/dev/null
+		for t in "$p"/task/*; do
+			[ "${t##*/}" = "${p#/proc/}" ] && continue
+			echo "LT-HANG:   thread ${t##*/} $(cat "$t/comm" 2>/dev/null)" \
+				"state $(sed -n 's/^State:[[:space:]]*//p' "$t/status" 2>/dev/null)"
+			sed 's/^/LT-HANG:       /' "$t/stack" 2>/dev/null
+		done
+	done
+	dmesg | tail -n 20 | sed 's/^/LT-HANG: dmesg: /'
+}
+
 cd $O || finish 1
+hang_report "${LT_HANG_AFTER:-150}" latency-record &
+watchdog=$!
 # schedstats off: -S switches it on for the recording, and back off after
 echo 0 > /proc/sys/kernel/sched_schedstats
 msg "recording with latency-record"
 start=$(cat /proc/uptime)
-latency-record -S -o $O/record.dat --no-report -- sh /etc/lt/workload.sh \
+# --stacks=all: a stack after every event, as trace-cmd record -T takes
+# them below and in the module test, so that the workload runs under the
+# same tracing cost (lt-pipe-rd's share of pipe waits depends on it)
+latency-record -S --stacks=all -o $O/record.dat --no-report -- sh /etc/lt/workload.sh \
 	> $O/lr-record.out 2> $O/lr-record.err
 echo $? > $O/lr-record.rc
+kill $watchdog 2>/dev/null
 cat /proc/sys/kernel/sched_schedstats > $O/schedstats-after.txt
 echo 1 > /proc/sys/kernel/sched_schedstats
 msg "latency-record exit $(cat $O/lr-record.rc) after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
@@ -99,10 +126,13 @@ umount /mnt && mount -t ext4 /dev/vda /mnt || { msg "cannot remount /dev/vda"; f
 mount --bind /tmp/kallsyms /proc/kallsyms 2>/dev/null
 msg "recording with trace-cmd record"
 start=$(cat /proc/uptime)
+hang_report "${LT_HANG_AFTER:-150}" "trace-cmd record" &
+watchdog=$!
 # shellcheck disable=SC2086
 trace-cmd record -o $O/trace.dat $LT_RECORD_ARGS sh /etc/lt/workload.sh \
 	> $O/record.log 2>&1
 echo $? > $O/record.rc
+kill $watchdog 2>/dev/null
 msg "trace-cmd record exit $(cat $O/record.rc) after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 umount /proc/kallsyms 2>/dev/null
 

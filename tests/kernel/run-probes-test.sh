@@ -65,6 +65,7 @@ done
 cat > "$LT_WORK/config" <<EOF
 LT_MODULE=
 LT_RECORD_ARGS="$(lt_record_args)"
+LT_HANG_AFTER=${LT_HANG_AFTER:-120}
 EOF
 
 lt_build_workload "$LT_WORK/lt-workload"
