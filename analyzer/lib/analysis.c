@@ -254,7 +254,8 @@ static int describe_sources(struct lt_report_priv *priv,
 	if (!c[LT_SRC_REASON_SET])
 		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
 			"no kernel annotations: causes come from kernel stacks "
-			"(load kernel/module or boot the patched kernel)",
+			"(latency-record probes install makes them from kprobes; "
+			"or load kernel/module, or boot the patched kernel)",
 			"-e latencytop");
 	if (!c[LT_SRC_STACK])
 		missing(priv, d, by_id, LT_SRC_STACK, "kernel stacks",

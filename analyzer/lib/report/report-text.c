@@ -365,7 +365,8 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fputc('\n', out);
 		/* trace-cmd record refuses to start on an unknown event */
 		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
-			"%*sleave -e X out)\n", HEAD_W, "", HEAD_W, "");
+			"%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
+			HEAD_W, "", HEAD_W, "");
 	}
 }
 
