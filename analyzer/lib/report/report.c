@@ -755,8 +755,13 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
 	if (!b.sym_cache || !all)
 		goto nomem;
+	/*
+	 * Provisional rows hold waits that may still move to an outer reason;
+	 * a finished replay has committed them all (left empty), a live one
+	 * shows them as they stand.
+	 */
 	for (i = 0; i < rp->nr_rows; i++)
-		if (rp->rows[i].count && !rp->rows[i].provisional)
+		if (rp->rows[i].count)
 			all[nr++] = (uint32_t)i;
 
 	if (build_view(&b, all, nr, &r->whole) < 0)
