@@ -107,14 +107,6 @@ static int map_key(int ch)
 	}
 }
 
-static const struct { const char *name; int key; } key_names[] = {
-	{ "Up", LV_KEY_UP }, { "Down", LV_KEY_DOWN }, { "Left", LV_KEY_LEFT },
-	{ "Right", LV_KEY_RIGHT }, { "PgUp", LV_KEY_PGUP },
-	{ "PgDn", LV_KEY_PGDN }, { "Home", LV_KEY_HOME }, { "End", LV_KEY_END },
-	{ "Enter", LV_KEY_ENTER }, { "Esc", LV_KEY_ESC },
-	{ "BS", LV_KEY_BACKSPACE }, { "Tab", LV_KEY_TAB }, { "lt", '<' },
-};
-
 /*
  * The next key of a --keys string at *@s: its code, RESIZE with *@cols
  * and *@lines for <Size=CxL>, 0 at the end, -1 (with *@s at the bad
@@ -125,7 +117,7 @@ static const struct { const char *name; int key; } key_names[] = {
 static int next_key(const char **s, int *cols, int *lines)
 {
 	const char *p = *s, *end;
-	size_t i, len;
+	int key;
 
 	if (!*p)
 		return 0;
@@ -135,13 +127,11 @@ static int next_key(const char **s, int *cols, int *lines)
 		return map_key((unsigned char)*p) >= 0 ?
 		       map_key((unsigned char)*p) : (unsigned char)*p;
 	}
-	len = (size_t)(end - p - 1);
-	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
-		if (strlen(key_names[i].name) == len &&
-		    !strncmp(p + 1, key_names[i].name, len)) {
-			*s = end + 1;
-			return key_names[i].key;
-		}
+	key = lv_key_by_name(p + 1, (size_t)(end - p - 1));
+	if (key >= 0) {
+		*s = end + 1;
+		return key;
+	}
 	{
 		int n = 0;
 
@@ -162,6 +152,7 @@ static int next_key(const char **s, int *cols, int *lines)
 static int check_keys(const char *keys, bool to_dump)
 {
 	const char *s = keys;
+	char names[512], what[600];
 	int c, l, k;
 
 	while ((k = next_key(&s, &c, &l)) > 0)
@@ -171,11 +162,11 @@ static int check_keys(const char *keys, bool to_dump)
 	if (k < 0 && !strncmp(s, "<Size=", 6))
 		return cli_bad_arg(prog, "--keys", s,
 				   "expected <Size=COLSxLINES>, each 1 to 1000");
-	if (k < 0)
-		return cli_bad_arg(prog, "--keys", s,
-				   "expected a character or <Up> <Down> <Left> "
-				   "<Right> <PgUp> <PgDn> <Home> <End> <Enter> "
-				   "<Esc> <BS> <Tab> <lt> <Size=COLSxLINES>");
+	if (k < 0) {
+		snprintf(what, sizeof(what), "expected a character or %s "
+			 "<Size=COLSxLINES>", lv_key_names(names, sizeof(names)));
+		return cli_bad_arg(prog, "--keys", s, what);
+	}
 	return 0;
 }
 

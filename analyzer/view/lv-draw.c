@@ -581,42 +581,117 @@ static void info_screen(struct lv_model *m)
 	text_show(m, &t, " Trace");
 }
 
+/* "q, Q": @info's keys as the help names them, in @buf */
+static const char *key_list(char *buf, size_t len,
+			    const struct lv_request_info *info)
+{
+	char name[16];
+	size_t used = 0;
+	int k;
+
+	buf[0] = '\0';
+	for (k = 0; k < LV_KEYS_MAX && info->keys[k] && used < len; k++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 k ? ", " : "",
+					 lv_key_name(info->keys[k], name, sizeof(name)));
+	return buf;
+}
+
+#define HELP_KEYS_W	18	/* the keys' column of the help */
+
+/*
+ * The help rows of one screen, from the request table: a request's keys
+ * and what they do (@text: on the details, trace and help screens);
+ * requests that do the same there share a row.
+ */
+static void help_keys(struct text *t, bool text)
+{
+	const struct lv_request_info *info, *other;
+	char keys[128];
+	size_t used;
+	int r, o;
+
+	for (r = LV_REQ_NONE + 1; r < LV_REQ_NR; r++) {
+		const char *what;
+
+		info = lv_request_info((enum lv_request)r);
+		what = text ? info->text_help : info->help;
+		if (!what)
+			continue;
+		/* said with an earlier request's keys already */
+		for (o = LV_REQ_NONE + 1; o < r; o++) {
+			other = lv_request_info((enum lv_request)o);
+			if ((text ? other->text_help : other->help) &&
+			    !strcmp(text ? other->text_help : other->help, what))
+				break;
+		}
+		if (o < r)
+			continue;
+		key_list(keys, sizeof(keys), info);
+		used = strlen(keys);
+		for (o = r + 1; o < LV_REQ_NR; o++) {
+			other = lv_request_info((enum lv_request)o);
+			if ((text ? other->text_help : other->help) &&
+			    !strcmp(text ? other->text_help : other->help, what) &&
+			    used + 2 < sizeof(keys)) {
+				strcat(keys, ", ");
+				key_list(keys + used + 2, sizeof(keys) - used - 2, other);
+				used = strlen(keys);
+			}
+		}
+		add(t, "  %-*s %s", HELP_KEYS_W - 3, keys, what);
+	}
+}
+
 static void help_screen(struct lv_model *m)
 {
-	static const char *const help[] = {
-		"latency-view: LatencyTOP's screen over a recorded trace",
-		"",
-		"The top table is the global one (every user process; kernel",
-		"threads too with --kernel-threads); below the process bar, the",
-		"selected process's own table.",
-		"",
-		"  Left, Right, h l walk the process bar",
-		"  Up, Down, k j    move in the table with the cursor (>)",
-		"  PgUp, PgDn       a page; Home, End: first, last row",
-		"  Tab              move the cursor to the other table",
-		"  Enter            details of the row: percentiles, the worst",
-		"                   occurrences (when they ended), kernel stacks",
-		"                   and reason paths",
-		"  s, then a letter only processes whose name starts with it",
-		"                   (s, then space: all again; Esc: as it was)",
-		"  /                search a process (name or pid) or a cause;",
-		"                   n: the next match",
-		"  o                sort by maximum, total, count, average",
-		"  ], [             the next, previous window of --window (30 s",
-		"                   by default); before the first: the whole trace",
-		"  i                the trace: its sources, what it lacks, what",
-		"                   was lost and what was not charged",
-		"  ?                this help",
-		"  q                quit (from details or help: back)",
-		"",
-		"The same numbers as latency-analyze given the same options.",
-	};
 	struct text t = { 0 };
-	size_t i;
 
-	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
-		add(&t, "%s", help[i]);
+	add(&t, "latency-view: LatencyTOP's screen over a recorded trace");
+	add(&t, "%s", "");
+	add(&t, "The top table is the global one (every user process; kernel "
+	    "threads too with --kernel-threads); below the process bar, the "
+	    "selected process's own table.");
+	add(&t, "%s", "");
+	add(&t, "Keys on the tables:");
+	help_keys(&t, false);
+	add(&t, "%s", "");
+	add(&t, "Keys on the details, trace and help screens:");
+	help_keys(&t, true);
+	add(&t, "%s", "");
+	add(&t, "The same numbers as latency-analyze given the same options.");
 	text_show(m, &t, " Help");
+}
+
+/*
+ * "q quit  ? help  Left/Right process": the requests with a word for the
+ * status line of this screen (@text), each after its first key; a ""
+ * word joins its key to the next item's.
+ */
+static void status_keys(char *buf, size_t len, bool text)
+{
+	const struct lv_request_info *info;
+	char name[16];
+	size_t used = 0;
+	bool join = false;
+	int r;
+
+	buf[0] = '\0';
+	for (r = LV_REQ_NONE + 1; r < LV_REQ_NR && used < len; r++) {
+		const char *word;
+
+		info = lv_request_info((enum lv_request)r);
+		word = text ? info->text_status : info->status;
+		if (!word)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
+					 used && !join ? "  " : join ? "/" : "",
+					 lv_key_name(info->keys[0], name, sizeof(name)),
+					 *word ? " " : "");
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s", word);
+		join = !*word;
+	}
 }
 
 static void status_line(const struct lv_model *m)
@@ -627,13 +702,8 @@ static void status_line(const struct lv_model *m)
 		snprintf(buf, sizeof(buf), "/%.*s", (int)m->input_len, m->input);
 	else if (m->msg[0])
 		snprintf(buf, sizeof(buf), "%s", m->msg);
-	else if (m->screen != LV_SCREEN_MAIN)
-		snprintf(buf, sizeof(buf), "Up Down PgUp PgDn Home End scroll  "
-			 "q or Esc back");
 	else
-		snprintf(buf, sizeof(buf),
-			 "q quit  ? help  <-> process  Enter details  / search  "
-			 "[ ] window  i trace");
+		status_keys(buf, sizeof(buf), m->screen != LV_SCREEN_MAIN);
 	bar(LINES - 1, A_REVERSE, buf);
 }
 

@@ -321,8 +321,6 @@ static int prompt_key(struct lv_model *m, int key)
 	}
 }
 
-static int main_key(struct lv_model *m, int key);
-
 /* 's' and then a letter: LatencyTOP's filter of the process bar. */
 static int letter_key(struct lv_model *m, int key)
 {
@@ -334,7 +332,8 @@ static int letter_key(struct lv_model *m, int key)
 	if (key == LV_KEY_ESC)
 		return 0;	/* changed its mind: the filter stays */
 	if (key != ' ' && !(key < 0x7f && isalnum(key)))
-		return main_key(m, key);	/* not a filter: the key itself */
+		/* not a filter: the key itself */
+		return lv_model_request(m, lv_key_request(key));
 	if (key != ' ') {
 		m->filter = (char)tolower(key);
 		for (i = 0; i < v->nr_processes; i++)
@@ -375,116 +374,132 @@ static int window_key(struct lv_model *m, int by)
 	return rebuild(m);
 }
 
-static void scroll_key(struct lv_model *m, int key)
+/* @req on the details, trace and help screens: scroll, or back. */
+static void text_request(struct lv_model *m, enum lv_request req)
 {
+	const struct lv_request_info *info = lv_request_info(req);
 	size_t page = m->text_page ? m->text_page : PAGE;
 
-	switch (key) {
-	case LV_KEY_UP: case 'k':
+	switch (req) {
+	case LV_REQ_UP:
 		if (m->scroll)
 			m->scroll--;
 		break;
-	case LV_KEY_DOWN: case 'j':
+	case LV_REQ_DOWN:
 		m->scroll++;	/* lv-draw.c stops it at the end */
 		break;
-	case LV_KEY_PGUP:
+	case LV_REQ_PAGE_UP:
 		m->scroll = m->scroll > page ? m->scroll - page : 0;
 		break;
-	case LV_KEY_PGDN:
+	case LV_REQ_PAGE_DOWN:
 		m->scroll += page;
 		break;
-	case LV_KEY_HOME:
+	case LV_REQ_FIRST:
 		m->scroll = 0;
 		break;
-	case LV_KEY_END:
+	case LV_REQ_LAST:
 		m->scroll = (size_t)-1 / 2;
 		break;
-	case 'q': case 'Q': case '?': case 'i': case LV_KEY_ESC: case LV_KEY_ENTER:
-	case LV_KEY_BACKSPACE: case LV_KEY_LEFT: case 'h':
-		m->screen = LV_SCREEN_MAIN;
+	default:
+		/* the table says which requests lead back from here */
+		if (info && info->text_help)
+			m->screen = LV_SCREEN_MAIN;
 		break;
 	}
 }
 
-static int main_key(struct lv_model *m, int key)
+static int next_process(struct lv_model *m, bool left)
 {
-	struct lv_table *t = focused(m);
 	const struct lt_report_process *p;
 
-	switch (key) {
-	case 'q': case 'Q':
+	if (!m->nr_procs)
+		return 0;
+	if (left ? !m->proc : m->proc + 1 >= m->nr_procs)
+		return 0;
+	if (left)
+		m->proc--;
+	else
+		m->proc++;
+	p = lv_model_process(m);
+	m->pid = p->pid;
+	return rebuild(m);
+}
+
+/* @req on the tables. */
+static int main_request(struct lv_model *m, enum lv_request req)
+{
+	struct lv_table *t = focused(m);
+
+	switch (req) {
+	case LV_REQ_QUIT:
 		m->quit = true;
 		return 0;
-	case '?':
+	case LV_REQ_HELP:
 		m->screen = LV_SCREEN_HELP;
 		m->scroll = 0;
 		return 0;
-	case 'i':
+	case LV_REQ_INFO:
 		m->screen = LV_SCREEN_INFO;
 		m->scroll = 0;
 		return 0;
-	case LV_KEY_LEFT: case LV_KEY_RIGHT:
-		if (!m->nr_procs)
-			return 0;
-		if (key == LV_KEY_LEFT ? !m->proc : m->proc + 1 >= m->nr_procs)
-			return 0;
-		if (key == LV_KEY_LEFT)
-			m->proc--;
-		else
-			m->proc++;
-		p = lv_model_process(m);
-		m->pid = p->pid;
-		return rebuild(m);
-	case 'h':
-		return main_key(m, LV_KEY_LEFT);
-	case 'l':
-		return main_key(m, LV_KEY_RIGHT);
-	case LV_KEY_UP: case 'k':
+	case LV_REQ_PREV_PROC:
+	case LV_REQ_NEXT_PROC:
+		return next_process(m, req == LV_REQ_PREV_PROC);
+	case LV_REQ_UP:
 		move(t, -1);
 		return 0;
-	case LV_KEY_DOWN: case 'j':
+	case LV_REQ_DOWN:
 		move(t, 1);
 		return 0;
-	case LV_KEY_PGUP:	move(t, -(long)(t->page ? t->page : PAGE)); return 0;
-	case LV_KEY_PGDN:	move(t, (long)(t->page ? t->page : PAGE)); return 0;
-	case LV_KEY_HOME:	move(t, -(long)t->nr); return 0;
-	case LV_KEY_END:	move(t, (long)t->nr); return 0;
-	case LV_KEY_TAB:
+	case LV_REQ_PAGE_UP:	move(t, -(long)(t->page ? t->page : PAGE)); return 0;
+	case LV_REQ_PAGE_DOWN:	move(t, (long)(t->page ? t->page : PAGE)); return 0;
+	case LV_REQ_FIRST:	move(t, -(long)t->nr); return 0;
+	case LV_REQ_LAST:	move(t, (long)t->nr); return 0;
+	case LV_REQ_FOCUS:
 		if (m->focus == LV_FOCUS_GLOBAL && m->nr_procs)
 			m->focus = LV_FOCUS_PROCESS;
 		else
 			m->focus = LV_FOCUS_GLOBAL;
 		return 0;
-	case LV_KEY_ENTER:
+	case LV_REQ_DETAILS:
 		if (lv_model_row(m)) {
 			m->screen = LV_SCREEN_DETAIL;
 			m->scroll = 0;
 		}
 		return 0;
-	case 's':
+	case LV_REQ_FILTER:
 		m->want_letter = true;
 		snprintf(m->msg, sizeof(m->msg),
 			 "filter: the first letter of a process name (space: all)");
 		return 0;
-	case 'o':
+	case LV_REQ_SORT:
 		m->sort = m->sort == LT_SORT_AVG ? LT_SORT_MAX : m->sort + 1;
 		snprintf(m->msg, sizeof(m->msg), "sorted by %s",
 			 lv_model_sort_name(m->sort));
 		return rebuild(m);
-	case '/':
+	case LV_REQ_SEARCH:
 		m->prompt = true;
 		m->input_len = 0;
 		m->input_skip = 0;
 		return 0;
-	case 'n':
+	case LV_REQ_SEARCH_NEXT:
 		return find_next(m);
-	case ']':
+	case LV_REQ_WINDOW_NEXT:
 		return window_key(m, 1);
-	case '[':
+	case LV_REQ_WINDOW_PREV:
 		return window_key(m, -1);
 	default:
 		return 0;
 	}
+}
+
+int lv_model_request(struct lv_model *m, enum lv_request req)
+{
+	if (m->screen != LV_SCREEN_MAIN) {
+		text_request(m, req);
+		return 0;
+	}
+	return main_request(m, req);
 }
 
 int lv_model_key(struct lv_model *m, int key)
@@ -494,9 +509,5 @@ int lv_model_key(struct lv_model *m, int key)
 	m->msg[0] = '\0';
 	if (m->want_letter)
 		return letter_key(m, key);
-	if (m->screen != LV_SCREEN_MAIN) {
-		scroll_key(m, key);
-		return 0;
-	}
-	return main_key(m, key);
+	return lv_model_request(m, lv_key_request(key));
 }

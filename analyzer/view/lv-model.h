@@ -12,26 +12,7 @@
 #include <stddef.h>
 
 #include "latencytop.h"
-
-/*
- * Keys besides printable characters (curses' are mapped to these).  The
- * bytes of a UTF-8 character (0x80-0xff) come as keys of their own, one
- * after another, as curses' getch() reads them: a search may hold them.
- */
-enum {
-	LV_KEY_UP = 0x1000,
-	LV_KEY_DOWN,
-	LV_KEY_LEFT,
-	LV_KEY_RIGHT,
-	LV_KEY_PGUP,
-	LV_KEY_PGDN,
-	LV_KEY_HOME,
-	LV_KEY_END,
-	LV_KEY_ENTER,
-	LV_KEY_ESC,
-	LV_KEY_BACKSPACE,
-	LV_KEY_TAB,
-};
+#include "lv-keys.h"
 
 enum lv_screen {
 	LV_SCREEN_MAIN,
@@ -82,8 +63,13 @@ struct lv_model {
  */
 int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort);
 void lv_model_free(struct lv_model *m);
-/* Act on one key: 0, or -1 when out of memory. */
+/*
+ * Act on one key: a search or filter being typed takes it, else the
+ * request it is bound to (lv-keys.h).  0, or -1 when out of memory.
+ */
 int lv_model_key(struct lv_model *m, int key);
+/* Act on @req as its keys do on the screen shown: 0, or -1 (no memory). */
+int lv_model_request(struct lv_model *m, enum lv_request req);
 
 const struct lt_report_view *lv_model_view(const struct lv_model *m);
 /* The process in the bar's cursor; NULL when none passes the filter. */
