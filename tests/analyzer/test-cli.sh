@@ -251,10 +251,11 @@ rows = list(csv.reader(open(tmp + "/r.csv")))
 if rows[0][:4] != ["view", "start_ns", "end_ns", "scope"]: bad("csv header")
 if any(len(x) != len(rows[0]) for x in rows): bad("csv column count")
 if len(r["global"]) != sum(1 for x in rows[1:] if x[0] == "all" and x[3] == "global"): bad("csv global rows")
-if rows[0][-1] != "kernel_thread": bad("csv has no kernel_thread column")
+if "kernel_thread" not in rows[0]: bad("csv has no kernel_thread column")
+kt = rows[0].index("kernel_thread")
 # the global table is the user processes' rows (kernel threads out): they add up
-user = sum(int(x[11]) for x in rows[1:] if x[0] == "all" and x[3] == "process" and x[-1] == "0")
-kth = [x for x in rows[1:] if x[0] == "all" and x[3] == "process" and x[-1] == "1"]
+user = sum(int(x[11]) for x in rows[1:] if x[0] == "all" and x[3] == "process" and x[kt] == "0")
+kth = [x for x in rows[1:] if x[0] == "all" and x[3] == "process" and x[kt] == "1"]
 if user != r["total_ns"]: bad("csv user processes %d != global %d" % (user, r["total_ns"]))
 if sorted({int(x[4]) for x in kth}) != sorted(p["pid"] for p in r["processes"] if p["kernel_thread"] and p["reasons"]): bad("csv kernel_thread flags")
 for line in open(tmp + "/r.folded"):
