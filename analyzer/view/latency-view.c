@@ -57,6 +57,7 @@ static void usage(FILE *out)
 "  -w, --window=DUR       the windows [ and ] step through (default 30s)\n", prog);
 	cli_usage_range(out);
 	cli_usage_accounting(out);
+	cli_usage_tasks(out);
 	fputs(
 "  -j, --threads=N        threads reading the trace (default: one per core,\n"
 "                         one for a small trace)\n"
@@ -398,7 +399,7 @@ static int check_term(bool to_dump)
 struct args {
 	struct lt_options opts;
 	struct lt_options base;		/* the viewer's defaults */
-	const char **trans;		/* --trans files: opts points here */
+	struct cli_lists lists;		/* opts points here */
 	const char *keys;
 	const char *path;
 	bool quiet, no_progress, to_dump, sort_given;
@@ -415,7 +416,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "qhV",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->trans);
+		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->lists);
 		if (ret < 0)
 			return -ret;
 		a->sort_given |= c == 's';
@@ -475,6 +476,10 @@ static int browse(struct args *a)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return lt_error_exit_status(err.code);
 	}
+	cli_warn_no_task(prog, report, a->quiet);
+	/* how many processes the bar shows is this run's to say */
+	if (saved)
+		report->options.max_processes = a->opts.max_processes;
 	/* -s orders a saved report's rows too: that is the viewer's to say */
 	if (lv_model_init(&m, report, a->sort_given ? a->opts.sort :
 					    report->options.sort) < 0) {
@@ -530,6 +535,6 @@ int main(int argc, char **argv)
 
 	if (ret < 0)
 		ret = browse(&a);
-	free(a.trans);
+	cli_lists_free(&a.lists);
 	return ret;
 }

@@ -328,6 +328,7 @@ static void main_screen(struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
+	bool selected = lt_task_filter_active(&m->rep->options.tasks);
 	int body = LINES - 7, g, l, y;
 	char d[32], tot[32], more[64], line[256], uncharged[96];
 	const char *rows;
@@ -347,10 +348,12 @@ static void main_screen(struct lv_model *m)
 	/* as latency-analyze words it, or shorter than the screen: the total shows */
 	dur(d, sizeof(d), v->total_ns);
 	rows = shown(more, sizeof(more), &m->global, g);
-	if (snprintf(line, sizeof(line), "Global latencies%s: %s charged%s",
+	if (snprintf(line, sizeof(line), "Global latencies%s%s: %s charged%s",
+		     selected ? " of the selected tasks" : "",
 		     m->rep->options.kernel_threads ? "" :
 		     " (kernel threads excluded)", d, rows) > COLS)
-		snprintf(line, sizeof(line), "Global%s: %s%s",
+		snprintf(line, sizeof(line), "Global%s%s: %s%s",
+			 selected ? ", selected" : "",
 			 m->rep->options.kernel_threads ? "" :
 			 " (no kernel threads)", d, rows);
 	put(1, 0, 0, line);

@@ -130,7 +130,9 @@ static int rebuild(struct lv_model *m)
 	}
 	m->nr_procs = 0;
 	m->proc = 0;
-	for (i = 0; i < v->nr_processes; i++)
+	/* --max-processes: the first that pass, as latency-analyze's sections */
+	for (i = 0; i < v->nr_processes && (!m->rep->options.max_processes ||
+					     m->nr_procs < m->rep->options.max_processes); i++)
 		if (passes(m, &v->processes[i]))
 			m->procs[m->nr_procs++] = i;
 	for (i = 0; i < m->nr_procs; i++)
