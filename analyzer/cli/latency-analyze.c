@@ -27,6 +27,7 @@ static bool quiet;
 enum {
 	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
+	OPT_PRINT_TRANS,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
+	{ "print-trans",	no_argument,	   NULL, OPT_PRINT_TRANS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
@@ -77,6 +79,20 @@ static unsigned int terminal_width(void)
 	return 80;
 }
 
+/* --print-trans: the table built in, as a file a user could start from. */
+static int print_trans(void)
+{
+	size_t len;
+	const char *text = lt_builtin_trans_text(&len);
+
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+		fprintf(stderr, "%s: stdout: cannot write the table: %s\n", prog,
+			strerror(errno));
+		return lt_error_exit_status(LT_E_IO);
+	}
+	return 0;
+}
+
 static void usage(FILE *out)
 {
 	fprintf(out,
@@ -113,6 +129,9 @@ static void usage(FILE *out)
 "                         for traces under ~80,000 events)\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
+"      --print-trans      print the built-in translation table and exit\n"
+"                         (a --trans table or /etc/latencytop/*.trans\n"
+"                         overrides its lines)\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
@@ -254,6 +273,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("latency-analyze %s\n", LT_VERSION_STRING);
 			return 0;
+		case OPT_PRINT_TRANS:
+			cli_lists_free(&lists);
+			return print_trans();
 		default:
 			return cli_try_help(prog);
 		}

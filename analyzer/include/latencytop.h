@@ -346,6 +346,12 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
  */
 const char *lt_report_global_empty(const struct lt_report *report,
 				   const struct lt_report_view *v);
+/*
+ * The translation table built in (latencytop.trans format), @len bytes:
+ * to show a user the lines a table of their own may override.
+ */
+const char *lt_builtin_trans_text(size_t *len);
+
 /* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /*
