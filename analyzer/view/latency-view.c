@@ -180,12 +180,11 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 	while (!m->quit && (k = next_key(&s, &cols, &lines)) > 0) {
 		if (k == RESIZE) {
 			resizeterm(lines, cols);
+			lv_model_resize(m, COLS, LINES);
 			continue;
 		}
 		if (lv_model_key(m, k) < 0)
 			return -1;
-		/* drawing clamps the cursors, as on a terminal */
-		lv_draw(m, path);
 	}
 	return 0;
 }
@@ -255,7 +254,7 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
 	}
-	lv_draw(m, path);
+	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0) {
 		endwin();
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -323,6 +322,7 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 	curs_set(0);
 	/* Esc alone leaves a screen: do not wait a second to tell it from a key */
 	set_escdelay(50);
+	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0)
 		goto nomem;
 	while (!m->quit && !stop_signal) {
@@ -343,8 +343,11 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 			continue;
 		}
 		errors = 0;
-		if (ch == KEY_RESIZE)
-			continue;	/* drawn again at the new size */
+		if (ch == KEY_RESIZE) {
+			/* drawn again at the new size, the model fitted to it */
+			lv_model_resize(m, COLS, LINES);
+			continue;
+		}
 		k = map_key(ch);
 		if (k >= 0 && lv_model_key(m, k) < 0)
 			goto nomem;

@@ -9,7 +9,11 @@
 
 #include "lv-model.h"
 
-/* Paint @m on stdscr (not refreshed); clamps @m's scroll positions. */
-void lv_draw(struct lv_model *m, const char *path);
+/*
+ * Paint @m on stdscr (not refreshed), as it is: the model fits its
+ * cursors and scroll positions to the screen (lv_model_resize()), the
+ * drawing changes nothing.  stdscr must be m->cols x m->lines.
+ */
+void lv_draw(const struct lv_model *m, const char *path);
 
 #endif /* LV_DRAW_H */

@@ -9,10 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lv-layout.h"
 #include "lv-model.h"
+#include "lv-page.h"
 #include "lv-text.h"
 
-#define PAGE	10	/* rows a page key moves before anything was drawn */
+#define PAGE	10	/* rows a page key moves on a screen too small for any */
+#define WHEEL	3	/* rows a turn of the mouse wheel scrolls */
 
 const char *lv_model_sort_name(enum lt_sort sort)
 {
@@ -104,6 +107,30 @@ static void table_forget(struct lv_table *t)
 }
 
 /*
+ * The widest cause of @v's tables, so that the numbers stay next to the
+ * causes on a wide screen, in the same columns for every process.
+ */
+static int view_cause_cols(const struct lt_report_view *v)
+{
+	char cause[1024];
+	size_t i, k;
+	int w = 0, c;
+
+	for (i = 0; i < v->nr_global; i++) {
+		lt_format_cause(cause, sizeof(cause), &v->global[i], 0);
+		c = lv_text_fit(cause, sizeof(cause), cause, 1 << 20, NULL);
+		w = c > w ? c : w;
+	}
+	for (k = 0; k < v->nr_processes; k++)
+		for (i = 0; i < v->processes[k].nr_rows; i++) {
+			lt_format_cause(cause, sizeof(cause), &v->processes[k].rows[i], 0);
+			c = lv_text_fit(cause, sizeof(cause), cause, 1 << 20, NULL);
+			w = c > w ? c : w;
+		}
+	return w;
+}
+
+/*
  * After the view, filter, sort or process changed: everything shown
  * again.  The chosen process is found again where it is; where it is
  * not, the bar's first one is shown, and the choice is kept for the
@@ -144,11 +171,63 @@ static int rebuild(struct lv_model *m)
 		local.reason = NULL;
 	}
 	m->shown_pid = p ? p->pid : -1;
+	m->cause_cols = view_cause_cols(v);
 	table_fill(&m->global, v->global, v->nr_global, global);
 	table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0, local);
 	if (!p && m->focus == LV_FOCUS_PROCESS)
 		m->focus = LV_FOCUS_GLOBAL;
 	return 0;
+}
+
+/* @t shows @rows rows: its top keeps the cursor in sight and no blank below. */
+static void table_fit(struct lv_table *t, int rows)
+{
+	size_t h = rows > 0 ? (size_t)rows : 1;
+
+	t->page = h;
+	if (t->top + h > t->nr)
+		t->top = t->nr > h ? t->nr - h : 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + h)
+		t->top = t->sel - h + 1;
+}
+
+/*
+ * Everything inside the screen as it will be drawn: the tables' pages
+ * and tops, a text screen's scroll (stopped at its end), a detail screen
+ * without a row left for the tables.
+ */
+static void fit(struct lv_model *m)
+{
+	struct lv_layout lay;
+	struct lv_page pg;
+	size_t rows, height;
+
+	if (m->screen == LV_SCREEN_DETAIL && !lv_model_row(m))
+		m->screen = LV_SCREEN_MAIN;
+	if (m->cols < LV_MIN_COLS || m->lines < LV_MIN_LINES)
+		return;		/* "too small": nothing drawn to fit */
+	if (m->screen == LV_SCREEN_MAIN) {
+		lv_layout_main(m, &lay);
+		table_fit(&m->global, lay.global_rows);
+		table_fit(&m->local, lay.local_rows);
+		return;
+	}
+	height = (size_t)(m->lines - 2);
+	lv_page_build(m, &pg);
+	rows = lv_page_rows(&pg, m->cols);
+	lv_page_free(&pg);
+	if (m->scroll + height > rows)
+		m->scroll = rows > height ? rows - height : 0;
+	m->text_page = height;
+}
+
+void lv_model_resize(struct lv_model *m, int cols, int lines)
+{
+	m->cols = cols;
+	m->lines = lines;
+	fit(m);
 }
 
 int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
@@ -157,6 +236,8 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 
 	memset(m, 0, sizeof(*m));
 	m->rep = rep;
+	m->cols = 80;
+	m->lines = 24;
 	m->view = -1;
 	m->sort = sort;
 	m->pid = m->shown_pid = -1;
@@ -167,6 +248,7 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 	/* the bar's first process is the chosen one */
 	p = lv_model_process(m);
 	m->pid = p ? p->pid : -1;
+	fit(m);
 	return 0;
 }
 
@@ -388,7 +470,7 @@ static void text_request(struct lv_model *m, enum lv_request req)
 			m->scroll--;
 		break;
 	case LV_REQ_DOWN:
-		m->scroll++;	/* lv-draw.c stops it at the end */
+		m->scroll++;	/* fit() stops it at the end */
 		break;
 	case LV_REQ_PAGE_UP:
 		m->scroll = m->scroll > page ? m->scroll - page : 0;
@@ -497,19 +579,106 @@ static int main_request(struct lv_model *m, enum lv_request req)
 
 int lv_model_request(struct lv_model *m, enum lv_request req)
 {
-	if (m->screen != LV_SCREEN_MAIN) {
+	int ret = 0;
+
+	if (m->screen != LV_SCREEN_MAIN)
 		text_request(m, req);
-		return 0;
-	}
-	return main_request(m, req);
+	else
+		ret = main_request(m, req);
+	fit(m);
+	return ret;
 }
 
 int lv_model_key(struct lv_model *m, int key)
 {
-	if (m->prompt)
-		return prompt_key(m, key);
+	int ret;
+
+	if (m->prompt) {
+		ret = prompt_key(m, key);
+	} else {
+		m->msg[0] = '\0';
+		if (!m->want_letter)
+			return lv_model_request(m, lv_key_request(key));
+		ret = letter_key(m, key);
+	}
+	fit(m);
+	return ret;
+}
+
+/* The wheel on a table: its rows scroll, the cursor kept in sight. */
+static void wheel_table(struct lv_table *t, int by)
+{
+	long top = (long)t->top + by, last = (long)t->nr - (long)t->page;
+
+	if (top > last)
+		top = last;
+	if (top < 0)
+		top = 0;
+	t->top = (size_t)top;
+	if (t->sel < t->top)
+		t->sel = t->top;
+	if (t->page && t->sel >= t->top + t->page)
+		t->sel = t->top + t->page - 1;
+}
+
+/* A click or the wheel on the main screen at (@y, @x). */
+static int main_mouse(struct lv_model *m, enum lv_mouse what, int y, int x)
+{
+	struct lv_layout lay;
+	struct lv_table *t = NULL;
+	enum lv_focus focus = LV_FOCUS_GLOBAL;
+	int first = 0;
+	long i;
+
+	lv_layout_main(m, &lay);
+	if (y > lay.global_y && y <= lay.global_y + lay.global_rows) {
+		t = &m->global;
+		first = lay.global_y + 1;
+	} else if (y > lay.local_y && y <= lay.local_y + lay.local_rows) {
+		t = &m->local;
+		first = lay.local_y + 1;
+		focus = LV_FOCUS_PROCESS;
+	}
+	if (what != LV_MOUSE_CLICK) {
+		if (t)
+			wheel_table(t, what == LV_MOUSE_WHEEL_UP ? -WHEEL : WHEEL);
+		else	/* elsewhere: the bar's processes go by */
+			return main_request(m, what == LV_MOUSE_WHEEL_UP ?
+					    LV_REQ_PREV_PROC : LV_REQ_NEXT_PROC);
+		return 0;
+	}
+	if (y == lay.bar_y) {
+		i = lv_bar_at(m, x);
+		if (i < 0 || (size_t)i == m->proc)
+			return 0;
+		m->proc = (size_t)i;
+		m->pid = lv_model_process(m)->pid;
+		return rebuild(m);
+	}
+	if (!t || t->top + (size_t)(y - first) >= t->nr)
+		return 0;
+	/* a second click on the cursor's row: as Enter */
+	if (m->focus == focus && t->sel == t->top + (size_t)(y - first))
+		return main_request(m, LV_REQ_DETAILS);
+	m->focus = focus;
+	t->sel = t->top + (size_t)(y - first);
+	return 0;
+}
+
+int lv_model_mouse(struct lv_model *m, enum lv_mouse what, int y, int x)
+{
+	int ret = 0;
+
+	if (m->prompt || m->cols < LV_MIN_COLS || m->lines < LV_MIN_LINES)
+		return 0;
 	m->msg[0] = '\0';
-	if (m->want_letter)
-		return letter_key(m, key);
-	return lv_model_request(m, lv_key_request(key));
+	m->want_letter = false;
+	if (m->screen == LV_SCREEN_MAIN)
+		ret = main_mouse(m, what, y, x);
+	else if (what == LV_MOUSE_WHEEL_UP)
+		m->scroll = m->scroll > WHEEL ? m->scroll - WHEEL : 0;
+	else if (what == LV_MOUSE_WHEEL_DOWN)
+		m->scroll += WHEEL;
+	fit(m);
+	return ret;
 }
