@@ -63,7 +63,10 @@ static void usage(FILE *out)
 "                         one for a small trace)\n"
 "      --keys=KEYS        play these keys first: characters, and <Up>\n"
 "                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
-"                         <Enter> <Esc> <BS> <Tab> <lt> <Size=COLSxLINES>\n"
+"                         <Enter> <Esc> <BS> <Tab> <Space> <lt> <F1>..<F12>\n"
+"                         <Size=COLSxLINES>, and the mouse at column X,\n"
+"                         line Y from 0: <Click=X,Y> <WheelUp=X,Y>\n"
+"                         <WheelDown=X,Y>\n"
 "      --dump             no terminal: play --keys, print the screen they\n"
 "                         lead to (COLUMNS x LINES, default 80x24), exit\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
@@ -102,6 +105,10 @@ static int map_key(int ch)
 	case KEY_BACKSPACE: case 127: case 8:
 				return LV_KEY_BACKSPACE;
 	case '\t':		return LV_KEY_TAB;
+	case KEY_F(1): case KEY_F(2): case KEY_F(3): case KEY_F(4):
+	case KEY_F(5): case KEY_F(6): case KEY_F(7): case KEY_F(8):
+	case KEY_F(9): case KEY_F(10): case KEY_F(11): case KEY_F(12):
+				return LV_KEY_F(ch - KEY_F0);
 	default:		/* a UTF-8 character's bytes too (lv-model.h) */
 				return (ch >= 0x20 && ch < 0x7f) ||
 				       (ch >= 0x80 && ch <= 0xff) ? ch : -1;
@@ -110,10 +117,25 @@ static int map_key(int ch)
 
 /*
  * The next key of a --keys string at *@s: its code, RESIZE with *@cols
- * and *@lines for <Size=CxL>, 0 at the end, -1 (with *@s at the bad
- * token) for a name it does not know.
+ * and *@lines for <Size=CxL>, a MOUSE_ code with *@cols and *@lines the
+ * column and line (from 0) for <Click=X,Y>, <WheelUp=X,Y> and
+ * <WheelDown=X,Y>, 0 at the end, -1 (with *@s at the bad token) for a
+ * name it does not know.
  */
-#define RESIZE	0x2000
+#define RESIZE		0x2000
+#define MOUSE_CLICK	0x2001
+#define MOUSE_UP	0x2002
+#define MOUSE_DOWN	0x2003
+
+static const struct {
+	const char *name;
+	int code;
+	enum lv_mouse what;
+} mouse_names[] = {
+	{ "Click", MOUSE_CLICK, LV_MOUSE_CLICK },
+	{ "WheelUp", MOUSE_UP, LV_MOUSE_WHEEL_UP },
+	{ "WheelDown", MOUSE_DOWN, LV_MOUSE_WHEEL_DOWN },
+};
 
 static int next_key(const char **s, int *cols, int *lines)
 {
@@ -134,6 +156,7 @@ static int next_key(const char **s, int *cols, int *lines)
 		return key;
 	}
 	{
+		size_t i, len;
 		int n = 0;
 
 		if (sscanf(p, "<Size=%dx%d>%n", cols, lines, &n) == 2 &&
@@ -141,6 +164,18 @@ static int next_key(const char **s, int *cols, int *lines)
 		    *cols <= 1000 && *lines <= 1000) {
 			*s = end + 1;
 			return RESIZE;
+		}
+		for (i = 0; i < sizeof(mouse_names) / sizeof(mouse_names[0]); i++) {
+			len = strlen(mouse_names[i].name);
+			if (strncmp(p + 1, mouse_names[i].name, len) || p[len + 1] != '=')
+				continue;
+			n = 0;
+			if (sscanf(p + len + 2, "%d,%d>%n", cols, lines, &n) == 2 &&
+			    p + len + 2 + n == end + 1 &&
+			    *cols >= 0 && *lines >= 0 && *cols < 1000 && *lines < 1000) {
+				*s = end + 1;
+				return mouse_names[i].code;
+			}
 		}
 	}
 	return -1;
@@ -165,7 +200,8 @@ static int check_keys(const char *keys, bool to_dump)
 				   "expected <Size=COLSxLINES>, each 1 to 1000");
 	if (k < 0) {
 		snprintf(what, sizeof(what), "expected a character or %s "
-			 "<Size=COLSxLINES>", lv_key_names(names, sizeof(names)));
+			 "<Size=COLSxLINES> <Click=X,Y> <WheelUp=X,Y> <WheelDown=X,Y>",
+			 lv_key_names(names, sizeof(names)));
 		return cli_bad_arg(prog, "--keys", s, what);
 	}
 	return 0;
@@ -181,6 +217,12 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 		if (k == RESIZE) {
 			resizeterm(lines, cols);
 			lv_model_resize(m, COLS, LINES);
+			continue;
+		}
+		if (k >= MOUSE_CLICK && k <= MOUSE_DOWN) {
+			if (lv_model_mouse(m, mouse_names[k - MOUSE_CLICK].what,
+					   lines, cols) < 0)
+				return -1;
 			continue;
 		}
 		if (lv_model_key(m, k) < 0)
@@ -254,6 +296,7 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
 	}
+	lv_draw_colors();
 	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0) {
 		endwin();
@@ -308,6 +351,22 @@ static void die_of_stop(void)
 	raise(stop_signal);
 }
 
+/* A mouse event curses read, to the model: 0, or -1 when out of memory. */
+static int mouse(struct lv_model *m)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		return lv_model_mouse(m, LV_MOUSE_CLICK, ev.y, ev.x);
+	if (ev.bstate & BUTTON4_PRESSED)
+		return lv_model_mouse(m, LV_MOUSE_WHEEL_UP, ev.y, ev.x);
+	if (ev.bstate & BUTTON5_PRESSED)
+		return lv_model_mouse(m, LV_MOUSE_WHEEL_DOWN, ev.y, ev.x);
+	return 0;
+}
+
 static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 {
 	int ch, k, errors = 0;
@@ -322,6 +381,11 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 	curs_set(0);
 	/* Esc alone leaves a screen: do not wait a second to tell it from a key */
 	set_escdelay(50);
+	lv_draw_colors();
+	/* a click (press) and the wheel, at once: no wait to tell a click */
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED |
+		  BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
 	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0)
 		goto nomem;
@@ -346,6 +410,11 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 		if (ch == KEY_RESIZE) {
 			/* drawn again at the new size, the model fitted to it */
 			lv_model_resize(m, COLS, LINES);
+			continue;
+		}
+		if (ch == KEY_MOUSE) {
+			if (mouse(m) < 0)
+				goto nomem;
 			continue;
 		}
 		k = map_key(ch);

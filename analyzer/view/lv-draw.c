@@ -15,6 +15,40 @@
 #include "lv-page.h"
 #include "lv-text.h"
 
+/*
+ * What stands out, and how: in colour where the terminal has it (and
+ * NO_COLOR is not set), else in attributes alone, which any terminal
+ * curses can drive shows.  The text is the same either way.
+ */
+enum look { LOOK_BAR, LOOK_WORST, LOOK_PROC, LOOK_TITLE, LOOK_NR };
+
+static attr_t looks[LOOK_NR] = {
+	[LOOK_BAR] = A_REVERSE,		/* the title and status bars */
+	[LOOK_WORST] = A_BOLD,		/* rows whose maximum is near the table's worst */
+	[LOOK_PROC] = A_REVERSE,	/* the chosen process in the bar */
+	[LOOK_TITLE] = A_BOLD,		/* the process's title */
+};
+
+bool lv_draw_colors(void)
+{
+	const char *no = getenv("NO_COLOR");
+
+	/* no-color.org: set and not empty */
+	if ((no && *no) || !has_colors() || start_color() != OK)
+		return false;
+	use_default_colors();
+	/* htop's: black on cyan bars, red for the worst, the choice in green */
+	init_pair(1, COLOR_BLACK, COLOR_CYAN);
+	init_pair(2, COLOR_RED, -1);
+	init_pair(3, COLOR_BLACK, COLOR_GREEN);
+	init_pair(4, COLOR_CYAN, -1);
+	looks[LOOK_BAR] = COLOR_PAIR(1);
+	looks[LOOK_WORST] = COLOR_PAIR(2) | A_BOLD;
+	looks[LOOK_PROC] = COLOR_PAIR(3) | A_BOLD;
+	looks[LOOK_TITLE] = COLOR_PAIR(4) | A_BOLD;
+	return true;
+}
+
 #define MEDIUM		64	/* from here on, Total too */
 #define WIDE		100	/* and Average and Count */
 #define MAX_CAUSE	1000	/* a cell's columns at most */
@@ -151,10 +185,14 @@ static void table(const struct lv_table *t, enum lt_sort sort, int y, int rows,
 	/* a cause cut to fit here is still wider than a cell: it gets its '~' */
 	char cause[CELL_BYTES + 4], c[CELL_BYTES], line[CELL_BYTES + 128],
 	     mx[32], avg[32], tot[32], cnt[24], pct[16];
-	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i;
+	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i, attr;
+	uint64_t worst = 0;
 	enum cols cols;
 	size_t k;
 
+	for (k = 0; k < t->nr; k++)
+		if (t->rows[k].max_ns > worst)
+			worst = t->rows[k].max_ns;
 	cols = COLS >= WIDE ? COLS_WIDE : COLS >= MEDIUM ? COLS_MEDIUM :
 	       COLS_NARROW;
 	cause_w = COLS - 1 - (cols == COLS_WIDE ? 11 + 11 + cw + 1 + 12 + 8 :
@@ -188,8 +226,11 @@ static void table(const struct lv_table *t, enum lt_sort sort, int y, int rows,
 		/* '>' too: the cursor shows in --dump and on any terminal */
 		if (k == t->sel && focused)
 			line[0] = '>';
-		put(y + 1 + i, 0, k == t->sel ? (focused ? A_REVERSE : A_UNDERLINE) : 0,
-		    line);
+		/* the worst stand out: a maximum at least half the table's */
+		attr = r->max_ns >= worst / 2 + worst % 2 ? (int)looks[LOOK_WORST] : 0;
+		if (k == t->sel)
+			attr |= focused ? A_REVERSE : A_UNDERLINE;
+		put(y + 1 + i, 0, attr, line);
 	}
 }
 
@@ -222,7 +263,7 @@ static void process_bar(const struct lv_model *m, int y)
 				skip++;		/* its first column is the '<' */
 			rest = lv_text_skip(name, skip, &over);
 			col = x + pos - start + skip + over;
-			put_in(y, col, i == m->proc ? A_REVERSE : 0, rest,
+			put_in(y, col, i == m->proc ? (int)looks[LOOK_PROC] : 0, rest,
 			       right - col);
 		}
 		pos += len;
@@ -286,7 +327,7 @@ static void main_screen(const struct lv_model *m)
 			 "  Not charged: %" PRIu64 " user-requested (%s)",
 			 p->user_requested.count,
 			 dur(d, sizeof(d), p->user_requested.total_ns));
-	putf(lay.proc_y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s%s", p->comm,
+	putf(lay.proc_y, 0, (int)looks[LOOK_TITLE], "Process %s (%d)%s  Total: %s%s%s", p->comm,
 	     p->pid, p->kernel_thread ? " [kernel thread]" : "",
 	     dur(tot, sizeof(tot), p->total_ns),
 	     shown(more, sizeof(more), &m->local, lay.local_rows), uncharged);
@@ -306,7 +347,7 @@ static void text_screen(const struct lv_model *m)
 	int x, px, y = 1;
 
 	lv_page_build(m, &pg);
-	bar(0, A_REVERSE, pg.title ? pg.title : "");
+	bar(0, (int)looks[LOOK_BAR], pg.title ? pg.title : "");
 	for (i = 0; i < pg.nr && y <= (int)height; i++) {
 		s = pg.line[i];
 		x = 0;
@@ -330,7 +371,7 @@ static void status_line(const struct lv_model *m)
 		snprintf(buf, sizeof(buf), "%s", m->msg);
 	else
 		lv_page_status(m, buf, sizeof(buf));
-	bar(LINES - 1, A_REVERSE, buf);
+	bar(LINES - 1, (int)looks[LOOK_BAR], buf);
 }
 
 void lv_draw(const struct lv_model *m, const char *path)
@@ -353,7 +394,7 @@ void lv_draw(const struct lv_model *m, const char *path)
 		snprintf(title, sizeof(title), " LatencyTOP  %s%s  sort: %s  %s",
 			 m->rep->partial ? "PARTIAL  " : "", range,
 			 lv_model_sort_name(m->sort), base ? base + 1 : path);
-		bar(0, A_REVERSE, title);
+		bar(0, (int)looks[LOOK_BAR], title);
 		main_screen(m);
 	}
 	status_line(m);

@@ -54,6 +54,10 @@ const char *lv_key_name(int key, char *buf, size_t len)
 			snprintf(buf, len, "%s", names[i].name);
 			return buf;
 		}
+	if (key > LV_KEY_F0 && key <= LV_KEY_F(12)) {
+		snprintf(buf, len, "F%d", key - LV_KEY_F0);
+		return buf;
+	}
 	if (key > 0x20 && key < 0x7f)
 		snprintf(buf, len, "%c", key);
 	else
@@ -65,9 +69,21 @@ int lv_key_by_name(const char *name, size_t len)
 {
 	size_t i;
 
+	int n;
+
 	for (i = 0; i < NR_NAMES; i++)
 		if (strlen(names[i].name) == len && !strncmp(name, names[i].name, len))
 			return names[i].key;
+	/* F1 .. F12 */
+	if (len >= 2 && len <= 3 && name[0] == 'F' && name[1] >= '1' && name[1] <= '9') {
+		n = name[1] - '0';
+		if (len == 3 && (name[2] < '0' || name[2] > '9'))
+			return -1;
+		if (len == 3)
+			n = n * 10 + name[2] - '0';
+		if (n <= 12)
+			return LV_KEY_F(n);
+	}
 	return -1;
 }
 
@@ -80,5 +96,7 @@ const char *lv_key_names(char *buf, size_t len)
 	for (i = 0; i < NR_NAMES && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s<%s>",
 					 i ? " " : "", names[i].name);
+	if (used < len)
+		snprintf(buf + used, len - used, " <F1>..<F12>");
 	return buf;
 }

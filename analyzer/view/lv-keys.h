@@ -29,11 +29,16 @@ enum {
 	LV_KEY_ESC,
 	LV_KEY_BACKSPACE,
 	LV_KEY_TAB,
+	LV_KEY_F0 = 0x1100,	/* LV_KEY_F(1) .. LV_KEY_F(12): F1 .. F12 */
 };
+#define LV_KEY_F(n)	(LV_KEY_F0 + (n))
 
 #define LV_KEYS_MAX	4	/* keys one request may have */
 
 /*
+ * F-keys where htop has them: F1 help, F3 search, F4 filter, F6 sort,
+ * F10 quit.
+ *
  * request, its keys, then on the tables: its word on the status line
  * (NULL: not there; "": its first key joins the next item's, "Left/Right
  * process"), what the help says; then the same on the details, trace and
@@ -41,10 +46,10 @@ enum {
  * that say the same are one line.
  */
 #define LV_REQUESTS(_)							\
-	_(QUIT,		LV_K('q', 'Q'),						\
+	_(QUIT,		LV_K('q', 'Q', LV_KEY_F(10)),						\
 	  "quit", "quit",						\
 	  "back", "back to the tables")					\
-	_(HELP,		LV_K('?'),						\
+	_(HELP,		LV_K('?', LV_KEY_F(1)),						\
 	  "help", "this help",						\
 	  NULL, "back to the tables")					\
 	_(PREV_PROC,	LV_K(LV_KEY_LEFT, 'h'),					\
@@ -81,14 +86,14 @@ enum {
 	_(BACK,		LV_K(LV_KEY_ESC, LV_KEY_BACKSPACE),			\
 	  NULL, NULL,							\
 	  NULL, "back to the tables")					\
-	_(FILTER,	LV_K('s'),						\
+	_(FILTER,	LV_K('s', LV_KEY_F(4)),						\
 	  NULL, "then a letter: only processes whose name starts with " \
 	  "it (then space: all again; Esc: as it was)",			\
 	  NULL, NULL)							\
-	_(SORT,		LV_K('o'),						\
+	_(SORT,		LV_K('o', LV_KEY_F(6)),						\
 	  NULL, "sort by maximum, total, count, average",		\
 	  NULL, NULL)							\
-	_(SEARCH,	LV_K('/'),						\
+	_(SEARCH,	LV_K('/', LV_KEY_F(3)),						\
 	  "search", "search a process (name or pid) or a cause",	\
 	  NULL, NULL)							\
 	_(SEARCH_NEXT,	LV_K('n'),						\

@@ -17,6 +17,8 @@
 #define PAGE	10	/* rows a page key moves on a screen too small for any */
 #define WHEEL	3	/* rows a turn of the mouse wheel scrolls */
 
+static int key_request(struct lv_model *m, int key);
+
 const char *lv_model_sort_name(enum lt_sort sort)
 {
 	switch (sort) {
@@ -277,13 +279,16 @@ static bool row_matches(const struct lt_report_row *r, const char *s)
 	       lv_text_contains(r->argument, s);
 }
 
+/* A search that went past the last match to the first says so first. */
+#define WRAPPED	"no more matches, from the first: "
+
 /*
  * The next cause that matches in a process's table, from the cursor's
  * (or the shown process) on: its process is shown, with that cause
  * under the cursor.  Kernel threads' causes are only there, out of the
  * global table unless -k.
  */
-static int find_in_processes(struct lv_model *m, const char *s)
+static int find_in_processes(struct lv_model *m, const char *s, bool again)
 {
 	const struct lt_report_process *p;
 	size_t i, k, r;
@@ -307,7 +312,8 @@ static int find_in_processes(struct lv_model *m, const char *s)
 		/* p is shown now: its table's rows are p's, in that order */
 		m->local.sel = r;
 		m->focus = LV_FOCUS_PROCESS;
-		snprintf(m->msg, sizeof(m->msg), "cause %s of %s (%d)",
+		snprintf(m->msg, sizeof(m->msg), "%scause %s of %s (%d)",
+			 again && m->proc + i >= m->nr_procs && i ? WRAPPED : "",
 			 p->rows[r].reason, p->comm, p->pid);
 		return 1;
 	}
@@ -317,9 +323,9 @@ static int find_in_processes(struct lv_model *m, const char *s)
 /*
  * The next process (by name or pid) after the cursor, else the next
  * cause of the global table, else of a process's table: the cursor goes
- * there.
+ * there.  @again (n): past the last match, say so.
  */
-static int find_next(struct lv_model *m)
+static int find_next(struct lv_model *m, bool again)
 {
 	const struct lt_report_process *p;
 	const char *s = m->search;
@@ -336,10 +342,11 @@ static int find_next(struct lv_model *m)
 		p = lv_model_proc_at(m, k);
 		snprintf(pid, sizeof(pid), "%d", p->pid);
 		if (lv_text_contains(p->comm, s) || !strcmp(pid, s)) {
+			snprintf(m->msg, sizeof(m->msg), "%sprocess %s (%d)",
+				 again && k <= m->proc ? WRAPPED : "", p->comm,
+				 p->pid);
 			m->proc = k;
 			m->pid = p->pid;
-			snprintf(m->msg, sizeof(m->msg), "process %s (%d)",
-				 p->comm, p->pid);
 			return rebuild(m);
 		}
 	}
@@ -348,12 +355,14 @@ static int find_next(struct lv_model *m)
 		if (row_matches(&m->global.rows[k], s)) {
 			m->global.sel = k;
 			m->focus = LV_FOCUS_GLOBAL;
-			snprintf(m->msg, sizeof(m->msg), "cause %s",
+			snprintf(m->msg, sizeof(m->msg), "%scause %s",
+				 again && k <= m->global.sel &&
+				 m->focus == LV_FOCUS_GLOBAL ? WRAPPED : "",
 				 m->global.rows[k].reason);
 			return 0;
 		}
 	}
-	ret = find_in_processes(m, s);
+	ret = find_in_processes(m, s, again);
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	snprintf(m->msg, sizeof(m->msg), "'%s': no process or cause has it", s);
@@ -370,7 +379,7 @@ static int prompt_key(struct lv_model *m, int key)
 		m->input[m->input_len] = '\0';
 		if (m->input_len)
 			memcpy(m->search, m->input, m->input_len + 1);
-		return find_next(m);
+		return find_next(m, false);
 	case LV_KEY_ESC:
 		m->prompt = false;
 		return 0;
@@ -417,7 +426,7 @@ static int letter_key(struct lv_model *m, int key)
 		return 0;	/* changed its mind: the filter stays */
 	if (key != ' ' && !(key < 0x7f && isalnum(key)))
 		/* not a filter: the key itself */
-		return lv_model_request(m, lv_key_request(key));
+		return key_request(m, key);
 	if (key != ' ') {
 		m->filter = (char)tolower(key);
 		for (i = 0; i < v->nr_processes; i++)
@@ -437,6 +446,25 @@ static int letter_key(struct lv_model *m, int key)
 		snprintf(m->msg, sizeof(m->msg), "all processes");
 	}
 	return rebuild(m);
+}
+
+static int lv_request_main_or_text(struct lv_model *m, enum lv_request req);
+
+/* @key's request; a key bound to none says so, and where the keys are. */
+static int key_request(struct lv_model *m, int key)
+{
+	enum lv_request req = lv_key_request(key);
+	char name[16];
+
+	if (req == LV_REQ_NONE) {
+		if (key >= 0x80 && key <= 0xff)
+			snprintf(m->msg, sizeof(m->msg), "unknown key: ? or F1 lists the keys");
+		else
+			snprintf(m->msg, sizeof(m->msg), "unknown key %s: ? or F1 "
+				 "lists the keys", lv_key_name(key, name, sizeof(name)));
+		return 0;
+	}
+	return lv_request_main_or_text(m, req);
 }
 
 static int window_key(struct lv_model *m, int by)
@@ -567,7 +595,7 @@ static int main_request(struct lv_model *m, enum lv_request req)
 		m->input_skip = 0;
 		return 0;
 	case LV_REQ_SEARCH_NEXT:
-		return find_next(m);
+		return find_next(m, true);
 	case LV_REQ_WINDOW_NEXT:
 		return window_key(m, 1);
 	case LV_REQ_WINDOW_PREV:
@@ -577,14 +605,18 @@ static int main_request(struct lv_model *m, enum lv_request req)
 	}
 }
 
+static int lv_request_main_or_text(struct lv_model *m, enum lv_request req)
+{
+	if (m->screen == LV_SCREEN_MAIN)
+		return main_request(m, req);
+	text_request(m, req);
+	return 0;
+}
+
 int lv_model_request(struct lv_model *m, enum lv_request req)
 {
-	int ret = 0;
+	int ret = lv_request_main_or_text(m, req);
 
-	if (m->screen != LV_SCREEN_MAIN)
-		text_request(m, req);
-	else
-		ret = main_request(m, req);
 	fit(m);
 	return ret;
 }
@@ -597,9 +629,7 @@ int lv_model_key(struct lv_model *m, int key)
 		ret = prompt_key(m, key);
 	} else {
 		m->msg[0] = '\0';
-		if (!m->want_letter)
-			return lv_model_request(m, lv_key_request(key));
-		ret = letter_key(m, key);
+		ret = m->want_letter ? letter_key(m, key) : key_request(m, key);
 	}
 	fit(m);
 	return ret;
