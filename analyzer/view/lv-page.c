@@ -330,7 +330,7 @@ static void help_keys(struct lv_page *pg, bool text)
 				used = key_list(keys, sizeof(keys), used,
 						lv_request_info((enum lv_request)o));
 		if (used + 3 > HELP_KEYS_W) {
-			add_hang(pg, 4, "  %s", keys);
+			add_hang(pg, 2, "  %s", keys);
 			add_hang(pg, HELP_KEYS_W, "%*s%s", HELP_KEYS_W, "", what);
 		} else {
 			add_hang(pg, HELP_KEYS_W, "  %-*s %s", HELP_KEYS_W - 3, keys,
