@@ -1037,8 +1037,14 @@ def pty_session(term, keys=(), env=None, cols=100, lines=30):
             end = time.time() + 0.5
             while time.time() < end:
                 if select.select([fd], [], [], 0.1)[0]:
-                    seen += os.read(fd, 65536)
-    os.write(fd, b"q")
+                    try:
+                        seen += os.read(fd, 65536)
+                    except OSError:	# it quit: the terminal is gone
+                        break
+    try:
+        os.write(fd, b"q")
+    except OSError:
+        pass
     status, seen = wait_gone(pid, fd, seen)
     os.close(fd)
     return status, seen
@@ -1082,6 +1088,14 @@ def check_terminal_more():
     status, seen = pty_session("xterm", [(click(10, 5), None), (b"\r", b"Details")])
     check(b"Details" in seen and cause in seen.split(b"Details")[-1],
           "terminal: an xterm click on the third row, Enter: its details", repr(seen[-300:]))
+    # htop's F-keys as xterm sends them: F1 the help, F10 quits from the tables
+    kf = lambda n: subprocess.run(["tput", "-T", "xterm", "kf%d" % n],
+                                  capture_output=True).stdout
+    status, seen = pty_session("xterm", [(kf(1), b"Help"), (b"\x1b", b"Global"),
+                                         (kf(6), b"sorted by total"), (kf(10), None)])
+    check(b"Help" in seen and b"sorted by total" in seen and status is not None and
+          os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+          "terminal: F1 help, F6 sort, F10 quits", repr(seen[-200:]))
     # the wheel in the process bar's line walks the bar: the second process
     i, _ = process_title(screen(TRACES[0], "", cols=100, lines=30))
     second = ("%s (%s)  Total" % want["procs"][1][0][:2]).encode()
