@@ -151,6 +151,9 @@ struct lt_report_occurrence {
 struct lt_report_stack {
 	const char *const *frames;	/* symbolised, innermost first */
 	unsigned int nr_frames;
+	/* the task's user-space stack below them (perf.data), innermost first */
+	const char *const *user_frames;
+	unsigned int nr_user_frames;
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;

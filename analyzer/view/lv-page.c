@@ -228,6 +228,10 @@ static void detail_page(const struct lv_model *m, struct lv_page *pg)
 			add(pg, "      %s", s->frames[k]);
 		if (!s->nr_frames)
 			add(pg, "      (no kernel stack recorded)");
+		if (s->nr_user_frames)
+			add(pg, "      -- user space --");
+		for (k = 0; k < s->nr_user_frames; k++)
+			add(pg, "      %s", s->user_frames[k]);
 	}
 }
 

@@ -9,7 +9,10 @@
 #include "latencytop.h"
 #include "lt-replay.h"
 
-/* Name of a kernel address for display; must stay valid as long as the report. */
+/*
+ * Name of a kernel address (or of a user frame, as its input encoded it)
+ * for display; must stay valid as long as the report.
+ */
 typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
 
 /* Everything the report points into lives here and dies with it. */
@@ -92,8 +95,8 @@ void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
 const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
 
 /* Build every view (whole range and windows) from priv->replay. */
-int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
-		    struct lt_error *err);
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err);
 
 /* lt_report_read_json() on @len bytes in memory (@path names them). */
 int lt_report_parse_json(const char *text, size_t len, const char *path,

@@ -128,7 +128,14 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 		folded_name(out, row->argument);
 		fputc(')', out);
 	}
-	/* outermost frame first, as flame graphs grow from the root */
+	/*
+	 * outermost frame first, as flame graphs grow from the root: the
+	 * task's own code (perf.data call chains), then the kernel's
+	 */
+	for (k = st ? st->nr_user_frames : 0; k > 0; k--) {
+		fputc(';', out);
+		folded_name(out, st->user_frames[k - 1]);
+	}
 	for (k = st ? st->nr_frames : 0; k > 0; k--) {
 		fputc(';', out);
 		folded_name(out, st->frames[k - 1]);

@@ -87,6 +87,11 @@ static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 			put_strs(out, st->path, st->path_depth);
 			fputs(",\"frames\":", out);
 			put_strs(out, st->frames, st->nr_frames);
+			/* perf.data's call chains: the task's own code too */
+			if (st->nr_user_frames) {
+				fputs(",\"user_frames\":", out);
+				put_strs(out, st->user_frames, st->nr_user_frames);
+			}
 			fputc('}', out);
 		}
 		fputc(']', out);

@@ -197,7 +197,9 @@ static int read_stack(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "max_ns", where, &st->max_ns) < 0 ||
 	    get_u64(rd, o, "max_at_ns", where, &st->max_at_ns) < 0 ||
 	    get_strs(rd, o, "path", where, &st->path, &st->path_depth) < 0 ||
-	    get_strs(rd, o, "frames", where, &st->frames, &st->nr_frames) < 0)
+	    get_strs(rd, o, "frames", where, &st->frames, &st->nr_frames) < 0 ||
+	    get_strs(rd, o, "user_frames", where, &st->user_frames,
+		     &st->nr_user_frames) < 0)
 		return -1;
 	return 0;
 }

@@ -194,6 +194,13 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 		}
 		if (!st->nr_frames)
 			fprintf(out, "%*s(no kernel stack recorded)\n", indent + 6, "");
+		if (st->nr_user_frames)
+			fprintf(out, "%*s-- user space --\n", indent + 6, "");
+		for (k = 0; k < st->nr_user_frames; k++) {
+			fprintf(out, "%*s", indent + 6, "");
+			put_str(out, st->user_frames[k]);
+			fputc('\n', out);
+		}
 	}
 	if (row->nr_stacks > shown)
 		fprintf(out, "%*s... %zu more stacks\n", indent + 4, "",
@@ -453,7 +460,8 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fputc('\n', out);
 		/* trace-cmd record refuses to start on an unknown event */
 		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
-			"%*sleave -e X out)\n", HEAD_W, "", HEAD_W, "");
+			"%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
+			HEAD_W, "", HEAD_W, "");
 	}
 }
 
@@ -480,8 +488,9 @@ static void put_lost(FILE *out, const struct lt_report *r)
 			 r->lost_gaps_unknown ? " and" : "");
 		put_words(out, &col, item);
 		if (r->lost_gaps_unknown) {
-			snprintf(item, sizeof(item), "%" PRIu64 " gaps of unknown size",
-				 r->lost_gaps_unknown);
+			snprintf(item, sizeof(item), "%" PRIu64 " gap%s of unknown size",
+				 r->lost_gaps_unknown,
+				 r->lost_gaps_unknown == 1 ? "" : "s");
 			put_words(out, &col, item);
 		}
 		for (last = r->nr_lost_cpus - 1; last >= 0; last--)

@@ -11,6 +11,8 @@
 #define _GNU_SOURCE	/* qsort_r() */
 #include <errno.h>
 #include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,7 @@ struct builder {
 	struct lt_report_priv *priv;
 	const struct lt_replay *rp;
 	lt_symbol_fn sym;
+	lt_symbol_fn user_sym;		/* NULL: user frames as addresses */
 	void *sym_ctx;
 	enum lt_sort sort;
 	bool kernel_threads;
@@ -321,7 +324,10 @@ static int cmp_stack_names(const void *pa, const void *pb)
 	const struct lt_report_stack *a = pa, *b = pb;
 	int c = cmp_ptrs(a->path, a->path_depth, b->path, b->path_depth);
 
-	return c ? c : cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	if (!c)
+		c = cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	return c ? c : cmp_ptrs(a->user_frames, a->nr_user_frames,
+				b->user_frames, b->nr_user_frames);
 }
 
 /*
@@ -348,6 +354,54 @@ static size_t merge_stacks(struct lt_report_stack *st, size_t n)
 		st[out++] = st[i];
 	}
 	return out;
+}
+
+/*
+ * The names of stack @stack's @nr frames: the kernel's, then, past
+ * LT_FRAME_USER, the user-space ones.  Each distinct frame slot is named
+ * once.
+ */
+static int stack_names(struct builder *b, uint32_t stack,
+		       const uint64_t *frames, uint32_t nr,
+		       struct lt_report_stack *st)
+{
+	uint32_t first = b->rp->stacks[stack].first, k, kn;
+	const char **names, **slot;
+	char buf[32];
+
+	names = lt_report_alloc(b->priv, nr, sizeof(*names));
+	if (!names)
+		return -1;
+	for (kn = 0; kn < nr && frames[kn] != LT_FRAME_USER; kn++)
+		;
+	for (k = 0; k < nr; k++) {
+		slot = &b->sym_cache[first + k];
+		if (k == kn)
+			continue;
+		if (!*slot && k < kn)
+			*slot = b->sym(b->sym_ctx, frames[k]);
+		else if (!*slot && b->user_sym)
+			*slot = b->user_sym(b->sym_ctx, frames[k]);
+		else if (!*slot) {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, frames[k]);
+			*slot = lt_report_strdup(b->priv, buf);
+			if (!*slot)
+				return -1;
+		}
+		names[k] = *slot;
+	}
+	/* frames the tracer stacked on top of the scheduler are noise */
+	for (k = 0; k < kn && strcmp(names[k], "__schedule"); k++)
+		;
+	if (k == kn)
+		k = 0;
+	st->frames = names + k;
+	st->nr_frames = kn - k;
+	if (kn + 1 < nr) {
+		st->user_frames = names + kn + 1;
+		st->nr_user_frames = nr - kn - 1;
+	}
+	return 0;
 }
 
 static int row_stacks(struct builder *b, const struct agg *a,
@@ -378,26 +432,8 @@ static int row_stacks(struct builder *b, const struct agg *a,
 		st->max_ns = as->max_ns;
 		st->max_at_ns = as->max_at_ns;
 		frames = lt_replay_stack_frames(b->rp, as->stack, &nr);
-		if (nr) {
-			uint32_t first = b->rp->stacks[as->stack].first;
-
-			names = lt_report_alloc(priv, nr, sizeof(*names));
-			if (!names)
-				return -1;
-			for (k = 0; k < nr; k++) {
-				/* symbolise each distinct frame slot once */
-				if (!b->sym_cache[first + k])
-					b->sym_cache[first + k] = b->sym(b->sym_ctx, frames[k]);
-				names[k] = b->sym_cache[first + k];
-			}
-			/* frames the tracer stacked on top of the scheduler are noise */
-			for (k = 0; k < nr && strcmp(names[k], "__schedule"); k++)
-				;
-			if (k == nr)
-				k = 0;
-			st->frames = names + k;
-			st->nr_frames = nr - k;
-		}
+		if (nr && stack_names(b, as->stack, frames, nr, st) < 0)
+			return -1;
 		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
 		if (depth) {
 			names = lt_report_alloc(priv, depth, sizeof(*names));
@@ -768,8 +804,8 @@ static int copy_filter(struct lt_report_priv *priv)
 	return 0;
 }
 
-int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
-		    struct lt_error *err)
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err)
 {
 	const struct lt_replay *rp = &priv->replay;
 	struct lt_report *r = &priv->pub;
@@ -783,6 +819,7 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 	b.priv = priv;
 	b.rp = rp;
 	b.sym = sym;
+	b.user_sym = user_sym;
 	b.sym_ctx = sym_ctx;
 	b.sort = r->options.sort;
 	b.kernel_threads = r->options.kernel_threads;

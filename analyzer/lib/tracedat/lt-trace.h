@@ -235,6 +235,14 @@ int lt_trace_load_ksyms(struct lt_trace *trace, struct lt_error *err);
  * parses them.  Off by default.
  */
 void lt_trace_set_helper(struct lt_trace *trace, bool allow);
+/*
+ * The kernel symbols from a kallsyms text in a file of its own
+ * (/proc/kallsyms, perf's build-id cache, a copy), in place of the
+ * trace's: for traces that carry none.  0, or -1 with @err naming the
+ * file (a /proc/kallsyms whose addresses are hidden included).
+ */
+int lt_trace_load_kallsyms_file(struct lt_trace *trace, const char *path,
+				struct lt_error *err);
 const char *lt_trace_ksym(const struct lt_trace *trace, uint64_t addr,
 			  uint64_t *offset);
 size_t lt_trace_nr_ksyms(const struct lt_trace *trace);
