@@ -57,7 +57,8 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 			r->percent);
 		if (kthread >= 0)
 			fputc(kthread ? '1' : '0', out);
-		fputc('\n', out);
+		/* added at the end, as the schema promises columns are */
+		fprintf(out, ",%d\n", r->max_tid);
 	}
 }
 
@@ -86,7 +87,7 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
 
 	fputs("view,start_ns,end_ns,scope,pid,tid,comm,reason,argument,kind,"
 	      "count,total_ns,max_ns,avg_ns,p50_ns,p90_ns,p99_ns,max_at_ns,"
-	      "percent,kernel_thread\n", out);
+	      "percent,kernel_thread,max_tid\n", out);
 	csv_view(out, "all", &r->whole);
 	for (w = 0; w < r->nr_windows; w++) {
 		snprintf(view, sizeof(view), "%zu", w);

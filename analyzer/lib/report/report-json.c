@@ -262,7 +262,19 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 	put_i64_or_null(out, o->from_ns);
 	fputs(",\"to_ns\":", out);
 	put_i64_or_null(out, o->to_ns);
-	fputs("},\n", out);
+	/* --pid, --tid, --comm: the tables count only the tasks they chose */
+	fputs(",\"pids\":[", out);
+	for (i = 0; i < o->tasks.nr_pids; i++)
+		fprintf(out, "%s%d", i ? "," : "", o->tasks.pids[i]);
+	fputs("],\"tids\":[", out);
+	for (i = 0; i < o->tasks.nr_tids; i++)
+		fprintf(out, "%s%d", i ? "," : "", o->tasks.tids[i]);
+	fputs("],\"comms\":[", out);
+	for (i = 0; i < o->tasks.nr_comms; i++) {
+		fputs(i ? "," : "", out);
+		put_str(out, o->tasks.comms[i]);
+	}
+	fputs("]},\n", out);
 
 	fprintf(out, "\"dropped\":{\"interruptible_over_cutoff\":%" PRIu64
 		",\"interruptible_over_cutoff_ns\":%" PRIu64

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r() */
 #include <errno.h>
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +49,7 @@ struct builder {
 	void *sym_ctx;
 	enum lt_sort sort;
 	bool kernel_threads;
+	const bool *selected;		/* per replay task; NULL: every task */
 
 	struct agg *aggs;
 	size_t nr_aggs, cap_aggs;
@@ -236,6 +238,8 @@ static int fold_row(struct builder *b, uint32_t ri)
 	uint32_t cause = r->uncharged ? CAUSE_UNCHARGED : r->cause;
 	struct agg *a;
 
+	if (b->selected && !b->selected[r->task])
+		return 0;
 	a = agg_get(b, LVL_THREAD, t->leader, r->task, cause);
 	if (!a || agg_add_row(b, a, r, t->pid) < 0)
 		return -1;
@@ -730,6 +734,76 @@ void lt_report_sort(struct lt_report *r, enum lt_sort sort)
 	r->options.sort = sort;
 }
 
+static bool int_in(int v, const int *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static bool name_matches(const char *name, const struct lt_task_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		if (!fnmatch(f->comms[i], name, 0))
+			return true;
+	return false;
+}
+
+/* Whether each task of the replay passes opts.tasks (lt_task_filter). */
+static bool *select_tasks(const struct lt_replay *rp,
+			  const struct lt_task_filter *f)
+{
+	bool *sel = calloc(rp->nr_tasks ? rp->nr_tasks : 1, sizeof(*sel));
+	uint32_t t, leader;
+
+	if (!sel)
+		return NULL;
+	for (t = 0; t < rp->nr_tasks; t++) {
+		leader = rp->tasks[t].leader;
+		sel[t] = int_in(rp->tasks[leader].pid, f->pids, f->nr_pids) ||
+			 int_in(rp->tasks[t].pid, f->tids, f->nr_tids) ||
+			 name_matches(lt_replay_task_comm(rp, t), f) ||
+			 name_matches(lt_replay_task_comm(rp, leader), f);
+	}
+	return sel;
+}
+
+/*
+ * The filter into the report's own memory: a report outlives the
+ * caller's option arrays (and is written again from a saved one).
+ */
+static int copy_filter(struct lt_report_priv *priv)
+{
+	struct lt_task_filter *f = &priv->pub.options.tasks;
+	int *pids = NULL, *tids = NULL;
+	const char **comms = NULL;
+	size_t i;
+
+	if (f->nr_pids && !(pids = lt_report_alloc(priv, f->nr_pids, sizeof(*pids))))
+		return -1;
+	if (f->nr_tids && !(tids = lt_report_alloc(priv, f->nr_tids, sizeof(*tids))))
+		return -1;
+	if (f->nr_comms &&
+	    !(comms = lt_report_alloc(priv, f->nr_comms, sizeof(*comms))))
+		return -1;
+	if (f->nr_pids)
+		memcpy(pids, f->pids, f->nr_pids * sizeof(*pids));
+	if (f->nr_tids)
+		memcpy(tids, f->tids, f->nr_tids * sizeof(*tids));
+	for (i = 0; i < f->nr_comms; i++)
+		if (!(comms[i] = lt_report_strdup(priv, f->comms[i])))
+			return -1;
+	f->pids = pids;
+	f->tids = tids;
+	f->comms = comms;
+	return 0;
+}
+
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err)
 {
@@ -737,6 +811,7 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 	struct lt_report *r = &priv->pub;
 	struct builder b;
 	uint32_t *all = NULL, *by_win = NULL, *start = NULL;
+	bool *selected = NULL;
 	size_t nr = 0, i, w;
 	int ret = -1;
 
@@ -755,6 +830,12 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
 	if (!b.sym_cache || !all)
 		goto nomem;
+	if (lt_task_filter_active(&r->options.tasks)) {
+		if (copy_filter(priv) < 0 ||
+		    !(selected = select_tasks(rp, &r->options.tasks)))
+			goto nomem;
+		b.selected = selected;
+	}
 	/*
 	 * Provisional rows hold waits that may still move to an outer reason;
 	 * a finished replay has committed them all (left empty), a live one
@@ -805,6 +886,7 @@ out:
 	free(b.aggs);
 	free(b.subs);
 	free(b.sym_cache);
+	free(selected);
 	free(all);
 	free(by_win);
 	free(start);
