@@ -72,9 +72,11 @@ def on_terminal(args, cols=None, env_columns=None):
         env.pop("COLUMNS", None)
         if env_columns is not None:
             env["COLUMNS"] = str(env_columns)
+        # sized before the exec: set by the parent, a busy machine could
+        # let the program ask for the size first
+        if cols:
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
         os.execve(LA, [LA] + args, env)
-    if cols:
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, cols, 0, 0))
     out = b""
     while True:
         try:
