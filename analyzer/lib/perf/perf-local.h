@@ -1,0 +1,418 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * perf-local.h - internals of the perf.data reader (lt-perf.h).
+ *
+ * Layout of the module:
+ *   perf-src.c     the bytes: a mapped file, or a window over a stream;
+ *                  bounded reads (struct pcur) and error messages
+ *   perf-header.c  open/close: the file header, attrs and ids, the
+ *                  feature table; pipe mode's header records
+ *   perf-feat.c    feature sections (the same bytes as pipe mode's
+ *                  HEADER_FEATURE records), build-ids, tracing data
+ *   perf-attr.c    attrs: their sample layout, the id -> attr table
+ *   perf-sample.c  data records -> struct lt_perf_record
+ *   perf-order.c   the reorder queue (perf's ordered-events, bounded)
+ *   perf-read.c    lt_perf_next(): read, queue, flush, hand out
+ *
+ * Records are read twice: once when read, for their type, size and time
+ * (to queue them), and once when handed out, whole.  In between, the
+ * queue keeps a record's time and offset only: its bytes stay in the
+ * map, or in the stream window, which keeps everything from the oldest
+ * queued record on.
+ *
+ * The format: tools/perf/Documentation/perf.data-file-format.txt,
+ * include/uapi/linux/perf_event.h and tools/perf/util/header.c,
+ * session.c, ordered-events.c in the kernel tree.
+ */
+#ifndef LT_PERF_LOCAL_H
+#define LT_PERF_LOCAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "lt-perf.h"
+
+/* ---- the format ------------------------------------------------------ */
+
+#define PERF_FILE_HEADER_SIZE	104	/* with the features bitmap */
+#define PERF_FILE_HEADER_OLD	72	/* before the features bitmap */
+#define PERF_PIPE_HEADER_SIZE	16
+#define PERF_ATTR_SIZE_VER0	64
+#define PERF_REC_HEADER		8	/* u32 type, u16 misc, u16 size */
+
+enum {
+	PERF_RECORD_MMAP		= 1,
+	PERF_RECORD_LOST		= 2,
+	PERF_RECORD_COMM		= 3,
+	PERF_RECORD_EXIT		= 4,
+	PERF_RECORD_FORK		= 7,
+	PERF_RECORD_SAMPLE		= 9,
+	PERF_RECORD_MMAP2		= 10,
+	PERF_RECORD_LOST_SAMPLES	= 13,
+	PERF_RECORD_KERNEL_MAX		= 23,	/* kernel types known below */
+	PERF_RECORD_USER_START		= 64,
+	PERF_RECORD_HEADER_ATTR		= 64,
+	PERF_RECORD_HEADER_EVENT_TYPE	= 65,
+	PERF_RECORD_HEADER_TRACING_DATA	= 66,
+	PERF_RECORD_HEADER_BUILD_ID	= 67,
+	PERF_RECORD_FINISHED_ROUND	= 68,
+	PERF_RECORD_ID_INDEX		= 69,
+	PERF_RECORD_AUXTRACE_INFO	= 70,
+	PERF_RECORD_AUXTRACE		= 71,
+	PERF_RECORD_EVENT_UPDATE	= 78,
+	PERF_RECORD_HEADER_FEATURE	= 80,
+	PERF_RECORD_COMPRESSED		= 81,
+	PERF_RECORD_FINISHED_INIT	= 82,
+	PERF_RECORD_COMPRESSED2		= 83,
+	PERF_RECORD_USER_MAX		= 84,	/* user types known below */
+};
+
+enum {
+	PERF_SAMPLE_IP			= 1U << 0,
+	PERF_SAMPLE_TID			= 1U << 1,
+	PERF_SAMPLE_TIME		= 1U << 2,
+	PERF_SAMPLE_ADDR		= 1U << 3,
+	PERF_SAMPLE_READ		= 1U << 4,
+	PERF_SAMPLE_CALLCHAIN		= 1U << 5,
+	PERF_SAMPLE_ID			= 1U << 6,
+	PERF_SAMPLE_CPU			= 1U << 7,
+	PERF_SAMPLE_PERIOD		= 1U << 8,
+	PERF_SAMPLE_STREAM_ID		= 1U << 9,
+	PERF_SAMPLE_RAW			= 1U << 10,
+	PERF_SAMPLE_IDENTIFIER		= 1U << 16,
+};
+
+enum {
+	PERF_FORMAT_TOTAL_TIME_ENABLED	= 1U << 0,
+	PERF_FORMAT_TOTAL_TIME_RUNNING	= 1U << 1,
+	PERF_FORMAT_ID			= 1U << 2,
+	PERF_FORMAT_GROUP		= 1U << 3,
+	PERF_FORMAT_LOST		= 1U << 4,
+};
+
+/* attr flag bits (the bit field after read_format), little-endian order */
+#define ATTR_FLAG_SAMPLE_ID_ALL	18
+#define ATTR_FLAG_USE_CLOCKID	25
+
+#define PERF_RECORD_MISC_CPUMODE_MASK	7
+#define PERF_RECORD_MISC_KERNEL		1
+#define PERF_RECORD_MISC_USER		2
+#define PERF_RECORD_MISC_COMM_EXEC	(1U << 13)
+#define PERF_RECORD_MISC_MMAP_BUILD_ID	(1U << 14)
+#define PERF_RECORD_MISC_BUILD_ID_SIZE	(1U << 15)
+
+/* callchain context markers: (u64)-N */
+#define PERF_CONTEXT_HV			((uint64_t)-32)
+#define PERF_CONTEXT_KERNEL		((uint64_t)-128)
+#define PERF_CONTEXT_USER		((uint64_t)-512)
+#define PERF_CONTEXT_USER_DEFERRED	((uint64_t)-640)
+#define PERF_CONTEXT_GUEST		((uint64_t)-2048)
+#define PERF_CONTEXT_GUEST_KERNEL	((uint64_t)-2176)
+#define PERF_CONTEXT_GUEST_USER		((uint64_t)-2560)
+#define PERF_CONTEXT_MAX		((uint64_t)-4095)
+
+enum {
+	FEAT_TRACING_DATA	= 1,
+	FEAT_BUILD_ID		= 2,
+	FEAT_HOSTNAME		= 3,
+	FEAT_OSRELEASE		= 4,
+	FEAT_VERSION		= 5,
+	FEAT_ARCH		= 6,
+	FEAT_NRCPUS		= 7,
+	FEAT_CPUDESC		= 8,
+	FEAT_CPUID		= 9,
+	FEAT_TOTAL_MEM		= 10,
+	FEAT_CMDLINE		= 11,
+	FEAT_EVENT_DESC		= 12,
+	FEAT_SAMPLE_TIME	= 21,
+	FEAT_CLOCKID		= 23,
+	FEAT_COMPRESSED		= 27,
+	FEAT_CLOCK_DATA		= 29,
+	FEAT_LAST		= 32,	/* the pipe's end-of-features record */
+	FEAT_BITS		= 256,
+};
+
+/* ---- caps on values read from the file -------------------------------- */
+
+#define PERF_MAX_ATTRS		65536u
+#define PERF_MAX_IDS		(1u << 20)	/* in all: attrs x CPUs x threads */
+#define PERF_MAX_FEATURE	(256u << 20)	/* one feature section */
+#define PERF_MAX_BUILD_IDS	(1u << 20)
+#define PERF_MAX_STRING		(1u << 20)	/* one perf_header_string */
+#define PERF_QUEUE_DEFAULT	(16u << 20)
+#define PERF_QUEUE_MIN		(64u << 10)
+
+/* ---- byte order ---------------------------------------------------------- */
+
+static inline uint16_t pget16(const void *p, bool swap)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return swap ? __builtin_bswap16(v) : v;
+}
+
+static inline uint32_t pget32(const void *p, bool swap)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return swap ? __builtin_bswap32(v) : v;
+}
+
+static inline uint64_t pget64(const void *p, bool swap)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return swap ? __builtin_bswap64(v) : v;
+}
+
+/* ---- attrs ------------------------------------------------------------ */
+
+/* Where a sample's fields are, from its attr's sample_type. */
+struct perf_attr {
+	struct lt_perf_attr pub;
+	int time_off;		/* of TIME in a SAMPLE (from the record's
+				   start), -1 if none: only fixed-size fields
+				   come before it */
+	uint32_t trailer;	/* bytes of the sample_id_all trailer */
+	int tr_tid, tr_time, tr_id, tr_cpu;	/* offsets in it, -1 none */
+	/* a tracepoint's common_type, read from its payload */
+	uint32_t type_off, type_size;
+};
+
+struct id_ent {
+	uint64_t id;		/* 0: free slot */
+	uint32_t attr;		/* index, or UINT32_MAX: only ID_INDEX said */
+	int32_t cpu;		/* from ID_INDEX, -1 unknown */
+};
+
+/* ---- the reorder queue -------------------------------------------------- */
+
+struct q_ent {
+	uint64_t ts;
+	uint64_t off;		/* of the record: also breaks ties in ts */
+};
+
+/* A run: queued records whose times do not go down, entries [head, end). */
+struct q_run {
+	uint64_t ts, off;	/* of its head entry: the heap's key */
+	uint64_t head, end;	/* entry numbers (ring index = n & mask) */
+};
+
+/*
+ * perf queues every record with a time and, at FINISHED_ROUND, hands out
+ * those up to the largest time of the round before (the kernel writes
+ * each CPU's buffer in order, a round at a time, so nothing older can
+ * come).  Here the records are queued as they come, in runs of times
+ * that do not go down (a round is one run per CPU buffer), and merged
+ * with a heap of runs: cheap for few runs, and memory is 16 bytes a
+ * record.  A run stops where a time goes down; the last one stays out of
+ * the heap while it grows.
+ */
+struct perf_queue {
+	struct q_ent *ents;
+	uint64_t mask;		/* ring size - 1 */
+	uint64_t front;		/* no live entry before (a lower bound) */
+	uint64_t tail;		/* next entry number */
+	struct q_run *heap;
+	uint32_t nr_runs, runs_cap;
+	bool open;		/* @cur takes more entries */
+	struct q_run cur;
+	uint64_t cur_last;	/* time of @cur's last entry */
+	uint64_t nr;		/* records queued */
+	uint64_t max_ts;	/* largest queued since the queue was empty */
+	uint64_t next_flush;	/* a round hands out up to this */
+	uint64_t last_flush;	/* time of the last record handed out */
+	uint64_t limit;		/* this flush hands out up to this */
+	uint64_t max_ents;	/* the cap, in entries */
+};
+
+/* ---- the reader ------------------------------------------------------- */
+
+enum perf_state {
+	ST_READ,		/* reading records */
+	ST_FLUSH,		/* handing out queued ones up to q.limit */
+	ST_FORCED,		/* handing out the oldest until under the cap */
+	ST_END,			/* nothing more */
+};
+
+struct lt_perf {
+	struct lt_perf_info info;
+	struct lt_perf_stats stats;
+	char *path;
+	bool swap;			/* the file's byte order is not ours */
+
+	/* the bytes: a mapped file, or a window over a stream */
+	int fd;
+	bool own_fd;
+	bool stream;
+	const unsigned char *map;
+	uint64_t size;			/* of the file (map) */
+	uint64_t sys_page;
+	uint64_t released;		/* map: pages dropped up to here */
+	uint64_t populated;		/* map: pages faulted in up to here */
+	unsigned char *win;		/* stream: bytes [win_base, +win_len) */
+	size_t win_cap, win_len;
+	uint64_t win_base;
+	size_t win_max;			/* the window's cap */
+	bool eof;			/* stream: read() said the end */
+	uint64_t win_keep;		/* stream: bytes before are not needed */
+	uint64_t last_out;		/* latest time handed out */
+	uint64_t pos;			/* next record to read */
+	uint64_t next_check;		/* look at the queue's size here */
+	uint64_t end;			/* file: the data section's end */
+
+	/* events */
+	struct perf_attr **attrs;	/* each its own: pointers stay valid */
+	unsigned int nr_attrs, attrs_cap;
+	struct id_ent *ids;
+	uint64_t ids_mask;		/* size - 1; 0: no table */
+	uint32_t nr_ids;
+	int id_pos, is_pos;		/* in u64s: the id in a SAMPLE from its
+					   start, in others from their end */
+	bool sample_id_all;
+	uint64_t last_id;		/* the last id looked up, and its attr */
+	struct perf_attr *last_attr;
+
+	struct lt_trace *trace;		/* the tracing data's formats */
+	struct lt_perf_build_id *build_ids;
+	unsigned int nr_build_ids, build_ids_cap;
+	char **strs;			/* owned strings, freed at close */
+	unsigned int nr_strs, strs_cap;
+	bool features_done;		/* pipe: the end-of-features record */
+
+	struct perf_queue q;
+	size_t queue_bytes;
+	enum perf_state state;
+	enum perf_state after;		/* ST_FLUSH goes on to this */
+	uint64_t frames[LT_PERF_MAX_FRAMES];
+};
+
+/* A bounded cursor over bytes of the file (a section, a record). */
+struct pcur {
+	const unsigned char *p;
+	size_t len, pos;
+	uint64_t off;			/* file offset of p[0] */
+	const char *what;		/* "HOSTNAME feature", "SAMPLE record" */
+};
+
+/* perf-src.c */
+int perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int perf_fail_at(struct lt_perf *p, struct lt_error *err,
+		 enum lt_errcode code, const char *what, uint64_t off,
+		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+	     const struct pcur *c, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+int cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+	     size_t n, const char *item);
+int cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	    const char *item, uint32_t *v);
+int cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	    const char *item, uint64_t *v);
+/* A perf_header_string: u32 length, then that many bytes, NUL in them. */
+int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	       const char *item, const char **s, size_t *len);
+/*
+ * @n bytes at stream offset @off: in the map, or read into the window
+ * (which keeps everything from the oldest queued record on).  NULL with
+ * @err at the end of the file or stream (LT_E_TRUNCATED, naming @what) or
+ * on a read error.  Valid until the next perf_bytes().
+ */
+const unsigned char *perf_bytes(struct lt_perf *p, struct lt_error *err,
+				uint64_t off, size_t n, const char *what);
+/*
+ * @n bytes at @off passed over (AUXTRACE data); in a stream they are read
+ * and kept only as far as something before @keep is still queued.
+ */
+int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
+	      uint64_t n, uint64_t keep, const char *what);
+/* Bytes before @off are no longer needed: drop or reuse them. */
+void perf_release(struct lt_perf *p, uint64_t off);
+/* Whether a record at @off (of at least 8 bytes) may be read: not the end */
+int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off);
+/* A string the reader keeps until it is closed; NULL out of memory. */
+char *perf_keep(struct lt_perf *p, const char *s, size_t len);
+
+/* perf-attr.c */
+/*
+ * Add an attr read from @a (@size bytes, the attr's own size), with
+ * @nr_ids ids at @ids (u64s in file order).  @c is for messages.
+ */
+int attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+	     const unsigned char *a, uint32_t size, const unsigned char *ids,
+	     uint64_t nr_ids);
+/* The attrs agree on how records name them (perf's rules): 0 or -1. */
+int attrs_check(struct lt_perf *p, struct lt_error *err,
+		const struct pcur *c);
+/* After the tracing data: the tracepoints' formats and names. */
+void attrs_bind_formats(struct lt_perf *p);
+/* id -> cpu from an ID_INDEX record */
+int id_set_cpu(struct lt_perf *p, struct lt_error *err,
+	       const struct pcur *c, uint64_t id, int cpu);
+struct id_ent *id_find(const struct lt_perf *p, uint64_t id);
+/* The attr of the record @r of @size bytes, or NULL if it names none. */
+struct perf_attr *attr_of(struct lt_perf *p, const unsigned char *r,
+			  uint32_t type, uint32_t size);
+void attrs_free(struct lt_perf *p);
+
+/* perf-header.c */
+/*
+ * A record perf writes (type 64 and up) at @off, of @size bytes, taken
+ * in: 0, or -1 with @err.  *@extra: bytes after it that are its own
+ * (tracing data, AUX data); *@fatal: the stream cannot be followed on.
+ */
+int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
+		uint64_t off, uint32_t size, uint64_t *extra, bool *fatal);
+
+/* perf-feat.c */
+/* Feature @feat's bytes @c (a file section, or a pipe FEATURE record). */
+int feat_read(struct lt_perf *p, struct lt_error *err, unsigned int feat,
+	      struct pcur *c);
+int tracing_data_read(struct lt_perf *p, struct lt_error *err,
+		      const unsigned char *data, size_t len, uint64_t off);
+/* One build_id_event (feature section entry or HEADER_BUILD_ID record). */
+int build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		 uint16_t misc, uint16_t size);
+
+/* perf-sample.c */
+/*
+ * A record's time for the queue: 0 when it has none (or when it does not
+ * hold one where its attr says: then it is handed out at once, and its
+ * damage said then).
+ */
+uint64_t record_time(struct lt_perf *p, const unsigned char *r,
+		     uint32_t type, uint32_t size);
+/* Record @r at @off whole into @rec: 1, or -1 with @err (damage). */
+int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
+		 struct lt_perf_record *rec, struct lt_error *err);
+/* Whether records of @type are handed out (else skipped). */
+static inline bool record_wanted(uint32_t type)
+{
+	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_COMM ||
+	       type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
+	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
+	       type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES;
+}
+
+/* perf-order.c */
+int queue_init(struct perf_queue *q, uint64_t max_ents);
+void queue_free(struct perf_queue *q);
+/* 1 queued, 0 full (hand some out first), -1 out of memory */
+int queue_add(struct perf_queue *q, uint64_t ts, uint64_t off);
+/* Start handing out up to @limit (UINT64_MAX: everything): 0, -1 ENOMEM */
+int queue_flush_to(struct perf_queue *q, uint64_t limit);
+/* The next record of the flush: 1 with *@off, 0 none left up to the limit */
+int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *off);
+/* The oldest queued record's offset, or UINT64_MAX when empty. */
+uint64_t queue_low(struct perf_queue *q);
+/* Entries the ring holds now, handed out or not (what caps it). */
+uint64_t queue_used(struct perf_queue *q);
+/* Bytes the queue's entries take now. */
+uint64_t queue_bytes(const struct perf_queue *q);
+
+#endif /* LT_PERF_LOCAL_H */
