@@ -15,17 +15,30 @@ import sys
 chain = "chain" in sys.argv[1:]
 
 
+def shown(s):
+    # as lt-perf-dump prints strings: a control byte or "\\" as \xNN
+    return "".join("\\x%02x" % ord(c) if ord(c) < 0x20 or c in "\x7f\\"
+                   else c for c in s)
+
+
 def value(v):
     if isinstance(v, (bytes, bytearray)):
-        return v.split(b"\0", 1)[0].decode("latin-1")
+        return shown(v.split(b"\0", 1)[0].decode("latin-1"))
     if isinstance(v, list):
         return "[" + ",".join(str(x) for x in v) + "]"
+    if isinstance(v, str):
+        return shown(v)
     return str(v)
 
 
+def s32(v):
+    # perf hands pid and tid over as u32: -1 (no task) is 4294967295
+    return v - (1 << 32) if v >= 1 << 31 else v
+
+
 def line(name, sample, fields, callchain):
-    out = "%d %d %d/%d %s" % (sample["time"], sample["cpu"], sample["pid"],
-                              sample["tid"], name)
+    out = "%d %d %d/%d %s" % (sample["time"], sample["cpu"],
+                              s32(sample["pid"]), s32(sample["tid"]), name)
     for k, v in fields:
         out += " %s=%s" % (k, value(v))
     if chain and callchain:

@@ -10,7 +10,8 @@
  * be diffed:
  *   <time ns> <cpu> <pid>/<tid> <event> <field>=<value> ...
  * A tracepoint's fields come from its format, common_* ones left out;
- * strings to their first NUL, numbers signed as the format says.
+ * strings to their first NUL, numbers signed as the format says; a
+ * control byte in a string as \xNN.
  * --chain    append " | 0x<ip>,..." : the callchain, kernel frames then
  *            user frames, context markers left out (when it has any)
  * --all      also the other records: COMM, FORK, EXIT, MMAP, LOST
@@ -34,6 +35,28 @@
 
 static bool opt_chain, opt_all;
 
+/* @len bytes of @s (untrusted), control bytes as \xNN: one line stays one */
+static void put(const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			printf("\\x%02x", c);
+		else
+			putchar(c);
+	}
+}
+
+static void puts_q(const char *s)
+{
+	putchar('"');
+	put(s, strlen(s));
+	putchar('"');
+}
+
 static void print_info(struct lt_perf *p)
 {
 	const struct lt_perf_info *in = lt_perf_info(p);
@@ -42,12 +65,22 @@ static void print_info(struct lt_perf *p)
 	printf("# %s mode, %s endian, data 0x%" PRIx64 "+0x%" PRIx64 "\n",
 	       in->pipe ? "pipe" : "file", in->big_endian ? "big" : "little",
 	       in->data_offset, in->data_size);
-	printf("# host \"%s\", release \"%s\", perf \"%s\", arch \"%s\"\n",
-	       in->hostname, in->os_release, in->perf_version, in->arch);
-	printf("# cpus online %d avail %d, desc \"%s\", cpuid \"%s\", mem %" PRIu64 " kB\n",
-	       in->nr_cpus_online, in->nr_cpus_avail, in->cpu_desc,
-	       in->cpuid, in->total_mem_kb);
-	printf("# cmdline \"%s\"\n", in->cmdline);
+	printf("# host ");
+	puts_q(in->hostname);
+	printf(", release ");
+	puts_q(in->os_release);
+	printf(", perf ");
+	puts_q(in->perf_version);
+	printf(", arch ");
+	puts_q(in->arch);
+	printf("\n# cpus online %d avail %d, desc ", in->nr_cpus_online,
+	       in->nr_cpus_avail);
+	puts_q(in->cpu_desc);
+	printf(", cpuid ");
+	puts_q(in->cpuid);
+	printf(", mem %" PRIu64 " kB\n# cmdline ", in->total_mem_kb);
+	puts_q(in->cmdline);
+	printf("\n");
 	printf("# clockid %d, res %" PRIu64 " ns, samples %" PRIu64 "..%" PRIu64 ", compression %s\n",
 	       in->clockid, in->clock_res_ns, in->first_sample_ns,
 	       in->last_sample_ns, in->compression);
@@ -62,8 +95,10 @@ static void print_info(struct lt_perf *p)
 	for (i = 0; i < lt_perf_nr_attrs(p); i++) {
 		const struct lt_perf_attr *a = lt_perf_attr(p, i);
 
-		printf("# event %u \"%s\" type %u config %" PRIu64 " sample_type 0x%" PRIx64 " read_format 0x%" PRIx64 " flags 0x%" PRIx64 " ids %u%s\n",
-		       i, a->name, a->type, a->config, a->sample_type,
+		printf("# event %u ", i);
+		puts_q(a->name);
+		printf(" type %u config %" PRIu64 " sample_type 0x%" PRIx64 " read_format 0x%" PRIx64 " flags 0x%" PRIx64 " ids %u%s\n",
+		       a->type, a->config, a->sample_type,
 		       a->read_format, a->flags, a->nr_ids,
 		       a->sample_id_all ? " sample_id_all" : "");
 	}
@@ -74,7 +109,9 @@ static void print_info(struct lt_perf *p)
 		printf("# build-id pid %d mode %u ", b->pid, b->cpumode);
 		for (k = 0; k < b->size; k++)
 			printf("%02x", b->id[k]);
-		printf(" %s\n", b->filename);
+		putchar(' ');
+		put(b->filename, strlen(b->filename));
+		putchar('\n');
 	}
 }
 
@@ -87,11 +124,11 @@ static void print_stats(struct lt_perf *p)
 	       " lost_samples %" PRIu64 " no_time %" PRIu64
 	       " unordered %" PRIu64 " forced_flushes %" PRIu64
 	       " skipped %" PRIu64 " unknown %" PRIu64 " damaged %" PRIu64
-	       " queue_peak %" PRIu64 "\n",
+	       " bad_callchains %" PRIu64 " queue_peak %" PRIu64 "\n",
 	       s->records, s->samples, s->rounds, s->lost_records,
 	       s->lost_events, s->lost_samples, s->no_time, s->unordered,
 	       s->forced_flushes, s->skipped, s->unknown, s->damaged,
-	       s->queue_peak);
+	       s->bad_callchains, s->queue_peak);
 }
 
 static void print_fields(const struct lt_trace *t, const struct lt_record *raw)
@@ -109,7 +146,8 @@ static void print_fields(const struct lt_trace *t, const struct lt_record *raw)
 			continue;
 		if (f.flags & LT_FIELD_STRING) {
 			lt_field_str(t, &f, raw, &s, &len);
-			printf(" %s=%.*s", name, (int)len, s);
+			printf(" %s=", name);
+			put(s, len);
 		} else if (f.flags & (LT_FIELD_ARRAY | LT_FIELD_DYNAMIC)) {
 			uint32_t n = lt_field_array_len(t, &f, raw), k;
 
@@ -139,7 +177,11 @@ static void print_record(struct lt_perf *p, const struct lt_perf_record *r)
 	printf("%" PRIu64 " %d %d/%d", r->ts, r->cpu, r->pid, r->tid);
 	switch (r->kind) {
 	case LT_PERF_SAMPLE:
-		printf(" %s", r->attr->name[0] ? r->attr->name : "?");
+		putchar(' ');
+		if (r->attr->name[0])
+			put(r->attr->name, strlen(r->attr->name));
+		else
+			putchar('?');
 		if (r->sample.raw.type)
 			print_fields(t, &r->sample.raw);
 		else if (r->sample.raw.data)
@@ -157,8 +199,9 @@ static void print_record(struct lt_perf *p, const struct lt_perf_record *r)
 		}
 		break;
 	case LT_PERF_COMM:
-		printf(" COMM %.*s%s", (int)r->comm.len, r->comm.comm,
-		       r->comm.exec ? " exec" : "");
+		printf(" COMM ");
+		put(r->comm.comm, r->comm.len);
+		printf("%s", r->comm.exec ? " exec" : "");
 		break;
 	case LT_PERF_FORK:
 	case LT_PERF_EXIT:
@@ -166,10 +209,10 @@ static void print_record(struct lt_perf *p, const struct lt_perf_record *r)
 		       r->task.ppid, r->task.ptid);
 		break;
 	case LT_PERF_MMAP:
-		printf(" %s 0x%" PRIx64 "+0x%" PRIx64 " @0x%" PRIx64 " %.*s",
+		printf(" %s 0x%" PRIx64 "+0x%" PRIx64 " @0x%" PRIx64 " ",
 		       r->mmap.mmap2 ? "MMAP2" : "MMAP", r->mmap.addr,
-		       r->mmap.len, r->mmap.pgoff, (int)r->mmap.filename_len,
-		       r->mmap.filename);
+		       r->mmap.len, r->mmap.pgoff);
+		put(r->mmap.filename, r->mmap.filename_len);
 		break;
 	case LT_PERF_LOST:
 		printf(" %s %" PRIu64, r->lost.samples ? "LOST_SAMPLES" : "LOST",

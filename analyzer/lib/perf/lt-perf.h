@@ -108,6 +108,7 @@ struct lt_perf_stats {
 					   SWITCH, KSYMBOL, ...), not handed out */
 	uint64_t unknown;		/* records of types not known, skipped */
 	uint64_t damaged;		/* records skipped after an error */
+	uint64_t bad_callchains;	/* callchains dropped as corrupt */
 	uint64_t queue_peak;		/* most records queued at once */
 	uint64_t queue_peak_bytes;	/* most memory the queue held */
 };
@@ -155,6 +156,8 @@ struct lt_perf_record {
 			uint32_t nr_kernel_frames, nr_user_frames;
 			uint32_t nr_other_frames;	/* guest, hypervisor: dropped */
 			bool callchain;		/* the sample has one */
+			bool bad_callchain;	/* with a marker no kernel writes:
+						   dropped whole, as perf does */
 		} sample;
 		struct {
 			const char *comm;	/* not NUL-terminated */
@@ -177,10 +180,16 @@ struct lt_perf_record {
 			uint64_t ino, ino_generation;
 			uint32_t prot, flags;	/* MMAP2 */
 		} mmap;
+		/*
+		 * LOST: the kernel dropped @count records of the ring buffer
+		 * of @cpu.  LOST_SAMPLES: an event's own count of samples it
+		 * dropped, which perf record writes at the end (no time, the
+		 * CPU from ID_INDEX): the same losses again, not more.
+		 */
 		struct {
 			uint64_t count;
-			bool samples;		/* LOST_SAMPLES (not ring-buffer loss) */
-			uint64_t id;		/* LOST: the event's id */
+			bool samples;		/* LOST_SAMPLES */
+			uint64_t id;		/* the event's id (on one CPU) */
 		} lost;
 	};
 };

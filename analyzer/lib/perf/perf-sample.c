@@ -78,9 +78,19 @@ static int short_record(struct lt_perf *p, struct lt_error *err,
 			    item, (unsigned long long)at, size);
 }
 
+static bool known_context(uint64_t v)
+{
+	return v == PERF_CONTEXT_HV || v == PERF_CONTEXT_KERNEL ||
+	       v == PERF_CONTEXT_USER || v == PERF_CONTEXT_USER_DEFERRED ||
+	       v == PERF_CONTEXT_GUEST || v == PERF_CONTEXT_GUEST_KERNEL ||
+	       v == PERF_CONTEXT_GUEST_USER;
+}
+
 /*
  * The callchain's frames by context (kernel, user; the rest counted),
  * innermost first, into p->frames: kernel frames first, user after.
+ * A marker no kernel writes (the user stack walk ended in -1, seen here)
+ * makes it corrupt for perf, which then drops it whole: so do we.
  */
 static void split_callchain(struct lt_perf *p, const unsigned char *ips,
 			    uint64_t nr, uint16_t misc,
@@ -99,6 +109,10 @@ static void split_callchain(struct lt_perf *p, const unsigned char *ips,
 		for (i = 0; i < nr; i++) {
 			v = pget64(ips + 8 * i, p->swap);
 			if (v >= PERF_CONTEXT_MAX) {
+				if (!known_context(v)) {
+					/* perf: "corrupted. Discard all." */
+					goto bad;
+				}
 				ctx = v == PERF_CONTEXT_KERNEL ? 1 :
 				      v == PERF_CONTEXT_USER ? 2 : 0;
 				/* a deferred user stack: a cookie follows */
@@ -128,6 +142,13 @@ static void split_callchain(struct lt_perf *p, const unsigned char *ips,
 	rec->sample.user_frames = p->frames + nk;
 	rec->sample.nr_user_frames = nu;
 	rec->sample.nr_other_frames = no;
+	return;
+bad:
+	rec->sample.kernel_frames = rec->sample.user_frames = p->frames;
+	rec->sample.nr_kernel_frames = rec->sample.nr_user_frames = 0;
+	rec->sample.nr_other_frames = 0;
+	rec->sample.bad_callchain = true;
+	p->stats.bad_callchains++;
 }
 
 static int parse_sample(struct lt_perf *p, struct lt_error *err,
@@ -259,12 +280,14 @@ static int parse_sample(struct lt_perf *p, struct lt_error *err,
 static int parse_trailer(struct lt_perf *p, struct lt_error *err,
 			 const unsigned char *r, uint32_t type, uint32_t size,
 			 uint64_t off, const struct perf_attr *a,
-			 uint32_t *body_end, struct lt_perf_record *rec)
+			 uint32_t *body_end, struct lt_perf_record *rec,
+			 uint64_t *id)
 {
 	const unsigned char *t;
 	uint64_t ts;
 
 	*body_end = size;
+	*id = 0;
 	if (!a->trailer)
 		return 0;
 	if (a->trailer > size - PERF_REC_HEADER)
@@ -287,6 +310,8 @@ static int parse_trailer(struct lt_perf *p, struct lt_error *err,
 		if (rec->cpu < 0)
 			return -1;
 	}
+	if (a->tr_id >= 0)
+		*id = pget64(t + a->tr_id, p->swap);
 	return 0;
 }
 
@@ -298,6 +323,7 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 	const struct perf_attr *a;
 	const struct id_ent *e;
 	const char *s;
+	uint64_t id;
 
 	rec->type = type;
 	rec->misc = pget16(r + 4, p->swap);
@@ -314,7 +340,7 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 	if (type == PERF_RECORD_SAMPLE)
 		return parse_sample(p, err, r, size, off, a, rec);
 
-	if (parse_trailer(p, err, r, type, size, off, a, &end, rec))
+	if (parse_trailer(p, err, r, type, size, off, a, &end, rec, &id))
 		return -1;
 
 #define NEED(n, item)							\
@@ -394,8 +420,18 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 		NEED(16, "count");
 		rec->kind = LT_PERF_LOST;
 		rec->lost.samples = true;
-		rec->lost.id = 0;
+		rec->lost.id = id;
 		rec->lost.count = pget64(r + 8, p->swap);
+		/*
+		 * perf record writes these at the end, from each event's
+		 * own count (read_format LOST): no time, no task, CPU 0;
+		 * the id is the event on one CPU, which ID_INDEX names.
+		 */
+		if (!rec->ts) {
+			e = id_find(p, id);
+			rec->cpu = e ? e->cpu : -1;
+			rec->pid = rec->tid = -1;
+		}
 		return 1;
 	}
 #undef NEED
