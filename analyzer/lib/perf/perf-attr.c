@@ -61,15 +61,35 @@ static int calc_is_pos(uint64_t st)
 	return 1 + bit(st, PERF_SAMPLE_CPU) + bit(st, PERF_SAMPLE_STREAM_ID);
 }
 
+/* The next fixed field's place, if @st has it (else -1). */
+static int fixed(uint64_t st, uint64_t b, int *at)
+{
+	int off = *at;
+
+	if (!(st & b))
+		return -1;
+	*at += 8;
+	return off;
+}
+
 static void attr_layout(struct perf_attr *a)
 {
 	uint64_t st = a->pub.sample_type;
-	int off = 0;
+	int off = PERF_REC_HEADER;
 
-	a->time_off = st & PERF_SAMPLE_TIME ?
-		      PERF_REC_HEADER + 8 * (bit(st, PERF_SAMPLE_IDENTIFIER) +
-					     bit(st, PERF_SAMPLE_IP) +
-					     bit(st, PERF_SAMPLE_TID)) : -1;
+	/* a SAMPLE: IDENTIFIER, IP, TID, TIME, ADDR, ID, STREAM_ID, CPU, PERIOD */
+	a->id_off = fixed(st, PERF_SAMPLE_IDENTIFIER, &off);
+	a->ip_off = fixed(st, PERF_SAMPLE_IP, &off);
+	a->tid_off = fixed(st, PERF_SAMPLE_TID, &off);
+	a->time_off = fixed(st, PERF_SAMPLE_TIME, &off);
+	a->addr_off = fixed(st, PERF_SAMPLE_ADDR, &off);
+	if (st & PERF_SAMPLE_ID)
+		a->id_off = fixed(st, PERF_SAMPLE_ID, &off);
+	fixed(st, PERF_SAMPLE_STREAM_ID, &off);
+	a->cpu_off = fixed(st, PERF_SAMPLE_CPU, &off);
+	a->period_off = fixed(st, PERF_SAMPLE_PERIOD, &off);
+	a->fixed_end = off;
+	off = 0;
 	/* the sample_id_all trailer: TID, TIME, ID, STREAM_ID, CPU, IDENTIFIER */
 	a->tr_tid = a->tr_time = a->tr_id = a->tr_cpu = -1;
 	if (st & PERF_SAMPLE_TID) {
@@ -267,7 +287,7 @@ int attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
 		e->attr = pa->pub.index;
 		pa->pub.nr_ids++;
 	}
-	p->last_attr = NULL;
+	memset(p->idc, 0, sizeof(p->idc));
 	if (pa->pub.clockid >= 0 && p->info.clockid < 0)
 		p->info.clockid = pa->pub.clockid;
 	attr_bind(p, pa);
@@ -303,11 +323,11 @@ int attrs_check(struct lt_perf *p, struct lt_error *err, const struct pcur *c)
 	return 0;
 }
 
-struct perf_attr *attr_of(struct lt_perf *p, const unsigned char *r,
-			  uint32_t type, uint32_t size)
+struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
+			       uint32_t type, uint32_t size)
 {
 	const struct id_ent *e;
-	uint64_t id, where;
+	uint64_t id, where, slot;
 
 	if (p->nr_attrs <= 1)
 		return p->nr_attrs ? p->attrs[0] : NULL;
@@ -327,14 +347,16 @@ struct perf_attr *attr_of(struct lt_perf *p, const unsigned char *r,
 	/* perf: "synthesized events have an id of zero" */
 	if (!id)
 		return p->attrs[0];
-	if (p->last_attr && id == p->last_id)
-		return p->last_attr;
+	/* ids are small numbers, a few per event and CPU */
+	slot = id % 64;
+	if (p->idc[slot].id == id)
+		return p->idc[slot].attr;
 	e = id_find(p, id);
 	if (!e || e->attr >= p->nr_attrs)
 		return NULL;
-	p->last_id = id;
-	p->last_attr = p->attrs[e->attr];
-	return p->last_attr;
+	p->idc[slot].id = id;
+	p->idc[slot].attr = p->attrs[e->attr];
+	return p->idc[slot].attr;
 }
 
 void attrs_free(struct lt_perf *p)

@@ -174,9 +174,13 @@ static inline uint64_t pget64(const void *p, bool swap)
 /* Where a sample's fields are, from its attr's sample_type. */
 struct perf_attr {
 	struct lt_perf_attr pub;
-	int time_off;		/* of TIME in a SAMPLE (from the record's
-				   start), -1 if none: only fixed-size fields
-				   come before it */
+	/*
+	 * A SAMPLE's fields up to PERIOD have fixed places (from the
+	 * record's start; -1: not there), and end at fixed_end: read
+	 * straight from there when the record is that long.
+	 */
+	int id_off, ip_off, tid_off, time_off, addr_off, cpu_off, period_off;
+	uint32_t fixed_end;
 	uint32_t trailer;	/* bytes of the sample_id_all trailer */
 	int tr_tid, tr_time, tr_id, tr_cpu;	/* offsets in it, -1 none */
 	/* a tracepoint's common_type, read from its payload */
@@ -191,14 +195,23 @@ struct id_ent {
 
 /* ---- the reorder queue -------------------------------------------------- */
 
+/*
+ * A queued record: its time, and its offset << 16 | its attr's index (so
+ * that it is not looked up again; offsets stay below 2^48).  The second
+ * breaks ties in time: file order.
+ */
 struct q_ent {
 	uint64_t ts;
-	uint64_t off;		/* of the record: also breaks ties in ts */
+	uint64_t ref;
 };
+
+#define Q_REF(off, attr)	((off) << 16 | (attr))
+#define Q_OFF(ref)		((ref) >> 16)
+#define Q_ATTR(ref)		((unsigned int)((ref) & 0xffff))
 
 /* A run: queued records whose times do not go down, entries [head, end). */
 struct q_run {
-	uint64_t ts, off;	/* of its head entry: the heap's key */
+	uint64_t ts, ref;	/* of its head entry: the heap's key */
 	uint64_t head, end;	/* entry numbers (ring index = n & mask) */
 };
 
@@ -253,7 +266,9 @@ struct lt_perf {
 	uint64_t size;			/* of the file (map) */
 	uint64_t sys_page;
 	uint64_t released;		/* map: pages dropped up to here */
-	uint64_t populated;		/* map: pages faulted in up to here */
+	uint64_t populated;		/* map: pages faulted in up to here
+					   (the data read so far: at most size) */
+	bool populate_off;		/* madvise() cannot (Linux < 5.14) */
 	unsigned char *win;		/* stream: bytes [win_base, +win_len) */
 	size_t win_cap, win_len;
 	uint64_t win_base;
@@ -274,8 +289,11 @@ struct lt_perf {
 	int id_pos, is_pos;		/* in u64s: the id in a SAMPLE from its
 					   start, in others from their end */
 	bool sample_id_all;
-	uint64_t last_id;		/* the last id looked up, and its attr */
-	struct perf_attr *last_attr;
+	/* ids looked up lately: a direct-mapped cache of id -> attr */
+	struct {
+		uint64_t id;
+		struct perf_attr *attr;
+	} idc[64];	/* attr_of() knows the size */
 
 	struct lt_trace *trace;		/* the tracing data's formats */
 	struct lt_perf_build_id *build_ids;
@@ -323,8 +341,20 @@ int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
  * @err at the end of the file or stream (LT_E_TRUNCATED, naming @what) or
  * on a read error.  Valid until the next perf_bytes().
  */
-const unsigned char *perf_bytes(struct lt_perf *p, struct lt_error *err,
-				uint64_t off, size_t n, const char *what);
+const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
+				     uint64_t off, size_t n, const char *what);
+
+static inline const unsigned char *perf_bytes(struct lt_perf *p,
+					      struct lt_error *err,
+					      uint64_t off, size_t n,
+					      const char *what)
+{
+	/* the hot path: mapped, and faulted in already (populated <= size) */
+	if (!p->stream && off <= p->populated && n <= p->populated - off &&
+	    off >= p->info.data_offset)
+		return p->map + off;
+	return perf_bytes_slow(p, err, off, n, what);
+}
 /*
  * @n bytes at @off passed over (AUXTRACE data); in a stream they are read
  * and kept only as far as something before @keep is still queued.
@@ -356,8 +386,26 @@ int id_set_cpu(struct lt_perf *p, struct lt_error *err,
 	       const struct pcur *c, uint64_t id, int cpu);
 struct id_ent *id_find(const struct lt_perf *p, uint64_t id);
 /* The attr of the record @r of @size bytes, or NULL if it names none. */
-struct perf_attr *attr_of(struct lt_perf *p, const unsigned char *r,
-			  uint32_t type, uint32_t size);
+struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
+			       uint32_t type, uint32_t size);
+
+static inline struct perf_attr *attr_of(struct lt_perf *p,
+					const unsigned char *r, uint32_t type,
+					uint32_t size)
+{
+	uint64_t id, where;
+
+	if (p->nr_attrs == 1)
+		return p->attrs[0];
+	/* a SAMPLE whose id was looked up lately */
+	if (type == PERF_RECORD_SAMPLE && p->nr_attrs &&
+	    (where = PERF_REC_HEADER + 8 * (uint64_t)p->id_pos) + 8 <= size) {
+		id = pget64(r + where, p->swap);
+		if (id && p->idc[id % 64].id == id)
+			return p->idc[id % 64].attr;
+	}
+	return attr_of_slow(p, r, type, size);
+}
 void attrs_free(struct lt_perf *p);
 
 /* perf-header.c */
@@ -386,10 +434,14 @@ int build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
  * damage said then).
  */
 uint64_t record_time(struct lt_perf *p, const unsigned char *r,
-		     uint32_t type, uint32_t size);
-/* Record @r at @off whole into @rec: 1, or -1 with @err (damage). */
+		     uint32_t type, uint32_t size, struct perf_attr **attr);
+/*
+ * Record @r at @off whole into @rec: 1, or -1 with @err (damage).  @a is
+ * its attr (record_time() found it), or NULL: looked up.
+ */
 int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
-		 struct lt_perf_record *rec, struct lt_error *err);
+		 struct perf_attr *a, struct lt_perf_record *rec,
+		 struct lt_error *err);
 /* Whether records of @type are handed out (else skipped). */
 static inline bool record_wanted(uint32_t type)
 {
@@ -403,11 +455,59 @@ static inline bool record_wanted(uint32_t type)
 int queue_init(struct perf_queue *q, uint64_t max_ents);
 void queue_free(struct perf_queue *q);
 /* 1 queued, 0 full (hand some out first), -1 out of memory */
-int queue_add(struct perf_queue *q, uint64_t ts, uint64_t off);
+int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref);
+
+static inline int queue_add(struct perf_queue *q, uint64_t ts, uint64_t ref)
+{
+	/* the common case: room in the ring, and the last run goes on */
+	if (q->open && ts >= q->cur_last && q->tail - q->front <= q->mask) {
+		/* the ring is larger than the caches: ask for lines ahead */
+		__builtin_prefetch(&q->ents[(q->tail + 16) & q->mask], 1);
+		q->ents[q->tail & q->mask] = (struct q_ent){ ts, ref };
+		if (ts > q->max_ts)
+			q->max_ts = ts;
+		q->nr++;
+		q->cur_last = ts;
+		q->cur.end = ++q->tail;
+		return 1;
+	}
+	return queue_add_slow(q, ts, ref);
+}
 /* Start handing out up to @limit (UINT64_MAX: everything): 0, -1 ENOMEM */
 int queue_flush_to(struct perf_queue *q, uint64_t limit);
-/* The next record of the flush: 1 with *@off, 0 none left up to the limit */
-int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *off);
+void queue_sift(struct q_run *h, uint32_t n);
+
+/* The next record of the flush: 1 with *@ref, 0 none left up to the limit */
+static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
+{
+	struct q_run *top = q->heap;
+	const struct q_ent *e;
+
+	if (!q->nr_runs || top->ts > q->limit)
+		return 0;
+	*ts = top->ts;
+	*ref = top->ref;
+	q->last_flush = top->ts;
+	q->nr--;
+	if (++top->head < top->end) {
+		e = &q->ents[top->head & q->mask];
+		top->ts = e->ts;
+		top->ref = e->ref;
+		/* still before the others: no need to sift (two runs: often) */
+		if (q->nr_runs == 1 ||
+		    (q->nr_runs == 2 && (top->ts < top[1].ts ||
+					 (top->ts == top[1].ts &&
+					  top->ref < top[1].ref))))
+			return 1;
+	} else {
+		*top = q->heap[--q->nr_runs];
+		if (!q->nr && !q->open)
+			q->front = q->tail;
+	}
+	if (q->nr_runs > 1)
+		queue_sift(q->heap, q->nr_runs);
+	return 1;
+}
 /* The oldest queued record's offset, or UINT64_MAX when empty. */
 uint64_t queue_low(struct perf_queue *q);
 /* Entries the ring holds now, handed out or not (what caps it). */

@@ -20,13 +20,14 @@
 
 static inline bool run_before(const struct q_run *a, const struct q_run *b)
 {
-	return a->ts < b->ts || (a->ts == b->ts && a->off < b->off);
+	return a->ts < b->ts || (a->ts == b->ts && a->ref < b->ref);
 }
 
-static void sift_down(struct q_run *h, uint32_t n, uint32_t i)
+/* Restore the heap after h[0] grew later (or was replaced). */
+void queue_sift(struct q_run *h, uint32_t n)
 {
-	struct q_run e = h[i];
-	uint32_t c;
+	struct q_run e = h[0];
+	uint32_t c, i = 0;
 
 	for (;; i = c) {
 		c = 2 * i + 1;
@@ -117,7 +118,7 @@ static int ring_grow(struct perf_queue *q)
 	return 0;
 }
 
-int queue_add(struct perf_queue *q, uint64_t ts, uint64_t off)
+int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref)
 {
 	if (!q->ents || q->tail - q->front > q->mask) {
 		if (q->ents)
@@ -125,7 +126,7 @@ int queue_add(struct perf_queue *q, uint64_t ts, uint64_t off)
 		if ((!q->ents || q->tail - q->front > q->mask) && ring_grow(q))
 			return q->ents && q->mask + 1 >= q->max_ents ? 0 : -1;
 	}
-	q->ents[q->tail & q->mask] = (struct q_ent){ ts, off };
+	q->ents[q->tail & q->mask] = (struct q_ent){ ts, ref };
 	/* perf: the largest time queued since the queue was last empty */
 	if (!q->nr || ts > q->max_ts)
 		q->max_ts = ts;
@@ -137,7 +138,7 @@ int queue_add(struct perf_queue *q, uint64_t ts, uint64_t off)
 			q->nr--;
 			return -1;
 		}
-		q->cur = (struct q_run){ ts, off, q->tail, q->tail + 1 };
+		q->cur = (struct q_run){ ts, ref, q->tail, q->tail + 1 };
 		q->open = true;
 	}
 	q->cur_last = ts;
@@ -157,37 +158,11 @@ int queue_flush_to(struct perf_queue *q, uint64_t limit)
 	return 0;
 }
 
-int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *off)
-{
-	struct q_run *top;
-	const struct q_ent *e;
-
-	if (!q->nr_runs || q->heap[0].ts > q->limit)
-		return 0;
-	top = &q->heap[0];
-	*ts = top->ts;
-	*off = top->off;
-	q->last_flush = top->ts;
-	q->nr--;
-	if (++top->head < top->end) {
-		e = &q->ents[top->head & q->mask];
-		top->ts = e->ts;
-		top->off = e->off;
-	} else {
-		q->heap[0] = q->heap[--q->nr_runs];
-	}
-	if (q->nr_runs)
-		sift_down(q->heap, q->nr_runs, 0);
-	if (!q->nr && !q->open)
-		q->front = q->tail;
-	return 1;
-}
-
 uint64_t queue_low(struct perf_queue *q)
 {
 	if (!q->nr)
 		return UINT64_MAX;
-	return q->ents[live_front(q) & q->mask].off;
+	return Q_OFF(q->ents[live_front(q) & q->mask].ref);
 }
 
 uint64_t queue_used(struct perf_queue *q)

@@ -44,8 +44,7 @@ static void note_peak(struct lt_perf *p)
 {
 	uint64_t bytes = queue_bytes(&p->q) + p->win_cap;
 
-	if (p->q.nr > p->stats.queue_peak)
-		p->stats.queue_peak = p->q.nr;
+	p->stats.queue_peak = p->q.nr;
 	if (bytes > p->stats.queue_peak_bytes)
 		p->stats.queue_peak_bytes = bytes;
 }
@@ -81,7 +80,8 @@ static int start_forced(struct lt_perf *p, struct lt_error *err)
 	return 0;
 }
 
-static int hand_out(struct lt_perf *p, uint64_t off,
+/* The record at @off, of attr @a (NULL: to be looked up), handed out. */
+static int hand_out(struct lt_perf *p, uint64_t off, struct perf_attr *a,
 		    struct lt_perf_record *rec, struct lt_error *err)
 {
 	const unsigned char *r;
@@ -92,7 +92,7 @@ static int hand_out(struct lt_perf *p, uint64_t off,
 		return -1;
 	size = pget16(r + 6, p->swap);
 	r = perf_bytes(p, err, off, size, "record");
-	if (!r || record_parse(p, r, off, rec, err) < 0) {
+	if (!r || record_parse(p, r, off, a, rec, err) < 0) {
 		p->stats.damaged++;
 		return -1;
 	}
@@ -164,7 +164,8 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		 struct lt_error *err)
 {
 	const unsigned char *h;
-	uint64_t ts, off;
+	struct perf_attr *a;
+	uint64_t ts, off, ref;
 	uint32_t type;
 	uint16_t size;
 	int ret;
@@ -173,8 +174,18 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		if (p->state == ST_FORCED && !over_cap(p, true))
 			p->state = ST_READ;
 		if (p->state == ST_FLUSH || p->state == ST_FORCED) {
-			if (queue_pop(&p->q, &ts, &off))
-				return hand_out(p, off, rec, err);
+			if (queue_pop(&p->q, &ts, &ref)) {
+				/*
+				 * The next one out is likely the heap's top:
+				 * its bytes were read a round ago, and are
+				 * out of the caches by now.
+				 */
+				if (!p->stream && p->q.nr_runs)
+					__builtin_prefetch(p->map +
+							   Q_OFF(p->q.heap[0].ref));
+				return hand_out(p, Q_OFF(ref),
+						p->attrs[Q_ATTR(ref)], rec, err);
+			}
 			p->state = p->state == ST_FLUSH ? p->after : ST_READ;
 			release(p);
 			continue;
@@ -191,7 +202,7 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 				continue;
 			}
 		}
-		ret = perf_more(p, err, p->pos);
+		ret = !p->stream ? p->pos < p->end : perf_more(p, err, p->pos);
 		if (ret == 0) {
 			finish(p);
 			continue;
@@ -233,12 +244,18 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		h = perf_bytes(p, err, off, size, "record");
 		if (!h)
 			return broken(p);
-		ts = record_time(p, h, type, size);
+		ts = record_time(p, h, type, size, &a);
 		if (!ts) {
 			p->stats.no_time++;
-			return hand_out(p, off, rec, err);
+			return hand_out(p, off, a, rec, err);
 		}
-		ret = queue_add(&p->q, ts, off);
+		/* offsets past 2^48 do not fit a queue entry: 256 TB */
+		if (off >> 48) {
+			perf_fail_at(p, err, LT_E_LIMIT, "record", off,
+				     "past 256 TB of data");
+			return broken(p);
+		}
+		ret = queue_add(&p->q, ts, Q_REF(off, a->pub.index));
 		if (ret < 0) {
 			perf_fail(p, err, LT_E_NOMEM,
 				  "out of memory for the reorder queue");
@@ -252,6 +269,7 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 				return -1;
 			continue;
 		}
-		note_peak(p);
+		if (p->q.nr > p->stats.queue_peak)
+			note_peak(p);
 	}
 }

@@ -37,9 +37,9 @@ static inline bool bit(uint64_t v, uint64_t b)
 }
 
 uint64_t record_time(struct lt_perf *p, const unsigned char *r,
-		     uint32_t type, uint32_t size)
+		     uint32_t type, uint32_t size, struct perf_attr **attr)
 {
-	const struct perf_attr *a = attr_of(p, r, type, size);
+	const struct perf_attr *a = *attr = attr_of(p, r, type, size);
 	uint64_t ts;
 
 	if (!a)
@@ -169,6 +169,35 @@ static int parse_sample(struct lt_perf *p, struct lt_error *err,
 
 	rec->kind = LT_PERF_SAMPLE;
 	memset(&rec->sample, 0, sizeof(rec->sample));
+	if (size >= a->fixed_end) {
+		/* the fixed fields all there: read from their places */
+		if (a->id_off >= 0)
+			rec->sample.id = pget64(r + a->id_off, p->swap);
+		if (a->ip_off >= 0)
+			rec->sample.ip = pget64(r + a->ip_off, p->swap);
+		if (a->tid_off >= 0) {
+			rec->pid = (int32_t)pget32(r + a->tid_off, p->swap);
+			rec->tid = (int32_t)pget32(r + a->tid_off + 4, p->swap);
+		}
+		if (a->time_off >= 0) {
+			rec->ts = pget64(r + a->time_off, p->swap);
+			if (rec->ts == UINT64_MAX)
+				rec->ts = 0;
+		}
+		if (a->addr_off >= 0)
+			rec->sample.addr = pget64(r + a->addr_off, p->swap);
+		if (a->cpu_off >= 0) {
+			cpu = pget32(r + a->cpu_off, p->swap);
+			rec->cpu = cpu_of(p, err, cpu, PERF_RECORD_SAMPLE, off);
+			if (rec->cpu < 0)
+				return -1;
+		}
+		if (a->period_off >= 0)
+			rec->sample.period = pget64(r + a->period_off, p->swap);
+		c = a->fixed_end;
+		goto variable;
+	}
+	/* one by one, to say which does not fit */
 	if (st & PERF_SAMPLE_IDENTIFIER) {
 		NEED(8, "IDENTIFIER");
 		rec->sample.id = pget64(r + c, p->swap);
@@ -219,6 +248,7 @@ static int parse_sample(struct lt_perf *p, struct lt_error *err,
 		rec->sample.period = pget64(r + c, p->swap);
 		c += 8;
 	}
+variable:
 	if (st & PERF_SAMPLE_READ) {
 		each = 8 * (1 + bit(rf, PERF_FORMAT_ID) +
 			    bit(rf, PERF_FORMAT_LOST));
@@ -266,7 +296,9 @@ static int parse_sample(struct lt_perf *p, struct lt_error *err,
 			raw->id = a->type_size == 1 ? t[0] :
 				  a->type_size == 2 ? pget16(t, p->swap) :
 				  (uint16_t)pget32(t, p->swap);
-			raw->type = lt_trace_event_by_id(p->trace, raw->id);
+			/* its own event's, but for damage */
+			raw->type = raw->id == a->pub.config ? a->pub.tp :
+				    lt_trace_event_by_id(p->trace, raw->id);
 		}
 	}
 #undef NEED
@@ -316,11 +348,11 @@ static int parse_trailer(struct lt_perf *p, struct lt_error *err,
 }
 
 int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
-		 struct lt_perf_record *rec, struct lt_error *err)
+		 struct perf_attr *a, struct lt_perf_record *rec,
+		 struct lt_error *err)
 {
 	uint32_t type = pget32(r, p->swap);
 	uint32_t size = pget16(r + 6, p->swap), end;
-	const struct perf_attr *a;
 	const struct id_ent *e;
 	const char *s;
 	uint64_t id;
@@ -332,7 +364,8 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 	rec->pid = rec->tid = -1;
 	rec->late = false;
 	rec->offset = off;
-	a = attr_of(p, r, type, size);
+	if (!a)
+		a = attr_of(p, r, type, size);
 	if (!a)
 		return perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
 				    "its event id is none of the file's events");

@@ -152,8 +152,12 @@ char *perf_keep(struct lt_perf *p, const char *s, size_t len)
 
 /* ---- the mapped file ------------------------------------------------- */
 
-/* Fault in the map from @off on, a step at a time (a hint). */
-static void populate(struct lt_perf *p, uint64_t off)
+/*
+ * Fault in the map from @off to past @end, a step at a time (a hint);
+ * p->populated (never past the file's end) is what perf_bytes() then
+ * hands out without a call.
+ */
+static void populate(struct lt_perf *p, uint64_t off, uint64_t end)
 {
 	uint64_t from = off > p->populated ? off : p->populated;
 	uint64_t to;
@@ -162,8 +166,12 @@ static void populate(struct lt_perf *p, uint64_t off)
 	if (from >= p->size)
 		return;
 	to = from + MAP_STEP < p->size ? from + MAP_STEP : p->size;
-	if (madvise((void *)(p->map + from), to - from, MADV_POPULATE_READ))
-		to = UINT64_MAX;	/* before Linux 5.14: faults will do */
+	if (to < end)
+		to = end;
+	/* before Linux 5.14 faults will do */
+	if (!p->populate_off &&
+	    madvise((void *)(p->map + from), to - from, MADV_POPULATE_READ))
+		p->populate_off = true;
 	p->populated = to;
 }
 
@@ -177,7 +185,7 @@ static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
 							    p->size - off : 0)),
 		       NULL;
 	if (off + n > p->populated && off >= p->info.data_offset)
-		populate(p, off);
+		populate(p, off, off + n);
 	return p->map + off;
 }
 
@@ -287,8 +295,8 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 
 /* ---- either ------------------------------------------------------------ */
 
-const unsigned char *perf_bytes(struct lt_perf *p, struct lt_error *err,
-				uint64_t off, size_t n, const char *what)
+const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
+				     uint64_t off, size_t n, const char *what)
 {
 	return p->stream ? win_bytes(p, err, off, n, what) :
 			   map_bytes(p, err, off, n, what);
