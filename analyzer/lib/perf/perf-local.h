@@ -489,6 +489,8 @@ static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
 	*ref = top->ref;
 	q->last_flush = top->ts;
 	q->nr--;
+	/* handed out: the front may pass it (live_front()) */
+	q->ents[top->head & q->mask].ts = 0;
 	if (++top->head < top->end) {
 		e = &q->ents[top->head & q->mask];
 		top->ts = e->ts;
@@ -512,6 +514,12 @@ static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
 uint64_t queue_low(struct perf_queue *q);
 /* Entries the ring holds now, handed out or not (what caps it). */
 uint64_t queue_used(struct perf_queue *q);
+/*
+ * Whether the queue is at its cap, in entries or in runs (@half: half of
+ * it).  queue_add() says full only when this is true at the whole cap, so
+ * handing out until it is false at half the cap always makes progress.
+ */
+bool queue_over(struct perf_queue *q, bool half);
 /* Bytes the queue's entries take now. */
 uint64_t queue_bytes(const struct perf_queue *q);
 

@@ -85,17 +85,16 @@ void queue_free(struct perf_queue *q)
 	q->heap = NULL;
 }
 
-/* The first entry still queued: no run starts before it. */
+/*
+ * The first entry still queued.  Entries handed out have their time set
+ * to 0 (no queued record has time 0), so the front only moves on: over
+ * the queue's life, each entry is passed once.
+ */
 static uint64_t live_front(struct perf_queue *q)
 {
-	uint64_t front = q->open ? q->cur.head : q->tail;
-	uint32_t i;
-
-	for (i = 0; i < q->nr_runs; i++)
-		if (q->heap[i].head < front)
-			front = q->heap[i].head;
-	q->front = front;
-	return front;
+	while (q->front < q->tail && !q->ents[q->front & q->mask].ts)
+		q->front++;
+	return q->front;
 }
 
 /* Double the ring (or make the first): 0, or -1 at the cap or out of memory */
@@ -126,6 +125,9 @@ int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref)
 		if ((!q->ents || q->tail - q->front > q->mask) && ring_grow(q))
 			return q->ents && q->mask + 1 >= q->max_ents ? 0 : -1;
 	}
+	/* runs of a record or two (times going back and forth): the heap's cap */
+	if (q->nr_runs >= q->max_ents / 8 && !(q->open && ts >= q->cur_last))
+		return 0;
 	q->ents[q->tail & q->mask] = (struct q_ent){ ts, ref };
 	/* perf: the largest time queued since the queue was last empty */
 	if (!q->nr || ts > q->max_ts)
@@ -168,6 +170,13 @@ uint64_t queue_low(struct perf_queue *q)
 uint64_t queue_used(struct perf_queue *q)
 {
 	return q->nr ? q->tail - live_front(q) : 0;
+}
+
+bool queue_over(struct perf_queue *q, bool half)
+{
+	uint64_t ents = half ? q->max_ents / 2 : q->max_ents;
+
+	return queue_used(q) >= ents || q->nr_runs >= ents / 8;
 }
 
 uint64_t queue_bytes(const struct perf_queue *q)

@@ -22,17 +22,15 @@ static void release(struct lt_perf *p)
 	perf_release(p, low < p->pos ? low : p->pos);
 }
 
-/* Whether the queue holds more than its cap (@half: half of it). */
+/*
+ * Whether the queue is at its cap (@half: half of it): in entries or
+ * runs, and for a stream in the bytes its records keep in the window.
+ */
 static bool over_cap(struct lt_perf *p, bool half)
 {
-	uint64_t used = queue_used(&p->q), low;
-	uint64_t ents = p->q.max_ents, bytes = p->queue_bytes;
+	uint64_t bytes = half ? p->queue_bytes / 2 : p->queue_bytes, low;
 
-	if (half) {
-		ents /= 2;
-		bytes /= 2;
-	}
-	if (used > ents)
+	if (queue_over(&p->q, half))
 		return true;
 	if (!p->stream)
 		return false;
