@@ -27,6 +27,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lt-decode.h"
 #include "lt-perf.h"
 #include "lt-test.h"
 #include "perf-build.h"
@@ -623,6 +624,62 @@ static void test_random(void)
 	}
 }
 
+/* The analyzer's decoder takes the samples as it takes a trace.dat's. */
+static void test_decode(void)
+{
+	struct tfile f = basic_file(false, false);
+	struct lt_perf_options o = { 0 };
+	struct lt_perf_record rec;
+	struct lt_decoder d;
+	struct lt_error err;
+	struct lt_perf *p;
+	struct tlayout L;
+	struct lt_ev ev;
+	unsigned int sw = 0, wk = 0;
+	struct pb b;
+	int fd;
+
+	lt_test_case = "decode";
+	tb_build(&f, &b, &L);
+	fd = memfd_create("decode", 0);
+	if (fd < 0 || write(fd, b.p, b.len) != (ssize_t)b.len)
+		abort();
+	if (lt_perf_open_fd(&p, fd, "decode", &o, &err) ||
+	    lt_decode_init(&d, lt_perf_trace(p), &err)) {
+		fprintf(stderr, "decode: %s\n", err.msg);
+		lt_test_failures++;
+		close(fd);
+		free(b.p);
+		return;
+	}
+	while (lt_perf_next(p, &rec, &err) > 0) {
+		if (rec.kind != LT_PERF_SAMPLE ||
+		    lt_decode_record(&d, &rec.sample.raw, &ev) != 1)
+			continue;
+		CHECK_U64(ev.ts, rec.ts);
+		CHECK_U64(ev.cpu, rec.cpu);
+		CHECK_U64(ev.current, rec.pid);
+		if (ev.kind == LT_EV_SWITCH) {
+			sw++;
+			CHECK_U64(ev.state, LT_STATE_SLEEP);
+			CHECK(ev.str_len > 0 && !memcmp(ev.str, "prev", 4));
+			if (rec.ts == 100)
+				CHECK(ev.pid == 42 && ev.pid2 == 0);
+		} else if (ev.kind == LT_EV_WAKEUP) {
+			wk++;
+			if (rec.ts == 200)
+				CHECK_U64(ev.pid, 8);
+		}
+	}
+	CHECK_U64(sw, 6);
+	CHECK_U64(wk, 4);
+	CHECK_U64(d.counts[LT_SRC_SWITCH], 6);
+	lt_decode_free(&d);
+	lt_perf_close(p);
+	close(fd);
+	free(b.p);
+}
+
 /*
  * Times going backwards, record after record: each is a run of its own.
  * The heap of runs has a cap too; the queue still hands out every record
@@ -1003,6 +1060,7 @@ int main(int argc, char **argv)
 	test_layouts();
 	test_tracing_data();
 	test_damage();
+	test_decode();
 	test_backwards();
 	test_random();
 	return lt_test_done("test-perf");

@@ -17,6 +17,18 @@
  * either byte order are read.
  *
  * The library never prints: oddities are counted (struct lt_perf_stats).
+ *
+ * To the analyzer's decoder, a tracepoint sample is a trace record:
+ *
+ *	lt_perf_open(&p, path, NULL, &err);
+ *	lt_decode_init(&d, lt_perf_trace(p), &err);
+ *	while ((ret = lt_perf_next(p, &r, &err)) != 0)
+ *		if (ret > 0 && r.kind == LT_PERF_SAMPLE && r.sample.raw.data)
+ *			lt_decode_record(&d, &r.sample.raw, &ev);
+ *
+ * with r.sample.kernel_frames for a stack (innermost first, as
+ * ftrace:kernel_stack's), and the other kinds for names, tasks, mappings
+ * and losses.
  */
 #ifndef LT_PERF_H
 #define LT_PERF_H
@@ -143,10 +155,12 @@ struct lt_perf_record {
 	union {
 		struct {
 			/*
-			 * A tracepoint's payload: kind LT_REC_EVENT, cpu, ts,
+			 * A tracepoint's payload: kind LT_REC_EVENT, cpu (-1
+			 * when the sample has none, unlike a trace.dat's), ts,
 			 * id = its common_type, type = that format (NULL if
-			 * the file lacks it), data/size = the raw data (size
-			 * 0 when the sample has none).
+			 * the file lacks it), data/size = the raw data (NULL,
+			 * 0 when the sample has none), padded by the kernel
+			 * to 8 bytes with its size field.
 			 */
 			struct lt_record raw;
 			uint64_t ip, addr, period, id;
