@@ -254,17 +254,18 @@ static int read_attrs(struct lt_perf *p, struct lt_error *err,
 	uint32_t asize;
 	struct pcur c;
 
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 65536)
+		return perf_fail_at(p, err, LT_E_CORRUPT, "header", 16,
+				    "attr size %llu (80 to 65536)",
+				    (unsigned long long)attr_size);
+	/* no pointer into the map before the bytes are known to be there */
+	if (in_file(p, err, "attrs section", off, size))
+		return -1;
 	c.what = "attrs section";
 	c.p = p->map + off;
 	c.len = size;
 	c.pos = 0;
 	c.off = off;
-	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 65536)
-		return perf_fail_at(p, err, LT_E_CORRUPT, "header", 16,
-				    "attr size %llu (80 to 65536)",
-				    (unsigned long long)attr_size);
-	if (in_file(p, err, "attrs section", off, size))
-		return -1;
 	if (size % attr_size || !size)
 		return perf_fail_at(p, err, LT_E_CORRUPT, "attrs section", off,
 				    "%llu bytes are not a whole number of %llu-byte attrs",
