@@ -211,7 +211,8 @@ int feat_read(struct lt_perf *p, struct lt_error *err, unsigned int feat,
 	struct lt_perf_info *in = &p->info;
 	uint32_t a, b;
 
-	if (feat < FEAT_BITS)
+	/* pipe mode's end-of-features record has no bytes: not a feature */
+	if (feat < FEAT_BITS && c->len)
 		in->features[feat / 64] |= 1ULL << (feat % 64);
 	switch (feat) {
 	case FEAT_TRACING_DATA:

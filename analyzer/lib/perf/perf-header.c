@@ -138,10 +138,7 @@ static int rec_feature(struct lt_perf *p, struct lt_error *err,
 	c->pos = PERF_REC_HEADER;
 	if (cur_u64(p, err, c, "feature id", &feat))
 		return -1;
-	if (feat == FEAT_LAST) {
-		p->features_done = true;
-		return 0;
-	}
+	/* the end-of-features one (HEADER_LAST_FEATURE) is unknown too */
 	if (feat >= FEAT_BITS)
 		return 0;
 	body.p = c->p + c->pos;

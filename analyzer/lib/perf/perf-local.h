@@ -129,7 +129,6 @@ enum {
 	FEAT_CLOCKID		= 23,
 	FEAT_COMPRESSED		= 27,
 	FEAT_CLOCK_DATA		= 29,
-	FEAT_LAST		= 32,	/* the pipe's end-of-features record */
 	FEAT_BITS		= 256,
 };
 
@@ -300,7 +299,6 @@ struct lt_perf {
 	unsigned int nr_build_ids, build_ids_cap;
 	char **strs;			/* owned strings, freed at close */
 	unsigned int nr_strs, strs_cap;
-	bool features_done;		/* pipe: the end-of-features record */
 
 	struct perf_queue q;
 	size_t queue_bytes;
