@@ -41,6 +41,8 @@ int tracing_data_read(struct lt_perf *p, struct lt_error *err,
 	if (lt_trace_from_tracing_data(&p->trace, p->path, data, len, off,
 				       &e) == 0) {
 		p->info.tracing_data = true;
+		/* in pipe mode a record of its own: the bit says it too */
+		p->info.features[0] |= 1ULL << FEAT_TRACING_DATA;
 		attrs_bind_formats(p);
 		return 0;
 	}
@@ -96,6 +98,7 @@ int build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
 	memcpy(b->id, e + PERF_REC_HEADER + 4, n);
 	b->filename = name;
 	p->info.nr_build_ids = p->nr_build_ids;
+	p->info.features[0] |= 1ULL << FEAT_BUILD_ID;
 	return 0;
 }
 
