@@ -473,7 +473,30 @@ static inline int queue_add(struct perf_queue *q, uint64_t ts, uint64_t ref)
 }
 /* Start handing out up to @limit (UINT64_MAX: everything): 0, -1 ENOMEM */
 int queue_flush_to(struct perf_queue *q, uint64_t limit);
-void queue_sift(struct q_run *h, uint32_t n);
+static inline bool run_before(const struct q_run *a, const struct q_run *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->ref < b->ref);
+}
+
+/* Restore the heap after h[0] grew later (or was replaced). */
+static inline void queue_sift(struct q_run *h, uint32_t n)
+{
+	struct q_run e = h[0];
+	uint32_t c, i = 0;
+
+	for (;; i = c) {
+		c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && run_before(&h[c + 1], &h[c]))
+			c++;
+		if (!run_before(&h[c], &e))
+			break;
+		h[i] = h[c];
+	}
+	h[i] = e;
+}
+
 
 /* The next record of the flush: 1 with *@ref, 0 none left up to the limit */
 static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
@@ -493,11 +516,9 @@ static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
 		e = &q->ents[top->head & q->mask];
 		top->ts = e->ts;
 		top->ref = e->ref;
-		/* still before the others: no need to sift (two runs: often) */
-		if (q->nr_runs == 1 ||
-		    (q->nr_runs == 2 && (top->ts < top[1].ts ||
-					 (top->ts == top[1].ts &&
-					  top->ref < top[1].ref))))
+		/* still before its children: no need to sift */
+		if ((q->nr_runs < 2 || run_before(top, &top[1])) &&
+		    (q->nr_runs < 3 || run_before(top, &top[2])))
 			return 1;
 	} else {
 		*top = q->heap[--q->nr_runs];

@@ -18,30 +18,6 @@
 
 #define RING_FIRST	1024u
 
-static inline bool run_before(const struct q_run *a, const struct q_run *b)
-{
-	return a->ts < b->ts || (a->ts == b->ts && a->ref < b->ref);
-}
-
-/* Restore the heap after h[0] grew later (or was replaced). */
-void queue_sift(struct q_run *h, uint32_t n)
-{
-	struct q_run e = h[0];
-	uint32_t c, i = 0;
-
-	for (;; i = c) {
-		c = 2 * i + 1;
-		if (c >= n)
-			break;
-		if (c + 1 < n && run_before(&h[c + 1], &h[c]))
-			c++;
-		if (!run_before(&h[c], &e))
-			break;
-		h[i] = h[c];
-	}
-	h[i] = e;
-}
-
 static int heap_push(struct perf_queue *q, const struct q_run *run)
 {
 	struct q_run *h;
