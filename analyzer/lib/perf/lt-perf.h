@@ -3,7 +3,8 @@
  * lt-perf.h - the perf.data reader.
  *
  * Reads what `perf record` writes: a file (mapped) or, in pipe mode
- * (`perf record -o -`), a stream read from a pipe or standard input.  It
+ * (`perf record -o -`), a stream read from a pipe or standard input;
+ * compressed (perf record -z) or not.  It
  * hands out the data records one at a time, in time order as perf's
  * ordered-events gives them (FINISHED_ROUND bounds how far back a record
  * may go), through a reorder queue of bounded size: memory does not grow
@@ -96,7 +97,8 @@ struct lt_perf_info {
 	bool have_clock_data;		/* CLOCK_DATA: the wall-clock time */
 	uint64_t clock_tod_ns;		/* ... clock_tod_ns at */
 	uint64_t clock_ref_ns;		/* ... this time of the events' clock */
-	const char *compression;	/* "none", or "zstd" (perf record -z) */
+	const char *compression;	/* "none", or "zstd" (perf record -z:
+					   the COMPRESSED feature says so) */
 	uint64_t features[4];		/* bit n: feature n is in the file */
 	bool tracing_data;		/* the tracepoints' formats are there */
 	unsigned int nr_attrs;

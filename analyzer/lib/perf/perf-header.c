@@ -215,13 +215,8 @@ int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
 			return -1;
 		}
 		return 0;
-	case PERF_RECORD_COMPRESSED:
-	case PERF_RECORD_COMPRESSED2:
-		*fatal = true;
-		return perf_fail_at(p, err, LT_E_VERSION, "COMPRESSED record",
-				    off,
-				    "compressed data (perf record -z) is not supported; \"perf inject -i FILE -o NEW\" writes it uncompressed");
 	default:
+		/* COMPRESSED ones are data: lt_perf_next() takes them */
 		/* THREAD_MAP, CPU_MAP, TIME_CONV, STAT, ...: nothing needed */
 		if (type >= PERF_RECORD_USER_MAX)
 			p->stats.unknown++;
@@ -407,7 +402,9 @@ static int read_pipe_headers(struct lt_perf *p, struct lt_error *err)
 		size = pget16(h + 6, p->swap);
 		if (type < PERF_RECORD_USER_START ||
 		    type == PERF_RECORD_FINISHED_ROUND ||
-		    type == PERF_RECORD_FINISHED_INIT)
+		    type == PERF_RECORD_FINISHED_INIT ||
+		    type == PERF_RECORD_COMPRESSED ||
+		    type == PERF_RECORD_COMPRESSED2)
 			return 0;
 		if (size < PERF_REC_HEADER)
 			return perf_fail_at(p, err, LT_E_CORRUPT, "record",
@@ -467,15 +464,16 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 		madvise(map, p->size, MADV_RANDOM);
 	} else {
 		p->stream = true;
-		p->win_max = p->queue_bytes;
 	}
+	/* a stream's window, and decompressed data's, grow to about this */
+	p->win_max = p->queue_bytes;
 
 	h = perf_bytes(p, NULL, 0, PERF_PIPE_HEADER_SIZE, "header");
 	if (!h) {
-		if (p->stream && !p->win_len)
+		if (p->stream && !p->win.len)
 			return perf_fail(p, err, LT_E_NOT_TRACE, "empty input");
-		h = p->stream ? p->win : p->map;
-		if (lt_perf_magic(h, p->stream ? p->win_len : p->size))
+		h = p->stream ? p->win.buf : p->map;
+		if (lt_perf_magic(h, p->stream ? p->win.len : p->size))
 			return perf_fail(p, err, LT_E_TRUNCATED,
 					 "the file ends inside its header");
 		return perf_fail(p, err, LT_E_NOT_TRACE,
@@ -578,7 +576,8 @@ void lt_perf_close(struct lt_perf *p)
 	for (i = 0; i < p->nr_strs; i++)
 		free(p->strs[i]);
 	free(p->strs);
-	free(p->win);
+	free(p->win.buf);
+	zdata_free(p);
 	if (p->map)
 		munmap((void *)p->map, p->size);
 	if (p->own_fd && p->fd >= 0)

@@ -13,6 +13,7 @@
  *   perf-sample.c  data records -> struct lt_perf_record
  *   perf-order.c   the reorder queue (perf's ordered-events, bounded)
  *   perf-read.c    lt_perf_next(): read, queue, flush, hand out
+ *   perf-zstd.c    perf record -z: COMPRESSED records' data
  *
  * Records are read twice: once when read, for their type, size and time
  * (to queue them), and once when handed out, whole.  In between, the
@@ -242,6 +243,19 @@ struct perf_queue {
 	uint64_t max_ents;	/* the cap, in entries */
 };
 
+/*
+ * A window over a stream of bytes: buf holds [base, base + len); what is
+ * before keep is no longer needed and is moved out when room is wanted.
+ */
+struct pwin {
+	unsigned char *buf;
+	size_t cap, len;
+	uint64_t base, keep;
+};
+
+/* decompressed data's offsets: above any file's, below Q_REF's 2^48 */
+#define PERF_ZFLAG		(1ULL << 47)
+
 /* ---- the reader ------------------------------------------------------- */
 
 enum perf_state {
@@ -268,12 +282,18 @@ struct lt_perf {
 	uint64_t populated;		/* map: pages faulted in up to here
 					   (the data read so far: at most size) */
 	bool populate_off;		/* madvise() cannot (Linux < 5.14) */
-	unsigned char *win;		/* stream: bytes [win_base, +win_len) */
-	size_t win_cap, win_len;
-	uint64_t win_base;
-	size_t win_max;			/* the window's cap */
+	struct pwin win;		/* stream: the bytes read */
+	size_t win_max;			/* a window's cap */
 	bool eof;			/* stream: read() said the end */
-	uint64_t win_keep;		/* stream: bytes before are not needed */
+	/*
+	 * perf record -z: COMPRESSED records hold one zstd stream of records,
+	 * which are read from zwin at zpos (offsets with PERF_ZFLAG) before
+	 * the next record of the file.
+	 */
+	void *zctx;			/* ZSTD_DCtx, once there is compressed data */
+	struct pwin zwin;
+	uint64_t zpos;			/* next record in the decompressed data */
+	uint64_t zrec;			/* file offset of the last COMPRESSED record */
 	uint64_t last_out;		/* latest time handed out */
 	uint64_t pos;			/* next record to read */
 	uint64_t next_check;		/* look at the queue's size here */
@@ -301,6 +321,7 @@ struct lt_perf {
 	unsigned int nr_strs, strs_cap;
 
 	struct perf_queue q;
+	uint64_t q_file, q_zdata;	/* records queued of each space */
 	size_t queue_bytes;
 	enum perf_state state;
 	enum perf_state after;		/* ST_FLUSH goes on to this */
@@ -351,6 +372,9 @@ static inline const unsigned char *perf_bytes(struct lt_perf *p,
 	if (!p->stream && off <= p->populated && n <= p->populated - off &&
 	    off >= p->info.data_offset)
 		return p->map + off;
+	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
+	    n <= p->zwin.base + p->zwin.len - off)
+		return p->zwin.buf + (off - p->zwin.base);
 	return perf_bytes_slow(p, err, off, n, what);
 }
 /*
@@ -405,6 +429,19 @@ static inline struct perf_attr *attr_of(struct lt_perf *p,
 	return attr_of_slow(p, r, type, size);
 }
 void attrs_free(struct lt_perf *p);
+
+/* The room for @need more bytes at the end of @w: 0, or -1 with @err. */
+int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
+	     size_t need, const char *what, uint64_t off);
+
+/* perf-zstd.c */
+/*
+ * The @n bytes at @src of a COMPRESSED record at @off, decompressed onto
+ * the end of zwin: 0, or -1 with @err (the stream cannot go on).
+ */
+int zdata_add(struct lt_perf *p, struct lt_error *err,
+	      const unsigned char *src, size_t n, uint64_t off);
+void zdata_free(struct lt_perf *p);
 
 /* perf-header.c */
 /*

@@ -10,4 +10,5 @@ set(LT_PERF_SOURCES
 	lib/perf/perf-read.c
 	lib/perf/perf-sample.c
 	lib/perf/perf-src.c
+	lib/perf/perf-zstd.c
 )

@@ -56,8 +56,15 @@ int perf_fail_at(struct lt_perf *p, struct lt_error *err,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	lt_error_set(err, code, "%s: %s at offset 0x%llx: %s", p->path, what,
-		     (unsigned long long)off, msg);
+	if (off & PERF_ZFLAG)
+		lt_error_set(err, code,
+			     "%s: %s at offset 0x%llx of the data decompressed from the COMPRESSED records (the last at offset 0x%llx): %s",
+			     p->path, what,
+			     (unsigned long long)(off & ~PERF_ZFLAG),
+			     (unsigned long long)p->zrec, msg);
+	else
+		lt_error_set(err, code, "%s: %s at offset 0x%llx: %s", p->path,
+			     what, (unsigned long long)off, msg);
 	return -1;
 }
 
@@ -196,41 +203,40 @@ static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
  * What is no longer needed moves out first; the window then grows until
  * half of it is free, so each byte moves a bounded number of times.
  */
-static int win_room(struct lt_perf *p, struct lt_error *err, size_t need,
-		    const char *what, uint64_t off)
+int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
+	     size_t need, const char *what, uint64_t off)
 {
 	size_t drop, cap;
-	unsigned char *w;
+	unsigned char *b;
 
-	if (p->win_cap - p->win_len >= need)
+	if (w->cap - w->len >= need)
 		return 0;
-	drop = p->win_keep > p->win_base ? p->win_keep - p->win_base : 0;
-	if (drop > p->win_len)
-		drop = p->win_len;
+	drop = w->keep > w->base ? w->keep - w->base : 0;
+	if (drop > w->len)
+		drop = w->len;
 	if (drop) {
-		memmove(p->win, p->win + drop, p->win_len - drop);
-		p->win_len -= drop;
-		p->win_base += drop;
-		if (p->win_cap - p->win_len >= need &&
-		    p->win_len <= p->win_cap / 2)
+		memmove(w->buf, w->buf + drop, w->len - drop);
+		w->len -= drop;
+		w->base += drop;
+		if (w->cap - w->len >= need && w->len <= w->cap / 2)
 			return 0;
 	}
-	cap = p->win_cap ? p->win_cap : READ_CHUNK;
-	while (cap - p->win_len < need || p->win_len > cap / 2)
+	cap = w->cap ? w->cap : READ_CHUNK;
+	while (cap - w->len < need || w->len > cap / 2)
 		cap *= 2;
-	if (cap == p->win_cap)
+	if (cap == w->cap)
 		return 0;
 	if (cap > 2 * p->win_max + WIN_ITEM_MAX)
 		return perf_fail_at(p, err, LT_E_LIMIT, what, off,
 				    "the stream's window would grow to %zu MB",
 				    cap >> 20);
-	w = realloc(p->win, cap);
-	if (!w)
+	b = realloc(w->buf, cap);
+	if (!b)
 		return perf_fail_at(p, err, LT_E_NOMEM, what, off,
 				    "out of memory for %zu bytes of the stream",
 				    cap);
-	p->win = w;
-	p->win_cap = cap;
+	w->buf = b;
+	w->cap = cap;
 	return 0;
 }
 
@@ -241,11 +247,11 @@ static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
 	size_t ask = want > READ_CHUNK ? want : READ_CHUNK;
 	ssize_t n;
 
-	if (win_room(p, err, ask, what, off))
+	if (win_room(p, err, &p->win, ask, what, off))
 		return -1;
-	ask = p->win_cap - p->win_len;
+	ask = p->win.cap - p->win.len;
 	while (want && !p->eof) {
-		n = read(p->fd, p->win + p->win_len, ask);
+		n = read(p->fd, p->win.buf + p->win.len, ask);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -255,7 +261,7 @@ static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
 			p->eof = true;
 			break;
 		}
-		p->win_len += n;
+		p->win.len += n;
 		ask -= n;
 		want = (size_t)n >= want ? 0 : want - n;
 	}
@@ -265,9 +271,9 @@ static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
 static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 				      uint64_t off, size_t n, const char *what)
 {
-	uint64_t have_end = p->win_base + p->win_len;
+	uint64_t have_end = p->win.base + p->win.len;
 
-	if (off < p->win_base) {
+	if (off < p->win.base) {
 		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
 			     "bytes already dropped from the stream's window");
 		return NULL;
@@ -281,7 +287,7 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 	if (off + n > have_end) {
 		if (win_fill(p, err, off + n - have_end, what, off))
 			return NULL;
-		have_end = p->win_base + p->win_len;
+		have_end = p->win.base + p->win.len;
 		if (off + n > have_end) {
 			perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
 				     "needs %zu bytes, the stream ends after %llu",
@@ -290,7 +296,27 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 			return NULL;
 		}
 	}
-	return p->win + (off - p->win_base);
+	return p->win.buf + (off - p->win.base);
+}
+
+/* Decompressed data: all of it is in zwin already, or it is cut short. */
+static const unsigned char *zwin_bytes(struct lt_perf *p, struct lt_error *err,
+				       uint64_t off, size_t n, const char *what)
+{
+	uint64_t end = p->zwin.base + p->zwin.len;
+
+	if (off < p->zwin.base) {
+		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
+			     "bytes already dropped from the decompressed data");
+		return NULL;
+	}
+	if (off > end || n > end - off) {
+		perf_fail_at(p, err, LT_E_CORRUPT, what, off,
+			     "needs %zu bytes, the compressed data holds %llu",
+			     n, (unsigned long long)(off < end ? end - off : 0));
+		return NULL;
+	}
+	return p->zwin.buf + (off - p->zwin.base);
 }
 
 /* ---- either ------------------------------------------------------------ */
@@ -298,6 +324,8 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 				     uint64_t off, size_t n, const char *what)
 {
+	if (off & PERF_ZFLAG)
+		return zwin_bytes(p, err, off, n, what);
 	return p->stream ? win_bytes(p, err, off, n, what) :
 			   map_bytes(p, err, off, n, what);
 }
@@ -324,7 +352,7 @@ void perf_release(struct lt_perf *p, uint64_t off)
 	uint64_t to;
 
 	if (p->stream) {
-		p->win_keep = off;
+		p->win.keep = off;
 		return;
 	}
 	to = off & ~(p->sys_page - 1);
@@ -342,9 +370,9 @@ int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
 {
 	if (!p->stream)
 		return off < p->end;
-	if (off < p->win_base + p->win_len)
+	if (off < p->win.base + p->win.len)
 		return 1;
 	if (win_fill(p, err, 1, "record", off))
 		return -1;
-	return off < p->win_base + p->win_len;
+	return off < p->win.base + p->win.len;
 }
