@@ -4,6 +4,7 @@
 # check-counts.py to hold our reader to (tests/data/perf/counts.txt):
 #   file NAME
 #   record TYPE N      records of each type, from `perf report -D`
+#                      (COMPRESSED ones from its sums)
 #   sample EVENT N     samples of each event, from `perf script`
 #   lost N             the sum of the LOST records' counts (perf report -D)
 #   lost_cpu CPU N     the same for each CPU (-D's first column)
@@ -16,6 +17,9 @@ for f in "$@"; do
 	grep -E '^-?[0-9]+ -?[0-9]+ (0x[0-9a-f]+|[0-9]+) \[0x[0-9a-f]+\]: PERF_RECORD_' "$f.D" |
 		sed -E 's/.*PERF_RECORD_([A-Z_0-9]+).*/\1/' | sort | uniq -c |
 		awk '{ print "record", $2, $1 }'
+	# -D prints the records inside COMPRESSED ones, those only in its sums
+	grep -E '^ *COMPRESSED events: *[0-9]+' "$f.D" | head -1 |
+		awk '{ print "record COMPRESSED", $3 }'
 	perf script -f -G -i "$f" -F event 2>/dev/null | sed 's/:[[:space:]]*$//' |
 		sed 's/^[[:space:]]*//' | sort | uniq -c |
 		awk '{ print "sample", $2, $1 }'

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zstd.h>
 
 #define T_IP		(1u << 0)
 #define T_TID		(1u << 1)
@@ -85,6 +86,9 @@ struct tfile {
 	bool pipe, be;
 	bool no_features;	/* file mode: none (and no tracing data) */
 	bool no_tracing_data;
+	bool zstd;		/* perf record -z: the data records between
+				   rounds zstd'd into COMPRESSED records of
+				   at most 96 bytes, cut anywhere */
 };
 
 #define T_MAX_RECS 4096
@@ -440,6 +444,59 @@ static void tb_record(struct pb *b, const struct tfile *f, const struct trec *r,
 	}
 }
 
+/* @n bytes of records at @src as COMPRESSED records, flushed at the end */
+static void tb_compress(struct pb *b, ZSTD_CCtx *z, const unsigned char *src,
+			size_t n)
+{
+	unsigned char out[4096];
+	ZSTD_inBuffer in = { src, n, 0 };
+	ZSTD_outBuffer o;
+	size_t left, k, at;
+
+	do {
+		o = (ZSTD_outBuffer){ out, sizeof(out), 0 };
+		left = ZSTD_compressStream2(z, &o, &in, ZSTD_e_flush);
+		if (ZSTD_isError(left))
+			abort();
+		for (at = 0; at < o.pos; at += k) {
+			k = o.pos - at < 96 ? o.pos - at : 96;
+			pb_n(b, 81, 4);
+			pb_n(b, 0, 2);
+			pb_n(b, 8 + k, 2);
+			pb_put(b, out + at, k);
+		}
+	} while (left || in.pos < in.size);
+}
+
+/* The data records, compressed or not. */
+static void tb_data(struct pb *b, const struct tfile *f, struct tlayout *L)
+{
+	struct pb seg = { NULL, 0, 0, b->be };
+	ZSTD_CCtx *z;
+	unsigned int i;
+
+	if (!f->zstd) {
+		for (i = 0; i < f->nr_recs; i++)
+			tb_record(b, f, &f->recs[i], L, i);
+		return;
+	}
+	z = ZSTD_createCCtx();
+	for (i = 0; i <= f->nr_recs; i++) {
+		/* a round's records go out compressed before its end */
+		if (i == f->nr_recs || f->recs[i].kind == R_ROUND) {
+			if (seg.len)
+				tb_compress(b, z, seg.p, seg.len);
+			seg.len = 0;
+			if (i < f->nr_recs)
+				tb_record(b, f, &f->recs[i], NULL, i);
+			continue;
+		}
+		tb_record(&seg, f, &f->recs[i], NULL, i);
+	}
+	ZSTD_freeCCtx(z);
+	free(seg.p);
+}
+
 /* ---- attrs and features --------------------------------------------------- */
 
 static void tb_attr(struct pb *b, const struct tattr *a)
@@ -579,8 +636,7 @@ static void tb_build(const struct tfile *f, struct pb *b, struct tlayout *L)
 			pb_at(b, at + 6, b->len - at, 2);
 		}
 		L->data = b->len;
-		for (i = 0; i < f->nr_recs; i++)
-			tb_record(b, f, &f->recs[i], L, i);
+		tb_data(b, f, L);
 		L->data_end = b->len;
 		return;
 	}
@@ -602,8 +658,7 @@ static void tb_build(const struct tfile *f, struct pb *b, struct tlayout *L)
 		pb_n(b, 8 * f->attrs[i].nr_ids, 8);
 	}
 	L->data = b->len;
-	for (i = 0; i < f->nr_recs; i++)
-		tb_record(b, f, &f->recs[i], L, i);
+	tb_data(b, f, L);
 	L->data_end = b->len;
 	/* the header */
 	pb_at(b, hdr + 8, 104, 8);

@@ -390,15 +390,17 @@ static void check_order(const struct tfile *f, const struct run *r,
 static void test_basic(void)
 {
 	static const struct {
-		bool pipe, be, stream;
+		bool pipe, be, stream, zstd;
 		const char *name;
 	} ways[] = {
-		{ false, false, false, "file, little-endian" },
-		{ false, true, false, "file, big-endian" },
-		{ true, false, false, "pipe mode in a file, little-endian" },
-		{ true, true, false, "pipe mode in a file, big-endian" },
-		{ true, false, true, "pipe mode on a pipe, little-endian" },
-		{ true, true, true, "pipe mode on a pipe, big-endian" },
+		{ false, false, false, false, "file, little-endian" },
+		{ false, true, false, false, "file, big-endian" },
+		{ true, false, false, false, "pipe mode in a file, little-endian" },
+		{ true, true, false, false, "pipe mode in a file, big-endian" },
+		{ true, false, true, false, "pipe mode on a pipe, little-endian" },
+		{ true, true, true, false, "pipe mode on a pipe, big-endian" },
+		{ false, false, false, true, "file, compressed" },
+		{ true, true, true, true, "pipe mode on a pipe, big-endian, compressed" },
 	};
 	struct run first, r;
 	unsigned int w, i;
@@ -408,6 +410,7 @@ static void test_basic(void)
 		struct tlayout L;
 		struct pb b;
 
+		f.zstd = ways[w].zstd;
 		tb_build(&f, &b, &L);
 		seed(&b, "basic");
 		read_all(&b, ways[w].stream, 0, &r);
@@ -981,8 +984,8 @@ static const struct bad_case bad_cases[] = {
 		"CPU 5000", 17),
 	BAD_REC("unknown event id", 1, 1, 5, 8, 8, 12345, LT_E_CORRUPT,
 		"event id", 17),
-	BAD_REC("compressed data", 0, 0, 18, 0, 4, 81, LT_E_VERSION,
-		"perf record -z", 15),
+	BAD_REC("not zstd in a COMPRESSED record", 0, 0, 18, 0, 4, 81,
+		LT_E_CORRUPT, "COMPRESSED record at offset 0x", 15),
 	{ "AUX data past the end", 0, 0, W_REC, 18, 0, 4, 71, NULL, 8, 8,
 	  1 << 20, LT_E_CORRUPT, "bytes of data run past", false, 15 },
 	{ "AUX data skipped", 1, 1, W_REC, 18, 0, 4, 71, NULL, 8, 8, 0,

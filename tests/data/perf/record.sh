@@ -17,6 +17,8 @@ perf record -o sched-a-g.data $EV -g -a -- sh -c "$SHORT"
 perf record -o - $EV -g -a -- sh -c "$SHORT" \
 	> sched-pipe-a-g.data
 perf sched record -o perf-sched.data -- sh -c "$SHORT"
+# perf record -z: the ring buffers' data in zstd-compressed records
+perf record -z -o sched-z-a-g.data $EV -g -a -- sh -c "$SHORT"
 # one command and its children, with and without call chains
 perf record -o sched-cmd-g.data $EV -g -- "$W" -d "$D"
 perf record -o sched-cmd.data $EV -- "$W" -d "$D"
