@@ -31,8 +31,8 @@ extern "C" {
 	_(USAGE,	"invalid argument",			1)	\
 	_(PARTIAL,	"report is partial",			5)	\
 	_(IO,		"cannot read file",			2)	\
-	_(NOT_TRACE,	"not a trace-cmd trace.dat file",	3)	\
-	_(VERSION,	"unsupported trace.dat version",	3)	\
+	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3)	\
+	_(VERSION,	"unsupported trace file version or layout", 3)	\
 	_(COMPRESSION,	"unsupported compression",		3)	\
 	_(TRUNCATED,	"trace file is truncated",		3)	\
 	_(CORRUPT,	"trace file is damaged",		3)	\
