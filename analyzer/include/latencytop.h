@@ -117,6 +117,8 @@ struct lt_options {
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
+	const char *kallsyms;		/* kernel symbols for a file that has
+					   none (perf.data); NULL: found */
 	const char *const *trans_files;	/* extra translation tables, later override */
 	size_t nr_trans_files;
 	bool no_default_trans;		/* skip the built-in and system tables */

@@ -482,6 +482,13 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 	if (!memcmp(h, magic_v1, 8))
 		return perf_fail(p, err, LT_E_VERSION,
 				 "perf.data version 1 (\"PERFFILE\", perf before Linux 2.6.39): not supported");
+	/* a stream's first bytes say what it is: a trace.dat cannot stream */
+	if (!lt_perf_magic(h, 8) && p->stream && !memcmp(h, "\x17\x08\x44tracing", 10))
+		return perf_fail(p, err, LT_E_IO,
+				 "not a regular file (a trace is mapped, not streamed: save it first)");
+	if (!lt_perf_magic(h, 8) && p->stream)
+		return perf_fail(p, err, LT_E_IO,
+				 "not a regular file, nor a perf.data in pipe mode (no \"PERFILE2\" at its start): save a trace first, or record with \"perf record -o -\"");
 	if (!lt_perf_magic(h, 8))
 		return perf_fail(p, err, LT_E_NOT_TRACE,
 				 "no perf.data magic (\"PERFILE2\") at offset 0");
