@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli-args.h"
+#include "cli-live.h"
 #include "cli-load.h"
 #include "latencytop.h"
 
@@ -32,6 +33,7 @@ enum {
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
+	CLI_LIVE_LONGOPTS,
 	{ "format",		required_argument, NULL, 'f' },
 	{ "output",		required_argument, NULL, 'o' },
 	{ "per-thread",		no_argument,	   NULL, 't' },
@@ -96,7 +98,8 @@ static int print_trans(void)
 static void usage(FILE *out)
 {
 	fprintf(out,
-"Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
+"Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
+"       %s --live [OPTION]...\n"
 "Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
 "processes waited, how long, and why.  A report saved with --format=json\n"
 "can be given instead of the trace, to write it again in another format.\n"
@@ -117,8 +120,10 @@ static void usage(FILE *out)
 "\n"
 "Time:\n"
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
-"                         LatencyTOP's 30-second views\n", prog);
+"                         LatencyTOP's 30-second views\n", prog, prog);
 	cli_usage_range(out);
+	fputs("\n", out);
+	cli_usage_live(out, false);
 	fputs("\nTasks:\n", out);
 	cli_usage_tasks(out);
 	fputs("\nAccounting:\n", out);
@@ -139,7 +144,7 @@ static void usage(FILE *out)
 "  0  report written          4  trace has no scheduler events\n"
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
-"  3  not a trace, or damaged\n"
+"  3  not a trace, or damaged  9  cannot trace this system (--live)\n"
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
@@ -207,6 +212,8 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 int main(int argc, char **argv)
 {
 	struct cli_lists lists = { 0 };
+	struct cli_live live;
+	struct lt_live *lv = NULL;
 	const char *output = NULL;
 	enum lt_format format = LT_FORMAT_TEXT;
 	struct lt_options opts, defaults;
@@ -218,11 +225,15 @@ int main(int argc, char **argv)
 	char *end;
 
 	lt_options_init(&opts);
+	cli_live_init(&live);
 	/* getopt's own messages name argv[0]: the name, not the path */
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:tn:qhV",
+	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS
+				CLI_LIVE_SHORTOPTS "f:o:tn:qhV",
 				long_opts, NULL)) != -1) {
 		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
+		if (!ret)
+			ret = cli_live_opt(prog, c, optarg, &live);
 		if (ret < 0) {
 			cli_lists_free(&lists);
 			return -ret;
@@ -280,11 +291,13 @@ int main(int argc, char **argv)
 			return cli_try_help(prog);
 		}
 	}
-	if (cli_one_trace(prog, optind, argc))
+	if (cli_live_check(prog, &live, &opts, optind, argc, argv))
+		return lt_error_exit_status(LT_E_USAGE);
+	if (!live.live && cli_one_trace(prog, optind, argc))
 		return lt_error_exit_status(LT_E_USAGE);
 	if (cli_analysis_check(prog, &opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	if (output && same_file(output, argv[optind])) {
+	if (output && !live.live && same_file(output, argv[optind])) {
 		fprintf(stderr, "%s: --output %s: that is the file being read\n",
 			prog, output);
 		return lt_error_exit_status(LT_E_USAGE);
@@ -298,12 +311,23 @@ int main(int argc, char **argv)
 		warnf("--window has no effect with --format=folded: folded "
 		      "output covers the whole trace (--from and --to cut it)");
 	lt_options_init(&defaults);
-	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
-			      quiet, &report, &err, &saved);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		cli_lists_free(&lists);
-		return lt_error_exit_status(err.code);
+	if (live.live) {
+		saved = false;
+		status = cli_live_analyze(prog, &live, &opts, progress, quiet,
+					  &lv, &report);
+		if (status >= 0) {
+			lt_live_close(lv);
+			cli_lists_free(&lists);
+			return status;
+		}
+	} else {
+		ret = cli_load_report(prog, argv[optind], &opts, &defaults,
+				      progress, quiet, &report, &err, &saved);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			cli_lists_free(&lists);
+			return lt_error_exit_status(err.code);
+		}
 	}
 	cli_warn_no_task(prog, report, quiet);
 	if (saved) {
@@ -322,6 +346,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
 				strerror(errno));
 			lt_report_free(report);
+			lt_live_close(lv);
 			cli_lists_free(&lists);
 			return lt_error_exit_status(LT_E_IO);
 		}
@@ -343,6 +368,8 @@ int main(int argc, char **argv)
 		status = lt_error_exit_status(LT_E_IO);
 	}
 	lt_report_free(report);
+	/* the report's names were the live replay's: it goes after */
+	lt_live_close(lv);
 	cli_lists_free(&lists);
 	return status;
 }

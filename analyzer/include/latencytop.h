@@ -40,6 +40,7 @@ extern "C" {
 	_(TABLE,	"invalid translation table",		1)	\
 	_(LIMIT,	"resource limit exceeded",		6)	\
 	_(NOMEM,	"out of memory",			6)	\
+	_(TRACING,	"cannot trace the running system",	9)	\
 	_(INTERNAL,	"internal error",			70)
 
 #define LT_ERR_ENUM(name, msg, status) LT_E_##name,

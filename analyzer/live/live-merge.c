@@ -59,7 +59,7 @@ struct lt_live_merge {
 	pthread_cond_t room;
 	bool unblocked;
 	size_t queued, queued_peak;
-	uint64_t waits, pages, bytes;
+	uint64_t waits, chunks, bytes;
 	/* the consumer's */
 	uint64_t records, late, damaged;
 	bool have_frontier;
@@ -67,17 +67,14 @@ struct lt_live_merge {
 	char damage[LT_ERROR_MSG_MAX + 16];
 };
 
-int lt_live_merge_new(struct lt_trace *formats, int cpus, size_t page_size,
-		      size_t limit, struct lt_live_merge **out,
+int lt_live_merge_new(int cpus, size_t limit, struct lt_live_merge **out,
 		      struct lt_error *err)
 {
 	struct lt_live_merge *m;
-	int i;
 
 	*out = NULL;
-	if (cpus <= 0 || cpus > LT_TRACE_CPU_LIMIT || !page_size) {
-		lt_error_set(err, LT_E_INTERNAL, "live: %d CPUs, pages of %zu bytes",
-			     cpus, page_size);
+	if (cpus <= 0 || cpus > LT_TRACE_CPU_LIMIT) {
+		lt_error_set(err, LT_E_INTERNAL, "live: %d CPUs", cpus);
 		return -1;
 	}
 	m = calloc(1, sizeof(*m));
@@ -85,16 +82,12 @@ int lt_live_merge_new(struct lt_trace *formats, int cpus, size_t page_size,
 		goto nomem;
 	m->efd = -1;
 	m->cpus = cpus;
-	m->page_size = page_size;
 	m->limit = limit ? limit : DEFAULT_LIMIT;
 	pthread_mutex_init(&m->lock, NULL);
 	pthread_cond_init(&m->room, NULL);
 	m->q = calloc((size_t)cpus, sizeof(*m->q));
 	if (!m->q)
 		goto nomem;
-	for (i = 0; i < cpus; i++)
-		if (lt_trace_pages_new(formats, i, &m->q[i].pages, err) < 0)
-			goto fail;
 	m->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	if (m->efd < 0) {
 		lt_error_set(err, LT_E_INTERNAL, "live: eventfd: %s",
@@ -108,6 +101,23 @@ nomem:
 fail:
 	lt_live_merge_free(m);
 	return -1;
+}
+
+int lt_live_merge_layout(struct lt_live_merge *m, struct lt_trace *formats,
+			 size_t page_size, struct lt_error *err)
+{
+	int i;
+
+	if (!page_size) {
+		lt_error_set(err, LT_E_INTERNAL, "live: pages of 0 bytes");
+		return -1;
+	}
+	m->page_size = page_size;
+	for (i = 0; i < m->cpus; i++)
+		if (!m->q[i].pages &&
+		    lt_trace_pages_new(formats, i, &m->q[i].pages, err) < 0)
+			return -1;
+	return 0;
 }
 
 static void free_chunks(struct chunk *c)
@@ -174,7 +184,7 @@ int lt_live_merge_pages(struct lt_live_merge *m, int cpu, const void *pages,
 	m->queued += len;
 	if (m->queued > m->queued_peak)
 		m->queued_peak = m->queued;
-	m->pages += (len + m->page_size - 1) / m->page_size;
+	m->chunks++;
 	m->bytes += len;
 	pthread_mutex_unlock(&m->lock);
 	wake(m);
@@ -284,7 +294,10 @@ int64_t lt_live_merge_run(struct lt_live_merge *m, uint64_t slack, bool all,
 	struct cpu_q *q;
 	int c, best;
 
-	(void)err;
+	if (!m->page_size) {
+		lt_error_set(err, LT_E_INTERNAL, "live: no page layout yet");
+		return -1;
+	}
 	(void)!read(m->efd, &drain, sizeof(drain));
 	/*
 	 * CPUs found empty keep the bound they had then for this run: pages
@@ -337,7 +350,7 @@ void lt_live_merge_stats(struct lt_live_merge *m,
 {
 	memset(st, 0, sizeof(*st));
 	pthread_mutex_lock(&m->lock);
-	st->pages = m->pages;
+	st->chunks = m->chunks;
 	st->bytes = m->bytes;
 	st->queued = m->queued;
 	st->queued_peak = m->queued_peak;

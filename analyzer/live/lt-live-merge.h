@@ -35,12 +35,15 @@
 struct lt_live_merge;
 
 /*
- * For @cpus CPUs whose pages are laid out as @formats' header_page says,
- * holding at most @limit bytes of pages queued (0: 64 MB).
+ * For @cpus CPUs, holding at most @limit bytes of pages queued (0: 64
+ * MB).  Pages may be queued at once; they are decoded once
+ * lt_live_merge_layout() said how.
  */
-int lt_live_merge_new(struct lt_trace *formats, int cpus, size_t page_size,
-		      size_t limit, struct lt_live_merge **out,
+int lt_live_merge_new(int cpus, size_t limit, struct lt_live_merge **out,
 		      struct lt_error *err);
+/* Pages of @page_size bytes, laid out as @formats' header_page says. */
+int lt_live_merge_layout(struct lt_live_merge *m, struct lt_trace *formats,
+			 size_t page_size, struct lt_error *err);
 void lt_live_merge_free(struct lt_live_merge *m);
 
 /*
@@ -73,7 +76,7 @@ int64_t lt_live_merge_run(struct lt_live_merge *m, uint64_t slack, bool all,
 struct lt_live_merge_stats {
 	uint64_t records;	/* handed out */
 	uint64_t late;		/* of them, behind what had gone out */
-	uint64_t pages;		/* pages taken in */
+	uint64_t chunks;	/* reads handed in (a page or more each) */
 	uint64_t bytes;
 	uint64_t damaged;	/* pages that did not decode (skipped) */
 	size_t queued;		/* bytes waiting */

@@ -123,8 +123,7 @@ static int check_same(const struct seq *want, const struct seq *got,
 }
 
 static void one_order(struct lt_trace *t, struct cpu_pages *cp, int nstreams,
-		      int cpus, unsigned int seed, size_t limit,
-		      const struct seq *want)
+		      int cpus, unsigned int seed, const struct seq *want)
 {
 	struct lt_live_merge *m;
 	struct lt_live_merge_stats st;
@@ -135,10 +134,10 @@ static void one_order(struct lt_trace *t, struct cpu_pages *cp, int nstreams,
 
 	snprintf(how, sizeof(how), "seed %u", seed);
 	srand(seed);
-	CHECK(lt_live_merge_new(t, cpus, t->page_size, limit, &m, &err) == 0);
+	CHECK(lt_live_merge_new(cpus, 0, &m, &err) == 0);
 	if (!m)
 		return;
-	/* a reader that will never move its mark holds everything back */
+	CHECK(lt_live_merge_layout(m, t, t->page_size, &err) == 0);
 	for (i = 0; i < nstreams; i++)
 		cp[i].next = 0;
 	for (;;) {
@@ -217,10 +216,7 @@ static void one_trace(const char *path)
 	CHECK(ret == 0);
 	printf("%s: %zu records on %d CPUs\n", path, want.n, n);
 	for (seed = 1; seed <= 20; seed++)
-		one_order(t, cp, n, cpus, seed, 0, &want);
-	/* a queue of two pages: the readers wait, here never for long */
-	for (i = 0; i < n; i++)
-		cp[i].next = 0;
+		one_order(t, cp, n, cpus, seed, &want);
 	for (i = 0; i < n; i++)
 		free(cp[i].last_ts);
 	free(cp);
