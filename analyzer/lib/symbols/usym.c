@@ -161,7 +161,8 @@ static uint32_t bin_get(struct lt_usym *u, const char *file, size_t len,
 		free(b->path);
 		return UINT32_MAX;
 	}
-	memcpy(b->bid, bid, bid_len);
+	if (bid_len)
+		memcpy(b->bid, bid, bid_len);
 	b->bid_len = (uint8_t)bid_len;
 	u->stats.binaries++;
 	return u->nr_bins++;
