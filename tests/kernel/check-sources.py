@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """Consistency of kernel/ without building anything.
 
-- kernel/patches/series lists the patches, each has a subject, a changelog
+- kernel/patches/6.1/series lists the patches, each has a subject, a changelog
   and a Signed-off-by;
 - patch 0001 adds include/trace/events/latencytop.h identical to the shared
   copy in kernel/include/trace/events/latencytop.h;
@@ -38,7 +38,7 @@ def added_file(patch_text, path):
 
 def main():
     kdir = sys.argv[1]
-    pdir = os.path.join(kdir, "patches")
+    pdir = os.path.join(kdir, "patches", "6.1")
     with open(os.path.join(pdir, "series")) as f:
         series = [ln.strip() for ln in f if ln.strip() and not ln.startswith("#")]
     files = sorted(p for p in os.listdir(pdir)

@@ -3,7 +3,7 @@
 #
 # End-to-end test of the annotation patch series:
 #
-#   unpack Debian's linux-source 6.1, apply kernel/patches/*.patch, build a
+#   unpack Debian's linux-source 6.1, apply kernel/patches/6.1/*.patch, build a
 #   minimal kernel (tinyconfig + kernel/configs/qemu-tiny.config), boot it
 #   under qemu (TCG) with the busybox/trace-cmd initramfs, record the
 #   workload and check the trace (tests/kernel/check-trace.py).
@@ -44,8 +44,8 @@ fi
 
 PATCHES=()
 while read -r p; do
-	[ -n "$p" ] && PATCHES+=("$LT_SRC_ROOT/kernel/patches/$p")
-done < "$LT_SRC_ROOT/kernel/patches/series"
+	[ -n "$p" ] && PATCHES+=("$LT_SRC_ROOT/kernel/patches/6.1/$p")
+done < "$LT_SRC_ROOT/kernel/patches/6.1/series"
 FRAGMENT=$LT_SRC_ROOT/kernel/configs/qemu-tiny.config
 STAMP=$( (sha256sum "$SRC_TAR" | cut -d' ' -f1; cat "${PATCHES[@]}" "$FRAGMENT") |
 	sha256sum | cut -c1-16)
