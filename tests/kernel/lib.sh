@@ -176,6 +176,9 @@ lt_spec_binary() {
 # lt_make_initramfs OUT CONFIG [MODULES_LIST] [MODULE_KO]
 #   CONFIG is copied to /etc/lt/config, MODULES_LIST (lines "host-path
 #   [args]") is loaded in order at boot, MODULE_KO goes to /lib/lt.
+#   LT_GUEST_INIT replaces guest-init.sh as /init; LT_EXTRA_SPEC names a
+#   file of more mkinitramfs.py lines; $LT_WORK/lt-workload goes in when
+#   it was built.
 lt_make_initramfs() {
 	local out=$1 config=$2 modules=${3:-} ko=${4:-}
 	local spec=$out.spec applet bb ko_host args
@@ -188,10 +191,12 @@ lt_make_initramfs() {
 		for d in bin sbin usr/bin usr/sbin proc sys tmp mnt root etc/lt lib/lt; do
 			echo "dir $d 0755"
 		done
-		echo "file init $LT_KERNEL_DIR/guest-init.sh 0755"
+		echo "file init ${LT_GUEST_INIT:-$LT_KERNEL_DIR/guest-init.sh} 0755"
 		echo "file etc/lt/workload.sh $LT_KERNEL_DIR/workload.sh 0644"
 		echo "file etc/lt/config $config 0644"
-		echo "file bin/lt-workload $LT_WORK/lt-workload 0755"
+		[ -e "$LT_WORK/lt-workload" ] &&
+			echo "file bin/lt-workload $LT_WORK/lt-workload 0755"
+		[ -n "${LT_EXTRA_SPEC:-}" ] && cat "$LT_EXTRA_SPEC"
 	} > "$spec"
 	lt_spec_binary "$spec" "$bb" bin/busybox
 	for applet in $(busybox --list); do
