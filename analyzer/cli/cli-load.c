@@ -80,7 +80,12 @@ int cli_load_report(const char *prog, const char *path,
 	char names[256];
 	int ret;
 
-	*saved = lt_report_file_is_json(path);
+	cli_progress_init(&line, prog, path, opts, progress && !quiet, quiet);
+	heap_in_huge_pages();
+	ret = lt_analyze(path, opts, report, err);
+	/* a run cut by --to, or failed, stops short of 100% */
+	cli_progress_clear(&line);
+	*saved = !ret && (*report)->saved;
 	if (*saved) {
 		/* made already: the options it was made with hold */
 		changed = cli_analysis_changed(opts, base, names, sizeof(names));
@@ -88,12 +93,6 @@ int cli_load_report(const char *prog, const char *path,
 			fprintf(stderr, "%s: warning: %s is a saved report: %s "
 				"cannot change it (its analysis was fixed when it was saved)\n",
 				prog, path, changed);
-		return lt_report_read_json(path, report, err);
 	}
-	cli_progress_init(&line, prog, path, opts, progress && !quiet, quiet);
-	heap_in_huge_pages();
-	ret = lt_analyze(path, opts, report, err);
-	/* a run cut by --to, or failed, stops short of 100% */
-	cli_progress_clear(&line);
 	return ret;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -26,6 +27,7 @@ static bool quiet;
 enum {
 	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
+	OPT_PRINT_TRANS,
 };
 
 static const struct option long_opts[] = {
@@ -36,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
+	{ "print-trans",	no_argument,	   NULL, OPT_PRINT_TRANS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
@@ -49,6 +52,45 @@ static bool same_file(const char *a, const char *b)
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The columns of the terminal on stdout, which text output then fits
+ * (cutting causes with '~'); 0 when stdout is a file or a pipe, where
+ * nothing is cut: COLUMNS when it is set, else what the terminal says.
+ */
+static unsigned int terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	unsigned long cols;
+	char *end;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (env && *env) {
+		errno = 0;
+		cols = strtoul(env, &end, 10);
+		if (!errno && !*end && cols > 0 && cols <= 100000)
+			return (unsigned int)cols;
+	}
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+/* --print-trans: the table built in, as a file a user could start from. */
+static int print_trans(void)
+{
+	size_t len;
+	const char *text = lt_builtin_trans_text(&len);
+
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+		fprintf(stderr, "%s: stdout: cannot write the table: %s\n", prog,
+			strerror(errno));
+		return lt_error_exit_status(LT_E_IO);
+	}
+	return 0;
 }
 
 static void usage(FILE *out)
@@ -77,6 +119,8 @@ static void usage(FILE *out)
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
 "                         LatencyTOP's 30-second views\n", prog);
 	cli_usage_range(out);
+	fputs("\nTasks:\n", out);
+	cli_usage_tasks(out);
 	fputs("\nAccounting:\n", out);
 	cli_usage_accounting(out);
 	fputs("\n"
@@ -85,6 +129,9 @@ static void usage(FILE *out)
 "                         for traces under ~80,000 events)\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
+"      --print-trans      print the built-in translation table and exit\n"
+"                         (a --trans table or /etc/latencytop/*.trans\n"
+"                         overrides its lines)\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
@@ -121,18 +168,21 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
  * rather than leave a user to wonder why the JSON or CSV did not change.
  */
 static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
-			   unsigned int limit)
+			   unsigned int limit, unsigned int max_processes)
 {
 	static const struct {
 		enum lt_format format;
-		const char *name, *stacks, *per_thread, *limit;
+		const char *name, *stacks, *per_thread, *limit, *procs;
 	} why[] = {
 		{ LT_FORMAT_JSON, "json", "JSON always lists stacks",
-		  "JSON always lists threads", "JSON has every row" },
+		  "JSON always lists threads", "JSON has every row",
+		  "JSON has every process (--pid, --comm choose them)" },
 		{ LT_FORMAT_CSV, "csv", "CSV has no stacks (--format=folded has)",
-		  "CSV always has thread rows", "CSV has every row" },
+		  "CSV always has thread rows", "CSV has every row",
+		  "CSV has every process (--pid, --comm choose them)" },
 		{ LT_FORMAT_FOLDED, "folded", "folded output is stacks",
-		  "folded output is per process", "folded output has every stack" },
+		  "folded output is per process", "folded output has every stack",
+		  "folded output has every process (--pid, --comm choose them)" },
 	};
 	unsigned int i;
 
@@ -148,12 +198,15 @@ static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
 		if (limit)
 			warnf("--limit has no effect with --format=%s: %s",
 				   why[i].name, why[i].limit);
+		if (max_processes)
+			warnf("--max-processes has no effect with --format=%s: %s",
+			      why[i].name, why[i].procs);
 	}
 }
 
 int main(int argc, char **argv)
 {
-	const char **trans = NULL;
+	struct cli_lists lists = { 0 };
 	const char *output = NULL;
 	enum lt_format format = LT_FORMAT_TEXT;
 	struct lt_options opts, defaults;
@@ -169,9 +222,11 @@ int main(int argc, char **argv)
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:tn:qhV",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
-		if (ret < 0)
+		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
+		if (ret < 0) {
+			cli_lists_free(&lists);
 			return -ret;
+		}
 		sort_given |= c == 's';
 		if (ret)
 			continue;
@@ -218,6 +273,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("latency-analyze %s\n", LT_VERSION_STRING);
 			return 0;
+		case OPT_PRINT_TRANS:
+			cli_lists_free(&lists);
+			return print_trans();
 		default:
 			return cli_try_help(prog);
 		}
@@ -232,7 +290,10 @@ int main(int argc, char **argv)
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 
-	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
+	if (!output)
+		opts.width = terminal_width();
+	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit,
+		       opts.max_processes);
 	if (format == LT_FORMAT_FOLDED && opts.window_ns)
 		warnf("--window has no effect with --format=folded: folded "
 		      "output covers the whole trace (--from and --to cut it)");
@@ -241,19 +302,19 @@ int main(int argc, char **argv)
 			      quiet, &report, &err, &saved);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		free(trans);
+		cli_lists_free(&lists);
 		return lt_error_exit_status(err.code);
 	}
+	cli_warn_no_task(prog, report, quiet);
 	if (saved) {
 		/* what shapes the output is this run's to say */
 		report->options.stacks = opts.stacks;
 		report->options.per_thread = opts.per_thread;
 		report->options.limit = opts.limit;
+		report->options.max_processes = opts.max_processes;
+		report->options.width = opts.width;
 		if (sort_given)
 			lt_report_sort(report, opts.sort);
-	} else if (!quiet) {
-		/* a saved report was cut when it was made: not said there */
-		cli_warn_from(prog, &opts, report);
 	}
 	if (output) {
 		out = fopen(output, "w");
@@ -261,7 +322,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
 				strerror(errno));
 			lt_report_free(report);
-			free(trans);
+			cli_lists_free(&lists);
 			return lt_error_exit_status(LT_E_IO);
 		}
 	}
@@ -282,6 +343,6 @@ int main(int argc, char **argv)
 		status = lt_error_exit_status(LT_E_IO);
 	}
 	lt_report_free(report);
-	free(trans);
+	cli_lists_free(&lists);
 	return status;
 }

@@ -87,6 +87,27 @@ enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/*
+ * The tasks the tables count (--pid, --tid, --comm): a thread is selected
+ * when its process's pid is in @pids, its own in @tids, or its name or
+ * its process's matches a shell pattern of @comms (fnmatch(3)); nothing
+ * given, every task.  The global table is then that of the selected tasks,
+ * and a process's section that of its selected threads.
+ */
+struct lt_task_filter {
+	const int *pids;
+	size_t nr_pids;
+	const int *tids;
+	size_t nr_tids;
+	const char *const *comms;
+	size_t nr_comms;
+};
+
+static inline bool lt_task_filter_active(const struct lt_task_filter *f)
+{
+	return f->nr_pids || f->nr_tids || f->nr_comms;
+}
+
 struct lt_options {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
 	bool honour_maxtime;		/* drop waits longer than a reason's maxtime_us */
@@ -101,6 +122,10 @@ struct lt_options {
 	bool no_default_trans;		/* skip the built-in and system tables */
 	bool partial;			/* report what was read before damage */
 	unsigned int limit;		/* rows per table in text output; 0 = all */
+	unsigned int max_processes;	/* process sections in text output; 0 = all */
+	unsigned int width;		/* columns text output fits, cutting
+					   causes (a terminal's); 0: never cut */
+	struct lt_task_filter tasks;	/* the tasks counted; none: all */
 	unsigned int threads;		/* threads in all; 0: one per usable core
 					   (one for a small trace), 1:
 					   everything on the caller's */
@@ -126,6 +151,9 @@ struct lt_report_occurrence {
 struct lt_report_stack {
 	const char *const *frames;	/* symbolised, innermost first */
 	unsigned int nr_frames;
+	/* the task's user-space stack below them (perf.data), innermost first */
+	const char *const *user_frames;
+	unsigned int nr_user_frames;
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;
@@ -151,12 +179,21 @@ struct lt_report_coverage {
 	uint64_t ns[LT_CAUSE_NR];
 };
 
+/*
+ * Interruptible waits over the cut-off: user requested (select, poll,
+ * sleep), so not charged, but shown with their task.
+ */
+struct lt_report_uncharged {
+	uint64_t count, total_ns, max_ns;
+};
+
 struct lt_report_thread {
 	int tid;
 	const char *comm;
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
+	struct lt_report_uncharged user_requested;
 };
 
 struct lt_report_process {
@@ -170,6 +207,7 @@ struct lt_report_process {
 	size_t nr_rows;
 	struct lt_report_thread *threads;
 	size_t nr_threads;
+	struct lt_report_uncharged user_requested;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -197,7 +235,8 @@ struct lt_report_missing {
 struct lt_report {
 	/* the trace */
 	const char *path;
-	int file_version;
+	const char *format;		/* "trace-cmd", "perf" */
+	int file_version;		/* of that format */
 	const char *compression;
 	const char *uname;
 	const char *clock;
@@ -225,11 +264,23 @@ struct lt_report {
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
 					   after a preemption or a fork */
+	/*
+	 * Waits that a CPU's missing data may hide a part of: begun before
+	 * every CPU had data (@complete_from_ns: the oldest pages of some
+	 * CPU were overwritten), or across one of @lost_gaps gaps of lost
+	 * events after it.  Dropped, never guessed.
+	 */
+	uint64_t complete_from_ns;	/* start_ns when complete throughout */
+	uint64_t lost_gaps;
+	uint64_t dropped_incomplete, dropped_incomplete_ns;
+	uint64_t dropped_gap, dropped_gap_ns;
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */
 
 	struct lt_options options;	/* as used */
+	bool saved;			/* read from a saved report, not made
+					   now: @options are its own */
 	bool partial;			/* damage stopped the reading early */
 	const char *partial_reason;
 
@@ -242,7 +293,9 @@ struct lt_report {
  * Read @path, replay it and build the report.  Returns 0 and *out, or -1
  * with @err (and exit status lt_error_exit_status(err->code)).  With
  * opts->partial, damage after some data was read gives a report marked
- * partial instead of an error.
+ * partial instead of an error.  A file is known by its first bytes: a
+ * trace-cmd trace.dat, or a report saved as JSON, which is read back
+ * (report->saved; @opts then change nothing).
  */
 int lt_analyze(const char *path, const struct lt_options *opts,
 	       struct lt_report **out, struct lt_error *err);
@@ -296,6 +349,12 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
  */
 const char *lt_report_global_empty(const struct lt_report *report,
 				   const struct lt_report_view *v);
+/*
+ * The translation table built in (latencytop.trans format), @len bytes:
+ * to show a user the lines a table of their own may override.
+ */
+const char *lt_builtin_trans_text(size_t *len);
+
 /* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /*

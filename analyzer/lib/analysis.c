@@ -12,21 +12,20 @@
 #include <string.h>
 
 #include "lt-decode.h"
-#include "lt-pipe.h"
+#include "lt-input.h"
 #include "lt-replay.h"
 #include "lt-report-local.h"
 #include "lt-thread.h"
-#include "lt-trace.h"
 #include "lt-trans.h"
 
 #define RECORD_BASE "trace-cmd record -e latencytop -e sched_stat_sleep " \
 		    "-e sched_stat_blocked -e sched_switch -e sched_wakeup -T"
 
 struct analysis {
-	struct lt_trace *trace;
+	struct lt_input *in;
 	struct lt_trans trans;
 	struct lt_replay *rp;
-	uint32_t *by_id;		/* records per event id (lt_pipe_cfg) */
+	uint32_t *by_id;		/* records per event id (lt_input_run) */
 	char cause[256];		/* "[func]" handed to the replay */
 	const struct lt_options *opts;
 	uint64_t src_counts[LT_SRC_NR];	/* events replayed, by source */
@@ -40,7 +39,7 @@ struct analysis {
 static const char *symbol(void *ctx, uint64_t addr)
 {
 	struct analysis *a = ctx;
-	const char *name = lt_trace_ksym(a->trace, addr, NULL);
+	const char *name = lt_input_ksym(a->in, addr);
 	char buf[32];
 	uint32_t id;
 
@@ -53,6 +52,18 @@ static const char *symbol(void *ctx, uint64_t addr)
 	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
 }
 
+/* A user-space frame, named by the input that encoded it. */
+static const char *user_symbol(void *ctx, uint64_t frame)
+{
+	struct analysis *a = ctx;
+	char buf[512];
+	const char *name = a->in->ops->frame_name(a->in, frame, buf,
+						  sizeof(buf));
+	uint32_t id = lt_strtab_intern(&a->rp->strs, name, strlen(name));
+
+	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
+}
+
 static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 		   struct lt_stack_info *out)
 {
@@ -62,6 +73,10 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 
 	if (nr > 256)
 		nr = 256;
+	/* the cause is the kernel's: its frames come before the user's */
+	for (i = 0; i < nr && frames[i] != LT_FRAME_USER; i++)
+		;
+	nr = i;
 	out->kernel_thread = false;
 	for (i = 0; i < nr; i++) {
 		names[i] = symbol(a, frames[i]);
@@ -79,16 +94,16 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
  * symbols load meanwhile, from the first stack on: most traces without -T
  * still carry a kallsyms worth 5-10 ms that is then never read.
  */
-static void *load_symbols(void *trace)
+static void *load_symbols(void *in)
 {
-	lt_trace_load_ksyms(trace, NULL);	/* failure: warned on first use */
+	lt_input_load_ksyms(in, NULL);	/* failure: warned on first use */
 	return NULL;
 }
 
 static void start_symbols(struct analysis *a)
 {
 	a->load_beside = false;
-	a->loading = !lt_thread_start(&a->loader, load_symbols, a->trace);
+	a->loading = !lt_thread_start(&a->loader, load_symbols, a->in);
 }
 
 static void symbols_loaded(struct analysis *a)
@@ -107,7 +122,7 @@ static int symbols_needed(struct analysis *a, struct lt_error *err)
 {
 	struct lt_error kerr;
 
-	if (a->rp->nr_stacks <= 1 || !lt_trace_load_ksyms(a->trace, &kerr))
+	if (a->rp->nr_stacks <= 1 || !lt_input_load_ksyms(a->in, &kerr))
 		return 0;
 	if (kerr.code == LT_E_NOMEM) {
 		*err = kerr;
@@ -146,7 +161,7 @@ static const char *cmdline(void *ctx, int pid)
 {
 	struct analysis *a = ctx;
 
-	return lt_trace_cmdline(a->trace, pid);
+	return lt_input_task_name(a->in, pid);
 }
 
 /* ---- what the trace lacks ---------------------------------------------- */
@@ -239,7 +254,8 @@ static int describe_sources(struct lt_report_priv *priv,
 	if (!c[LT_SRC_REASON_SET])
 		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
 			"no kernel annotations: causes come from kernel stacks "
-			"(load kernel/module or boot the patched kernel)",
+			"(latency-record probes install makes them from kprobes; "
+			"or load kernel/module, or boot the patched kernel)",
 			"-e latencytop");
 	if (!c[LT_SRC_STACK])
 		missing(priv, d, by_id, LT_SRC_STACK, "kernel stacks",
@@ -263,13 +279,14 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 			   const char *path, uint64_t events, bool cut,
 			   struct lt_error *err)
 {
+	const struct lt_trace *f = lt_input_formats(a->in);
 	char held[256] = "";
 	size_t len = 0;
 	const char *why;
 	int shown, id;
 
 	/* the events are there, the file cannot say how to read them */
-	why = lt_trace_skipped_format(a->trace, "sched", "sched_switch");
+	why = lt_trace_skipped_format(f, "sched", "sched_switch");
 	if (why) {
 		lt_error_set(err, LT_E_CORRUPT,
 			     "%s: the format of sched_switch in the file has %s: "
@@ -310,9 +327,9 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		return;
 	}
 	/* a damaged format section can leave them under another system */
-	for (id = 0; id <= (int)lt_trace_event_id_limit(a->trace); id++) {
+	for (id = 0; id <= (int)lt_trace_event_id_limit(f); id++) {
 		const struct lt_event_type *t =
-			lt_trace_event_by_id(a->trace, (uint16_t)id);
+			lt_trace_event_by_id(f, (uint16_t)id);
 
 		if (a->by_id[id] && t &&
 		    !strcmp(lt_event_type_name(t), "sched_switch")) {
@@ -328,7 +345,7 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		uint32_t best = 0;
 		int best_id = -1;
 
-		for (id = 0; id <= (int)lt_trace_event_id_limit(a->trace); id++)
+		for (id = 0; id <= (int)lt_trace_event_id_limit(f); id++)
 			if (a->by_id[id] > best) {
 				best = a->by_id[id];
 				best_id = id;
@@ -337,7 +354,7 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 			break;
 		{
 			const struct lt_event_type *t =
-				lt_trace_event_by_id(a->trace, (uint16_t)best_id);
+				lt_trace_event_by_id(f, (uint16_t)best_id);
 
 			/* an ID without a format: the formats or the record damaged */
 			if (t)
@@ -381,21 +398,34 @@ static void replay_error(struct lt_error *err, const char *path,
 	lt_error_set(err, rerr->code, "%s: %s", path, rerr->msg);
 }
 
-/* Threads: as asked, else one per core we may run on, if worth it. */
-static unsigned int use_threads(const struct lt_options *opts,
-				struct lt_trace *trace)
+/*
+ * --from past the last event: the range holds nothing, which an empty
+ * report would only hide (a time copied from trace-cmd report is
+ * absolute, --from counts from the first event).
+ */
+static int range_past_end(const struct lt_replay *rp,
+			  const struct lt_options *opts, bool cut,
+			  const char *path, struct lt_error *err)
 {
-	const struct lt_trace_info *info = lt_trace_info(trace);
-	uint64_t done, total;
+	const struct lt_replay_stats *st = &rp->stats;
+	char from[32], span[32], start[32], end[32];
 
-	if (opts->threads)
-		return opts->threads;
-	lt_trace_progress(trace, &done, &total);
-	return lt_pipe_auto_threads(total, strcmp(info->compression, "none"),
-				    lt_pipe_usable_cpus());
+	if (opts->from_ns < 0 || cut || !st->have_ts ||
+	    st->last_ts - st->first_ts >= (uint64_t)opts->from_ns)
+		return 0;
+	lt_error_set(err, LT_E_NO_EVENTS,
+		     "%s: --from %s is past the trace's end: no event in the "
+		     "range; the trace spans %s, from %s to %s (--from and --to "
+		     "count from its first event)", path,
+		     lt_format_duration(from, sizeof(from), opts->from_ns),
+		     lt_format_duration(span, sizeof(span),
+					st->last_ts - st->first_ts),
+		     lt_format_stamp(start, sizeof(start), st->first_ts),
+		     lt_format_stamp(end, sizeof(end), st->last_ts));
+	return -1;
 }
 
-/* The consumer side of the pipe. */
+/* The events, as the input hands them out. */
 static int replay_event(void *ctx, const struct lt_ev *ev)
 {
 	struct analysis *a = ctx;
@@ -422,28 +452,9 @@ static void release(void *ctx)
 
 	symbols_loaded(a);
 	lt_trans_free(&a->trans);
-	if (a->trace)
-		lt_trace_close(a->trace);
+	lt_input_close(a->in);
 	free(a->by_id);
 	free(a);
-}
-
-void lt_report_free(struct lt_report *report)
-{
-	struct lt_report_priv *priv;
-	size_t i;
-
-	if (!report)
-		return;
-	priv = lt_report_priv(report);
-	for (i = 0; i < priv->nr_allocs; i++)
-		free(priv->allocs[i]);
-	free(priv->allocs);
-	if (priv->have_replay)
-		lt_replay_free(&priv->replay);
-	if (priv->release)
-		priv->release(priv->release_ctx);
-	free(priv);
 }
 
 static const char *copy(struct lt_report_priv *priv, const char *s,
@@ -455,15 +466,15 @@ static const char *copy(struct lt_report_priv *priv, const char *s,
 }
 
 /* Copies what it needs from the trace: the trace is closed after. */
-static void fill_report(struct lt_report_priv *priv,
-			const struct lt_trace *trace,
+static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 			const struct lt_replay *rp, uint64_t events)
 {
-	const struct lt_trace_info *info = lt_trace_info(trace);
+	const struct lt_input_info *info = &in->info;
 	const struct lt_replay_stats *st = &rp->stats;
 	struct lt_report *r = &priv->pub;
 
 	r->path = copy(priv, info->path, "");
+	r->format = copy(priv, info->format, "trace-cmd");
 	r->file_version = info->version;
 	r->compression = copy(priv, info->compression, "none");
 	r->uname = copy(priv, info->uname, "");
@@ -481,7 +492,7 @@ static void fill_report(struct lt_report_priv *priv,
 
 		if (o) {
 			for (int cpu = 0; cpu < info->cpus; cpu++)
-				o[cpu] = lt_trace_cpu_overrun(trace, cpu);
+				o[cpu] = lt_input_cpu_overrun(in, cpu);
 			r->overrun_per_cpu = o;
 		}
 	}
@@ -495,6 +506,13 @@ static void fill_report(struct lt_report_priv *priv,
 	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
 	r->cpu_waits_unwoken = st->cpu_waits_unwoken;
 	r->cpu_waits_unwoken_ns = st->cpu_waits_unwoken_ns;
+	r->complete_from_ns = st->complete_from > st->first_ts ?
+			      st->complete_from : st->first_ts;
+	r->lost_gaps = st->gaps;
+	r->dropped_incomplete = st->dropped_incomplete;
+	r->dropped_incomplete_ns = st->dropped_incomplete_ns;
+	r->dropped_gap = st->dropped_gap;
+	r->dropped_gap_ns = st->dropped_gap_ns;
 	r->discarded_lost = st->discarded_lost;
 	r->resync = st->resync;
 	r->unmatched_restore = st->unmatched_restore;
@@ -513,9 +531,10 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	       struct lt_report **out, struct lt_error *err)
 {
 	struct lt_replay_opts ro = { 0 };
+	struct lt_input_result pres;
 	struct lt_report_priv *priv;
-	struct lt_pipe_result pres;
-	struct lt_pipe_cfg cfg;
+	enum lt_input_kind kind;
+	struct lt_input_run cfg;
 	struct lt_decoder dec;
 	struct analysis *a;
 	struct lt_error damage;
@@ -525,6 +544,15 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 
 	*out = NULL;
 	memset(err, 0, sizeof(*err));
+	if (lt_input_detect(path, &kind, err) < 0)
+		return -1;
+	/* made already: the analysis it was made with holds */
+	if (kind == LT_INPUT_REPORT) {
+		if (lt_report_read_json(path, out, err) < 0)
+			return -1;
+		(*out)->saved = true;
+		return 0;
+	}
 	priv = calloc(1, sizeof(*priv));
 	a = calloc(1, sizeof(*a));
 	if (!priv || !a) {
@@ -539,20 +567,19 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	a->rp = &priv->replay;
 	a->opts = opts;
 
-	if (lt_trace_open(&a->trace, path, err) < 0)
+	/* a helper thread for the input, on a second core */
+	if (lt_input_open(&a->in, path, kind, opts->threads != 1 &&
+			  lt_thread_usable_cpus() > 1, err) < 0)
 		goto fail;
-	a->by_id = calloc(lt_trace_event_id_limit(a->trace) + 1,
+	a->by_id = calloc(lt_trace_event_id_limit(lt_input_formats(a->in)) + 1,
 			  sizeof(*a->by_id));
 	if (!a->by_id) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}
-	/* kallsyms: decompressed on a second core while this one parses */
-	lt_trace_set_helper(a->trace, opts->threads != 1 &&
-			    lt_pipe_usable_cpus() > 1);
 	if (load_tables(a, opts, err) < 0)
 		goto fail;
-	if (lt_decode_init(&dec, a->trace, err) < 0)
+	if (lt_decode_init(&dec, lt_input_formats(a->in), err) < 0)
 		goto fail;
 	have_dec = true;
 
@@ -572,15 +599,15 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	priv->have_replay = true;
 
-	cfg.trace = a->trace;
 	cfg.dec = &dec;
 	cfg.by_id = a->by_id;
 	cfg.partial = opts->partial;
 	cfg.to_ns = opts->to_ns;
-	cfg.threads = use_threads(opts, a->trace);
+	cfg.threads = lt_input_threads(a->in, opts->threads);
 	a->load_beside = cfg.threads > 1;
-	ret = lt_pipe_run(&cfg, replay_event,
-			  opts->progress ? report_progress : NULL, a, &pres, err);
+	ret = lt_input_run(a->in, &cfg, replay_event,
+			   opts->progress ? report_progress : NULL, a, &pres,
+			   err);
 	symbols_loaded(a);
 	if (ret < 0) {
 		if (a->rp->err.code)
@@ -616,6 +643,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		append_msg(err, " (--partial: no event could be read before it)");
 		goto fail;
 	}
+	if (range_past_end(a->rp, opts, pres.cut, path, err) < 0)
+		goto fail;
 	if (!a->src_counts[LT_SRC_SWITCH] && !a->src_counts[LT_SRC_STAT_SLEEP] &&
 	    !a->src_counts[LT_SRC_STAT_BLOCKED]) {
 		no_sched_error(a, &dec, path, events, pres.cut, err);
@@ -627,18 +656,19 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		replay_error(err, path, &a->rp->err);
 		goto fail;
 	}
-	fill_report(priv, a->trace, a->rp, events);
+	fill_report(priv, a->in, a->rp, events);
 	priv->pub.damaged_records = dec.bad_records;
 	if (describe_sources(priv, &dec, a->by_id, a->src_counts) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}
-	if (lt_report_build(priv, symbol, a, err) < 0)
+	if (lt_report_build(priv, symbol, a->in->ops->frame_name ? user_symbol : NULL,
+			    a, err) < 0)
 		goto fail;
 	lt_decode_free(&dec);
-	/* the report holds its own copy of every name: the trace can go */
-	lt_trace_close(a->trace);
-	a->trace = NULL;
+	/* the report holds its own copy of every name: the input can go */
+	lt_input_close(a->in);
+	a->in = NULL;
 	*out = &priv->pub;
 	return 0;
 fail:

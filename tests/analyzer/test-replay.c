@@ -132,7 +132,8 @@ static struct sum rows_of(const struct lt_replay *rp, uint32_t task,
 		const struct lt_row_acc *row = &rp->rows[r];
 		const struct lt_cause *c = &rp->causes[row->cause];
 
-		if (row->task != task || !row->count || row->provisional)
+		if (row->task != task || !row->count || row->provisional ||
+		    row->uncharged)
 			continue;
 		if (strcmp(lt_replay_str(rp, c->reason), reason) ||
 		    strcmp(lt_replay_str(rp, c->argument), arg ? arg : ""))
@@ -493,7 +494,7 @@ static void test_stat_and_switch(void)
 		STAT_D(8000, 400, 2500),
 		WAKE(8000, 400),
 		SW(8100, 1, 0, RUNNABLE, 400),
-		/* a delay reaching back past the previous wait is cut there */
+		/* a delay reaching back past its switch-out is cut there */
 		FORK(8500, 1, 500, "d"),
 		SW(8500, 0, 0, RUNNABLE, 500),
 		SW(8600, 0, 500, BLOCKED, 0),
@@ -516,7 +517,7 @@ static void test_stat_and_switch(void)
 	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 300 * US);
 	CHECK_U64(pid_rows(&rp, 400, UNKNOWN).total, 2500 * US);
 	CHECK_U64(pid_rows(&rp, 400, SCHED).total, 100 * US);
-	CHECK_U64(pid_rows(&rp, 500, UNKNOWN).total, (100 + 700) * US);
+	CHECK_U64(pid_rows(&rp, 500, UNKNOWN).total, (100 + 500) * US);
 	CHECK_U64(rp.stats.began_before_trace, 0);
 	lt_replay_free(&rp);
 }
@@ -1003,6 +1004,245 @@ static void test_time_backwards(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * CPU 1's oldest pages were overwritten: its data begins at 300, CPU 0's
+ * at 100.  Before 300 a task may have run on CPU 1 unseen, so no wait
+ * begun before then is charged; one begun after is.
+ */
+static void test_overwritten_start(void)
+{
+	const struct lt_ev script[] = {
+		/* the pipe feeds a loss where its gap begins: first of all */
+		LOST(300, 1, 7),
+		SWN(100, 0, 100, SLEEP, 0, "a", "swapper/0"),
+		WAKE(200, 100),
+		SW(210, 0, 0, RUNNABLE, 100),		/* 100+10: dropped */
+		SW(250, 0, 100, BLOCKED, 0),
+		{ .kind = LT_EV_OTHER, .ts = 300 * US, .cpu = 1, .current = 7 },
+		WAKE(600, 100),				/* 350: dropped */
+		SW(600, 0, 0, RUNNABLE, 100),
+		SW(700, 0, 100, BLOCKED, 0),
+		WAKE(900, 100),				/* charged */
+		SW(950, 0, 0, RUNNABLE, 100),		/* charged */
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "overwritten start";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.complete_from, 300 * US);
+	CHECK_U64(rp.stats.gaps, 0);
+	CHECK_U64(rp.stats.dropped_incomplete, 3);
+	CHECK_U64(rp.stats.dropped_incomplete_ns, (100 + 10 + 350) * US);
+	CHECK_U64(rp.stats.dropped_gap, 0);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 1);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 200 * US);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, 50 * US);
+	CHECK_U64(rp.stats.lost_events, 7);
+	lt_replay_free(&rp);
+}
+
+/*
+ * A gap of lost events on CPU 1 from 700 (its last record) to 800 (its
+ * next): a wait ending inside it, or begun before it ended, is dropped.
+ */
+static void test_gap_mid_trace(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		{ .kind = LT_EV_OTHER, .ts = 10 * US, .cpu = 1, .current = 7 },
+		SW(650, 0, 100, BLOCKED, 0),
+		{ .kind = LT_EV_OTHER, .ts = 700 * US, .cpu = 1, .current = 7 },
+		LOST(800, 1, 3),			/* fed at 700 */
+		WAKE(750, 100),				/* 100: in the gap */
+		SW(760, 0, 0, RUNNABLE, 100),		/* 10: in the gap */
+		SW(780, 0, 100, BLOCKED, 0),
+		{ .kind = LT_EV_OTHER, .ts = 800 * US, .cpu = 1, .current = 7 },
+		WAKE(900, 100),				/* 120: begun in it */
+		SW(900, 0, 0, RUNNABLE, 100),
+		SW(1000, 0, 100, BLOCKED, 0),
+		WAKE(1100, 100),			/* 100: charged */
+		SW(1100, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "gap of lost events";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.complete_from, 0);
+	CHECK_U64(rp.stats.gaps, 1);
+	CHECK_U64(rp.stats.dropped_incomplete, 0);
+	CHECK_U64(rp.stats.dropped_gap, 3);
+	CHECK_U64(rp.stats.dropped_gap_ns, (100 + 10 + 120) * US);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 1);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, 100 * US);
+	lt_replay_free(&rp);
+}
+
+/*
+ * Woken twice with no switch-in between: it ran and slept unseen.  The
+ * sleep up to the first wakeup was seen whole; the wait for a CPU runs
+ * from the second.  A stat event before its wakeup is no second wakeup.
+ */
+static void test_second_wakeup(void)
+{
+	const struct lt_ev script[] = {
+		FORK(0, 1, 100, "a"),
+		FORK(0, 1, 200, "b"),
+		SW(100, 0, 100, BLOCKED, 0),
+		WAKE(200, 100),
+		WAKE(300, 100),
+		SW(350, 0, 0, RUNNABLE, 100),
+		SW(400, 0, 100, BLOCKED, 0),
+		STAT_D(500, 100, 100),
+		WAKE(500, 100),
+		SW(520, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "woken twice";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(rp.stats.inconsistent, 1);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).total, (100 + 100) * US);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).count, 2);
+	CHECK_U64(pid_rows(&rp, 100, SCHED).total, (50 + 20) * US);
+	lt_replay_free(&rp);
+}
+
+/*
+ * A kernel delay begins no earlier than its task's switch-out; a task
+ * whose first event is its switch-out, with a delay begun before the
+ * trace, is charged from that switch-out.
+ */
+static void test_stat_from_switch_out(void)
+{
+	const struct lt_ev script[] = {
+		{ .kind = LT_EV_OTHER, .ts = 0, .cpu = 0, .current = 7 },
+		SW(50, 0, 300, BLOCKED, 0),
+		STAT_D(200, 300, 300),			/* 150, from 50 */
+		WAKE(200, 300),
+		SW(210, 0, 0, RUNNABLE, 300),
+		SW(1000, 0, 300, BLOCKED, 0),
+		STAT_D(1500, 300, 700),			/* 500, from 1000 */
+		WAKE(1500, 300),
+		SW(1510, 0, 0, RUNNABLE, 300),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+
+	lt_test_case = "stat delay from the switch-out";
+	opts_default(&o);
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).count, 2);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, (150 + 500) * US);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).max, 500 * US);
+	CHECK_U64(rp.stats.began_before_trace, 0);
+	lt_replay_free(&rp);
+
+	/* --from between them: the second wait is the same 500 */
+	lt_test_case = "stat delay: --from changes no length";
+	opts_default(&o);
+	o.from_ns = 1200 * US;
+	run(&rp, &o, script);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).count, 1);
+	CHECK_U64(pid_rows(&rp, 300, UNKNOWN).total, 500 * US);
+	lt_replay_free(&rp);
+}
+
+/*
+ * Live mode: the replay is looked at and goes on; old windows go.  Waits
+ * of one task end at 0.5, 1.5, 2.5 and 3.5 s (1 s windows, a stack each),
+ * then two more after windows 0 and 1 are dropped.
+ */
+static void test_live_windows(void)
+{
+	static const uint64_t stack[] = { 7, 8 };
+	const struct lt_ev first[] = {
+		FORK(0, 1, 100, "a"),
+		SW(100000, 0, 100, BLOCKED, 0),
+		STACK(100000, 0, 100, stack),
+		WAKE(500000, 100),
+		SW(500000, 0, 0, RUNNABLE, 100),
+		SW(1100000, 0, 100, BLOCKED, 0),
+		STACK(1100000, 0, 100, stack),
+		WAKE(1500000, 100),
+		SW(1500000, 0, 0, RUNNABLE, 100),
+		SW(2200000, 0, 100, BLOCKED, 0),
+		STACK(2200000, 0, 100, stack),
+		WAKE(2500000, 100),
+		SW(2500000, 0, 0, RUNNABLE, 100),
+		SW(3300000, 0, 100, BLOCKED, 0),
+		STACK(3300000, 0, 100, stack),
+		WAKE(3500000, 100),
+		SW(3500000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	const struct lt_ev later[] = {
+		SW(3600000, 0, 100, BLOCKED, 0),
+		STACK(3600000, 0, 100, stack),
+		WAKE(4000000, 100),			/* 2.0 s from 2 s: window 2 */
+		SW(4000000, 0, 0, RUNNABLE, 100),
+		SW(4100000, 0, 100, BLOCKED, 0),	/* no stack: Unknown */
+		WAKE(4200000, 100),
+		SW(4200000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint64_t per_window[8] = { 0 };
+	const struct lt_ev *ev;
+	uint32_t r, cause = 0;
+
+	lt_test_case = "live: snapshot, then old windows dropped";
+	opts_default(&o);
+	o.window_ns = 1000000 * US;
+	o.resolve = resolve;
+	feed(&rp, &o, first);
+	CHECK(lt_replay_snapshot(&rp) == 0);
+	/* the stack has its cause now, the replay still runs */
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 4);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total,
+		  (400000 + 400000 + 300000 + 200000) * US);
+	CHECK_U64(rp.nr_windows, 4);
+	CHECK(lt_replay_drop_windows(&rp, 2) == 0);
+	CHECK_U64(rp.nr_windows, 2);
+	CHECK_U64(rp.origin_ns, 2000000 * US);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 2);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total, (300000 + 200000) * US);
+	for (ev = later; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
+		CHECK(lt_replay_feed(&rp, ev) == 0);
+	CHECK(lt_replay_finish(&rp) == 0);
+	/* resolved again: the later wait's row has the same cause */
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 3);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total,
+		  (300000 + 200000 + 400000) * US);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 1);
+	for (r = 0; r < rp.nr_rows; r++)
+		if (rp.rows[r].count && rp.rows[r].window < 8 &&
+		    rp.rows[r].cause != rp.cause_sched)
+			per_window[rp.rows[r].window] += rp.rows[r].count;
+	CHECK_U64(per_window[0], 1);	/* ended at 2.5 s */
+	CHECK_U64(per_window[1], 1);	/* 3.5 s */
+	CHECK_U64(per_window[2], 2);	/* 4.0 and 4.2 s */
+	CHECK_U64(rp.nr_windows, 3);
+	/* the map finds the rows again: no row is there twice for a key */
+	for (r = 0; r < rp.nr_rows; r++)
+		if (rp.rows[r].count && rp.rows[r].window == 2 &&
+		    rp.rows[r].cause == rp.cause_unknown)
+			cause++;
+	CHECK_U64(cause, 1);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_derived_basic();
@@ -1024,5 +1264,10 @@ int main(void)
 	test_missing_switch_in();
 	test_unwoken_cpu_waits();
 	test_time_backwards();
+	test_overwritten_start();
+	test_gap_mid_trace();
+	test_second_wakeup();
+	test_stat_from_switch_out();
+	test_live_windows();
 	return lt_test_done("test-replay");
 }

@@ -58,6 +58,15 @@ static const char *sym(void *ctx, uint64_t addr)
 	return addr == 0x10 ? "inner_fn" : "outer_fn";
 }
 
+/* User frames as an input names them: here 0x1000 "main", else "lib_fn". */
+static const char *user_sym(void *ctx, uint64_t frame)
+{
+	return frame == 0x1000 ? "main" : "lib_fn";
+}
+
+/* build_from()'s namer of user frames: none but in test_user_frames() */
+static lt_symbol_fn test_user_sym;
+
 /* The report of @nr events, as the replay (with @resolve) leaves it. */
 static struct lt_report *build_from(const struct lt_ev *ev, size_t nr,
 				    lt_stack_resolver resolve,
@@ -99,7 +108,7 @@ static struct lt_report *build_from(const struct lt_ev *ev, size_t nr,
 	priv->pub.end_ns = priv->replay.stats.last_ts;
 	priv->pub.whole.start_ns = priv->replay.origin_ns;
 	priv->pub.whole.end_ns = priv->replay.stats.last_ts;
-	if (lt_report_build(priv, sym, NULL, &err) < 0) {
+	if (lt_report_build(priv, sym, test_user_sym, NULL, &err) < 0) {
 		fprintf(stderr, "build: %s\n", err.msg);
 		lt_test_failures++;
 	}
@@ -639,6 +648,126 @@ static void test_text_cols(void)
 	CHECK_STR(lt_format_cause(buf, sizeof(buf), &row, 1), "~");
 }
 
+/*
+ * Waits the 5 ms rule leaves uncharged still show with their task; a
+ * kernel thread idle for work (I) requested nothing.  (Each wakeup here
+ * is followed at once by a switch-in: a wait for a CPU of 0 ns, the only
+ * row charged.)
+ */
+static void test_user_requested(void)
+{
+	static const struct lt_ev ev[] = {
+		EV(FORK, 0, 1, .pid2 = 300, S("sleeper")),
+		EV(SWITCH, 10, 300, .state = LT_STATE_SLEEP, .pid2 = 0),
+		EV(WAKEUP, 300010, 300),		/* 300 ms: not charged */
+		EV(SWITCH, 300010, 0, .state = LT_STATE_RUNNABLE, .pid2 = 300),
+		EV(SWITCH, 300020, 300, .state = LT_STATE_SLEEP, .pid2 = 0),
+		EV(WAKEUP, 320020, 300),		/* 20 ms: not charged */
+		EV(SWITCH, 320020, 0, .state = LT_STATE_RUNNABLE, .pid2 = 300),
+		EV(FORK, 0, 2, .pid2 = 400, S("kworker/0:1")),
+		EV(SWITCH, 20, 400, .cpu = 1, .state = LT_STATE_IDLE, .pid2 = 0),
+		EV(WAKEUP, 100020, 400),		/* idle: no section */
+		EV(SWITCH, 100020, 0, .cpu = 1, .state = LT_STATE_RUNNABLE,
+		   .pid2 = 400),
+	};
+	struct lt_options o;
+	struct lt_report *r, *back;
+	const struct lt_report_process *p;
+	struct lt_error err;
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	lt_test_case = "user requested waits";
+	lt_options_init(&o);
+	r = build_from(ev, sizeof(ev) / sizeof(ev[0]), NULL, &o);
+	/* not charged: nothing of them in the global table */
+	CHECK(r->whole.nr_global == 1 &&
+	      r->whole.global[0].kind == LT_CAUSE_SCHED);
+	p = proc(&r->whole, 300);
+	CHECK(p != NULL);
+	if (p) {
+		CHECK(p->nr_rows == 1 && p->rows[0].kind == LT_CAUSE_SCHED);
+		CHECK_U64(p->total_ns, 0);
+		CHECK_U64(p->user_requested.count, 2);
+		CHECK_U64(p->user_requested.total_ns, 320000 * US);
+		CHECK_U64(p->user_requested.max_ns, 300000 * US);
+		CHECK(p->nr_threads == 1 &&
+		      p->threads[0].user_requested.count == 2);
+	}
+	p = proc(&r->whole, 400);
+	CHECK(p && p->kernel_thread && !p->user_requested.count);
+	CHECK_U64(r->dropped_interruptible, 0);	/* fill_report()'s, not here */
+
+	/* the JSON report keeps them */
+	f = open_memstream(&json, &len);
+	CHECK(f && lt_report_write(r, LT_FORMAT_JSON, f, &err) == 0);
+	if (f)
+		fclose(f);
+	CHECK(json && lt_report_parse_json(json, len, "mem", &back, &err) == 0);
+	p = json ? proc(&back->whole, 300) : NULL;
+	CHECK(p && p->user_requested.count == 2 &&
+	      p->user_requested.total_ns == 320000 * US &&
+	      p->user_requested.max_ns == 300000 * US &&
+	      p->threads[0].user_requested.count == 2);
+	if (json)
+		lt_report_free(back);
+	free(json);
+	lt_report_free(r);
+}
+
+/*
+ * A stack with the task's own frames below the kernel's (perf.data call
+ * chains): they stay apart in the model, and flame graphs grow from the
+ * user's outermost frame to the kernel's innermost.
+ */
+static void test_user_frames(void)
+{
+	static const uint64_t frames[] = { 0x10, 0x20, LT_FRAME_USER, 0x2000,
+					   0x1000 };
+	static const uint64_t other[] = { 0x10, 0x20, LT_FRAME_USER, 0x3000,
+					  0x1000 };
+	static const struct lt_ev ev[] = {
+		EV(FORK, 0, 1, .pid2 = 100, S("app")),
+		EV(SWITCH, 10, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 10, 100, .frames = frames, .nr_frames = 5),
+		EV(WAKEUP, 1010, 100),
+		EV(SWITCH, 1010, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+		EV(SWITCH, 2000, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 2000, 100, .frames = other, .nr_frames = 5),
+		EV(WAKEUP, 4000, 100),
+		EV(SWITCH, 4000, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+	};
+	const struct lt_report_row *r;
+	struct lt_report *rep;
+	struct lt_options o;
+	char *text;
+
+	lt_test_case = "user frames";
+	lt_options_init(&o);
+	test_user_sym = user_sym;
+	rep = build_from(ev, sizeof(ev) / sizeof(ev[0]), NULL, &o);
+	test_user_sym = NULL;
+	r = row(rep->whole.global, rep->whole.nr_global, "[0x10]");
+	CHECK(r && r->nr_stacks == 1);
+	/* 0x2000 and 0x3000 both name "lib_fn": one stack of two waits */
+	if (r && r->nr_stacks == 1) {
+		const struct lt_report_stack *st = &r->stacks[0];
+
+		CHECK_U64(st->count, 2);
+		CHECK_U64(st->nr_frames, 2);
+		CHECK_U64(st->nr_user_frames, 2);
+		if (st->nr_user_frames == 2) {
+			CHECK_STR(st->user_frames[0], "lib_fn");
+			CHECK_STR(st->user_frames[1], "main");
+		}
+	}
+	text = written(rep, LT_FORMAT_FOLDED);
+	CHECK(text && strstr(text, "app (100);[0x10];main;lib_fn;outer_fn;inner_fn 3000\n"));
+	free(text);
+	lt_report_free(rep);
+}
+
 int main(void)
 {
 	test_number_formats();
@@ -650,5 +779,7 @@ int main(void)
 	test_text_columns();
 	test_json_utf8();
 	test_text_damage_counts();
+	test_user_requested();
+	test_user_frames();
 	return lt_test_done("test-report");
 }

@@ -232,6 +232,18 @@ def check(rep, ind):
             ck.near(f'{comm}: charged count', count, irow['blocked_count'], COUNT_TOL)
             ck.near(f'{comm}: charged total_ns', total, irow['blocked_total_ns'], TOTAL_TOL)
             check_design(ck, 'report', comm, count, total)
+        # BRIEF rule 3: waits over 5 ms are not charged, but their
+        # process says it had them (issue 38, item 5)
+        ucount = sum(p.get('user_requested', {}).get('count', 0) for p in procs)
+        utotal = sum(p.get('user_requested', {}).get('total_ns', 0) for p in procs)
+        if irow['dropped_over_5ms']:
+            ck.near(f'{comm}: user-requested waits not charged', ucount,
+                    irow['dropped_over_5ms'], COUNT_TOL)
+            ck.near(f'{comm}: user-requested total_ns', utotal,
+                    irow['dropped_total_ns'], TOTAL_TOL)
+        else:
+            ck.ok(ucount == 0 and utotal == 0, f'{comm}: no user-requested waits',
+                  f'got {ucount} ({utotal} ns), independent none')
         if irow['waitcpu_count'] or irow['waitcpu_inferred_count']:
             ck.ok(len(wrows) >= 1, f'{comm}: has a {WAITCPU!r} row',
                   f'{len(wrows)} rows; independent count {irow["waitcpu_count"]}')

@@ -4,7 +4,7 @@
 # record-lib.sh plus a kernel stack after every event (options/stacktrace,
 # what `trace-cmd record -T` gives), while one of these workloads runs:
 #
-#   compile    gcc -O2 -c of the analyzer's C files (analyzer/lib/*.c), two at a
+#   compile    gcc -O2 -c of the analyzer's C files (analyzer/lib/*.c and analyzer/lib/*/*.c), two at a
 #              time (xargs -P2), into a scratch directory
 #   pipeline   find /usr/include /usr/lib | sort | gzip -9 > /dev/null
 #   fsync      in LT_FSYNC_DIR (disk-backed): dd 4 KiB x 300 with oflag=dsync,
@@ -38,8 +38,8 @@ ${CC:-cc} -O2 -Wall -o "$work/lt-netload" "$here/netload.c"
 
 wl_compile() {
 	rm -f "$scratch"/*.o
-	cd "$top" && ls analyzer/lib/*.c | xargs -P2 -I{} sh -c \
-		'gcc -O2 -c -Ianalyzer/include -Ianalyzer/lib "$1" -o "$2/$(basename "$1" .c).o"' \
+	cd "$top" && ls analyzer/lib/*.c analyzer/lib/*/*.c | xargs -P2 -I{} sh -c \
+		'gcc -O2 -c -Ianalyzer/include $(printf -- "-I%s " analyzer/lib analyzer/lib/*/) "$1" -o "$2/$(basename "$1" .c).o"' \
 		sh {} "$scratch"
 }
 wl_pipeline() {

@@ -16,7 +16,8 @@ Across the series and the module:
 - the series have the same patches by number: the same subject, the same
   files, the same reason strings, and the same API in <linux/latencytop.h>
   and kernel/latencytop_events.c;
-- every reason string of kernel/module is one each series uses.
+- every reason string of kernel/module (its sites are in
+  kernel/include/latencytop-sites.h) is one each series uses.
 
 usage: check-sources.py KERNEL_DIR
 """
@@ -148,10 +149,13 @@ def main():
                   "%s: patch 0001's %s defines the shared header's events "
                   "(with the one-argument __assign_str())" % (name, HEADER))
 
-    with open(os.path.join(kdir, "module/latencytop_probes.c")) as f:
-        module = f.read()
+    # the module's sites live in the table it shares with latency-record
+    module = ""
+    for name in ("module/latencytop_probes.c", "include/latencytop-sites.h"):
+        with open(os.path.join(kdir, name)) as f:
+            module += f.read()
     probes = re.findall(
-        r'LT_PROBE\w*\(\s*"[^"]*",\s*(?:LT_SYSCALL\("[^"]*"\)|"[^"]*"),\s*"([^"]*)"',
+        r'(?:LT_PROBE\w*|\bX)\(\s*"[^"]*",\s*(?:LT_SYSCALL\("[^"]*"\)|"[^"]*"),\s*"([^"]*)"',
         module)
     check(len(probes) > 30, "the module has %d probes" % len(probes))
 

@@ -83,6 +83,7 @@ class Task:
         self.waits = collections.Counter()
         self.open_since = None     # switch-out time of a wait not yet ended
         self.open_user = False     # that wait is interruptible (S)
+        self.out_ts = None         # its last switch-out
 
 
 def ts_ns(text):
@@ -141,6 +142,7 @@ def replay(lines):
             blocked = "D" in state or "S" in state
             t.open_since = ts_ns(m.group("ts")) if blocked else None
             t.open_user = blocked and "D" not in state
+            t.out_ts = ts_ns(m.group("ts"))
         elif ev in ("sched_stat_sleep", "sched_stat_blocked"):
             spid = int(f.get("pid", -1))
             delay = int(f.get("delay", "0").split()[0])
@@ -148,6 +150,10 @@ def replay(lines):
             if t is None:
                 continue
             t.open_since = None     # the kernel measured this wait
+            # BRIEF rule 8: a wait never begins before its task's
+            # switch-out; the kernel's rq clock may read earlier
+            if t.out_ts is not None:
+                delay = min(delay, max(0, ts_ns(m.group("ts")) - t.out_ts))
             if ev == "sched_stat_sleep" and delay > USER_WAIT_NS:
                 continue
             t.charged[t.sleep_reason or "(none)"] += delay

@@ -1431,7 +1431,9 @@ class Runner:
         if self.gnu_time:
             # GNU time forks the analyzer from its own small process, so
             # the peak RSS is the analyzer's, not this Python's
-            rssfile = path + ".rss"
+            # beside no input: the regression corpus is in the source tree
+            fd, rssfile = tempfile.mkstemp(prefix="lt-mutation-", suffix=".rss")
+            os.close(fd)
             argv = [self.gnu_time, "-f", "%x %M", "-o", rssfile] + argv
         p = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -1466,9 +1468,12 @@ class Runner:
             try:
                 with open(rssfile) as f:
                     lines = f.read().split("\n")
-                os.unlink(rssfile)
             except OSError:
                 lines = []
+            try:
+                os.unlink(rssfile)
+            except OSError:
+                pass
             for line in lines:
                 m = re.match(r"Command terminated by signal (\d+)", line)
                 if m:

@@ -8,6 +8,9 @@
  * the two can be diffed:
  *   <cpu> <ts> <id>(<system>:<name>) <size> <crc32 of the payload>
  *   <cpu> <ts> LOST <count, -1 if unknown>
+ * A loss is printed where libtracecmd shows it, just before the next
+ * record of its CPU (our reader returns it earlier, where the gap begins);
+ * losses no record follows, at the end.
  * --info     first print what lt_trace_info() and the metadata say
  * --continue after an error on one CPU, keep reading the others
  * --quiet    no record lines (with --bench: a bare read loop)
@@ -61,6 +64,7 @@ int main(int argc, char **argv)
 	struct lt_error err;
 	struct lt_trace *t;
 	unsigned long long n = 0, sum = 0;
+	struct lt_record *held;
 	int status = 0, ret, i;
 	double t0 = 0, t1 = 0;
 
@@ -91,6 +95,11 @@ int main(int argc, char **argv)
 		t1 = now();
 	if (info)
 		print_info(t);
+	held = calloc(LT_TRACE_CPU_LIMIT, sizeof(*held));
+	if (!held) {
+		fprintf(stderr, "lt-dump: out of memory\n");
+		return 6;
+	}
 	for (;;) {
 		ret = lt_trace_next(t, &rec, &err);
 		if (ret == 0)
@@ -109,9 +118,14 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (rec.kind == LT_REC_LOST) {
-			printf("%d %llu LOST %lld\n", rec.cpu,
-			       (unsigned long long)rec.ts, (long long)rec.lost);
+			held[rec.cpu] = rec;
 			continue;
+		}
+		if (held[rec.cpu].kind == LT_REC_LOST) {
+			printf("%d %llu LOST %lld\n", rec.cpu,
+			       (unsigned long long)held[rec.cpu].ts,
+			       (long long)held[rec.cpu].lost);
+			held[rec.cpu].kind = LT_REC_EVENT;
 		}
 		printf("%d %llu %u(%s:%s) %u %08lx\n", rec.cpu,
 		       (unsigned long long)rec.ts, rec.id,
@@ -119,6 +133,12 @@ int main(int argc, char **argv)
 		       rec.type ? lt_event_type_name(rec.type) : "?",
 		       rec.size, crc32(0, rec.data, rec.size));
 	}
+	for (i = 0; i < LT_TRACE_CPU_LIMIT; i++)
+		if (held[i].kind == LT_REC_LOST)
+			printf("%d %llu LOST %lld\n", i,
+			       (unsigned long long)held[i].ts,
+			       (long long)held[i].lost);
+	free(held);
 	if (bench) {
 		double el = now() - t0;
 

@@ -1,0 +1,318 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-replay.h - the replay state machine.
+ *
+ * Fed decoded events (lt-event.h) in timestamp order, it follows every
+ * task's run state and latencytop reason stack and charges each blocked
+ * interval to the outermost reason active when the task went to sleep
+ * (LatencyTOP's rule), or to what its kernel stack says, or to "Unknown".
+ * It knows nothing of trace files: unit tests feed it scripts.
+ *
+ * Accumulators are rows keyed (task, window, cause) with a histogram,
+ * and sub-rows keyed (row, reason path, kernel stack) for drill-down.
+ * Memory grows with tasks x causes x distinct stacks, never with the
+ * number of events.
+ */
+#ifndef LT_REPLAY_H
+#define LT_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "latencytop.h"
+#include "lt-event.h"
+#include "lt-hist.h"
+#include "lt-map.h"
+#include "lt-pidtab.h"
+#include "lt-strtab.h"
+
+#define LT_COMM_LEN 16
+#define LT_WORST 5		/* worst occurrences kept per row */
+#define LT_REASON_DEPTH_MAX 64	/* deeper nesting is counted, not kept */
+#define LT_OUTER_RESTORES_MAX 8	/* pre-trace regions re-charged per task */
+#define LT_NO_TASK UINT32_MAX
+
+/*
+ * What the stack resolver says about one distinct kernel stack.  It is
+ * asked by lt_replay_finish(), once per stack: symbols are needed only
+ * then, so they can load on another core while the events replay.
+ */
+struct lt_stack_info {
+	enum lt_cause_kind kind;	/* TRANSLATED or FUNCTION */
+	const char *cause;		/* text; copied by the replay */
+	bool kernel_thread;		/* a kthread's stack (kthread() frame) */
+};
+
+typedef int (*lt_stack_resolver)(void *ctx, const uint64_t *frames,
+				 unsigned int nr, struct lt_stack_info *out);
+
+struct lt_replay_opts {
+	uint64_t sleep_cutoff_ns;	/* interruptible waits above: user requested; 0 = keep all */
+	bool honour_maxtime;		/* drop waits above the reason's maxtime_us */
+	uint64_t window_ns;		/* 0 = one window */
+	int64_t from_ns, to_ns;		/* relative to the first event; -1 = open */
+	lt_stack_resolver resolve;	/* NULL: stacks give "[0xaddr]" */
+	void *resolve_ctx;
+	/*
+	 * A name for a task no event named (the trace's saved cmdlines),
+	 * asked while the report is built; NULL: "<...>".
+	 */
+	const char *(*cmdline)(void *ctx, int pid);
+	void *cmdline_ctx;
+};
+
+struct lt_cause {
+	enum lt_cause_kind kind;
+	uint32_t reason;	/* strtab id */
+	uint32_t argument;	/* strtab id */
+};
+
+/* cause and kernel_thread are the resolver's, set by lt_replay_finish() */
+struct lt_stack {
+	uint64_t hash;
+	uint32_t first;		/* index into replay->frames */
+	uint32_t nr;
+	uint32_t cause;		/* lt_cause id when unannotated */
+	bool kernel_thread;
+};
+
+struct lt_worst {
+	uint64_t dur_ns;
+	uint64_t end_ns;	/* absolute trace timestamp of the wakeup */
+};
+
+struct lt_row_acc {
+	uint32_t task, window, cause;
+	uint32_t next_in_task;	/* row list of a task */
+	uint32_t first_sub;	/* sub-row list */
+	uint32_t last_sub;	/* the sub-row charged last, tried first */
+	bool provisional;	/* may still be re-charged (see replay.c) */
+	bool uncharged;		/* user requested waits: shown, not charged */
+	uint64_t count, total_ns, max_ns, max_at_ns;
+	struct lt_hist hist;
+	struct lt_worst worst[LT_WORST];
+	uint8_t nr_worst;
+};
+
+struct lt_sub_acc {
+	uint32_t row, path, stack;
+	uint32_t next;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+};
+
+/* One entry of a task's reason stack. */
+struct lt_reason_frame {
+	uint32_t reason, argument;	/* strtab ids */
+	uint32_t maxtime_us;
+	uint32_t path;			/* path id up to and including this */
+	uint64_t cookie;
+};
+
+enum lt_run {
+	LT_RUN_UNKNOWN,		/* not seen, or lost track */
+	LT_RUN_RUNNING,
+	LT_RUN_RUNNABLE,	/* preempted or woken, waiting for a CPU */
+	LT_RUN_SLEEPING,
+	LT_RUN_OTHER,		/* stopped, traced, dead */
+};
+
+enum lt_task_flags {
+	LT_TASK_KTHREAD		= 1 << 0,	/* known kernel thread */
+	LT_TASK_BORN		= 1 << 1,	/* created inside the trace */
+	LT_TASK_ACTIVE		= 1 << 2,	/* seen doing something */
+	LT_TASK_EXITED		= 1 << 3,
+	LT_TASK_UNCERTAIN	= 1 << 4,	/* reason stack may miss outer frames */
+	LT_TASK_PENDING		= 1 << 5,	/* woken, sleep not yet charged */
+	LT_TASK_WOKEN		= 1 << 6,	/* sched_wakeup seen for this wait */
+	LT_TASK_WAKING		= 1 << 7,	/* sched_waking seen for this wait */
+	LT_TASK_NO_STACK_YET	= 1 << 8,	/* switch-out stack may follow */
+	LT_TASK_THREAD		= 1 << 9,	/* created with CLONE_THREAD */
+	LT_TASK_REPARENTED	= 1 << 10,	/* leader known from newtask */
+	LT_TASK_QUEUED		= 1 << 11,	/* runnable since rq_start, not
+						   woken: preempted or new */
+	LT_TASK_WAKEUP_SEEN	= 1 << 12,	/* a sched_wakeup ended this
+						   wait (not only its stat) */
+};
+
+/* A task's last row for a key: blocked waits [0] and cpu waits [1]. */
+struct lt_row_cache {
+	uint32_t row, window, cause;
+	bool provisional;
+};
+
+struct lt_task {
+	int pid;
+	uint32_t leader;	/* task index of the thread-group leader */
+	uint32_t parent;	/* task index or LT_NO_TASK */
+	char comm[LT_COMM_LEN];
+	uint32_t flags;
+	enum lt_run run;
+	enum lt_task_state sleep_state;
+	int last_cpu;
+	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
+	uint64_t last_run_ts;	/* last time seen running (0: never) */
+	/* what the task was inside when it went to sleep */
+	uint32_t sleep_cause;	/* cause id, 0 = none annotated */
+	uint32_t sleep_path;
+	uint32_t sleep_maxtime_us;
+	uint32_t sleep_stack;	/* stack id, 0 = none */
+	bool sleep_provisional;
+	struct lt_reason_frame *rstack;
+	uint16_t depth, cap;
+	uint32_t overflow;	/* sets beyond LT_REASON_DEPTH_MAX */
+	uint8_t outer_restores;	/* regions found open since before the trace */
+	uint32_t first_row;
+	uint32_t last_stack;	/* stack last noted in replay->task_stacks */
+	struct lt_row_cache row_cache[2];
+	uint64_t charged_ns;
+};
+
+struct lt_replay_stats {
+	uint64_t events;
+	uint64_t by_kind[LT_EV_OTHER + 1];
+	uint64_t first_ts, last_ts;
+	bool have_ts;
+	uint64_t lost_events;		/* known counts */
+	uint64_t lost_unknown;		/* gaps of unknown size */
+	uint64_t *lost_per_cpu;
+	int nr_cpus_lost;
+	uint64_t dropped_interruptible;	/* over the sleep cut-off */
+	uint64_t dropped_interruptible_ns;
+	uint64_t dropped_maxtime;
+	uint64_t dropped_maxtime_ns;
+	uint64_t outside_range;
+	uint64_t began_before_trace;	/* waits whose start was not seen */
+	uint64_t unfinished;		/* still blocked at the end */
+	uint64_t discarded_lost;	/* open waits dropped after lost events */
+	/*
+	 * Waits a CPU's missing data may hide a part of: begun before every
+	 * CPU had data (its oldest pages overwritten), or across a gap of
+	 * lost events on any CPU.  Dropped, never guessed.
+	 */
+	uint64_t dropped_incomplete, dropped_incomplete_ns;
+	uint64_t dropped_gap, dropped_gap_ns;
+	uint64_t complete_from;		/* every CPU has data from here on;
+					   0: from the first event */
+	uint64_t gaps;			/* gaps of lost events after that */
+	uint64_t resync;		/* reason stacks repaired by cookie */
+	uint64_t unmatched_restore;
+	uint64_t inconsistent;		/* impossible transitions seen */
+	uint64_t implicit_switch_in;	/* tasks seen running, switch-in missing */
+	uint64_t no_switch_in;		/* ... whose wait's end was not charged */
+	uint64_t cpu_waits_no_switch_in;	/* of which the wait for a CPU
+						 * after a wakeup (the blocked
+						 * part before it is charged) */
+	uint64_t cpu_waits_unwoken;	/* for a CPU after a preemption or */
+	uint64_t cpu_waits_unwoken_ns;	/* a fork: not latency (rule 6) */
+	uint64_t unordered;		/* events earlier than one before them */
+	uint64_t negative;		/* intervals with end before start */
+	uint64_t charged_ns;
+	uint64_t charged_count;
+};
+
+struct lt_replay {
+	struct lt_replay_opts opts;
+	struct lt_strtab strs;
+
+	struct lt_task *tasks;
+	uint32_t nr_tasks, cap_tasks;
+	struct lt_pidtab pids;		/* pid -> current task index */
+
+	struct lt_cause *causes;
+	uint32_t nr_causes, cap_causes;
+	struct lt_map cause_map;	/* (kind, reason, argument) -> cause id */
+	uint32_t cause_unknown, cause_sched;
+
+	uint64_t *frames;		/* all distinct stacks' frames */
+	uint32_t nr_frames, cap_frames;
+	struct lt_stack *stacks;	/* id 0 unused: "no stack" */
+	uint32_t nr_stacks, cap_stacks;
+	uint32_t nr_resolved;		/* stacks below it have their cause */
+	struct lt_map stack_map;	/* hash -> stack id (chained by probe) */
+	uint32_t *pooled;		/* decoder's pool id -> stack id, 0 = not yet */
+	uint32_t cap_pooled;
+	struct lt_map task_stacks;	/* (task, stack) seen: kernel threads */
+
+	struct lt_map path_map;		/* (parent path, reason) -> path id */
+	struct lt_path { uint32_t parent, reason; } *paths;
+	uint32_t nr_paths, cap_paths;
+
+	struct lt_row_acc *rows;
+	uint32_t nr_rows, cap_rows;
+	struct lt_map row_map;
+	struct lt_sub_acc *subs;
+	uint32_t nr_subs, cap_subs;
+	struct lt_map sub_map;
+
+	int *cpu_cur;			/* per CPU: pid last seen running */
+	int nr_cpu_cur;
+	/*
+	 * Per CPU: a loss was fed and no record of that CPU since (the
+	 * pipe feeds a loss where its gap begins).  While any is open, or
+	 * for a wait begun before the last one closed, nothing is charged.
+	 */
+	uint8_t *gap_open;		/* GAP_* (replay.c) */
+	int nr_gap_cpus;
+	unsigned int nr_gaps_open, nr_initial_open;
+	uint64_t gap_end;		/* when the last gap closed */
+
+	uint32_t nr_windows;		/* highest window index + 1 */
+	uint64_t past_windows_ns;	/* the last end of a wait past the last
+					   window, from origin_ns; 0: none */
+	uint64_t origin_ns;		/* absolute ts of window 0 / --from */
+	bool finished;
+
+	struct lt_replay_stats stats;
+	struct lt_error err;		/* set when feed/finish fail */
+};
+
+int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts);
+void lt_replay_free(struct lt_replay *rp);
+/* 0, or -1 on a resource limit (rp->err says which). */
+int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev);
+/*
+ * Close the books: commit provisional rows, count unfinished waits, and
+ * resolve every stack (opts.resolve is called here, never before).
+ */
+int lt_replay_finish(struct lt_replay *rp);
+/*
+ * Live mode, where the replay goes on after each look at it:
+ * lt_replay_snapshot() gives every stack seen its cause (the report may
+ * be built from the rows then), lt_replay_drop_windows() forgets the rows
+ * of windows before @first and numbers the rest from 0 (the window
+ * origin moves to @first's start).  0, or -1 with rp->err set.
+ */
+int lt_replay_snapshot(struct lt_replay *rp);
+int lt_replay_drop_windows(struct lt_replay *rp, uint32_t first);
+
+/* True once every later event would fall after --to. */
+static inline bool lt_replay_past_end(const struct lt_replay *rp, uint64_t ts)
+{
+	return rp->opts.to_ns >= 0 && rp->stats.have_ts &&
+	       ts > rp->stats.first_ts + (uint64_t)rp->opts.to_ns;
+}
+
+/*
+ * Whether a wait of @dur ending at @end goes before one of @dur2 ending at
+ * @end2: longest first; of equal ones, the earliest.  Rows, sub-rows and
+ * causes gather waits in no order of time; this one order names them.
+ */
+static inline bool lt_wait_before(uint64_t dur, uint64_t end, uint64_t dur2,
+				  uint64_t end2)
+{
+	return dur > dur2 || (dur == dur2 && end < end2);
+}
+
+/* The task's name: valid only as long as what opts.cmdline answers from. */
+const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task);
+
+/* Accessors for the report builder. */
+const char *lt_replay_str(const struct lt_replay *rp, uint32_t id);
+const uint64_t *lt_replay_stack_frames(const struct lt_replay *rp,
+				       uint32_t stack, uint32_t *nr);
+/* Reason path as ids, outermost first; returns the depth. */
+unsigned int lt_replay_path(const struct lt_replay *rp, uint32_t path,
+			    uint32_t *reasons, unsigned int max);
+bool lt_replay_task_is_kthread(const struct lt_replay *rp, uint32_t task);
+
+#endif /* LT_REPLAY_H */

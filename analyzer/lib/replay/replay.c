@@ -1,0 +1,819 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * replay.c - the replay state machine (lt-replay.h).
+ *
+ * A task's life as the trace shows it:
+ *
+ *   switch-out S/D          wakeup                switch-in
+ *   ------+-----------------+---------------------+------>
+ *         |<--- blocked --->|<- waiting for cpu ->|
+ *         sleep_start       wake_ts               now
+ *
+ * With sched_stat_sleep/blocked, the kernel's own "delay" measures the
+ * blocked part and arrives before the wakeup; it closes the wait and the
+ * switch-derived interval is then not charged again.  Without stat events
+ * the wait is charged at switch-in, which is late enough for a stat event
+ * to have won.  The blocked time goes to the outermost latencytop reason
+ * that was active at switch-out, else to what the switch-out kernel stack
+ * says, else to "Unknown reason".
+ *
+ * The trace must show every CPU for the whole of a wait: a task may have
+ * run on a CPU whose data is missing.  A CPU's oldest pages overwritten
+ * (its data begins later than the others') or a gap of lost events drops
+ * every wait that began before the gap ended, counted by why.
+ *
+ * Tasks that existed before the trace began may be inside an annotated
+ * region we never saw open.  Their charges stay "provisional" until the
+ * end: a restore whose cookie we never saw set, arriving while the known
+ * stack is empty, proves that everything charged so far happened inside
+ * that reason, and the outermost rule moves those charges to it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-replay-local.h"
+
+/* ---- event handlers ------------------------------------------------- */
+
+static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	struct lt_task *t;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	lt_rp_set_comm(t, ev->str, ev->str_len);
+	if (t->run != LT_RUN_RUNNING && t->run != LT_RUN_UNKNOWN)
+		rp->stats.inconsistent++;	/* its switch-in was lost */
+	t->flags |= LT_TASK_ACTIVE;
+	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET | LT_TASK_QUEUED);
+	t->last_cpu = ev->cpu;
+	t->last_run_ts = ev->ts;
+
+	switch (ev->state) {
+	case LT_STATE_SLEEP:
+	case LT_STATE_BLOCKED:
+	case LT_STATE_IDLE:
+		t->run = LT_RUN_SLEEPING;
+		t->sleep_state = ev->state;
+		t->sleep_start = ev->ts;
+		t->flags |= LT_TASK_NO_STACK_YET;
+		return lt_rp_snapshot(rp, t);
+	case LT_STATE_RUNNABLE:
+		t->run = LT_RUN_RUNNABLE;
+		t->rq_start = ev->ts;
+		t->flags |= LT_TASK_QUEUED;
+		return 0;
+	default:
+		t->run = LT_RUN_OTHER;
+		/* a dead task's last switch: its pid is free for reuse */
+		if ((t->flags & LT_TASK_EXITED) &&
+		    lt_pidtab_get(&rp->pids, t->pid) == ti)
+			lt_pidtab_del(&rp->pids, t->pid);
+		return 0;
+	}
+}
+
+/*
+ * Task @ti starts running on @cpu at @ts: the wait it was in ends here.
+ * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
+ * to running); a preempted or newly forked task's wait is not latency.
+ *
+ * @seen: @ts is the task's switch-in; else it was only seen running at @ts
+ * (its switch-in is missing), so it began at some unknown time before, and
+ * the wait that ends there is not charged.
+ */
+static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
+			 uint64_t ts, bool seen)
+{
+	struct lt_task *t = &rp->tasks[ti];
+	struct wait w;
+	uint64_t wake;
+
+	t->flags |= LT_TASK_ACTIVE;
+	t->last_cpu = cpu;
+	t->last_run_ts = ts;
+	switch (t->run) {
+	case LT_RUN_SLEEPING:
+		/* no sched_wakeup seen: waking, else running, ends the wait */
+		if (!seen && !(t->flags & LT_TASK_WAKING)) {
+			rp->stats.no_switch_in++;
+			break;
+		}
+		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ts;
+		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
+		if (lt_rp_charge(rp, ti, &w) < 0)
+			return -1;
+		if (wake < ts && !seen) {
+			rp->stats.no_switch_in++;
+			rp->stats.cpu_waits_no_switch_in++;
+		}
+		else if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
+			return -1;
+		break;
+	case LT_RUN_RUNNABLE:
+		if (t->flags & LT_TASK_PENDING) {
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, ti, &w) < 0)
+				return -1;
+		}
+		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN)) {
+			t = &rp->tasks[ti];
+			/* counted, so that the time is not silently lost */
+			if (seen && (t->flags & LT_TASK_QUEUED) &&
+			    ts >= t->rq_start && !lt_rp_outside(rp, ts) &&
+			    !lt_rp_before_complete(rp, t->rq_start) &&
+			    !lt_rp_across_gap(rp, t->rq_start)) {
+				rp->stats.cpu_waits_unwoken++;
+				rp->stats.cpu_waits_unwoken_ns += ts - t->rq_start;
+			}
+			break;
+		}
+		if (!seen) {
+			rp->stats.no_switch_in++;
+			rp->stats.cpu_waits_no_switch_in++;
+		} else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
+			return -1;
+		break;
+	case LT_RUN_RUNNING:
+		rp->stats.inconsistent++;	/* its switch-out was lost */
+		break;
+	default:
+		break;
+	}
+	t = &rp->tasks[ti];
+	t->run = LT_RUN_RUNNING;
+	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET);
+	return 0;
+}
+
+static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid2);
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	lt_rp_set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
+	return start_running(rp, ti, ev->cpu, ev->ts, true);
+}
+
+/*
+ * Every event names the task running on its CPU.  A task seen running
+ * whose switch-in the trace lacks (some kernels drop the switch from the
+ * idle task without counting a loss) did start running: catch up.
+ */
+static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti;
+
+	if (ev->cpu >= rp->nr_cpu_cur) {
+		int n = ev->cpu + 1, i;	/* < LT_EV_CPU_LIMIT */
+		int *p;
+
+		p = realloc(rp->cpu_cur, n * sizeof(*p));
+		if (!p)
+			return lt_rp_oom(rp, "CPUs");
+		for (i = rp->nr_cpu_cur; i < n; i++)
+			p[i] = -1;
+		rp->cpu_cur = p;
+		rp->nr_cpu_cur = n;
+	}
+	if (rp->cpu_cur[ev->cpu] == ev->current)
+		return 0;
+	rp->cpu_cur[ev->cpu] = ev->current;
+	ti = lt_pidtab_get(&rp->pids, ev->current);
+	if (ti == LT_PIDTAB_NONE) {
+		ti = lt_rp_task_new(rp, ev->current, LT_TASK_UNCERTAIN);
+		if (ti == LT_NO_TASK)
+			return -1;
+		rp->tasks[ti].run = LT_RUN_RUNNING;
+		return 0;
+	}
+	if (rp->tasks[ti].run == LT_RUN_RUNNING)
+		return 0;
+	if (rp->tasks[ti].run != LT_RUN_UNKNOWN)
+		rp->stats.implicit_switch_in++;
+	return start_running(rp, ti, ev->cpu, ev->ts, false);
+}
+
+static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	struct lt_task *t;
+	bool was_active;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	lt_rp_set_comm(t, ev->str, ev->str_len);
+	was_active = t->flags & LT_TASK_ACTIVE;
+	t->flags |= LT_TASK_ACTIVE;
+
+	if (ev->kind == LT_EV_WAKING) {
+		if (t->run == LT_RUN_SLEEPING && !(t->flags & LT_TASK_WAKING)) {
+			t->flags |= LT_TASK_WAKING;
+			t->waking_ts = ev->ts;
+		}
+		return 0;
+	}
+	switch (t->run) {
+	case LT_RUN_SLEEPING:
+		if (ev->kind == LT_EV_WAKEUP_NEW)
+			break;
+		t->run = LT_RUN_RUNNABLE;
+		t->flags |= LT_TASK_PENDING | LT_TASK_WOKEN |
+			    LT_TASK_WAKEUP_SEEN;
+		t->wake_ts = ev->ts;
+		t->rq_start = ev->ts;
+		break;
+	case LT_RUN_UNKNOWN:
+	case LT_RUN_OTHER:
+		/* asleep since before we looked: its start is unknown */
+		if (t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
+		    !was_active && !(t->flags & LT_TASK_BORN) &&
+		    !lt_rp_outside(rp, ev->ts))
+			rp->stats.began_before_trace++;
+		/* runnable now, but no wait we measured ended here */
+		t->run = LT_RUN_RUNNABLE;
+		t->flags &= ~(LT_TASK_WOKEN | LT_TASK_QUEUED);
+		/* a new task's first wait for a CPU */
+		if (ev->kind == LT_EV_WAKEUP_NEW) {
+			t->rq_start = ev->ts;
+			t->flags |= LT_TASK_QUEUED;
+		}
+		break;
+	case LT_RUN_RUNNABLE:
+		/* preempted while going to sleep: queued, nothing ends */
+		if (!(t->flags & LT_TASK_WAKEUP_SEEN) ||
+		    ev->kind != LT_EV_WAKEUP)
+			break;
+		/*
+		 * Woken again with no switch-in between: it ran, and slept,
+		 * where the trace did not show it.  Its sleep up to the first
+		 * wakeup was seen whole; from then on only this wakeup is
+		 * known, and the wait for a CPU runs from it.
+		 */
+		rp->stats.inconsistent++;
+		if (t->flags & LT_TASK_PENDING) {
+			struct wait w;
+
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, ti, &w) < 0)
+				return -1;
+			t = &rp->tasks[ti];
+		}
+		t->flags &= ~(LT_TASK_PENDING | LT_TASK_QUEUED);
+		t->wake_ts = ev->ts;
+		t->rq_start = ev->ts;
+		break;
+	case LT_RUN_RUNNING:	/* woken before it managed to sleep */
+		break;
+	}
+	return 0;
+}
+
+static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	enum lt_task_state state = ev->kind == LT_EV_STAT_SLEEP ?
+		LT_STATE_SLEEP : LT_STATE_BLOCKED;
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	struct lt_task *t;
+	struct wait w;
+	uint64_t start;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	lt_rp_set_comm(t, ev->str, ev->str_len);
+	t->flags |= LT_TASK_ACTIVE;
+	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
+	/*
+	 * The kernel's delay is on its own clock (rq clock, read before the
+	 * switch-out is traced), so it is trusted as is, except that it
+	 * cannot begin before the trace last showed the task: its switch-out
+	 * when seen.  So a task's waits never overlap, and a wait's length
+	 * depends on what the trace shows of its task, never on --from.
+	 */
+	if (t->last_run_ts && start < t->last_run_ts)
+		start = t->last_run_ts;
+	/*
+	 * Begun before the trace: like a switch-derived wait whose start was
+	 * not seen, it is counted, not charged (often an idle kernel thread
+	 * whose state the trace never showed).
+	 */
+	if (start < rp->stats.first_ts) {
+		if (!lt_rp_outside(rp, ev->ts))
+			rp->stats.began_before_trace++;
+		t->run = LT_RUN_RUNNABLE;
+		t->flags &= ~LT_TASK_PENDING;
+		t->flags |= LT_TASK_WOKEN;
+		t->rq_start = ev->ts;
+		return 0;
+	}
+
+	switch (t->run) {
+	case LT_RUN_RUNNABLE:
+		if (!(t->flags & LT_TASK_PENDING))
+			return 0;	/* this wait is already charged */
+		/* fall through */
+	case LT_RUN_SLEEPING:
+		/* schedstats counts TASK_IDLE as blocked; the switch knew better */
+		if (state == LT_STATE_BLOCKED && t->sleep_state == LT_STATE_IDLE)
+			state = LT_STATE_IDLE;
+		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
+		break;
+	default:
+		/*
+		 * The kernel measured a wait whose start we never saw:
+		 * charge it to what we know the task is inside now.
+		 */
+		if (t->run == LT_RUN_RUNNING)
+			rp->stats.inconsistent++;
+		if (lt_rp_snapshot(rp, t) < 0)
+			return -1;
+		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
+		break;
+	}
+	if (lt_rp_charge(rp, ti, &w) < 0)
+		return -1;
+	t = &rp->tasks[ti];
+	t->run = LT_RUN_RUNNABLE;
+	t->flags &= ~LT_TASK_PENDING;
+	t->flags |= LT_TASK_WOKEN;
+	t->rq_start = ev->ts;
+	return 0;
+}
+
+static int on_reason_set(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid), reason, argument, parent, path;
+	struct lt_reason_frame *f;
+	struct lt_task *t;
+	int i;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	t->flags |= LT_TASK_ACTIVE;
+	/* a cookie already on the stack: its restore (and inner ones) were lost */
+	for (i = t->depth - 1; i >= 0; i--) {
+		if (t->rstack[i].cookie == ev->cookie) {
+			t->depth = (uint16_t)i;
+			rp->stats.resync++;
+			break;
+		}
+	}
+	if (t->depth >= LT_REASON_DEPTH_MAX) {
+		t->overflow++;
+		return 0;
+	}
+	reason = lt_rp_intern(rp, ev->str, ev->str_len);
+	argument = lt_rp_intern(rp, ev->str2 ? ev->str2 : "", ev->str2_len);
+	if (reason == UINT32_MAX || argument == UINT32_MAX)
+		return -1;
+	parent = t->depth ? t->rstack[t->depth - 1].path : 0;
+	path = lt_rp_path_child(rp, parent, reason);
+	if (path == UINT32_MAX)
+		return -1;
+	t = &rp->tasks[ti];
+	if (t->depth == t->cap) {
+		uint16_t ncap = t->cap ? t->cap * 2 : 4;
+
+		f = realloc(t->rstack, ncap * sizeof(*f));
+		if (!f)
+			return lt_rp_oom(rp, "reason stacks");
+		t->rstack = f;
+		t->cap = ncap;
+	}
+	f = &t->rstack[t->depth++];
+	f->reason = reason;
+	f->argument = argument;
+	f->maxtime_us = (uint32_t)(ev->value > UINT32_MAX ? UINT32_MAX : ev->value);
+	f->cookie = ev->cookie;
+	f->path = path;
+	return 0;
+}
+
+static int on_reason_restore(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid), reason;
+	struct lt_task *t;
+	int i;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	t->flags |= LT_TASK_ACTIVE;
+	if (t->overflow) {
+		t->overflow--;
+		return 0;
+	}
+	for (i = t->depth - 1; i >= 0; i--) {
+		if (t->rstack[i].cookie != ev->cookie)
+			continue;
+		if (i != t->depth - 1)
+			rp->stats.resync++;	/* inner restores were lost */
+		t->depth = (uint16_t)i;
+		return 0;
+	}
+	rp->stats.unmatched_restore++;
+	/*
+	 * Set before the trace (or in lost events).  With nothing known to be
+	 * open, it was the outermost reason: everything provisional was in it.
+	 */
+	if (t->depth || !(t->flags & LT_TASK_UNCERTAIN))
+		return 0;
+	/*
+	 * Each such restore closes one more level of what was open before
+	 * the trace; more levels than any kernel nests are lost events or
+	 * a hostile file, and re-charging on each would only multiply paths.
+	 */
+	if (t->outer_restores >= LT_OUTER_RESTORES_MAX)
+		return 0;
+	t->outer_restores++;
+	reason = lt_rp_intern(rp, ev->str, ev->str_len);
+	if (reason == UINT32_MAX)
+		return -1;
+	return lt_rp_recharge_task(rp, ti, reason);
+}
+
+static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t pi = lt_rp_task_get(rp, ev->pid), ci;
+	struct lt_task *c;
+
+	if (pi == LT_NO_TASK)
+		return -1;
+	rp->tasks[pi].flags |= LT_TASK_ACTIVE;
+	ci = lt_pidtab_get(&rp->pids, ev->pid2);
+	/* task_newtask came first and already made the child */
+	if (ci == LT_PIDTAB_NONE || !(rp->tasks[ci].flags & LT_TASK_BORN) ||
+	    (rp->tasks[ci].flags & (LT_TASK_ACTIVE | LT_TASK_EXITED))) {
+		ci = lt_rp_task_new(rp, ev->pid2, LT_TASK_BORN);
+		if (ci == LT_NO_TASK)
+			return -1;
+	}
+	c = &rp->tasks[ci];
+	c->parent = pi;
+	if (ev->kind == LT_EV_NEWTASK && (ev->value & LT_CLONE_THREAD)) {
+		c->leader = rp->tasks[pi].leader;
+		c->flags |= LT_TASK_THREAD;
+	}
+	if (ev->kind == LT_EV_NEWTASK)
+		c->flags |= LT_TASK_REPARENTED;
+	lt_rp_set_comm(c, ev->str, ev->str_len);
+	return 0;
+}
+
+static int on_exec(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	const char *base = ev->str, *p;
+	uint32_t ti;
+	struct lt_task *t;
+
+	/* a non-leader thread exec'd: it takes over the leader's pid */
+	if (ev->pid2 > 0 && ev->pid2 != ev->pid) {
+		uint32_t mover = lt_pidtab_get(&rp->pids, ev->pid2);
+
+		if (mover != LT_PIDTAB_NONE) {
+			lt_pidtab_del(&rp->pids, ev->pid2);
+			if (lt_pidtab_set(&rp->pids, ev->pid, mover) < 0)
+				return lt_rp_oom(rp, "tasks");
+			rp->tasks[mover].pid = ev->pid;
+			rp->tasks[mover].leader = mover;
+		}
+	}
+	ti = lt_rp_task_get(rp, ev->pid);
+	if (ti == LT_NO_TASK)
+		return -1;
+	t = &rp->tasks[ti];
+	t->flags |= LT_TASK_ACTIVE;
+	for (p = ev->str; p < ev->str + ev->str_len && *p; p++)
+		if (*p == '/')
+			base = p + 1;
+	lt_rp_set_comm(t, base, (size_t)(p - base));
+	return 0;
+}
+
+static int on_task_exit(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	rp->tasks[ti].flags |= LT_TASK_EXITED | LT_TASK_ACTIVE;
+	return 0;
+}
+
+static int on_rename(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	lt_rp_set_comm(&rp->tasks[ti], ev->str, ev->str_len);
+	return 0;
+}
+
+static int on_stack(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_pidtab_get(&rp->pids, ev->pid);
+	struct lt_task *t;
+	uint32_t id;
+
+	if (ti == LT_PIDTAB_NONE)
+		return 0;
+	t = &rp->tasks[ti];
+	if (!(t->flags & LT_TASK_NO_STACK_YET))
+		return 0;
+	t->flags &= ~LT_TASK_NO_STACK_YET;
+	id = ev->value ? lt_rp_stack_pooled(rp, ev->value, ev->frames,
+					    ev->nr_frames) :
+			 lt_rp_stack_intern(rp, ev->frames, ev->nr_frames);
+	if (id == UINT32_MAX || lt_rp_stack_seen(rp, ti, id) < 0)
+		return -1;
+	t = &rp->tasks[ti];
+	if (t->run == LT_RUN_SLEEPING)
+		t->sleep_stack = id;
+	return 0;
+}
+
+/* The gap of CPU @cpu begins: nothing is charged until it ends. */
+static int gap_open(struct lt_replay *rp, int cpu)
+{
+	if (cpu >= rp->nr_gap_cpus) {
+		int n = cpu + 1;	/* < LT_EV_CPU_LIMIT */
+		uint8_t *p = realloc(rp->gap_open, n);
+
+		if (!p)
+			return lt_rp_oom(rp, "CPUs");
+		memset(p + rp->nr_gap_cpus, GAP_NONE, n - rp->nr_gap_cpus);
+		rp->gap_open = p;
+		rp->nr_gap_cpus = n;
+	}
+	if (rp->gap_open[cpu] != GAP_NONE)
+		return 0;	/* the same gap, as far as we can tell */
+	/* before any record: the CPU's oldest data was overwritten */
+	rp->gap_open[cpu] = rp->stats.have_ts ? GAP_LOST : GAP_INITIAL;
+	rp->nr_gaps_open++;
+	if (!rp->stats.have_ts)
+		rp->nr_initial_open++;
+	else
+		rp->stats.gaps++;
+	return 0;
+}
+
+/* A record of CPU @cpu at @ts: the gap there, if any, ends. */
+static void gap_close(struct lt_replay *rp, int cpu, uint64_t ts)
+{
+	if (rp->gap_open[cpu] == GAP_INITIAL) {
+		rp->nr_initial_open--;
+		if (ts > rp->stats.complete_from)
+			rp->stats.complete_from = ts;
+	}
+	rp->gap_open[cpu] = GAP_NONE;
+	rp->nr_gaps_open--;
+	if (ts > rp->gap_end)
+		rp->gap_end = ts;
+}
+
+static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	struct lt_replay_stats *st = &rp->stats;
+	uint32_t i;
+
+	if (ev->cpu >= 0 && gap_open(rp, ev->cpu) < 0)
+		return -1;
+
+	if (ev->value == UINT64_MAX)
+		st->lost_unknown++;
+	else
+		st->lost_events += ev->value;
+	if (ev->cpu >= 0) {
+		if (ev->cpu >= st->nr_cpus_lost) {
+			int n = ev->cpu + 1;
+			uint64_t *p = realloc(st->lost_per_cpu, n * sizeof(*p));
+
+			if (!p)
+				return lt_rp_oom(rp, "lost-event counts");
+			memset(p + st->nr_cpus_lost, 0,
+			       (n - st->nr_cpus_lost) * sizeof(*p));
+			st->lost_per_cpu = p;
+			st->nr_cpus_lost = n;
+		}
+		st->lost_per_cpu[ev->cpu] += ev->value == UINT64_MAX ? 1 : ev->value;
+	}
+	/*
+	 * Tasks last seen on that CPU may have missed any transition: forget
+	 * their open waits, and let a later unmatched restore re-charge only
+	 * what comes after the gap.
+	 */
+	if (ev->cpu >= 0 && ev->cpu < rp->nr_cpu_cur)
+		rp->cpu_cur[ev->cpu] = -1;
+	for (i = 0; i < rp->nr_tasks; i++) {
+		struct lt_task *t = &rp->tasks[i];
+
+		if (t->last_cpu != ev->cpu)
+			continue;
+		if (t->run == LT_RUN_SLEEPING || (t->flags & LT_TASK_PENDING))
+			st->discarded_lost++;
+		if (t->run != LT_RUN_OTHER)
+			t->run = LT_RUN_UNKNOWN;
+		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN |
+			      LT_TASK_WAKEUP_SEEN | LT_TASK_WAKING |
+			      LT_TASK_QUEUED);
+		if (lt_rp_commit_task(rp, i) < 0)
+			return -1;
+		rp->tasks[i].flags |= LT_TASK_UNCERTAIN;
+	}
+	return 0;
+}
+
+/* ---- public ----------------------------------------------------------- */
+
+int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
+{
+	uint32_t r;
+
+	memset(rp, 0, sizeof(*rp));
+	rp->opts = *opts;
+	if (lt_strtab_init(&rp->strs) < 0)
+		return lt_rp_oom(rp, "strings");
+	lt_pidtab_init(&rp->pids);
+	lt_map_init(&rp->cause_map);
+	lt_map_init(&rp->stack_map);
+	lt_map_init(&rp->task_stacks);
+	lt_map_init(&rp->path_map);
+	lt_map_init(&rp->row_map);
+	lt_map_init(&rp->sub_map);
+	/* id 0 of causes, stacks and paths means "none" */
+	if (lt_rp_cause(rp, LT_CAUSE_UNKNOWN, 0, 0) == UINT32_MAX)
+		return -1;
+	r = lt_rp_intern(rp, CAUSE_UNKNOWN_TEXT, strlen(CAUSE_UNKNOWN_TEXT));
+	rp->cause_unknown = lt_rp_cause(rp, LT_CAUSE_UNKNOWN, r, 0);
+	r = lt_rp_intern(rp, CAUSE_SCHED_TEXT, strlen(CAUSE_SCHED_TEXT));
+	rp->cause_sched = lt_rp_cause(rp, LT_CAUSE_SCHED, r, 0);
+	if (rp->cause_unknown == UINT32_MAX || rp->cause_sched == UINT32_MAX)
+		return -1;
+	if (GROW(rp, rp->stacks, 0, rp->cap_stacks, MAX_STACKS, "kernel stacks") < 0)
+		return -1;
+	memset(&rp->stacks[0], 0, sizeof(rp->stacks[0]));
+	rp->nr_stacks = 1;
+	if (GROW(rp, rp->paths, 0, rp->cap_paths, MAX_PATHS, "reason paths") < 0)
+		return -1;
+	rp->paths[0].parent = rp->paths[0].reason = 0;
+	rp->nr_paths = 1;
+	return 0;
+}
+
+void lt_replay_free(struct lt_replay *rp)
+{
+	uint32_t i;
+
+	for (i = 0; i < rp->nr_tasks; i++)
+		free(rp->tasks[i].rstack);
+	for (i = 0; i < rp->nr_rows; i++)
+		lt_hist_free(&rp->rows[i].hist);
+	free(rp->tasks);
+	free(rp->causes);
+	free(rp->frames);
+	free(rp->stacks);
+	free(rp->pooled);
+	free(rp->paths);
+	free(rp->rows);
+	free(rp->subs);
+	free(rp->stats.lost_per_cpu);
+	free(rp->cpu_cur);
+	free(rp->gap_open);
+	lt_pidtab_free(&rp->pids);
+	lt_map_free(&rp->cause_map);
+	lt_map_free(&rp->stack_map);
+	lt_map_free(&rp->task_stacks);
+	lt_map_free(&rp->path_map);
+	lt_map_free(&rp->row_map);
+	lt_map_free(&rp->sub_map);
+	lt_strtab_free(&rp->strs);
+	memset(rp, 0, sizeof(*rp));
+}
+
+int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
+{
+	struct lt_replay_stats *st = &rp->stats;
+	const struct lt_ev *ev = in;
+	struct lt_ev fixed;
+
+	st->events++;
+	st->by_kind[ev->kind <= LT_EV_OTHER ? ev->kind : LT_EV_OTHER]++;
+	if (ev->kind != LT_EV_LOST) {
+		/*
+		 * Time going backwards (CPU clocks out of step, a damaged
+		 * file) is counted and read as "now": no wait can then come
+		 * out negative or overlap another of the same task.
+		 */
+		if (st->have_ts && ev->ts < st->last_ts) {
+			st->unordered++;
+			fixed = *in;
+			fixed.ts = st->last_ts;
+			ev = &fixed;
+		}
+		if (!st->have_ts) {
+			st->have_ts = true;
+			st->first_ts = ev->ts;
+			rp->origin_ns = ev->ts + (rp->opts.from_ns > 0 ?
+						  (uint64_t)rp->opts.from_ns : 0);
+		}
+		if (ev->ts > st->last_ts)
+			st->last_ts = ev->ts;
+	}
+
+	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && ev->cpu < rp->nr_gap_cpus &&
+	    rp->gap_open[ev->cpu] != GAP_NONE)
+		gap_close(rp, ev->cpu, ev->ts);
+	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
+	    seen_running(rp, ev) < 0)
+		return -1;
+
+	switch (ev->kind) {
+	case LT_EV_SWITCH:
+		/* pid 0 is the idle task: it never waits */
+		if (ev->pid > 0 && on_switch_out(rp, ev) < 0)
+			return -1;
+		if (ev->pid2 > 0 && on_switch_in(rp, ev) < 0)
+			return -1;
+		if (ev->cpu >= 0 && ev->cpu < rp->nr_cpu_cur)
+			rp->cpu_cur[ev->cpu] = ev->pid2;
+		return 0;
+	case LT_EV_WAKING:
+	case LT_EV_WAKEUP:
+	case LT_EV_WAKEUP_NEW:
+		return ev->pid > 0 ? on_wakeup(rp, ev) : 0;
+	case LT_EV_STAT_SLEEP:
+	case LT_EV_STAT_BLOCKED:
+		return ev->pid > 0 ? on_stat(rp, ev) : 0;
+	case LT_EV_REASON_SET:
+		return ev->pid > 0 ? on_reason_set(rp, ev) : 0;
+	case LT_EV_REASON_RESTORE:
+		return ev->pid > 0 ? on_reason_restore(rp, ev) : 0;
+	case LT_EV_FORK:
+	case LT_EV_NEWTASK:
+		return ev->pid2 > 0 ? on_fork(rp, ev) : 0;
+	case LT_EV_EXEC:
+		return ev->pid > 0 ? on_exec(rp, ev) : 0;
+	case LT_EV_EXIT:
+		return ev->pid > 0 ? on_task_exit(rp, ev) : 0;
+	case LT_EV_RENAME:
+		return ev->pid > 0 ? on_rename(rp, ev) : 0;
+	case LT_EV_STACK:
+		return ev->pid > 0 ? on_stack(rp, ev) : 0;
+	case LT_EV_LOST:
+		return on_lost(rp, ev);
+	case LT_EV_STAT_IOWAIT:	/* a subset of blocked: already counted */
+	case LT_EV_OTHER:
+		return 0;
+	}
+	return 0;
+}
+
+int lt_replay_snapshot(struct lt_replay *rp)
+{
+	return lt_rp_resolve_stacks(rp);
+}
+
+int lt_replay_drop_windows(struct lt_replay *rp, uint32_t first)
+{
+	return lt_rp_drop_windows(rp, first);
+}
+
+int lt_replay_finish(struct lt_replay *rp)
+{
+	uint32_t i;
+
+	if (rp->finished)
+		return 0;
+	rp->finished = true;
+	for (i = 0; i < rp->nr_tasks; i++) {
+		struct lt_task *t = &rp->tasks[i];
+		struct wait w;
+
+		/* woken but never ran again before the end: the wait did end */
+		if (t->flags & LT_TASK_PENDING) {
+			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
+					 t->wake_ts);
+			if (lt_rp_charge(rp, i, &w) < 0)
+				return -1;
+		} else if (rp->tasks[i].run == LT_RUN_SLEEPING) {
+			/* LatencyTOP charges a wait when it ends: this never did */
+			rp->stats.unfinished++;
+		}
+		if (lt_rp_commit_task(rp, i) < 0)
+			return -1;
+	}
+	if (lt_rp_windows_fit(rp) < 0)
+		return -1;
+	return lt_rp_resolve_stacks(rp);
+}

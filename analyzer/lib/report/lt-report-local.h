@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * lt-report-local.h - building the report model from a finished replay,
+ * and the writers' shared helpers.
+ */
+#ifndef LT_REPORT_LOCAL_H
+#define LT_REPORT_LOCAL_H
+
+#include "latencytop.h"
+#include "lt-replay.h"
+
+/*
+ * Name of a kernel address (or of a user frame, as its input encoded it)
+ * for display; must stay valid as long as the report.
+ */
+typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
+
+/* Everything the report points into lives here and dies with it. */
+struct lt_report_priv {
+	struct lt_report pub;
+	struct lt_replay replay;
+	bool have_replay;
+	void **allocs;
+	size_t nr_allocs, cap_allocs;
+	void (*release)(void *ctx);	/* frees what the analysis kept alive */
+	void *release_ctx;
+};
+
+/*
+ * The columns a terminal gives the UTF-8 character at *@s (not at its
+ * end), moving *@s past it: 2 for an East Asian wide one or an emoji, 0
+ * for a combining mark, else 1 (a byte that does not decode too, on its
+ * own).  Text output pads and cuts names by it.
+ */
+int lt_text_cols(const char **s);
+/* The length of the UTF-8 character of 2-4 bytes at @s (RFC 3629), or 0. */
+size_t lt_utf8_len(const char *s);
+/* The columns of @s, a character at a time. */
+size_t lt_text_width(const char *s);
+
+/*
+ * How many bytes at @s (not at its end) text output shows as one '?': 1
+ * for a C0 control or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F:
+ * terminals take U+009B as CSI), 0 for anything else.
+ */
+static inline size_t lt_control_len(const char *s)
+{
+	unsigned char c = (unsigned char)s[0], n = (unsigned char)s[1];
+
+	if (c < 0x20 || c == 0x7f)
+		return 1;
+	return c == 0xc2 && n >= 0x80 && n <= 0x9f ? 2 : 0;
+}
+
+/*
+ * What text output shows for the character at *@s ('?' for a control);
+ * *@s moves past it.
+ */
+static inline char lt_shown(const char **s)
+{
+	size_t n = lt_control_len(*s);
+	char c = n ? '?' : **s;
+
+	*s += n ? n : 1;
+	return c;
+}
+
+/*
+ * @s as text output shows it (lt_shown()), into @dst of @size > 0 bytes,
+ * cut to fit; @dst may be @s itself (the copy is never ahead).
+ */
+static inline char *lt_shown_copy(char *dst, size_t size, const char *s)
+{
+	size_t n = 0;
+
+	while (*s && n + 1 < size)
+		dst[n++] = lt_shown(&s);
+	dst[n] = '\0';
+	return dst;
+}
+
+static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)
+{
+	return (struct lt_report_priv *)r;
+}
+
+/* What the file was; reports built by hand may not say: trace.dat's. */
+static inline const char *lt_report_format(const struct lt_report *r)
+{
+	return r->format ? r->format : "trace-cmd";
+}
+
+/* calloc that the report frees; NULL on ENOMEM. */
+void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
+const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
+
+/* Build every view (whole range and windows) from priv->replay. */
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err);
+
+/* lt_report_read_json() on @len bytes in memory (@path names them). */
+int lt_report_parse_json(const char *text, size_t len, const char *path,
+			 struct lt_report **out, struct lt_error *err);
+
+/* "84.2": @percent as "%.1f" writes it, faster (the Percent column). */
+char *lt_format_percent(char *buf, size_t len, double percent);
+
+int lt_report_write_text(const struct lt_report *r, FILE *out);
+int lt_report_write_json(const struct lt_report *r, FILE *out);
+int lt_report_write_csv(const struct lt_report *r, FILE *out);
+int lt_report_write_folded(const struct lt_report *r, FILE *out);
+
+#endif /* LT_REPORT_LOCAL_H */

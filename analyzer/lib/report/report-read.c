@@ -1,0 +1,857 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * report-read.c - a saved JSON report (latency-analyze --format=json,
+ * schema "latencytop-report/1", docs/report-schema.md) back into the
+ * report model, for the viewer.  Fields it does not know are ignored, as
+ * the schema asks; a field of the wrong type is an error naming it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "lt-json.h"
+#include "lt-report-local.h"
+
+#define MAX_JSON_BYTES	(256u << 20)
+
+struct reader {
+	struct lt_report_priv *priv;
+	struct lt_error *err;
+	const char *path;
+};
+
+static int bad(struct reader *rd, const char *where, const char *what)
+{
+	lt_error_set(rd->err, LT_E_CORRUPT, "%s: not a latencytop report: %s%s%s",
+		     rd->path, where, *where ? ": " : "", what);
+	return -1;
+}
+
+static int nomem(struct reader *rd)
+{
+	lt_error_set(rd->err, LT_E_NOMEM, "%s: out of memory reading the report",
+		     rd->path);
+	return -1;
+}
+
+/* "processes[3].reasons": where a field is, cut with "..." if very deep */
+static const char *at(char *buf, size_t len, const char *where,
+		      const char *key, long idx)
+{
+	int n;
+
+	if (idx >= 0)
+		n = snprintf(buf, len, "%s%s%s[%ld]", where, *where && key ? "." : "",
+			     key ? key : "", idx);
+	else
+		n = snprintf(buf, len, "%s%s%s", where, *where ? "." : "", key);
+	if (n < 0 || (size_t)n >= len)
+		memcpy(buf + len - 4, "...", 4);
+	return buf;
+}
+
+static int get_u64(struct reader *rd, const struct lt_json *o, const char *key,
+		   const char *where, uint64_t *out)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	if (v->type != LT_JSON_NUMBER || !v->is_u64)
+		return bad(rd, at(w, sizeof(w), where, key, -1),
+			   "expected a whole number of 0 or more");
+	*out = v->u64;
+	return 0;
+}
+
+static int get_int(struct reader *rd, const struct lt_json *o, const char *key,
+		   const char *where, int *out)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	/* pids as the writer prints them: %d, negative ones too; in range before the cast */
+	if (v->type != LT_JSON_NUMBER || v->num < -2147483648.0 ||
+	    v->num > 2147483647.0 || v->num != (double)(int)v->num)
+		return bad(rd, at(w, sizeof(w), where, key, -1),
+			   "expected a whole number that fits an int");
+	*out = (int)v->num;
+	return 0;
+}
+
+static int get_bool(struct reader *rd, const struct lt_json *o, const char *key,
+		    const char *where, bool *out)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	if (v->type != LT_JSON_BOOL)
+		return bad(rd, at(w, sizeof(w), where, key, -1),
+			   "expected true or false");
+	*out = v->boolean;
+	return 0;
+}
+
+/*
+ * JSON value @v, member @key (element @idx, or -1) of @where, as a string
+ * kept by the report.  Names and reasons are C strings: one cut at a NUL
+ * would read as another.
+ */
+static int keep_str(struct reader *rd, const struct lt_json *v,
+		    const char *where, const char *key, long idx, const char **out)
+{
+	char w[256];
+
+	if (v->type != LT_JSON_STRING)
+		return bad(rd, at(w, sizeof(w), where, key, idx), "expected a string");
+	if (strlen(v->str) != v->str_len)
+		return bad(rd, at(w, sizeof(w), where, key, idx),
+			   "a NUL (\\u0000) in a string");
+	*out = lt_report_strdup(rd->priv, v->str);
+	return *out ? 0 : nomem(rd);
+}
+
+/*
+ * A string kept by the report.  Absent or null: NULL if @nullable, else
+ * what *@out held already (a default), else "".
+ */
+static int get_str(struct reader *rd, const struct lt_json *o, const char *key,
+		   const char *where, const char **out, bool nullable)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+
+	if (!v || v->type == LT_JSON_NULL) {
+		*out = nullable ? NULL : *out ? *out : "";
+		return 0;
+	}
+	return keep_str(rd, v, where, key, -1, out);
+}
+
+/* Member @key as an array (absent: empty); NULL after an error. */
+static const struct lt_json *get_array(struct reader *rd, const struct lt_json *o,
+				       const char *key, const char *where,
+				       bool *failed)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	*failed = false;
+	if (!v || v->type == LT_JSON_NULL)
+		return NULL;
+	if (v->type != LT_JSON_ARRAY) {
+		*failed = true;
+		bad(rd, at(w, sizeof(w), where, key, -1), "expected an array");
+		return NULL;
+	}
+	return v;
+}
+
+static int need_object(struct reader *rd, const struct lt_json *v,
+		       const char *where)
+{
+	return v && v->type == LT_JSON_OBJECT ? 0 :
+	       bad(rd, where, "expected an object");
+}
+
+static int get_strs(struct reader *rd, const struct lt_json *o, const char *key,
+		    const char *where, const char *const **out, unsigned int *nr)
+{
+	const struct lt_json *a, *e;
+	const char **v;
+	bool failed;
+	unsigned int i = 0;
+
+	a = get_array(rd, o, key, where, &failed);
+	if (failed)
+		return -1;
+	*nr = 0;
+	*out = NULL;
+	if (!a)
+		return 0;
+	if (!a->nr)
+		return 0;
+	v = lt_report_alloc(rd->priv, a->nr, sizeof(*v));
+	if (!v)
+		return nomem(rd);
+	for (e = a->child; e; e = e->next, i++)
+		if (keep_str(rd, e, where, key, i, &v[i]) < 0)
+			return -1;
+	*out = v;
+	*nr = i;
+	return 0;
+}
+
+static int read_stack(struct reader *rd, const struct lt_json *o,
+		      const char *where, struct lt_report_stack *st)
+{
+	if (need_object(rd, o, where) < 0 ||
+	    get_u64(rd, o, "count", where, &st->count) < 0 ||
+	    get_u64(rd, o, "total_ns", where, &st->total_ns) < 0 ||
+	    get_u64(rd, o, "max_ns", where, &st->max_ns) < 0 ||
+	    get_u64(rd, o, "max_at_ns", where, &st->max_at_ns) < 0 ||
+	    get_strs(rd, o, "path", where, &st->path, &st->path_depth) < 0 ||
+	    get_strs(rd, o, "frames", where, &st->frames, &st->nr_frames) < 0 ||
+	    get_strs(rd, o, "user_frames", where, &st->user_frames,
+		     &st->nr_user_frames) < 0)
+		return -1;
+	return 0;
+}
+
+static int read_row(struct reader *rd, const struct lt_json *o,
+		    const char *where, struct lt_report_row *r)
+{
+	const struct lt_json *a, *e;
+	const char *kind = NULL;
+	uint64_t sum = 0;
+	bool failed;
+	char w[256];
+	unsigned int k;
+	size_t i;
+
+	if (need_object(rd, o, where) < 0 ||
+	    get_str(rd, o, "reason", where, &r->reason, false) < 0 ||
+	    get_str(rd, o, "argument", where, &r->argument, false) < 0 ||
+	    get_str(rd, o, "kind", where, &kind, false) < 0 ||
+	    get_u64(rd, o, "count", where, &r->count) < 0 ||
+	    get_u64(rd, o, "total_ns", where, &r->total_ns) < 0 ||
+	    get_u64(rd, o, "max_ns", where, &r->max_ns) < 0 ||
+	    get_u64(rd, o, "avg_ns", where, &r->avg_ns) < 0 ||
+	    get_u64(rd, o, "p50_ns", where, &r->p50_ns) < 0 ||
+	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
+	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
+	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
+	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0)
+		return -1;
+	/* the names the JSON writer gives */
+	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
+		;
+	if (k == LT_CAUSE_NR)
+		return bad(rd, at(w, sizeof(w), where, "kind", -1),
+			   "not annotated, translated, function, unknown or scheduler");
+	r->kind = k;
+
+	a = get_array(rd, o, "worst", where, &failed);
+	if (failed)
+		return -1;
+	for (e = a ? a->child : NULL; e; e = e->next) {
+		struct lt_report_occurrence *oc = &r->worst[r->nr_worst];
+
+		at(w, sizeof(w), where, "worst", r->nr_worst);
+		if (r->nr_worst == LT_REPORT_WORST)
+			return bad(rd, w, "more than the five worst");
+		if (need_object(rd, e, w) < 0 ||
+		    get_u64(rd, e, "dur_ns", w, &oc->dur_ns) < 0 ||
+		    get_u64(rd, e, "end_ns", w, &oc->end_ns) < 0 ||
+		    get_int(rd, e, "tid", w, &oc->tid) < 0)
+			return -1;
+		r->nr_worst++;
+	}
+
+	a = get_array(rd, o, "stacks", where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	r->stacks = lt_report_alloc(rd->priv, a->nr, sizeof(*r->stacks));
+	if (!r->stacks)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		if (read_stack(rd, e, at(w, sizeof(w), where, "stacks", (long)i),
+			       &r->stacks[i]) < 0)
+			return -1;
+		/* the folded writer charges the rest of the row to no stack */
+		sum += r->stacks[i].total_ns;
+		if (sum < r->stacks[i].total_ns || sum > r->total_ns)
+			return bad(rd, w, "the stacks add up to more than the row");
+	}
+	r->nr_stacks = i;
+	return 0;
+}
+
+static int read_rows(struct reader *rd, const struct lt_json *o, const char *key,
+		     const char *where, struct lt_report_row **rows, size_t *nr)
+{
+	const struct lt_json *a, *e;
+	uint64_t total = 0;
+	bool failed;
+	char w[256];
+	size_t i;
+
+	a = get_array(rd, o, key, where, &failed);
+	if (failed)
+		return -1;
+	*nr = 0;
+	*rows = NULL;
+	if (!a || !a->nr)
+		return 0;
+	*rows = lt_report_alloc(rd->priv, a->nr, sizeof(**rows));
+	if (!*rows)
+		return nomem(rd);
+	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++) {
+		if (read_row(rd, e, at(w, sizeof(w), where, key, (long)i),
+			     &(*rows)[i]) < 0)
+			return -1;
+		total += (*rows)[i].total_ns;
+	}
+	*nr = i;
+	/*
+	 * Shares computed again as the report computes them: the JSON's
+	 * three decimals would round differently in the text's one.
+	 */
+	for (i = 0; i < *nr; i++)
+		(*rows)[i].percent = total ? 100.0 * (double)(*rows)[i].total_ns /
+					     (double)total : 0;
+	return 0;
+}
+
+static int read_coverage(struct reader *rd, const struct lt_json *o,
+			 const char *where, struct lt_report_coverage *c)
+{
+	const struct lt_json *v = lt_json_get(o, "coverage");
+	char w[256], name[32];
+	int k;
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "coverage", -1);
+	if (need_object(rd, v, w) < 0)
+		return -1;
+	/* "annotated_ns" ...: the kind's name, as the writer puts it */
+	for (k = 0; k < LT_CAUSE_NR; k++) {
+		snprintf(name, sizeof(name), "%s_ns", lt_cause_kind_name(k));
+		if (get_u64(rd, v, name, w, &c->ns[k]) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Absent from reports saved before it: none. */
+static int read_uncharged(struct reader *rd, const struct lt_json *o,
+			  const char *where, struct lt_report_uncharged *u)
+{
+	const struct lt_json *v = lt_json_get(o, "user_requested");
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "user_requested", -1);
+	if (need_object(rd, v, w) < 0 ||
+	    get_u64(rd, v, "count", w, &u->count) < 0 ||
+	    get_u64(rd, v, "total_ns", w, &u->total_ns) < 0 ||
+	    get_u64(rd, v, "max_ns", w, &u->max_ns) < 0)
+		return -1;
+	if (u->max_ns > u->total_ns || (u->count && !u->total_ns) ||
+	    (!u->count && u->total_ns))
+		return bad(rd, w, "count, total_ns and max_ns do not agree");
+	return 0;
+}
+
+static int read_process(struct reader *rd, const struct lt_json *o,
+			const char *where, struct lt_report_process *p)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[256];
+	size_t i;
+
+	if (need_object(rd, o, where) < 0 ||
+	    get_int(rd, o, "pid", where, &p->pid) < 0 ||
+	    get_str(rd, o, "comm", where, &p->comm, false) < 0 ||
+	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
+	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
+	    read_coverage(rd, o, where, &p->coverage) < 0 ||
+	    read_uncharged(rd, o, where, &p->user_requested) < 0 ||
+	    read_rows(rd, o, "reasons", where, &p->rows, &p->nr_rows) < 0)
+		return -1;
+	for (i = 0; i < p->nr_rows; i++)
+		if (p->rows[i].max_ns > p->max_ns)
+			p->max_ns = p->rows[i].max_ns;
+	a = get_array(rd, o, "threads", where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	p->threads = lt_report_alloc(rd->priv, a->nr, sizeof(*p->threads));
+	if (!p->threads)
+		return nomem(rd);
+	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++) {
+		struct lt_report_thread *t = &p->threads[i];
+
+		at(w, sizeof(w), where, "threads", (long)i);
+		if (need_object(rd, e, w) < 0 ||
+		    get_int(rd, e, "tid", w, &t->tid) < 0 ||
+		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
+		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
+		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
+		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0)
+			return -1;
+	}
+	p->nr_threads = i;
+	return 0;
+}
+
+static int read_view(struct reader *rd, const struct lt_json *o,
+		     const char *where, struct lt_report_view *v)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[256];
+	size_t i;
+
+	if (need_object(rd, o, *where ? where : "the top level") < 0 ||
+	    get_u64(rd, o, "start_ns", where, &v->start_ns) < 0 ||
+	    get_u64(rd, o, "end_ns", where, &v->end_ns) < 0 ||
+	    get_u64(rd, o, "total_ns", where, &v->total_ns) < 0 ||
+	    read_coverage(rd, o, where, &v->coverage) < 0 ||
+	    read_rows(rd, o, "global", where, &v->global, &v->nr_global) < 0)
+		return -1;
+	if (v->end_ns < v->start_ns)
+		return bad(rd, *where ? where : "end_ns", "it ends before it starts");
+	a = get_array(rd, o, "processes", where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	v->processes = lt_report_alloc(rd->priv, a->nr, sizeof(*v->processes));
+	if (!v->processes)
+		return nomem(rd);
+	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
+		if (read_process(rd, e, at(w, sizeof(w), where, "processes", (long)i),
+				 &v->processes[i]) < 0)
+			return -1;
+	v->nr_processes = i;
+	return 0;
+}
+
+/* options.pids or .tids: task ids, into *@out of *@nr */
+static int read_ids(struct reader *rd, const struct lt_json *o, const char *key,
+		    const int **out, size_t *nr)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[64];
+	size_t i;
+	int *ids;
+
+	a = get_array(rd, o, key, "options", &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	ids = lt_report_alloc(rd->priv, a->nr, sizeof(*ids));
+	if (!ids)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		if (e->type != LT_JSON_NUMBER || e->num < 0 ||
+		    e->num > 2147483647.0 || e->num != (double)(int)e->num)
+			return bad(rd, at(w, sizeof(w), "options", key, (long)i),
+				   "expected a task id");
+		ids[i] = (int)e->num;
+	}
+	*out = ids;
+	*nr = i;
+	return 0;
+}
+
+/* options.pids, .tids, .comms: the tasks counted (absent: all) */
+static int read_tasks(struct reader *rd, const struct lt_json *o,
+		      struct lt_task_filter *f)
+{
+	unsigned int nr = 0;
+
+	if (read_ids(rd, o, "pids", &f->pids, &f->nr_pids) < 0 ||
+	    read_ids(rd, o, "tids", &f->tids, &f->nr_tids) < 0 ||
+	    get_strs(rd, o, "comms", "options", &f->comms, &nr) < 0)
+		return -1;
+	f->nr_comms = nr;
+	return 0;
+}
+
+static int read_options(struct reader *rd, const struct lt_json *root,
+			struct lt_options *opt)
+{
+	static const char *const sorts[] = {
+		[LT_SORT_MAX] = "max", [LT_SORT_TOTAL] = "total",
+		[LT_SORT_COUNT] = "count", [LT_SORT_AVG] = "avg",
+	};
+	const struct lt_json *o = lt_json_get(root, "options"), *v;
+	const char *sort = NULL;
+	unsigned int k;
+	uint64_t u;
+
+	lt_options_init(opt);
+	if (!o || o->type == LT_JSON_NULL)
+		return 0;
+	if (need_object(rd, o, "options") < 0 ||
+	    get_str(rd, o, "sort", "options", &sort, false) < 0 ||
+	    get_u64(rd, o, "sleep_cutoff_ns", "options", &opt->sleep_cutoff_ns) < 0 ||
+	    get_bool(rd, o, "honour_maxtime", "options", &opt->honour_maxtime) < 0 ||
+	    get_bool(rd, o, "kernel_threads", "options", &opt->kernel_threads) < 0 ||
+	    get_u64(rd, o, "window_ns", "options", &opt->window_ns) < 0)
+		return -1;
+	for (k = 0; k < sizeof(sorts) / sizeof(sorts[0]); k++)
+		if (!strcmp(sort, sorts[k]))
+			break;
+	if (k < sizeof(sorts) / sizeof(sorts[0]))
+		opt->sort = k;
+	else if (*sort)
+		return bad(rd, "options.sort", "not max, total, count or avg");
+	/* from and to: null is open, -1 here */
+	v = lt_json_get(o, "from_ns");
+	if (v && v->type != LT_JSON_NULL) {
+		u = 0;
+		if (get_u64(rd, o, "from_ns", "options", &u) < 0)
+			return -1;
+		opt->from_ns = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+	}
+	v = lt_json_get(o, "to_ns");
+	if (v && v->type != LT_JSON_NULL) {
+		u = 0;
+		if (get_u64(rd, o, "to_ns", "options", &u) < 0)
+			return -1;
+		opt->to_ns = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+	}
+	return read_tasks(rd, o, &opt->tasks);
+}
+
+/* trace.sources, .missing, .lost_events_per_cpu, .overruns_per_cpu */
+static int read_trace_lists(struct reader *rd, const struct lt_json *t,
+			    struct lt_report *r)
+{
+	const struct lt_json *a, *e;
+	uint64_t *lost;
+	int64_t *over;
+	bool failed;
+	char w[64];
+	size_t i;
+
+	a = get_array(rd, t, "sources", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		r->sources = lt_report_alloc(rd->priv, a->nr, sizeof(*r->sources));
+		if (!r->sources)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			at(w, sizeof(w), "trace", "sources", (long)i);
+			if (need_object(rd, e, w) < 0 ||
+			    get_str(rd, e, "event", w, &r->sources[i].event, false) < 0 ||
+			    get_u64(rd, e, "count", w, &r->sources[i].count) < 0)
+				return -1;
+		}
+		r->nr_sources = i;
+	}
+	a = get_array(rd, t, "missing", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		r->missing = lt_report_alloc(rd->priv, a->nr, sizeof(*r->missing));
+		if (!r->missing)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			struct lt_report_missing *m = &r->missing[i];
+
+			at(w, sizeof(w), "trace", "missing", (long)i);
+			if (need_object(rd, e, w) < 0 ||
+			    get_str(rd, e, "what", w, &m->what, false) < 0 ||
+			    get_str(rd, e, "effect", w, &m->effect, false) < 0 ||
+			    get_str(rd, e, "option", w, &m->option, false) < 0)
+				return -1;
+		}
+		r->nr_missing = i;
+	}
+	a = get_array(rd, t, "lost_events_per_cpu", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr) {
+		if (a->nr > 1u << 16)
+			return bad(rd, "trace.lost_events_per_cpu", "more than 65536 CPUs");
+		lost = lt_report_alloc(rd->priv, a->nr, sizeof(*lost));
+		if (!lost)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++)
+			if (e->type != LT_JSON_NUMBER || !e->is_u64)
+				return bad(rd, at(w, sizeof(w), "trace",
+						  "lost_events_per_cpu", (long)i),
+					   "expected a whole number of 0 or more");
+			else
+				lost[i] = e->u64;
+		r->lost_per_cpu = lost;
+		r->nr_lost_cpus = (int)i;
+	}
+	/* one per CPU, null where unknown: kept only when they match cpus */
+	a = get_array(rd, t, "overruns_per_cpu", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr && a->nr == (size_t)r->cpus) {
+		over = lt_report_alloc(rd->priv, a->nr, sizeof(*over));
+		if (!over)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++) {
+			if (e->type == LT_JSON_NULL)
+				over[i] = -1;
+			else if (e->type == LT_JSON_NUMBER && e->is_u64 &&
+				 e->u64 <= INT64_MAX)
+				over[i] = (int64_t)e->u64;
+			else
+				return bad(rd, at(w, sizeof(w), "trace",
+						  "overruns_per_cpu", (long)i),
+					   "expected a whole number or null");
+		}
+		r->overrun_per_cpu = over;
+	}
+	return 0;
+}
+
+static int read_dropped(struct reader *rd, const struct lt_json *root,
+			struct lt_report *r)
+{
+	const struct {
+		const char *key;
+		uint64_t *field;
+	} f[] = {
+		{ "interruptible_over_cutoff", &r->dropped_interruptible },
+		{ "interruptible_over_cutoff_ns", &r->dropped_interruptible_ns },
+		{ "over_maxtime", &r->dropped_maxtime },
+		{ "over_maxtime_ns", &r->dropped_maxtime_ns },
+		{ "began_before_trace", &r->began_before_trace },
+		{ "unfinished", &r->unfinished },
+		{ "no_switch_in", &r->no_switch_in },
+		{ "cpu_waits_no_switch_in", &r->cpu_waits_no_switch_in },
+		{ "cpu_waits_preempted_or_new", &r->cpu_waits_unwoken },
+		{ "cpu_waits_preempted_or_new_ns", &r->cpu_waits_unwoken_ns },
+		{ "before_complete", &r->dropped_incomplete },
+		{ "before_complete_ns", &r->dropped_incomplete_ns },
+		{ "across_lost_events", &r->dropped_gap },
+		{ "across_lost_events_ns", &r->dropped_gap_ns },
+		{ "discarded_after_lost_events", &r->discarded_lost },
+		{ "reason_stack_resyncs", &r->resync },
+		{ "unmatched_restores", &r->unmatched_restore },
+		{ "inconsistent_transitions", &r->inconsistent },
+		{ "unordered_timestamps", &r->unordered },
+		{ "damaged_records", &r->damaged_records },
+	};
+	const struct lt_json *d = lt_json_get(root, "dropped");
+	size_t i;
+
+	if (!d || d->type == LT_JSON_NULL)
+		return 0;
+	if (need_object(rd, d, "dropped") < 0)
+		return -1;
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (get_u64(rd, d, f[i].key, "dropped", f[i].field) < 0)
+			return -1;
+	return 0;
+}
+
+static int read_report(struct reader *rd, const struct lt_json *root)
+{
+	static const char *const core[] = { "trace", "global", "processes" };
+	struct lt_report *r = &rd->priv->pub;
+	const struct lt_json *t, *a, *e, *schema;
+	bool failed;
+	char w[64];
+	size_t i;
+
+	if (need_object(rd, root, "the top level") < 0)
+		return -1;
+	/* what the writers print when the file does not say */
+	r->path = r->uname = r->clock = "";
+	r->compression = "none";
+	r->format = "trace-cmd";	/* reports saved before it say none */
+	schema = lt_json_get(root, "schema");
+	if (!schema || schema->type != LT_JSON_STRING ||
+	    strcmp(schema->str, LT_REPORT_SCHEMA))
+		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA "\"");
+	/* the schema's core: a file without them is no report, however valid */
+	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++) {
+		e = lt_json_get(root, core[i]);
+		if (!e || e->type == LT_JSON_NULL)
+			return bad(rd, core[i], "missing");
+	}
+	t = lt_json_get(root, "trace");
+	if (need_object(rd, t, "trace") < 0 ||
+	    get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
+	    get_str(rd, t, "format", "trace", &r->format, false) < 0 ||
+	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
+	    get_str(rd, t, "compression", "trace", &r->compression, false) < 0 ||
+	    get_str(rd, t, "uname", "trace", &r->uname, false) < 0 ||
+	    get_str(rd, t, "clock", "trace", &r->clock, false) < 0 ||
+	    get_int(rd, t, "cpus", "trace", &r->cpus) < 0 ||
+	    get_u64(rd, t, "start_ns", "trace", &r->start_ns) < 0 ||
+	    get_u64(rd, t, "end_ns", "trace", &r->end_ns) < 0 ||
+	    get_u64(rd, t, "events", "trace", &r->events) < 0 ||
+	    get_bool(rd, t, "stopped_at_to", "trace", &r->stopped_at_to) < 0 ||
+	    get_u64(rd, t, "lost_events", "trace", &r->lost_events) < 0 ||
+	    get_u64(rd, t, "lost_gaps_unknown", "trace",
+		    &r->lost_gaps_unknown) < 0 ||
+	    get_u64(rd, t, "lost_gaps", "trace", &r->lost_gaps) < 0 ||
+	    get_u64(rd, t, "complete_from_ns", "trace",
+		    &r->complete_from_ns) < 0 ||
+	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
+	    read_trace_lists(rd, t, r) < 0)
+		return -1;
+	if (read_dropped(rd, root, r) < 0)
+		return -1;
+	if (read_options(rd, root, &r->options) < 0 ||
+	    get_bool(rd, root, "partial", "", &r->partial) < 0 ||
+	    get_str(rd, root, "partial_reason", "", &r->partial_reason, false) < 0 ||
+	    read_view(rd, root, "", &r->whole) < 0)
+		return -1;
+	if (!r->partial)
+		r->partial_reason = NULL;	/* as lt_analyze() leaves it */
+	else if (!*r->partial_reason)
+		r->partial_reason = "the saved report does not say why";
+	else	/* printed as a line on stderr too: as lt_analyze() makes it */
+		lt_shown_copy((char *)r->partial_reason,
+			      strlen(r->partial_reason) + 1, r->partial_reason);
+	a = get_array(rd, root, "windows", "", &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	r->windows = lt_report_alloc(rd->priv, a->nr, sizeof(*r->windows));
+	if (!r->windows)
+		return nomem(rd);
+	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
+		if (read_view(rd, e, at(w, sizeof(w), "", "windows", (long)i),
+			      &r->windows[i]) < 0)
+			return -1;
+	r->nr_windows = i;
+	return 0;
+}
+
+int lt_report_parse_json(const char *text, size_t len, const char *path,
+			 struct lt_report **out, struct lt_error *err)
+{
+	struct lt_report_priv *priv;
+	char msg[LT_ERROR_MSG_MAX / 2];
+	enum lt_json_fail why;
+	struct lt_json *root;
+	struct reader rd;
+	int ret;
+
+	*out = NULL;
+	root = lt_json_parse(text, len, msg, sizeof(msg), &why);
+	if (!root) {
+		if (why == LT_JSON_NOMEM)
+			lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		else if (why == LT_JSON_LIMIT)
+			lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
+		else
+			lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s",
+				     path, msg);
+		return -1;
+	}
+	priv = calloc(1, sizeof(*priv));
+	if (!priv) {
+		lt_json_free(root);
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	rd.priv = priv;
+	rd.err = err;
+	rd.path = path;
+	ret = read_report(&rd, root);
+	lt_json_free(root);
+	if (ret < 0) {
+		lt_report_free(&priv->pub);
+		return -1;
+	}
+	*out = &priv->pub;
+	return 0;
+}
+
+int lt_report_read_json(const char *path, struct lt_report **out,
+			struct lt_error *err)
+{
+	struct stat st;
+	char *text;
+	FILE *f;
+	size_t n;
+	int ret;
+
+	*out = NULL;
+	memset(err, 0, sizeof(*err));
+	f = fopen(path, "rb");
+	if (!f) {
+		lt_error_set(err, LT_E_IO, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		lt_error_set(err, LT_E_IO, "%s: not a regular file", path);
+		fclose(f);
+		return -1;
+	}
+	if ((uint64_t)st.st_size > MAX_JSON_BYTES) {
+		lt_error_set(err, LT_E_LIMIT, "%s: a report of %lld bytes: more "
+			     "than the %u MB read", path, (long long)st.st_size,
+			     MAX_JSON_BYTES >> 20);
+		fclose(f);
+		return -1;
+	}
+	text = malloc((size_t)st.st_size ? (size_t)st.st_size : 1);
+	if (!text) {
+		fclose(f);
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	n = fread(text, 1, (size_t)st.st_size, f);
+	if (ferror(f)) {
+		lt_error_set(err, LT_E_IO, "%s: read error: %s", path, strerror(errno));
+		fclose(f);
+		free(text);
+		return -1;
+	}
+	fclose(f);
+	/* a byte-order mark some editors add */
+	if (n >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		ret = lt_report_parse_json(text + 3, n - 3, path, out, err);
+	else
+		ret = lt_report_parse_json(text, n, path, out, err);
+	free(text);
+	return ret;
+}
+
+bool lt_report_file_is_json(const char *path)
+{
+	unsigned char head[4096];
+	FILE *f = fopen(path, "rb");
+	uint64_t seen = 0;
+	bool first = true;
+	struct stat st;
+	size_t n, i;
+	int c = EOF;
+
+	if (!f)
+		return false;
+	/* a pipe could stream white space for ever: the trace path says why */
+	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
+		fclose(f);
+		return false;
+	}
+	/* however much white space a writer put first: the first other byte */
+	while (c == EOF && seen < MAX_JSON_BYTES &&
+	       (n = fread(head, 1, sizeof(head), f)) > 0) {
+		seen += n;
+		i = 0;
+		if (first && n >= 3 && !memcmp(head, "\xef\xbb\xbf", 3))
+			i = 3;
+		first = false;
+		while (i < n && (head[i] == ' ' || head[i] == '\n' ||
+				 head[i] == '\r' || head[i] == '\t'))
+			i++;
+		if (i < n)
+			c = head[i];
+	}
+	fclose(f);
+	/* '[' too: an array is no report, and says so better as JSON */
+	return c == '{' || c == '[';
+}

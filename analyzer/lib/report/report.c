@@ -1,0 +1,923 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * report.c - turn the replay's accumulators into the report model.
+ *
+ * The replay keeps one row per (task, window, cause).  A view (the whole
+ * range, or one window) folds those rows three ways at once: per thread,
+ * per process (thread-group leader) and globally (kernel threads left out
+ * unless asked), merging histograms, worst occurrences and drill-down
+ * stacks on the way.
+ */
+#define _GNU_SOURCE	/* qsort_r() */
+#include <errno.h>
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-report-local.h"
+
+enum level { LVL_THREAD, LVL_PROCESS, LVL_GLOBAL };
+
+/* The agg of a task's user requested waits: summed, never a row. */
+#define CAUSE_UNCHARGED	UINT32_MAX
+
+struct agg {
+	enum level level;
+	uint32_t leader, task;	/* scope */
+	uint32_t cause;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+	int max_tid;
+	struct lt_hist hist;
+	struct lt_report_occurrence worst[LT_REPORT_WORST];
+	unsigned int nr_worst;
+	uint32_t first_sub;
+};
+
+struct agg_sub {
+	uint32_t path, stack;
+	uint32_t next;
+	uint64_t count, total_ns, max_ns, max_at_ns;
+};
+
+struct builder {
+	struct lt_report_priv *priv;
+	const struct lt_replay *rp;
+	lt_symbol_fn sym;
+	lt_symbol_fn user_sym;		/* NULL: user frames as addresses */
+	void *sym_ctx;
+	enum lt_sort sort;
+	bool kernel_threads;
+	const bool *selected;		/* per replay task; NULL: every task */
+
+	struct agg *aggs;
+	size_t nr_aggs, cap_aggs;
+	struct lt_map agg_map;
+	struct agg_sub *subs;
+	size_t nr_subs, cap_subs;
+	struct lt_map sub_map;
+	const char **sym_cache;		/* per replay stack frame index */
+	struct lt_error *err;
+};
+
+void lt_report_free(struct lt_report *report)
+{
+	struct lt_report_priv *priv;
+	size_t i;
+
+	if (!report)
+		return;
+	priv = lt_report_priv(report);
+	for (i = 0; i < priv->nr_allocs; i++)
+		free(priv->allocs[i]);
+	free(priv->allocs);
+	if (priv->have_replay)
+		lt_replay_free(&priv->replay);
+	if (priv->release)
+		priv->release(priv->release_ctx);
+	free(priv);
+}
+
+void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size)
+{
+	void *p;
+
+	if (priv->nr_allocs == priv->cap_allocs) {
+		size_t ncap = priv->cap_allocs ? priv->cap_allocs * 2 : 64;
+		void **a = realloc(priv->allocs, ncap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		priv->allocs = a;
+		priv->cap_allocs = ncap;
+	}
+	p = calloc(n ? n : 1, size);
+	if (p)
+		priv->allocs[priv->nr_allocs++] = p;
+	return p;
+}
+
+const char *lt_report_strdup(struct lt_report_priv *priv, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = lt_report_alloc(priv, len, 1);
+
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}
+
+static int nomem(struct builder *b)
+{
+	lt_error_set(b->err, LT_E_NOMEM, "out of memory while building the report");
+	return -1;
+}
+
+static void occ_add(struct lt_report_occurrence *w, unsigned int *nr,
+		    uint64_t dur, uint64_t end, int tid)
+{
+	unsigned int i;
+
+	for (i = *nr; i > 0 && lt_wait_before(dur, end, w[i - 1].dur_ns,
+					      w[i - 1].end_ns); i--)
+		if (i < LT_REPORT_WORST)
+			w[i] = w[i - 1];
+	if (i >= LT_REPORT_WORST)
+		return;
+	w[i].dur_ns = dur;
+	w[i].end_ns = end;
+	w[i].tid = tid;
+	if (*nr < LT_REPORT_WORST)
+		(*nr)++;
+}
+
+static struct agg *agg_get(struct builder *b, enum level level,
+			   uint32_t leader, uint32_t task, uint32_t cause)
+{
+	uint64_t k1 = (uint64_t)level << 62 | (uint64_t)leader << 31 | task;
+	uint32_t *slot;
+	int added;
+
+	slot = lt_map_put(&b->agg_map, k1, cause, (uint32_t)b->nr_aggs, &added);
+	if (!slot)
+		return NULL;
+	if (added) {
+		struct agg *a;
+
+		if (b->nr_aggs == b->cap_aggs) {
+			size_t ncap = b->cap_aggs ? b->cap_aggs * 2 : 256;
+
+			a = realloc(b->aggs, ncap * sizeof(*a));
+			if (!a)
+				return NULL;
+			b->aggs = a;
+			b->cap_aggs = ncap;
+		}
+		a = &b->aggs[b->nr_aggs++];
+		memset(a, 0, sizeof(*a));
+		a->level = level;
+		a->leader = leader;
+		a->task = task;
+		a->cause = cause;
+		a->first_sub = UINT32_MAX;
+	}
+	return &b->aggs[*slot];
+}
+
+static int agg_sub_add(struct builder *b, uint32_t agg,
+		       const struct lt_sub_acc *s)
+{
+	struct agg_sub *as;
+	uint32_t *slot;
+	int added;
+
+	slot = lt_map_put(&b->sub_map, agg, (uint64_t)s->path << 32 | s->stack,
+			  (uint32_t)b->nr_subs, &added);
+	if (!slot)
+		return -1;
+	if (added) {
+		if (b->nr_subs == b->cap_subs) {
+			size_t ncap = b->cap_subs ? b->cap_subs * 2 : 256;
+
+			as = realloc(b->subs, ncap * sizeof(*as));
+			if (!as)
+				return -1;
+			b->subs = as;
+			b->cap_subs = ncap;
+		}
+		as = &b->subs[b->nr_subs];
+		memset(as, 0, sizeof(*as));
+		as->path = s->path;
+		as->stack = s->stack;
+		as->next = b->aggs[agg].first_sub;
+		b->aggs[agg].first_sub = (uint32_t)b->nr_subs++;
+	}
+	as = &b->subs[*slot];
+	as->count += s->count;
+	as->total_ns += s->total_ns;
+	if (as->count == s->count ||
+	    lt_wait_before(s->max_ns, s->max_at_ns, as->max_ns,
+			   as->max_at_ns)) {
+		as->max_ns = s->max_ns;
+		as->max_at_ns = s->max_at_ns;
+	}
+	return 0;
+}
+
+static int agg_add_row(struct builder *b, struct agg *a,
+		       const struct lt_row_acc *r, int tid)
+{
+	uint32_t ai = (uint32_t)(a - b->aggs), s;
+	unsigned int i;
+
+	if (lt_hist_merge(&a->hist, &r->hist) < 0)
+		return -1;
+	if (!a->count ||
+	    lt_wait_before(r->max_ns, r->max_at_ns, a->max_ns, a->max_at_ns)) {
+		a->max_ns = r->max_ns;
+		a->max_at_ns = r->max_at_ns;
+		a->max_tid = tid;
+	}
+	a->count += r->count;
+	a->total_ns += r->total_ns;
+	for (i = 0; i < r->nr_worst; i++)
+		occ_add(a->worst, &a->nr_worst, r->worst[i].dur_ns,
+			r->worst[i].end_ns, tid);
+	for (s = r->first_sub; s != UINT32_MAX; s = b->rp->subs[s].next)
+		if (b->rp->subs[s].count && agg_sub_add(b, ai, &b->rp->subs[s]) < 0)
+			return -1;
+	return 0;
+}
+
+static int fold_row(struct builder *b, uint32_t ri)
+{
+	const struct lt_row_acc *r = &b->rp->rows[ri];
+	const struct lt_task *t = &b->rp->tasks[r->task];
+	bool kthread = lt_replay_task_is_kthread(b->rp, r->task);
+	uint32_t cause = r->uncharged ? CAUSE_UNCHARGED : r->cause;
+	struct agg *a;
+
+	if (b->selected && !b->selected[r->task])
+		return 0;
+	a = agg_get(b, LVL_THREAD, t->leader, r->task, cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	a = agg_get(b, LVL_PROCESS, t->leader, t->leader, cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	/* LatencyTOP kept kernel threads out of the global table */
+	if ((kthread && !b->kernel_threads) || r->uncharged)
+		return 0;
+	a = agg_get(b, LVL_GLOBAL, 0, 0, r->cause);
+	if (!a || agg_add_row(b, a, r, t->pid) < 0)
+		return -1;
+	return 0;
+}
+
+static uint64_t sort_key(enum lt_sort sort, uint64_t count, uint64_t total,
+			 uint64_t max)
+{
+	switch (sort) {
+	case LT_SORT_TOTAL:
+		return total;
+	case LT_SORT_COUNT:
+		return count;
+	case LT_SORT_AVG:
+		return count ? total / count : 0;
+	case LT_SORT_MAX:
+	default:
+		return max;
+	}
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a < b ? 1 : a > b ? -1 : 0;
+}
+
+/*
+ * The comparators that depend on the sort take it (or the array that
+ * indices point into) as qsort_r()'s argument, not from a static: two
+ * threads may build or sort reports at once.
+ */
+static int cmp_rows(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_row *a = pa, *b = pb;
+	enum lt_sort by = *(const enum lt_sort *)arg;
+	int c = cmp_u64_desc(sort_key(by, a->count, a->total_ns, a->max_ns),
+			     sort_key(by, b->count, b->total_ns, b->max_ns));
+
+	if (c)
+		return c;
+	c = cmp_u64_desc(a->total_ns, b->total_ns);
+	if (c)
+		return c;
+	c = strcmp(a->reason, b->reason);
+	return c ? c : strcmp(a->argument, b->argument);
+}
+
+static int cmp_stacks(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_u64_desc(a->total_ns, b->total_ns);
+
+	return c ? c : cmp_u64_desc(a->count, b->count);
+}
+
+static int cmp_ptrs(const char *const *a, unsigned int na,
+		    const char *const *b, unsigned int nb)
+{
+	unsigned int i;
+
+	if (na != nb)
+		return na < nb ? -1 : 1;
+	for (i = 0; i < na; i++)
+		if (a[i] != b[i])
+			return (uintptr_t)a[i] < (uintptr_t)b[i] ? -1 : 1;
+	return 0;
+}
+
+/* Names are interned: equal pointers, equal names. */
+static int cmp_stack_names(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_ptrs(a->path, a->path_depth, b->path, b->path_depth);
+
+	if (!c)
+		c = cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	return c ? c : cmp_ptrs(a->user_frames, a->nr_user_frames,
+				b->user_frames, b->nr_user_frames);
+}
+
+/*
+ * Stacks that differ only in return offsets read the same: one entry.
+ * Returns the new count.
+ */
+static size_t merge_stacks(struct lt_report_stack *st, size_t n)
+{
+	size_t i, out = 0;
+
+	qsort(st, n, sizeof(*st), cmp_stack_names);
+	for (i = 0; i < n; i++) {
+		struct lt_report_stack *o = &st[out - (out ? 1 : 0)];
+
+		if (out && !cmp_stack_names(o, &st[i])) {
+			if (st[i].max_ns > o->max_ns) {
+				o->max_ns = st[i].max_ns;
+				o->max_at_ns = st[i].max_at_ns;
+			}
+			o->count += st[i].count;
+			o->total_ns += st[i].total_ns;
+			continue;
+		}
+		st[out++] = st[i];
+	}
+	return out;
+}
+
+/*
+ * The names of stack @stack's @nr frames: the kernel's, then, past
+ * LT_FRAME_USER, the user-space ones.  Each distinct frame slot is named
+ * once.
+ */
+static int stack_names(struct builder *b, uint32_t stack,
+		       const uint64_t *frames, uint32_t nr,
+		       struct lt_report_stack *st)
+{
+	uint32_t first = b->rp->stacks[stack].first, k, kn;
+	const char **names, **slot;
+	char buf[32];
+
+	names = lt_report_alloc(b->priv, nr, sizeof(*names));
+	if (!names)
+		return -1;
+	for (kn = 0; kn < nr && frames[kn] != LT_FRAME_USER; kn++)
+		;
+	for (k = 0; k < nr; k++) {
+		slot = &b->sym_cache[first + k];
+		if (k == kn)
+			continue;
+		if (!*slot && k < kn)
+			*slot = b->sym(b->sym_ctx, frames[k]);
+		else if (!*slot && b->user_sym)
+			*slot = b->user_sym(b->sym_ctx, frames[k]);
+		else if (!*slot) {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, frames[k]);
+			*slot = lt_report_strdup(b->priv, buf);
+			if (!*slot)
+				return -1;
+		}
+		names[k] = *slot;
+	}
+	/* frames the tracer stacked on top of the scheduler are noise */
+	for (k = 0; k < kn && strcmp(names[k], "__schedule"); k++)
+		;
+	if (k == kn)
+		k = 0;
+	st->frames = names + k;
+	st->nr_frames = kn - k;
+	if (kn + 1 < nr) {
+		st->user_frames = names + kn + 1;
+		st->nr_user_frames = nr - kn - 1;
+	}
+	return 0;
+}
+
+static int row_stacks(struct builder *b, const struct agg *a,
+		      struct lt_report_row *row)
+{
+	struct lt_report_priv *priv = b->priv;
+	uint32_t reasons[LT_REASON_DEPTH_MAX];
+	size_t n = 0, i;
+	uint32_t s;
+
+	for (s = a->first_sub; s != UINT32_MAX; s = b->subs[s].next)
+		n++;
+	if (!n)
+		return 0;
+	row->stacks = lt_report_alloc(priv, n, sizeof(*row->stacks));
+	if (!row->stacks)
+		return -1;
+	for (s = a->first_sub, i = 0; s != UINT32_MAX; s = b->subs[s].next, i++) {
+		const struct agg_sub *as = &b->subs[s];
+		struct lt_report_stack *st = &row->stacks[i];
+		const uint64_t *frames;
+		const char **names;
+		uint32_t nr, k;
+		unsigned int depth;
+
+		st->count = as->count;
+		st->total_ns = as->total_ns;
+		st->max_ns = as->max_ns;
+		st->max_at_ns = as->max_at_ns;
+		frames = lt_replay_stack_frames(b->rp, as->stack, &nr);
+		if (nr && stack_names(b, as->stack, frames, nr, st) < 0)
+			return -1;
+		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
+		if (depth) {
+			names = lt_report_alloc(priv, depth, sizeof(*names));
+			if (!names)
+				return -1;
+			for (k = 0; k < depth; k++)
+				names[k] = lt_replay_str(b->rp, reasons[k]);
+			st->path = names;
+			st->path_depth = depth;
+		}
+	}
+	row->nr_stacks = merge_stacks(row->stacks, n);
+	qsort(row->stacks, row->nr_stacks, sizeof(*row->stacks), cmp_stacks);
+	return 0;
+}
+
+static int make_row(struct builder *b, const struct agg *a,
+		    struct lt_report_row *row)
+{
+	const struct lt_cause *c = &b->rp->causes[a->cause];
+
+	row->reason = lt_replay_str(b->rp, c->reason);
+	row->argument = lt_replay_str(b->rp, c->argument);
+	row->kind = c->kind;
+	row->count = a->count;
+	row->total_ns = a->total_ns;
+	row->max_ns = a->max_ns;
+	row->avg_ns = a->count ? a->total_ns / a->count : 0;
+	row->p50_ns = lt_hist_quantile(&a->hist, 0.50);
+	row->p90_ns = lt_hist_quantile(&a->hist, 0.90);
+	row->p99_ns = lt_hist_quantile(&a->hist, 0.99);
+	row->max_at_ns = a->max_at_ns;
+	row->max_tid = a->max_tid;
+	memcpy(row->worst, a->worst, sizeof(row->worst));
+	row->nr_worst = a->nr_worst;
+	return row_stacks(b, a, row);
+}
+
+/* Rows of aggs [from, to) into a fresh array, sorted, with percentages. */
+static struct lt_report_row *make_rows(struct builder *b, const uint32_t *idx,
+				       size_t from, size_t to, uint64_t *total,
+				       struct lt_report_coverage *cov)
+{
+	struct lt_report_row *rows;
+	size_t i;
+
+	rows = lt_report_alloc(b->priv, to - from, sizeof(*rows));
+	if (!rows)
+		return NULL;
+	*total = 0;
+	for (i = from; i < to; i++) {
+		if (make_row(b, &b->aggs[idx[i]], &rows[i - from]) < 0)
+			return NULL;
+		*total += rows[i - from].total_ns;
+		if (cov)
+			cov->ns[rows[i - from].kind] += rows[i - from].total_ns;
+	}
+	for (i = 0; i < to - from; i++)
+		rows[i].percent = *total ? 100.0 * (double)rows[i].total_ns /
+					   (double)*total : 0;
+	qsort_r(rows, to - from, sizeof(*rows), cmp_rows, &b->sort);
+	return rows;
+}
+
+static int cmp_aggs(const void *pa, const void *pb, void *arg)
+{
+	const struct agg *aggs = arg;
+	const struct agg *a = &aggs[*(const uint32_t *)pa];
+	const struct agg *b = &aggs[*(const uint32_t *)pb];
+
+	if (a->level != b->level)
+		return a->level < b->level ? -1 : 1;
+	if (a->leader != b->leader)
+		return a->leader < b->leader ? -1 : 1;
+	if (a->task != b->task)
+		return a->task < b->task ? -1 : 1;
+	/* a task's user requested waits after its rows */
+	return (a->cause == CAUSE_UNCHARGED) - (b->cause == CAUSE_UNCHARGED);
+}
+
+/*
+ * Aggs [from, *to) of one scope: the user requested ones, sorted last,
+ * taken off into @u.
+ */
+static void take_uncharged(const struct builder *b, const uint32_t *idx,
+			   size_t from, size_t *to,
+			   struct lt_report_uncharged *u)
+{
+	const struct agg *a;
+
+	if (*to == from || b->aggs[idx[*to - 1]].cause != CAUSE_UNCHARGED)
+		return;
+	a = &b->aggs[idx[--*to]];
+	u->count = a->count;
+	u->total_ns = a->total_ns;
+	u->max_ns = a->max_ns;
+}
+
+static int cmp_procs(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_process *a = pa, *b = pb;
+	int c;
+
+	/* user processes first: kernel threads' idle waits would bury them */
+	if (a->kernel_thread != b->kernel_thread)
+		return a->kernel_thread ? 1 : -1;
+	/* processes: by their worst wait for --sort=max, else by total */
+	if (*(const enum lt_sort *)arg == LT_SORT_MAX)
+		c = cmp_u64_desc(a->max_ns, b->max_ns);
+	else
+		c = cmp_u64_desc(a->total_ns, b->total_ns);
+	if (c)
+		return c;
+	c = cmp_u64_desc(a->total_ns, b->total_ns);
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static int cmp_threads(const void *pa, const void *pb)
+{
+	const struct lt_report_thread *a = pa, *b = pb;
+	int c = cmp_u64_desc(a->total_ns, b->total_ns);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static void builder_reset(struct builder *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->nr_aggs; i++)
+		lt_hist_free(&b->aggs[i].hist);
+	b->nr_aggs = 0;
+	b->nr_subs = 0;
+	lt_map_free(&b->agg_map);
+	lt_map_free(&b->sub_map);
+}
+
+/* Fold @rows (replay row indexes) into one view. */
+static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
+		      struct lt_report_view *v)
+{
+	const struct lt_replay *rp = b->rp;
+	size_t i, j, k, nproc = 0, tcur = 0;
+	uint32_t *idx;
+
+	builder_reset(b);
+	for (i = 0; i < nr; i++)
+		if (fold_row(b, rows[i]) < 0)
+			return nomem(b);
+	idx = malloc((b->nr_aggs ? b->nr_aggs : 1) * sizeof(*idx));
+	if (!idx)
+		return nomem(b);
+	for (i = 0; i < b->nr_aggs; i++)
+		idx[i] = (uint32_t)i;
+	qsort_r(idx, b->nr_aggs, sizeof(*idx), cmp_aggs, b->aggs);
+
+	/* idx: threads (by leader, task), then processes (by leader), then global */
+	for (i = 0; i < b->nr_aggs; i++)
+		if (b->aggs[idx[i]].level == LVL_PROCESS &&
+		    (i == 0 || b->aggs[idx[i - 1]].level != LVL_PROCESS ||
+		     b->aggs[idx[i - 1]].leader != b->aggs[idx[i]].leader))
+			nproc++;
+	/* (an idle kernel thread's sleeps make no section: see below) */
+	v->processes = lt_report_alloc(b->priv, nproc, sizeof(*v->processes));
+	if (!v->processes)
+		goto fail;
+
+	/* global rows: the tail */
+	for (i = b->nr_aggs; i > 0 && b->aggs[idx[i - 1]].level == LVL_GLOBAL; i--)
+		;
+	v->global = make_rows(b, idx, i, b->nr_aggs, &v->total_ns, &v->coverage);
+	if (!v->global)
+		goto fail;
+	v->nr_global = b->nr_aggs - i;
+
+	/* processes, each followed by its threads (found by leader) */
+	for (i = 0, k = 0; i < b->nr_aggs; i = j) {
+		const struct agg *a = &b->aggs[idx[i]];
+		struct lt_report_process *p;
+		size_t t0, t1, nthr = 0, ti, t, pend;
+
+		for (j = i; j < b->nr_aggs && b->aggs[idx[j]].level == a->level &&
+			    b->aggs[idx[j]].leader == a->leader; j++)
+			;
+		if (a->level != LVL_PROCESS)
+			continue;
+		p = &v->processes[k];
+		memset(p, 0, sizeof(*p));
+		pend = j;
+		take_uncharged(b, idx, i, &pend, &p->user_requested);
+		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
+		/*
+		 * A kernel thread's long sleeps are waits for work: nothing
+		 * it requested, and no section of their own.
+		 */
+		if (p->kernel_thread) {
+			memset(&p->user_requested, 0, sizeof(p->user_requested));
+			if (pend == i)
+				continue;
+		}
+		k++;
+		p->pid = rp->tasks[a->leader].pid;
+		/* a saved cmdline dies with the trace: the report keeps a copy */
+		p->comm = lt_report_strdup(b->priv,
+					   lt_replay_task_comm(rp, a->leader));
+		if (!p->comm)
+			goto fail;
+		p->rows = make_rows(b, idx, i, pend, &p->total_ns, &p->coverage);
+		if (!p->rows)
+			goto fail;
+		p->nr_rows = pend - i;
+		for (t = 0; t < p->nr_rows; t++)
+			if (p->rows[t].max_ns > p->max_ns)
+				p->max_ns = p->rows[t].max_ns;
+
+		/* thread aggs lead idx in the same leader order: walk along */
+		for (t0 = tcur; t0 < b->nr_aggs &&
+			     b->aggs[idx[t0]].level == LVL_THREAD &&
+			     b->aggs[idx[t0]].leader < a->leader; t0++)
+			;
+		for (t1 = t0; t1 < b->nr_aggs &&
+			      b->aggs[idx[t1]].level == LVL_THREAD &&
+			      b->aggs[idx[t1]].leader == a->leader; t1++)
+			if (t1 == t0 || b->aggs[idx[t1]].task != b->aggs[idx[t1 - 1]].task)
+				nthr++;
+		p->threads = lt_report_alloc(b->priv, nthr, sizeof(*p->threads));
+		if (!p->threads)
+			goto fail;
+		for (ti = t0; ti < t1;) {
+			struct lt_report_thread *th = &p->threads[p->nr_threads++];
+			uint32_t task = b->aggs[idx[ti]].task;
+			size_t te, tend;
+
+			for (te = ti; te < t1 && b->aggs[idx[te]].task == task; te++)
+				;
+			tend = te;
+			take_uncharged(b, idx, ti, &tend, &th->user_requested);
+			if (p->kernel_thread)
+				memset(&th->user_requested, 0,
+				       sizeof(th->user_requested));
+			th->tid = rp->tasks[task].pid;
+			th->comm = lt_report_strdup(b->priv,
+						    lt_replay_task_comm(rp, task));
+			if (!th->comm)
+				goto fail;
+			th->rows = make_rows(b, idx, ti, tend, &th->total_ns, NULL);
+			if (!th->rows)
+				goto fail;
+			th->nr_rows = tend - ti;
+			ti = te;
+		}
+		tcur = t1;
+		qsort(p->threads, p->nr_threads, sizeof(*p->threads), cmp_threads);
+	}
+	v->nr_processes = k;
+	qsort_r(v->processes, v->nr_processes, sizeof(*v->processes), cmp_procs,
+		&b->sort);
+	free(idx);
+	return 0;
+fail:
+	free(idx);
+	return nomem(b);
+}
+
+/* A read report's empty tables are NULL, which qsort_r() must not see. */
+static void sort_some(void *base, size_t nr, size_t size,
+		      int (*cmp)(const void *, const void *, void *),
+		      enum lt_sort *by)
+{
+	if (nr > 1)
+		qsort_r(base, nr, size, cmp, by);
+}
+
+static void sort_view(struct lt_report_view *v, enum lt_sort *by)
+{
+	struct lt_report_process *p;
+	size_t i, k;
+
+	sort_some(v->global, v->nr_global, sizeof(*v->global), cmp_rows, by);
+	for (i = 0; i < v->nr_processes; i++) {
+		p = &v->processes[i];
+		sort_some(p->rows, p->nr_rows, sizeof(*p->rows), cmp_rows, by);
+		for (k = 0; k < p->nr_threads; k++)
+			sort_some(p->threads[k].rows, p->threads[k].nr_rows,
+				  sizeof(*p->threads[k].rows), cmp_rows, by);
+	}
+	sort_some(v->processes, v->nr_processes, sizeof(*v->processes),
+		  cmp_procs, by);
+}
+
+void lt_report_sort(struct lt_report *r, enum lt_sort sort)
+{
+	size_t i;
+
+	sort_view(&r->whole, &sort);
+	for (i = 0; i < r->nr_windows; i++)
+		sort_view(&r->windows[i], &sort);
+	r->options.sort = sort;
+}
+
+static bool int_in(int v, const int *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static bool name_matches(const char *name, const struct lt_task_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		if (!fnmatch(f->comms[i], name, 0))
+			return true;
+	return false;
+}
+
+/* Whether each task of the replay passes opts.tasks (lt_task_filter). */
+static bool *select_tasks(const struct lt_replay *rp,
+			  const struct lt_task_filter *f)
+{
+	bool *sel = calloc(rp->nr_tasks ? rp->nr_tasks : 1, sizeof(*sel));
+	uint32_t t, leader;
+
+	if (!sel)
+		return NULL;
+	for (t = 0; t < rp->nr_tasks; t++) {
+		leader = rp->tasks[t].leader;
+		sel[t] = int_in(rp->tasks[leader].pid, f->pids, f->nr_pids) ||
+			 int_in(rp->tasks[t].pid, f->tids, f->nr_tids) ||
+			 name_matches(lt_replay_task_comm(rp, t), f) ||
+			 name_matches(lt_replay_task_comm(rp, leader), f);
+	}
+	return sel;
+}
+
+/*
+ * The filter into the report's own memory: a report outlives the
+ * caller's option arrays (and is written again from a saved one).
+ */
+static int copy_filter(struct lt_report_priv *priv)
+{
+	struct lt_task_filter *f = &priv->pub.options.tasks;
+	int *pids = NULL, *tids = NULL;
+	const char **comms = NULL;
+	size_t i;
+
+	if (f->nr_pids && !(pids = lt_report_alloc(priv, f->nr_pids, sizeof(*pids))))
+		return -1;
+	if (f->nr_tids && !(tids = lt_report_alloc(priv, f->nr_tids, sizeof(*tids))))
+		return -1;
+	if (f->nr_comms &&
+	    !(comms = lt_report_alloc(priv, f->nr_comms, sizeof(*comms))))
+		return -1;
+	if (f->nr_pids)
+		memcpy(pids, f->pids, f->nr_pids * sizeof(*pids));
+	if (f->nr_tids)
+		memcpy(tids, f->tids, f->nr_tids * sizeof(*tids));
+	for (i = 0; i < f->nr_comms; i++)
+		if (!(comms[i] = lt_report_strdup(priv, f->comms[i])))
+			return -1;
+	f->pids = pids;
+	f->tids = tids;
+	f->comms = comms;
+	return 0;
+}
+
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err)
+{
+	const struct lt_replay *rp = &priv->replay;
+	struct lt_report *r = &priv->pub;
+	struct builder b;
+	uint32_t *all = NULL, *by_win = NULL, *start = NULL;
+	bool *selected = NULL;
+	size_t nr = 0, i, w;
+	int ret = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.priv = priv;
+	b.rp = rp;
+	b.sym = sym;
+	b.user_sym = user_sym;
+	b.sym_ctx = sym_ctx;
+	b.sort = r->options.sort;
+	b.kernel_threads = r->options.kernel_threads;
+	b.err = err;
+	lt_map_init(&b.agg_map);
+	lt_map_init(&b.sub_map);
+	b.sym_cache = calloc(rp->nr_frames ? rp->nr_frames : 1, sizeof(*b.sym_cache));
+	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
+	if (!b.sym_cache || !all)
+		goto nomem;
+	if (lt_task_filter_active(&r->options.tasks)) {
+		if (copy_filter(priv) < 0 ||
+		    !(selected = select_tasks(rp, &r->options.tasks)))
+			goto nomem;
+		b.selected = selected;
+	}
+	/*
+	 * Provisional rows hold waits that may still move to an outer reason;
+	 * a finished replay has committed them all (left empty), a live one
+	 * shows them as they stand.
+	 */
+	for (i = 0; i < rp->nr_rows; i++)
+		if (rp->rows[i].count)
+			all[nr++] = (uint32_t)i;
+
+	if (build_view(&b, all, nr, &r->whole) < 0)
+		goto out;
+
+	if (r->options.window_ns && rp->nr_windows) {
+		/* counting sort of the rows by window, then one view each */
+		by_win = malloc((nr ? nr : 1) * sizeof(*by_win));
+		start = calloc(rp->nr_windows + 1, sizeof(*start));
+		r->windows = lt_report_alloc(priv, rp->nr_windows, sizeof(*r->windows));
+		if (!by_win || !start || !r->windows)
+			goto nomem;
+		for (i = 0; i < nr; i++)
+			start[rp->rows[all[i]].window + 1]++;
+		for (w = 0; w < rp->nr_windows; w++)
+			start[w + 1] += start[w];
+		for (i = 0; i < nr; i++)
+			by_win[start[rp->rows[all[i]].window]++] = all[i];
+		/* start[w] now holds the end of window w */
+		for (w = 0; w < rp->nr_windows; w++) {
+			size_t from = w ? start[w - 1] : 0;
+			struct lt_report_view *v = &r->windows[w];
+
+			if (build_view(&b, by_win + from, start[w] - from, v) < 0)
+				goto out;
+			v->start_ns = rp->origin_ns + w * r->options.window_ns;
+			/* the trace's end, or sooner: never past it by wrapping */
+			v->end_ns = r->whole.end_ns;
+			if (v->start_ns < r->whole.end_ns &&
+			    r->options.window_ns < r->whole.end_ns - v->start_ns)
+				v->end_ns = v->start_ns + r->options.window_ns;
+		}
+		r->nr_windows = rp->nr_windows;
+	}
+	ret = 0;
+	goto out;
+nomem:
+	nomem(&b);
+out:
+	builder_reset(&b);
+	free(b.aggs);
+	free(b.subs);
+	free(b.sym_cache);
+	free(selected);
+	free(all);
+	free(by_win);
+	free(start);
+	return ret;
+}
+
+int lt_report_write(const struct lt_report *report, enum lt_format format,
+		    FILE *out, struct lt_error *err)
+{
+	int ret;
+
+	switch (format) {
+	case LT_FORMAT_JSON:
+		ret = lt_report_write_json(report, out);
+		break;
+	case LT_FORMAT_CSV:
+		ret = lt_report_write_csv(report, out);
+		break;
+	case LT_FORMAT_FOLDED:
+		ret = lt_report_write_folded(report, out);
+		break;
+	case LT_FORMAT_TEXT:
+	default:
+		ret = lt_report_write_text(report, out);
+		break;
+	}
+	/* a short report is still in the buffer: the flush is the write */
+	if (ret < 0 || fflush(out)) {
+		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
+			     strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}

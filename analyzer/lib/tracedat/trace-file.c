@@ -1,0 +1,1066 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-file.c - the trace.dat container: header, v6 metadata, v7 sections
+ * and options, and lt_trace_open()/lt_trace_close().
+ *
+ * The file is mapped read-only.  Nothing is trusted: every size, offset
+ * and count is checked against the bytes that are really there (struct rd)
+ * before it is used, and options sections are followed with a visited list
+ * so a cyclic chain cannot loop.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "trace-local.h"
+
+static const unsigned char trace_magic[10] = {
+	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
+};
+
+static char *xstrndup(const char *s, size_t n)
+{
+	size_t len = strnlen(s, n);
+	char *p = malloc(len + 1);
+
+	if (!p)
+		return NULL;
+	memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}
+
+static int nomem(const struct lt_trace *t, struct lt_error *err,
+		 const char *what)
+{
+	return trace_fail(t, err, LT_E_NOMEM, "%s: out of memory", what);
+}
+
+/* ---- header info: header_page, header_event -------------------------- */
+
+static int read_header_info(struct lt_trace *t, struct lt_error *err,
+			    struct rd *r)
+{
+	const unsigned char *magic;
+	const char *text;
+	size_t len;
+
+	if (rd_bytes(t, err, r, "\"header_page\" tag", 12, &magic))
+		return -1;
+	if (memcmp(magic, "header_page", 12)) {
+		r->pos -= 12;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "expected \"header_page\"");
+	}
+	if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_page",
+			  &text, &len))
+		return -1;
+	if (parse_header_page(t, err, text, len, t->info.long_size))
+		return -1;
+
+	if (rd_bytes(t, err, r, "\"header_event\" tag", 13, &magic))
+		return -1;
+	if (memcmp(magic, "header_event", 13)) {
+		r->pos -= 13;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "expected \"header_event\"");
+	}
+	/* Fixed since 2.6.31; the page decoder knows it. */
+	return rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_event",
+			     &text, &len);
+}
+
+/* Where the text rd_sized_text() just gave stays (not in the window). */
+static inline const char *rd_kept(const struct rd *r, size_t len)
+{
+	return (const char *)r->p + r->pos - len;
+}
+
+/*
+ * @count (@what, of system @sys if not NULL), just read, of items of at
+ * least @each bytes: over @limit it is damage; more than the rest holds,
+ * truncation or damage as rd_need() says (a file cut inside its formats
+ * leaves a count that fits the limit but not the bytes left).
+ */
+static int rd_count(const struct lt_trace *t, struct lt_error *err,
+		    struct rd *r, uint32_t count, uint32_t limit, size_t each,
+		    const char *what, const char *sys)
+{
+	char item[128];
+
+	if (count <= limit && count <= (r->len - r->pos) / each)
+		return 0;
+	if (sys)
+		snprintf(item, sizeof(item), "%s %u of system \"%.64s\"",
+			 what, count, sys);
+	else
+		snprintf(item, sizeof(item), "%s %u", what, count);
+	r->pos -= 4;
+	if (count > limit)
+		return rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
+			       item);
+	return rd_need(t, err, r, 4 + (size_t)count * each, item);
+}
+
+static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
+			       struct rd *r)
+{
+	const char *text;
+	uint32_t count, i;
+	size_t len;
+
+	if (rd_u32(t, err, r, "ftrace format count", &count))
+		return -1;
+	/* Each format needs at least its 8-byte size. */
+	if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
+		     "ftrace format count", NULL))
+		return -1;
+	for (i = 0; i < count; i++) {
+		if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+				  "ftrace event format", &text, &len))
+			return -1;
+		if (add_event_format(t, err, "ftrace", text, rd_kept(r, len),
+				     len))
+			return -1;
+	}
+	return 0;
+}
+
+static int read_event_formats(struct lt_trace *t, struct lt_error *err,
+			      struct rd *r)
+{
+	uint32_t systems, count, s, i;
+	const char *name, *text;
+	size_t len, syslen;
+	char sys[256];
+
+	if (rd_u32(t, err, r, "event system count", &systems))
+		return -1;
+	/* A system needs at least a 1-byte name and a 4-byte count. */
+	if (rd_count(t, err, r, systems, LT_MAX_SYSTEMS, 5,
+		     "event system count", NULL))
+		return -1;
+	for (s = 0; s < systems; s++) {
+		if (rd_str(t, err, r, "event system name", &name, &syslen))
+			return -1;
+		if (syslen > 255) {
+			r->pos -= syslen + 1;
+			return rd_fail(t, err, LT_E_CORRUPT, r,
+				       "event system name of %zu bytes", syslen);
+		}
+		/* a window's copy lasts until the next read */
+		memcpy(sys, name, syslen + 1);
+		if (rd_u32(t, err, r, "event count", &count))
+			return -1;
+		if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
+			     "event count", sys))
+			return -1;
+		for (i = 0; i < count; i++) {
+			if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+					  "event format", &text, &len))
+				return -1;
+			if (add_event_format(t, err, sys, text,
+					     rd_kept(r, len), len))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* Formats, read through a window when they are in the map. */
+static int read_windowed(int (*fn)(struct lt_trace *, struct lt_error *,
+				   struct rd *),
+			 struct lt_trace *t, struct lt_error *err, struct rd *r)
+{
+	struct rd_win w;
+	int ret;
+
+	rd_win_start(t, r, &w);
+	ret = fn(t, err, r);
+	rd_win_end(r, &w);
+	return ret;
+}
+
+/* ---- options --------------------------------------------------------- */
+
+/* What the options point at, resolved after all options are read (v7). */
+struct v7_sections {
+	uint64_t off[OPT_BUFFER_TEXT + 1];
+	bool have_top;
+	uint64_t top_off;
+	uint32_t top_page_size;
+	uint32_t top_cpus;
+	const unsigned char *top_cpu_table;	/* in an options buffer */
+	struct rd top_rd;			/* for error messages */
+	unsigned char **bufs;			/* decompressed options sections */
+	unsigned int nr_bufs;
+	uint64_t kept;				/* their bytes */
+};
+
+/* Copy an option's text (not trusted to be NUL-terminated). */
+static char *opt_text(const unsigned char *data, uint32_t size)
+{
+	return xstrndup((const char *)data, size);
+}
+
+static void set_clock_from(struct lt_trace *t, const char *text)
+{
+	const char *open = strchr(text, '['), *close;
+	char *clock;
+
+	/* trace_clock lists all clocks with the current one in brackets. */
+	if (open && (close = strchr(open, ']')))
+		clock = xstrndup(open + 1, close - open - 1);
+	else
+		clock = xstrndup(text, strcspn(text, " \n"));
+	if (!clock)
+		return;
+	if (*clock && !t->clock) {
+		t->clock = clock;
+		return;
+	}
+	free(clock);
+}
+
+/* CPU table of a v7 BUFFER option: validate it and keep where it is. */
+static int opt_buffer(struct lt_trace *t, struct lt_error *err,
+		      struct rd *r, uint16_t id, uint32_t size,
+		      struct v7_sections *sec)
+{
+	struct rd o = *r;
+	const char *name, *clock;
+	uint32_t page_size, cpus;
+	uint64_t off;
+
+	o.len = o.pos + size;
+	o.what = id == OPT_BUFFER ? "BUFFER option" : "BUFFER_TEXT option";
+	if (rd_u64(t, err, &o, "buffer offset", &off) ||
+	    rd_str(t, err, &o, "instance name", &name, NULL))
+		return -1;
+	if (*name) {
+		/* Another instance: counted, not read. */
+		if (++t->info.nr_buffers > LT_MAX_BUFFERS)
+			return rd_fail(t, err, LT_E_LIMIT, r,
+				       "more than %u instance buffers",
+				       LT_MAX_BUFFERS);
+		return 0;
+	}
+	if (t->info.version < 7)
+		return 0;
+	if (id == OPT_BUFFER_TEXT)
+		return rd_fail(t, err, LT_E_VERSION, r,
+			       "the top instance holds latency (text) data, not flyrecord data; not supported");
+	if (sec->have_top)
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "a second BUFFER option for the top instance");
+	if (rd_str(t, err, &o, "trace clock", &clock, NULL) ||
+	    rd_u32(t, err, &o, "buffer page size", &page_size) ||
+	    rd_u32(t, err, &o, "buffer CPU count", &cpus))
+		return -1;
+	if (cpus > LT_MAX_CPUS) {
+		o.pos -= 4;
+		return rd_fail(t, err, LT_E_LIMIT, &o,
+			       "%u CPUs, more than the limit of %u",
+			       cpus, LT_MAX_CPUS);
+	}
+	if ((uint64_t)cpus * 20 > o.len - o.pos)
+		return rd_fail(t, err, LT_E_CORRUPT, &o,
+			       "CPU table of %u CPUs does not fit in the option",
+			       cpus);
+	sec->have_top = true;
+	sec->top_off = off;
+	sec->top_page_size = page_size;
+	sec->top_cpus = cpus;
+	sec->top_cpu_table = o.p + o.pos;
+	sec->top_rd = o;
+	if (*clock) {
+		free(t->clock);
+		t->clock = xstrndup(clock, 64);
+	}
+	return 0;
+}
+
+/*
+ * One option.  @r is positioned at its data, which has @size bytes inside
+ * the reader (checked by the caller).  v6 and v7 share ids.
+ */
+static int handle_option(struct lt_trace *t, struct lt_error *err,
+			 struct rd *r, uint16_t id, uint32_t size,
+			 struct v7_sections *sec, unsigned int *nr_cpustat)
+{
+	const unsigned char *data = r->p + r->pos;
+	char *text;
+	int ret = 0;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_OFFSET:
+		/* libtracecmd adds these to every timestamp; so do we. */
+		text = opt_text(data, size);
+		if (!text)
+			return nomem(t, err, "option");
+		/* Wrapping, not overflowing: hostile values must not be UB. */
+		if (id == OPT_DATE)
+			t->ts_offset += (uint64_t)strtoll(text, NULL, 0) * 1000;
+		else
+			t->ts_offset += (uint64_t)strtoll(text, NULL, 0);
+		free(text);
+		break;
+	case OPT_CPUSTAT:
+		text = opt_text(data, size);
+		if (!text)
+			return nomem(t, err, "CPUSTAT option");
+		ret = parse_cpustat(t, err, text, strlen(text), (*nr_cpustat)++);
+		free(text);
+		break;
+	case OPT_BUFFER:
+	case OPT_BUFFER_TEXT:
+		ret = opt_buffer(t, err, r, id, size, sec);
+		break;
+	case OPT_TRACECLOCK:
+		t->have_traceclock = true;
+		if (size) {
+			text = opt_text(data, size);
+			if (!text)
+				return nomem(t, err, "TRACECLOCK option");
+			set_clock_from(t, text);
+			free(text);
+		}
+		break;
+	case OPT_UNAME:
+		free(t->uname);
+		t->uname = opt_text(data, size);
+		if (!t->uname)
+			return nomem(t, err, "UNAME option");
+		break;
+	case OPT_VERSION:
+		free(t->version);
+		t->version = opt_text(data, size);
+		if (!t->version)
+			return nomem(t, err, "VERSION option");
+		break;
+	case OPT_CPUCOUNT:
+		/* The machine's CPU count; the data slots are what we read. */
+		break;
+	case OPT_TSC2NSEC:
+		if (size < 16)
+			return rd_fail(t, err, LT_E_CORRUPT, r,
+				       "TSC2NSEC option of %u bytes, needs 16",
+				       size);
+		t->tsc_mult = get32(data, t->swap);
+		t->tsc_shift = get32(data + 4, t->swap);
+		/*
+		 * The offset is kept but not added: trace-cmd record writes
+		 * 0 and libtracecmd does not apply it either.
+		 */
+		t->tsc_offset = get64(data + 8, t->swap);
+		if (t->tsc_shift > 63)
+			return rd_fail(t, err, LT_E_CORRUPT, r,
+				       "TSC2NSEC shift %u", t->tsc_shift);
+		break;
+	case OPT_HEADER_INFO:
+	case OPT_FTRACE_EVENTS:
+	case OPT_EVENT_FORMATS:
+	case OPT_KALLSYMS:
+	case OPT_PRINTK:
+	case OPT_CMDLINES:
+		if (t->info.version < 7)
+			break;
+		if (size < 8)
+			return rd_fail(t, err, LT_E_CORRUPT, r,
+				       "section option %u of %u bytes, needs 8",
+				       id, size);
+		sec->off[id] = get64(data, t->swap);
+		break;
+	default:
+		/* STRINGS, HOOK, TRACEID, GUEST, PROCMAPS...: not needed. */
+		break;
+	}
+	return ret;
+}
+
+/* v6: options after "options  \0", ended by id 0 without a size. */
+static int read_options_v6(struct lt_trace *t, struct lt_error *err,
+			   struct rd *r, struct v7_sections *sec)
+{
+	unsigned int nr_cpustat = 0;
+	uint16_t id;
+	uint32_t size;
+
+	for (;;) {
+		if (rd_u16(t, err, r, "option id", &id))
+			return -1;
+		if (id == OPT_DONE)
+			return 0;
+		if (rd_u32(t, err, r, "option size", &size))
+			return -1;
+		if (size > r->len - r->pos) {
+			r->pos -= 6;
+			rd_need(t, err, r, (uint64_t)size + 6, "option");
+			return -1;
+		}
+		if (handle_option(t, err, r, id, size, sec, &nr_cpustat))
+			return -1;
+		r->pos += size;
+	}
+}
+
+/* Open the section at @off, expecting @want; give a reader over its body. */
+static int open_section(struct lt_trace *t, struct lt_error *err,
+			uint64_t off, uint16_t want, const char *what,
+			struct rd *body, unsigned char **buf)
+{
+	uint16_t flags;
+	uint64_t size;
+	struct rd r;
+
+	*buf = NULL;
+	if (section_header(t, err, off, want, what, &r, &flags, &size))
+		return -1;
+	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
+			    what, body, buf);
+}
+
+/* The header of the section at @off is sane and its body in the file. */
+static int check_section(struct lt_trace *t, struct lt_error *err,
+			 uint64_t off, uint16_t want, const char *what)
+{
+	uint16_t flags;
+	uint64_t size;
+	struct rd r;
+
+	if (section_header(t, err, off, want, what, &r, &flags, &size))
+		return -1;
+	if (size > r.len - r.pos) {
+		r.pos -= 8;
+		return rd_fail(t, err, LT_E_TRUNCATED, &r,
+			       "section size %llu runs past the end of the file (size 0x%llx)",
+			       (unsigned long long)size,
+			       (unsigned long long)t->size);
+	}
+	return 0;
+}
+
+void lt_trace_set_helper(struct lt_trace *t, bool allow)
+{
+	t->helper = allow;
+}
+
+/* v7: follow the chain of options sections, each visited once. */
+static int read_options_v7(struct lt_trace *t, struct lt_error *err,
+			   uint64_t first, struct v7_sections *sec)
+{
+	uint64_t visited[LT_MAX_OPTION_SECTIONS];
+	unsigned int nr_visited = 0, nr_cpustat = 0, n, i;
+	uint64_t off = first;
+	unsigned char *buf;
+	struct rd r;
+	uint16_t id;
+	uint32_t size;
+
+	while (off) {
+		for (i = 0; i < nr_visited; i++) {
+			if (visited[i] == off)
+				return trace_fail(t, err, LT_E_CORRUPT,
+						  "options sections form a loop at offset 0x%llx",
+						  (unsigned long long)off);
+		}
+		if (nr_visited == LT_MAX_OPTION_SECTIONS)
+			return trace_fail(t, err, LT_E_LIMIT,
+					  "more than %u options sections",
+					  LT_MAX_OPTION_SECTIONS);
+		visited[nr_visited++] = off;
+
+		if (open_section(t, err, off, OPT_DONE, "options section",
+				 &r, &buf))
+			return -1;
+		if (buf) {
+			/* BUFFER options point into it: keep until open ends. */
+			unsigned char **bufs;
+
+			sec->kept += r.len;
+			if (sec->kept > LT_MAX_OPTIONS_MEM) {
+				section_buf_free(buf);
+				return trace_fail(t, err, LT_E_LIMIT,
+						  "options section at offset 0x%llx: options take more than %u MB",
+						  (unsigned long long)off,
+						  LT_MAX_OPTIONS_MEM >> 20);
+			}
+			bufs = realloc(sec->bufs, (sec->nr_bufs + 1) * sizeof(*bufs));
+			if (!bufs) {
+				section_buf_free(buf);
+				return nomem(t, err, "options section");
+			}
+			sec->bufs = bufs;
+			sec->bufs[sec->nr_bufs++] = buf;
+		}
+		for (n = 0;; n++) {
+			if (n == LT_MAX_OPTIONS)
+				return rd_fail(t, err, LT_E_LIMIT, &r,
+					       "more than %u options",
+					       LT_MAX_OPTIONS);
+			if (rd_u16(t, err, &r, "option id", &id) ||
+			    rd_u32(t, err, &r, "option size", &size))
+				return -1;
+			if (size > r.len - r.pos) {
+				r.pos -= 6;
+				return rd_fail(t, err, LT_E_CORRUPT, &r,
+					       "option %u of %u bytes runs past the end of the section",
+					       id, size);
+			}
+			if (id == OPT_DONE) {
+				if (size < 8)
+					return rd_fail(t, err, LT_E_CORRUPT, &r,
+						       "DONE option of %u bytes, needs 8",
+						       size);
+				off = get64(r.p + r.pos, t->swap);
+				break;
+			}
+			if (handle_option(t, err, &r, id, size, sec,
+					  &nr_cpustat))
+				return -1;
+			r.pos += size;
+		}
+	}
+	return 0;
+}
+
+/* ---- CPU data -------------------------------------------------------- */
+
+static int cmp_stream(const void *a, const void *b)
+{
+	const struct cpu_stream *x = a, *y = b;
+
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+static int alloc_streams(struct lt_trace *t, struct lt_error *err,
+			 unsigned int n)
+{
+	t->streams = calloc(n ? n : 1, sizeof(*t->streams));
+	t->heap = calloc(n ? n : 1, sizeof(*t->heap));
+	if (!t->streams || !t->heap)
+		return nomem(t, err, "CPU streams");
+	return 0;
+}
+
+static int add_stream(struct lt_trace *t, struct lt_error *err,
+		      const struct rd *r, int cpu, uint64_t off, uint64_t size)
+{
+	struct cpu_stream *cs = &t->streams[t->nr_streams];
+
+	/*
+	 * Data past the end of the file is reported when that CPU is read,
+	 * so a file cut short still gives what it holds (--partial).
+	 */
+	if (size > UINT64_MAX - off)
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "CPU %d data size 0x%llx overflows",
+			       cpu, (unsigned long long)size);
+	stream_init(t, cs, cpu, off, size);
+	t->nr_streams++;
+	t->data_total += size;
+	return 0;
+}
+
+static int read_flyrecord_v6(struct lt_trace *t, struct lt_error *err,
+			     struct rd *r, uint32_t cpus)
+{
+	uint64_t off, size;
+	const char *text;
+	size_t len;
+	uint32_t i;
+	char *clock;
+
+	if (alloc_streams(t, err, cpus))
+		return -1;
+	for (i = 0; i < cpus; i++) {
+		if (rd_u64(t, err, r, "CPU data offset", &off) ||
+		    rd_u64(t, err, r, "CPU data size", &size))
+			return -1;
+		if (add_stream(t, err, r, i, off, size))
+			return -1;
+	}
+	t->info.cpus = cpus;
+
+	/*
+	 * With TRACECLOCK, v6 stores "[clock] others" after the table.  Old
+	 * writers had bugs there, so a bad one is ignored, as libtracecmd does.
+	 */
+	if (t->have_traceclock && !t->clock &&
+	    rd_sized_text(t, NULL, r, 8, 4096, "trace clock", &text, &len) == 0) {
+		clock = xstrndup(text, len);
+		if (clock) {
+			set_clock_from(t, clock);
+			free(clock);
+		}
+	}
+	return 0;
+}
+
+static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
+			     struct v7_sections *sec)
+{
+	const unsigned char *p = sec->top_cpu_table;
+	uint16_t id, flags;
+	uint64_t size, off;
+	unsigned int i;
+	int max_cpu = -1;
+	struct rd r;
+	uint32_t cpu;
+
+	if (!sec->have_top) {
+		/* Only other instances were recorded: nothing to read here. */
+		t->info.cpus = 0;
+		return alloc_streams(t, err, 0);
+	}
+	if (sec->top_off >= t->size)
+		return trace_fail(t, err, LT_E_TRUNCATED,
+				  "flyrecord section at offset 0x%llx is past the end of the file (size 0x%llx)",
+				  (unsigned long long)sec->top_off,
+				  (unsigned long long)t->size);
+	rd_file(t, &r, sec->top_off, t->size - sec->top_off,
+		"flyrecord section");
+	if (read_section_header(t, err, &r, &id, &flags, &size))
+		return -1;
+	if (id != OPT_BUFFER) {
+		r.pos = 0;
+		return rd_fail(t, err, LT_E_CORRUPT, &r,
+			       "section id is %u, expected %u (BUFFER)",
+			       id, OPT_BUFFER);
+	}
+	if (flags & SEC_FL_COMPRESS) {
+		if (t->comp == LT_COMP_NONE) {
+			r.pos = 0;
+			return rd_fail(t, err, LT_E_CORRUPT, &r,
+				       "compressed CPU data in a file without compression");
+		}
+	} else {
+		/* CPU data is stored plain even in a compressing file. */
+		t->comp = LT_COMP_NONE;
+	}
+
+	/* A different sub-buffer size is only said here. */
+	if (sec->top_page_size != t->page_size) {
+		uint32_t ps = sec->top_page_size;
+
+		if (ps < LT_MIN_PAGE_SIZE || ps > LT_MAX_PAGE_SIZE ||
+		    (ps & (ps - 1)))
+			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+				       "buffer page size %u is not a power of two in 4 KiB..1 MiB",
+				       ps);
+		t->page_size = ps;
+		t->info.page_size = ps;
+	}
+
+	if (alloc_streams(t, err, sec->top_cpus))
+		return -1;
+	for (i = 0; i < sec->top_cpus; i++, p += 20) {
+		cpu = get32(p, t->swap);
+		off = get64(p + 4, t->swap);
+		size = get64(p + 12, t->swap);
+		if (cpu >= LT_MAX_CPUS)
+			return rd_fail(t, err, LT_E_LIMIT, &sec->top_rd,
+				       "CPU id %u is over the limit of %u",
+				       cpu, LT_MAX_CPUS);
+		if (add_stream(t, err, &sec->top_rd, cpu, off, size))
+			return -1;
+		if ((int)cpu > max_cpu)
+			max_cpu = cpu;
+	}
+	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	for (i = 1; i < t->nr_streams; i++) {
+		if (t->streams[i].cpu == t->streams[i - 1].cpu)
+			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+				       "CPU %d is listed twice",
+				       t->streams[i].cpu);
+	}
+	t->info.cpus = max_cpu + 1;
+	return 0;
+}
+
+/* ---- v7 metadata sections -------------------------------------------- */
+
+static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
+			    struct v7_sections *sec)
+{
+	static const struct {
+		uint16_t id;
+		const char *name;
+	} order[] = {
+		{ OPT_HEADER_INFO,	"HEADER_INFO section" },
+		{ OPT_FTRACE_EVENTS,	"FTRACE_EVENTS section" },
+		{ OPT_EVENT_FORMATS,	"EVENT_FORMATS section" },
+		{ OPT_KALLSYMS,		"KALLSYMS section" },
+		{ OPT_CMDLINES,		"CMDLINES section" },
+	};
+	unsigned char *buf;
+	const char *text;
+	unsigned int i;
+	size_t len;
+	struct rd r;
+	int ret;
+
+	if (!sec->off[OPT_HEADER_INFO])
+		return trace_fail(t, err, LT_E_CORRUPT,
+				  "no HEADER_INFO option: the ring-buffer layout is unknown");
+
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
+		uint16_t id = order[i].id;
+
+		if (!sec->off[id])
+			continue;
+		buf = NULL;
+		if (id == OPT_KALLSYMS) {
+			if (check_section(t, err, sec->off[id], id,
+					  order[i].name))
+				return -1;
+		} else if (open_section(t, err, sec->off[id], id,
+					order[i].name, &r, &buf)) {
+			return -1;
+		}
+		switch (id) {
+		case OPT_HEADER_INFO:
+			ret = read_header_info(t, err, &r);
+			break;
+		case OPT_FTRACE_EVENTS:
+			/* the formats keep their text where it is */
+			t->format_bufs[0] = buf;
+			buf = NULL;
+			ret = read_windowed(read_ftrace_formats, t, err, &r);
+			break;
+		case OPT_EVENT_FORMATS:
+			t->format_bufs[1] = buf;
+			buf = NULL;
+			ret = read_windowed(read_event_formats, t, err, &r);
+			break;
+		case OPT_KALLSYMS:
+			/* Seen to be there; parsed when first needed. */
+			t->ksym_sec = sec->off[id];
+			ret = 0;
+			break;
+		default:
+			ret = rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
+					    "saved cmdlines", &text, &len);
+			if (!ret)
+				ret = parse_cmdlines(t, err, text, len);
+			break;
+		}
+		section_buf_free(buf);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- the file -------------------------------------------------------- */
+
+static int read_v6(struct lt_trace *t, struct lt_error *err, struct rd *r,
+		   struct v7_sections *sec)
+{
+	const unsigned char *tag;
+	const char *text;
+	uint32_t cpus;
+	size_t len;
+
+	if (read_header_info(t, err, r) ||
+	    read_windowed(read_ftrace_formats, t, err, r) ||
+	    read_windowed(read_event_formats, t, err, r))
+		return -1;
+	r->what = "kallsyms";
+	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+			  &text, &len))
+		return -1;
+	/* Parsed when first needed: many analyses never need symbols. */
+	t->ksym_text = text;
+	t->ksym_len = len;
+	r->what = "printk formats";
+	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+			  &text, &len))
+		return -1;
+	r->what = "saved cmdlines";
+	if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE, "saved cmdlines",
+			  &text, &len) ||
+	    parse_cmdlines(t, err, text, len))
+		return -1;
+	r->what = "header";
+	if (rd_u32(t, err, r, "CPU count", &cpus))
+		return -1;
+	if (cpus > LT_MAX_CPUS) {
+		r->pos -= 4;
+		return rd_fail(t, err, LT_E_LIMIT, r,
+			       "%u CPUs, more than the limit of %u",
+			       cpus, LT_MAX_CPUS);
+	}
+
+	if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+		return -1;
+	if (!memcmp(tag, "options  ", 10)) {
+		r->what = "options";
+		if (read_options_v6(t, err, r, sec))
+			return -1;
+		r->what = "header";
+		if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+			return -1;
+	}
+	if (!memcmp(tag, "latency  ", 10)) {
+		r->pos -= 10;
+		return rd_fail(t, err, LT_E_VERSION, r,
+			       "latency (text) trace, not flyrecord data; not supported");
+	}
+	if (memcmp(tag, "flyrecord", 10)) {
+		r->pos -= 10;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "expected \"flyrecord\" or \"options\"");
+	}
+	r->what = "flyrecord CPU table";
+	if ((uint64_t)cpus * 16 > r->len - r->pos) {
+		rd_need(t, err, r, (uint64_t)cpus * 16, "CPU table");
+		return -1;
+	}
+	return read_flyrecord_v6(t, err, r, cpus);
+}
+
+static int read_file(struct lt_trace *t, struct lt_error *err)
+{
+	struct v7_sections sec;
+	const unsigned char *p;
+	const char *s, *zver;
+	uint64_t opt_off;
+	uint32_t page_size;
+	unsigned int i;
+	struct rd r;
+	size_t len;
+	int ret;
+
+	memset(&sec, 0, sizeof(sec));
+	rd_file(t, &r, 0, t->size, "header");
+	if (t->size < sizeof(trace_magic) ||
+	    memcmp(t->map, trace_magic, sizeof(trace_magic)))
+		return trace_fail(t, err, LT_E_NOT_TRACE,
+				  "no trace-cmd magic at offset 0 (not a trace.dat file)");
+	r.pos = sizeof(trace_magic);
+	if (rd_str(t, err, &r, "version string", &s, &len))
+		return -1;
+	if (len == 0 || len > 8 || strspn(s, "0123456789") != len) {
+		r.pos -= len + 1;
+		return rd_fail(t, err, LT_E_NOT_TRACE, &r,
+			       "bad version string");
+	}
+	t->info.version = atoi(s);
+	if (t->info.version != 6 && t->info.version != 7) {
+		r.pos -= len + 1;
+		return rd_fail(t, err, LT_E_VERSION, &r,
+			       "file format version %d; only 6 and 7 are supported",
+			       t->info.version);
+	}
+	if (rd_bytes(t, err, &r, "endianness and long size", 2, &p))
+		return -1;
+	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
+		r.pos -= 2;
+		return rd_fail(t, err, LT_E_CORRUPT, &r,
+			       "endianness %u / long size %u (expected 0|1 and 4|8)",
+			       p[0], p[1]);
+	}
+	t->info.big_endian = p[0];
+	t->info.long_size = p[1];
+	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (rd_u32(t, err, &r, "page size", &page_size))
+		return -1;
+	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
+	    (page_size & (page_size - 1))) {
+		r.pos -= 4;
+		return rd_fail(t, err, LT_E_CORRUPT, &r,
+			       "page size %u is not a power of two in 4 KiB..1 MiB",
+			       page_size);
+	}
+	t->page_size = page_size;
+	t->info.page_size = page_size;
+
+	if (t->info.version == 6) {
+		t->compression = strdup("none");
+		if (!t->compression)
+			return nomem(t, err, "header");
+		ret = read_v6(t, err, &r, &sec);
+		goto out;
+	}
+
+	if (rd_str(t, err, &r, "compression name", &s, &len) ||
+	    rd_str(t, err, &r, "compression version", &zver, NULL))
+		return -1;
+	if (!strcmp(s, "none")) {
+		t->comp = LT_COMP_NONE;
+	} else if (!strcmp(s, "zstd")) {
+		t->comp = LT_COMP_ZSTD;
+	} else if (!strcmp(s, "zlib")) {
+		t->comp = LT_COMP_ZLIB;
+	} else {
+		r.pos -= len + 1;
+		return rd_fail(t, err, LT_E_COMPRESSION, &r,
+			       "compression \"%.32s\" is not supported (only zstd and zlib)",
+			       s);
+	}
+	t->compression = strdup(s);
+	if (!t->compression)
+		return nomem(t, err, "header");
+	if (rd_u64(t, err, &r, "options offset", &opt_off))
+		return -1;
+	if (!opt_off) {
+		r.pos -= 8;
+		return rd_fail(t, err, LT_E_CORRUPT, &r,
+			       "no options section");
+	}
+	ret = read_options_v7(t, err, opt_off, &sec);
+	if (!ret)
+		ret = read_v7_sections(t, err, &sec);
+	if (!ret)
+		ret = read_flyrecord_v7(t, err, &sec);
+out:
+	for (i = 0; i < sec.nr_bufs; i++)
+		section_buf_free(sec.bufs[i]);
+	free(sec.bufs);
+	if (ret)
+		return -1;
+	if (!t->commit_size)
+		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	return finish_event_formats(t, err);
+}
+
+int lt_trace_open(struct lt_trace **out, const char *path,
+		  struct lt_error *err)
+{
+	struct lt_trace *t;
+	struct stat st;
+	void *map;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	t->fd = -1;
+	t->last = -1;
+	pthread_mutex_init(&t->zctx_lock, NULL);
+	t->path = strdup(path);
+	if (!t->path) {
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		pthread_mutex_destroy(&t->zctx_lock);
+		free(t);
+		return -1;
+	}
+	t->info.path = t->path;
+
+	t->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (t->fd < 0) {
+		/* "-" is a file name here, but the user likely meant stdin */
+		trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
+			   errno == ENOENT && !strcmp(path, "-") ?
+			   " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
+		goto fail;
+	}
+	if (fstat(t->fd, &st) < 0) {
+		trace_fail(t, err, LT_E_IO, "cannot stat: %s", strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
+			   "not a regular file" :
+			   "not a regular file (a trace is mapped, not streamed: save it first)");
+		goto fail;
+	}
+	if (st.st_size == 0) {
+		trace_fail(t, err, LT_E_NOT_TRACE, "empty file");
+		goto fail;
+	}
+	if ((uint64_t)st.st_size > SIZE_MAX) {
+		trace_fail(t, err, LT_E_LIMIT, "file too large to map");
+		goto fail;
+	}
+	t->size = st.st_size;
+	map = mmap(NULL, t->size, PROT_READ, MAP_PRIVATE, t->fd, 0);
+	if (map == MAP_FAILED) {
+		/* no room in the address space is a limit, not a bad file */
+		if (errno == ENOMEM)
+			trace_fail(t, err, LT_E_NOMEM,
+				   "out of memory to map its %llu bytes",
+				   (unsigned long long)t->size);
+		else
+			trace_fail(t, err, LT_E_IO, "cannot map: %s",
+				   strerror(errno));
+		goto fail;
+	}
+	t->map = map;
+	t->info.file_size = t->size;
+	t->sys_page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+
+	if (read_file(t, err))
+		goto fail;
+
+	t->info.kernel_long_size = t->commit_size;
+	t->info.compression = t->compression;
+	t->info.uname = t->uname ? t->uname : "";
+	t->info.clock = t->clock ? t->clock : "";
+	t->info.tracecmd_version = t->version ? t->version : "";
+	t->info.nr_event_types = t->nr_types;
+	*out = t;
+	return 0;
+fail:
+	lt_trace_close(t);
+	return -1;
+}
+
+void lt_trace_close(struct lt_trace *t)
+{
+	unsigned int i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_streams; i++)
+		stream_free(t, &t->streams[i]);
+	free(t->streams);
+	stream_free_kept(t);
+	free(t->heap);
+	decomp_free_ctxs(t);
+	pthread_mutex_destroy(&t->zctx_lock);
+	free_event_formats(t);
+	ksym_free(t);
+	free(t->cmdlines);
+	free(t->cmdline_names);
+	free(t->cmdline_by_pid);
+	free(t->stats);
+	free(t->uname);
+	free(t->clock);
+	free(t->version);
+	free(t->compression);
+	if (t->map)
+		munmap((void *)t->map, t->size);
+	if (t->fd >= 0)
+		close(t->fd);
+	free(t->path);
+	free(t);
+}
+
+const struct lt_trace_info *lt_trace_info(const struct lt_trace *t)
+{
+	return &t->info;
+}
+
+void lt_trace_progress(const struct lt_trace *t, uint64_t *done,
+		       uint64_t *total)
+{
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->nr_streams; i++)
+		sum += t->streams[i].done;
+	/* trace-cmd 3.1 writes compressed sizes 4 bytes short */
+	*done = sum < t->data_total ? sum : t->data_total;
+	*total = t->data_total;
+}
