@@ -16,7 +16,7 @@
 # source package, compiler or qemu are missing.  LT_LINUX_SOURCE names
 # another tarball; LT_SOURCES a directory of unpacked trees shared with
 # the other tests; LT_SAMPLE_OUT=FILE keeps a copy of the trace;
-# LT_BUILD_ONLY=1 stops after the build (tests/bench uses it).
+# LT_BUILD_ONLY=1 stops after the build (tests/kernel/overhead uses it).
 
 set -u
 # shellcheck source=tests/kernel/lib.sh
