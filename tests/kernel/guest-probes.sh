@@ -11,6 +11,8 @@
 #   latency-record -S --stacks=all -- sh workload.sh -> record.dat (schedstats off
 #                                              before, on during, off after)
 #   trace-cmd record -e latencytop ... sh workload.sh   -> trace.dat
+#   latency-analyze --live --save live.dat (SIGINT after sh workload.sh)
+#                                           -> live.json, live.dat
 #   latency-record probes list, remove      -> dyn-after.txt
 #
 # Lines starting with "LT:" tell the host what happened; the results go
@@ -135,6 +137,29 @@ echo $? > $O/record.rc
 kill $watchdog 2>/dev/null
 msg "trace-cmd record exit $(cat $O/record.rc) after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 umount /proc/kallsyms 2>/dev/null
+
+# live: latency-analyze --live over the workload, its events saved, until
+# SIGINT once the workload is done
+umount /mnt && mount -t ext4 /dev/vda /mnt || { msg "cannot remount /dev/vda"; finish 1; }
+mount --bind /tmp/kallsyms /proc/kallsyms 2>/dev/null
+msg "tracing live with latency-analyze --live"
+start=$(cat /proc/uptime)
+latency-analyze --live --kernel-stacks=all -S --format=json --save $O/live.dat \
+	> $O/live.json 2> $O/live.err &
+lpid=$!
+i=0
+until [ "$(cat $T/instances/latencytop-live.$lpid/tracing_on 2>/dev/null)" = 1 ]; do
+	i=$((i + 1))
+	[ $i -gt 300 ] && { msg "latency-analyze --live did not start tracing"; break; }
+	sleep 0.1
+done
+sleep 1
+sh /etc/lt/workload.sh > /dev/null 2>&1
+kill -INT $lpid
+wait $lpid
+echo $? > $O/live.rc
+umount /proc/kallsyms 2>/dev/null
+msg "latency-analyze --live exit $(cat $O/live.rc) after $(awk -v s="${start%% *}" '{ printf "%.1f", $1 - s }' /proc/uptime) s"
 
 latency-record probes list > $O/list2.out 2>&1
 cat $T/kprobe_profile > $O/kprobe_profile.txt

@@ -18,7 +18,10 @@
 #       5 % in totals), with the probe keys read as their reasons;
 #     - latency-record lost no event and its probes missed no call;
 #     - -S switched schedstats on for the recording only (the sched_stat
-#       events check-trace.py asks for came from it).
+#       events check-trace.py asks for came from it);
+#     - latency-analyze --live over the same workload, its events saved:
+#       annotated causes shown live, the saved file through check-probes.py
+#       too, and the live report = the offline report of the saved file.
 #
 # usage: run-probes-test.sh WORKDIR LATENCY_RECORD LATENCY_ANALYZE
 # Exits 77 (skipped) when qemu, the kernel packages or other tools are
@@ -75,6 +78,7 @@ lt_make_initramfs "$LT_WORK/base.cpio.gz" "$LT_WORK/config" "$LT_WORK/modules.li
 spec=$LT_WORK/probes.spec
 echo "file init $LT_KERNEL_DIR/guest-probes.sh 0755" > "$spec"
 lt_spec_binary "$spec" "$RECORDER" usr/bin/latency-record
+lt_spec_binary "$spec" "$ANALYZER" usr/bin/latency-analyze
 awk '!seen[$0]++' "$spec" > "$spec.tmp" && mv "$spec.tmp" "$spec"
 python3 "$LT_KERNEL_DIR/mkinitramfs.py" "$spec" "$LT_WORK/probes.cpio.gz" ||
 	lt_fail "cannot write $LT_WORK/probes.cpio.gz"
@@ -132,11 +136,30 @@ grep -q "kernel.sched_schedstats switched on for the recording" "$O/lr-record.er
 lt_log "probes list after both recordings:"
 sed 's/^/    /' "$O/list2.out"
 
-for t in record.dat trace.dat; do
-	lt_log "$t ($( [ $t = record.dat ] && echo latency-record || echo trace-cmd record)):"
+lt_log "latency-analyze --live:"
+sed 's/^/    /' "$O/live.err"
+[ "$(cat "$O/live.rc")" = 0 ] && ok "latency-analyze --live exits 0 on SIGINT" ||
+	bad "latency-analyze --live exits $(cat "$O/live.rc")"
+for t in record.dat trace.dat live.dat; do
+	case $t in
+	record.dat) by=latency-record ;;
+	trace.dat) by="trace-cmd record" ;;
+	*) by="latency-analyze --live --save" ;;
+	esac
+	lt_log "$t ($by):"
 	python3 "$LT_KERNEL_DIR/check-probes.py" --analyzer "$ANALYZER" --golden "$O/$t" ||
 		bad "$t: check-probes.py"
 done
+# what --live showed as it went = the offline report of what it saved
+if "$ANALYZER" -q --format=json "$O/live.dat" > "$O/live-saved.json" &&
+   python3 "$LT_KERNEL_DIR/../live/check-live.py" "$O/live.json" "$O/live-saved.json"; then
+	ok "latency-analyze --live's report = the offline report of its --save file"
+else
+	bad "latency-analyze --live's report differs from the offline one"
+fi
+n=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["global"] if r["kind"] == "annotated"))' "$O/live.json")
+[ "${n:-0}" -ge 3 ] && ok "--live shows $n annotated causes (latencytop events from the probes)" ||
+	bad "--live shows ${n:-no} annotated causes"
 [ -n "${LT_SAMPLE_OUT:-}" ] && cp "$O/record.dat" "$LT_SAMPLE_OUT"
 [ $failed -eq 0 ] || lt_fail "see above"
 lt_log "all checks passed"

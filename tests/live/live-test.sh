@@ -45,7 +45,8 @@ rt_same_state "$tmp/before" "$tmp/after" "analyze --live"
 rt_no_instance "analyze --live"
 "$LA" -q -k -w 1s --format=json "$tmp/a.dat" > "$tmp/saved.json"
 check "the saved trace.dat is read back" test $? -eq 0
-if python3 "$here/check-live.py" "$tmp/live.json" "$tmp/saved.json" > "$tmp/cmp"; then
+if python3 "$here/check-live.py" --lt-workload "$tmp/live.json" "$tmp/saved.json" \
+	> "$tmp/cmp"; then
 	ok "live report = offline report of the saved events"
 else
 	fail "live report differs from the offline one:"
