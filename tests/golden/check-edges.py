@@ -53,9 +53,13 @@ class Trace:
     drop markers, per task when it was seen running."""
 
     def __init__(self, path, trace_cmd):
-        out = subprocess.run([trace_cmd, 'report', '-N', '-t', '-i', path],
-                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                             universal_newlines=True, check=True).stdout
+        p = subprocess.run([trace_cmd, 'report', '-N', '-t', '-i', path],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           universal_newlines=True)
+        out = p.stdout
+        # why trace-cmd showed nothing, should the analyzer find waits
+        self.error = 'trace-cmd report exit %d, %d bytes out: %s' % (
+            p.returncode, len(out), p.stderr.strip()[-300:])
         self.first = {}                 # cpu -> first record ts
         self.dropped_first = set()      # cpus whose data begins with a drop
         self.gaps = []                  # (after ts, before ts) per mid-trace drop
@@ -144,6 +148,10 @@ def check(path, la, trace_cmd, min_complete, extra):
         print('ok   %s: no scheduler events, no waits' % path)
         return True
     rep = json.loads(p.stdout)
+    if trace.start is None:
+        print('FAIL %s: the analyzer reports waits but no record was read '
+              'from trace-cmd (%s)' % (path, trace.error))
+        return False
     ok = True
     if min_complete is not None:
         got = rep['trace'].get('complete_from_ns')

@@ -139,7 +139,8 @@ static uint32_t bin_get(struct lt_usym *u, const char *file, size_t len,
 			break;
 		b = &u->bins[*slot];
 		if (strlen(b->path) == len && !memcmp(b->path, file, len) &&
-		    b->bid_len == bid_len && !memcmp(b->bid, bid, bid_len))
+		    b->bid_len == bid_len &&
+		    (!bid_len || !memcmp(b->bid, bid, bid_len)))
 			return *slot;
 	}
 	if (u->nr_bins >= MAX_BINARIES)
@@ -400,7 +401,8 @@ int lt_usym_fork(struct lt_usym *u, int parent, int child)
 	}
 	p = &u->spaces[pi];	/* space_of() may have moved them */
 	u->total_maps -= c->nr;
-	memcpy(c->maps, p->maps, p->nr * sizeof(*p->maps));
+	if (p->nr)
+		memcpy(c->maps, p->maps, p->nr * sizeof(*p->maps));
 	c->nr = p->nr;
 	u->total_maps += c->nr;
 	return 0;
