@@ -260,6 +260,22 @@ const char *cli_live_status(struct lt_live *lv, char *buf, size_t len)
 	return buf;
 }
 
+const char *cli_live_cost(struct lt_live *lv, char *buf, size_t len)
+{
+	struct lt_live_stats st;
+	double secs;
+
+	lt_live_stats(lv, &st);
+	secs = (double)(st.now_ns - st.started_ns) / 1e9;
+	if (secs <= 0)
+		secs = 1e-9;
+	snprintf(buf, len, "readers %.2f%% of a core (%.2f us per event), "
+		 "%.2f%% in all", (double)st.reader_cpu_ns / 1e7 / secs,
+		 st.events ? (double)st.reader_cpu_ns / 1e3 / (double)st.events : 0,
+		 (double)st.cpu_ns / 1e7 / secs);
+	return buf;
+}
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -315,11 +331,15 @@ int cli_live_analyze(const char *prog, struct cli_live *l,
 		fputs("\r\033[K", stderr);
 	if (lt_live_stop(lv, report, &err) < 0)
 		goto fail;
-	if (!quiet)
-		fprintf(stderr, "%s: live: %s%s%s\n", prog,
+	if (!quiet) {
+		char cost[160];
+
+		fprintf(stderr, "%s: live: %s; %s%s%s\n", prog,
 			cli_live_status(lv, status, sizeof(status)),
+			cli_live_cost(lv, cost, sizeof(cost)),
 			l->cfg.output ? "; saved in " : "",
 			l->cfg.output ? l->cfg.output : "");
+	}
 	return -1;
 fail:
 	if (shown)

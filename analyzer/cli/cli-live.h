@@ -95,5 +95,7 @@ int cli_live_analyze(const char *prog, struct cli_live *l,
 
 /* "12.3 s, 45678 events, 0 lost" into @buf: what a live run has seen. */
 const char *cli_live_status(struct lt_live *lv, char *buf, size_t len);
+/* "readers 0.31% of a core (0.90 us per event), 1.20% in all": its cost. */
+const char *cli_live_cost(struct lt_live *lv, char *buf, size_t len);
 
 #endif /* CLI_LIVE_H */

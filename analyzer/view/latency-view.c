@@ -497,7 +497,7 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path,
 	if (live && lv_live_restore(live) < 0)
 		goto live_said;
 	if (live && !a_quiet) {
-		char sum[160];
+		char sum[320];
 
 		fprintf(stderr, "%s: live: %s\n", prog,
 			lv_live_summary(live, sum, sizeof(sum)));
@@ -682,7 +682,7 @@ static int browse(struct args *a)
 		ret = lt_error_exit_status(LT_E_PARTIAL);
 	}
 	if (!ret && live && a->to_dump && !a->quiet) {
-		char sum[160];
+		char sum[320];
 
 		fprintf(stderr, "%s: live: %s\n", prog,
 			lv_live_summary(live, sum, sizeof(sum)));

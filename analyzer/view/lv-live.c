@@ -212,7 +212,11 @@ const struct lt_error *lv_live_error(const struct lv_live *l)
 
 const char *lv_live_summary(struct lv_live *l, char *buf, size_t len)
 {
-	return cli_live_status(l->lv, buf, len);
+	char status[128], cost[160];
+
+	snprintf(buf, len, "%s; %s", cli_live_status(l->lv, status, sizeof(status)),
+		 cli_live_cost(l->lv, cost, sizeof(cost)));
+	return buf;
 }
 
 int lv_live_restore(struct lv_live *l)
