@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli-args.h"
+#include "cli-format.h"
 #include "cli-load.h"
 #include "latencytop.h"
 
@@ -64,8 +65,9 @@ static void usage(FILE *out)
 "                   -e sched_switch -e sched_wakeup -T <workload>\n"
 "\n"
 "Output:\n"
-"  -f, --format=FMT       text (default), json (schema latencytop-report/1),\n"
-"                         csv, or folded (flame graph input)\n"
+"  -f, --format=FMT       one of:\n", prog);
+	cli_usage_formats(out, LT_WRITE_REPORT);
+	fputs(
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
 "                         total, count or avg\n"
@@ -75,7 +77,7 @@ static void usage(FILE *out)
 "\n"
 "Time:\n"
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
-"                         LatencyTOP's 30-second views\n", prog);
+"                         LatencyTOP's 30-second views\n", out);
 	cli_usage_range(out);
 	fputs("\nAccounting:\n", out);
 	cli_usage_accounting(out);
@@ -116,46 +118,12 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/*
- * --stacks, --per-thread and --limit shape the text report only: say so,
- * rather than leave a user to wonder why the JSON or CSV did not change.
- */
-static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
-			   unsigned int limit)
-{
-	static const struct {
-		enum lt_format format;
-		const char *name, *stacks, *per_thread, *limit;
-	} why[] = {
-		{ LT_FORMAT_JSON, "json", "JSON always lists stacks",
-		  "JSON always lists threads", "JSON has every row" },
-		{ LT_FORMAT_CSV, "csv", "CSV has no stacks (--format=folded has)",
-		  "CSV always has thread rows", "CSV has every row" },
-		{ LT_FORMAT_FOLDED, "folded", "folded output is stacks",
-		  "folded output is per process", "folded output has every stack" },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
-		if (why[i].format != format)
-			continue;
-		if (stacks)
-			warnf("--stacks has no effect with --format=%s: %s",
-				   why[i].name, why[i].stacks);
-		if (per_thread)
-			warnf("--per-thread has no effect with --format=%s: %s",
-				   why[i].name, why[i].per_thread);
-		if (limit)
-			warnf("--limit has no effect with --format=%s: %s",
-				   why[i].name, why[i].limit);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	const char **trans = NULL;
 	const char *output = NULL;
-	enum lt_format format = LT_FORMAT_TEXT;
+	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
+	bool given[LT_WOPT_NR];
 	struct lt_options opts, defaults;
 	struct lt_report *report;
 	struct lt_error err = { 0 };
@@ -177,17 +145,9 @@ int main(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				format = LT_FORMAT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				format = LT_FORMAT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				format = LT_FORMAT_CSV;
-			else if (!strcmp(optarg, "folded"))
-				format = LT_FORMAT_FOLDED;
-			else
-				return bad_arg("--format", optarg,
-					       "expected text, json, csv or folded");
+			if (cli_parse_format(prog, LT_WRITE_REPORT, optarg,
+					     &writer))
+				return lt_error_exit_status(LT_E_USAGE);
 			break;
 		case 'o':
 			output = optarg;
@@ -232,10 +192,11 @@ int main(int argc, char **argv)
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 
-	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit);
-	if (format == LT_FORMAT_FOLDED && opts.window_ns)
-		warnf("--window has no effect with --format=folded: folded "
-		      "output covers the whole trace (--from and --to cut it)");
+	given[LT_WOPT_STACKS] = opts.stacks;
+	given[LT_WOPT_PER_THREAD] = opts.per_thread;
+	given[LT_WOPT_LIMIT] = opts.limit;
+	given[LT_WOPT_WINDOW] = opts.window_ns;
+	cli_warn_ignored(writer, given, warnf);
 	lt_options_init(&defaults);
 	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
 			      quiet, &report, &err, &saved);
@@ -263,7 +224,7 @@ int main(int argc, char **argv)
 		}
 	}
 	status = 0;
-	if (lt_report_write(report, format, out, &err) < 0) {
+	if (lt_report_write(report, writer->format, out, &err) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);

@@ -287,6 +287,37 @@ bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
+
+/* ---- writers: every output format is a row of one table ---------------- */
+
+/* The options that shape some formats and not others. */
+enum lt_writer_opt {
+	LT_WOPT_STACKS,			/* --stacks */
+	LT_WOPT_PER_THREAD,		/* --per-thread */
+	LT_WOPT_LIMIT,			/* --limit */
+	LT_WOPT_WINDOW,			/* --window */
+	LT_WOPT_NR
+};
+
+/* What a writer writes: a report (the tables). */
+enum lt_writer_input { LT_WRITE_REPORT };
+
+struct lt_writer {
+	const char *name;		/* --format's word: "json" */
+	enum lt_writer_input input;
+	enum lt_format format;
+	const char *summary;		/* what it writes, for --help and the man page */
+	/* per option: NULL when the writer honours it, else why it does not */
+	const char *ignores[LT_WOPT_NR];
+};
+
+/* The @i-th writer (from 0), or NULL past the last: in --help's order. */
+const struct lt_writer *lt_writer_at(size_t i);
+/* The writer of @input called @name, or NULL. */
+const struct lt_writer *lt_writer_find(enum lt_writer_input input,
+				       const char *name);
+/* "--stacks": the option as the command line spells it. */
+const char *lt_writer_opt_name(enum lt_writer_opt opt);
 /*
  * Parts of the text report, for a viewer to show: its header (trace,
  * file, range, sources, what is missing or lost, what was not charged)

@@ -9,7 +9,6 @@
  * stacks on the way.
  */
 #define _GNU_SOURCE	/* qsort_r() */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -767,33 +766,4 @@ out:
 	free(by_win);
 	free(start);
 	return ret;
-}
-
-int lt_report_write(const struct lt_report *report, enum lt_format format,
-		    FILE *out, struct lt_error *err)
-{
-	int ret;
-
-	switch (format) {
-	case LT_FORMAT_JSON:
-		ret = lt_report_write_json(report, out);
-		break;
-	case LT_FORMAT_CSV:
-		ret = lt_report_write_csv(report, out);
-		break;
-	case LT_FORMAT_FOLDED:
-		ret = lt_report_write_folded(report, out);
-		break;
-	case LT_FORMAT_TEXT:
-	default:
-		ret = lt_report_write_text(report, out);
-		break;
-	}
-	/* a short report is still in the buffer: the flush is the write */
-	if (ret < 0 || fflush(out)) {
-		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
-			     strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
 }

@@ -1,0 +1,106 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * writers.c - every output format as a row of one table: its name, what
+ * it writes, the function that writes it, and which of the options that
+ * shape output it honours (and why not, for the others).  The command
+ * line's --format, its help, its warnings and the man page's list of
+ * formats are all made from this table, so a new format is a new row.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lt-report-local.h"
+
+struct writer_row {
+	struct lt_writer pub;
+	int (*report)(const struct lt_report *r, FILE *out);
+};
+
+static const struct writer_row writers[] = {
+	{ { "text", LT_WRITE_REPORT, LT_FORMAT_TEXT,
+	    "LatencyTOP's tables (the default)", { NULL } },
+	  lt_report_write_text },
+	{ { "json", LT_WRITE_REPORT, LT_FORMAT_JSON,
+	    "the report as JSON (" LT_REPORT_SCHEMA ")",
+	    { [LT_WOPT_STACKS] = "JSON always lists stacks",
+	      [LT_WOPT_PER_THREAD] = "JSON always lists threads",
+	      [LT_WOPT_LIMIT] = "JSON has every row" } },
+	  lt_report_write_json },
+	{ { "csv", LT_WRITE_REPORT, LT_FORMAT_CSV,
+	    "one line per row of every table",
+	    { [LT_WOPT_STACKS] = "CSV has no stacks (--format=folded has)",
+	      [LT_WOPT_PER_THREAD] = "CSV always has thread rows",
+	      [LT_WOPT_LIMIT] = "CSV has every row" } },
+	  lt_report_write_csv },
+	{ { "folded", LT_WRITE_REPORT, LT_FORMAT_FOLDED,
+	    "flame graph input: process;cause;frames us",
+	    { [LT_WOPT_STACKS] = "folded output is stacks",
+	      [LT_WOPT_PER_THREAD] = "folded output is per process",
+	      [LT_WOPT_LIMIT] = "folded output has every stack",
+	      [LT_WOPT_WINDOW] = "folded output covers the whole trace "
+				 "(--from and --to cut it)" } },
+	  lt_report_write_folded },
+};
+
+#define NR_WRITERS (sizeof(writers) / sizeof(writers[0]))
+
+const struct lt_writer *lt_writer_at(size_t i)
+{
+	return i < NR_WRITERS ? &writers[i].pub : NULL;
+}
+
+const struct lt_writer *lt_writer_find(enum lt_writer_input input,
+				       const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NR_WRITERS; i++)
+		if (writers[i].pub.input == input &&
+		    !strcmp(writers[i].pub.name, name))
+			return &writers[i].pub;
+	return NULL;
+}
+
+const char *lt_writer_opt_name(enum lt_writer_opt opt)
+{
+	static const char *const names[LT_WOPT_NR] = {
+		[LT_WOPT_STACKS] = "--stacks",
+		[LT_WOPT_PER_THREAD] = "--per-thread",
+		[LT_WOPT_LIMIT] = "--limit",
+		[LT_WOPT_WINDOW] = "--window",
+	};
+
+	return (unsigned int)opt < LT_WOPT_NR ? names[opt] : "?";
+}
+
+static const struct writer_row *row_of(enum lt_writer_input input,
+				       enum lt_format format)
+{
+	size_t i;
+
+	for (i = 0; i < NR_WRITERS; i++)
+		if (writers[i].pub.input == input &&
+		    writers[i].pub.format == format)
+			return &writers[i];
+	return NULL;
+}
+
+int lt_report_write(const struct lt_report *report, enum lt_format format,
+		    FILE *out, struct lt_error *err)
+{
+	const struct writer_row *w = row_of(LT_WRITE_REPORT, format);
+	int ret;
+
+	/* an unknown format writes text, as it always did */
+	if (!w)
+		w = row_of(LT_WRITE_REPORT, LT_FORMAT_TEXT);
+	errno = 0;
+	ret = w->report(report, out);
+	/* a short report is still in the buffer: the flush is the write */
+	if (ret < 0 || fflush(out)) {
+		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
+			     strerror(errno ? errno : EIO));
+		return -1;
+	}
+	return 0;
+}
