@@ -32,6 +32,7 @@ extern "C" {
 	_(PARTIAL,	"report is partial",			5)	\
 	_(IO,		"cannot read file",			2)	\
 	_(NOT_TRACE,	"not a trace-cmd trace.dat file",	3)	\
+	_(SCHEMA,	"unsupported report schema",		3)	\
 	_(VERSION,	"unsupported trace.dat version",	3)	\
 	_(COMPRESSION,	"unsupported compression",		3)	\
 	_(TRUNCATED,	"trace file is truncated",		3)	\
@@ -113,7 +114,14 @@ void lt_options_init(struct lt_options *opts);
 
 /* ---- the report: plain read-only data ---------------------------------- */
 
-#define LT_REPORT_SCHEMA "latencytop-report/1"
+/*
+ * The JSON schema written; within major version 1, minor versions only
+ * add fields, and the reader takes "latencytop-report/1" and any 1.x.
+ * 1.1 added each row's histogram and the trace's id (the keys of an
+ * exact merge).
+ */
+#define LT_REPORT_SCHEMA "latencytop-report/1.1"
+#define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
 struct lt_report_occurrence {
@@ -131,6 +139,15 @@ struct lt_report_stack {
 	uint64_t count, total_ns, max_ns, max_at_ns;
 };
 
+/*
+ * One bucket of a row's histogram: @count waits from @low_ns up to the
+ * next bucket's low bound (log-linear, 16 buckets per power of two:
+ * lt-hist.h's, whose bounds the schema documents).
+ */
+struct lt_report_bucket {
+	uint64_t low_ns, count;
+};
+
 struct lt_report_row {
 	const char *reason;
 	const char *argument;		/* "" when none */
@@ -144,6 +161,16 @@ struct lt_report_row {
 	unsigned int nr_worst;
 	struct lt_report_stack *stacks;	/* by total, descending */
 	size_t nr_stacks;
+	/*
+	 * The histogram the percentiles come from: the buckets hit, in
+	 * ascending order, and the shortest wait.  What makes reports merge
+	 * exactly; NULL in a report saved before schema 1.1.
+	 */
+	const struct lt_report_bucket *buckets;
+	size_t nr_buckets;
+	uint64_t min_ns;
+	bool no_percentiles;		/* p50..p99 unknown: merged from a row
+					   without a histogram */
 };
 
 /* Blocked time split by how it was explained. */
@@ -205,7 +232,11 @@ struct lt_report_missing {
 };
 
 struct lt_report {
+	const char *schema;		/* as saved; LT_REPORT_SCHEMA when made */
 	/* the trace */
+	const char *id;			/* 16 hex digits: format, uname, clock,
+					   first event and CPUs hashed; the
+					   same for every range of one trace */
 	const char *path;
 	const char *format;		/* "trace-cmd", "perf" */
 	int file_version;		/* of that format */

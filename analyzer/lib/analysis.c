@@ -455,7 +455,9 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	const struct lt_input_info *info = &in->info;
 	const struct lt_replay_stats *st = &rp->stats;
 	struct lt_report *r = &priv->pub;
+	char id[LT_REPORT_ID_LEN];
 
+	r->schema = LT_REPORT_SCHEMA;
 	r->path = copy(priv, info->path, "");
 	r->format = copy(priv, info->format, "trace-cmd");
 	r->file_version = info->version;
@@ -501,6 +503,8 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	r->unmatched_restore = st->unmatched_restore;
 	r->inconsistent = st->inconsistent;
 	r->unordered = st->unordered;
+	/* from what is filled in above: the same for every range of the trace */
+	r->id = copy(priv, lt_report_id_of(r, id, sizeof(id)), "");
 	r->whole.start_ns = rp->origin_ns;
 	r->whole.end_ns = st->last_ts;
 	if (r->options.to_ns >= 0 &&

@@ -87,6 +87,13 @@ static inline const char *lt_report_format(const struct lt_report *r)
 	return r->format ? r->format : "trace-cmd";
 }
 
+/*
+ * The trace's id: @r->id, or made as lt_analyze() makes it (for a report
+ * saved before schema 1.1, or built by hand) into @buf of @size >= 17.
+ */
+#define LT_REPORT_ID_LEN 17
+const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size);
+
 /* calloc that the report frees; NULL on ENOMEM. */
 void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
 const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * report-json.c - the report as JSON, schema "latencytop-report/1"
+ * report-json.c - the report as JSON, schema "latencytop-report/1.1"
  * (docs/report-schema.md).  Fields are only ever added, never renamed.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lt-hist.h"
 #include "lt-report-local.h"
 
 /* Valid UTF-8 passes; control characters and stray bytes are escaped. */
@@ -55,6 +56,21 @@ static void put_strs(FILE *out, const char *const *v, unsigned int n)
 	fputc(']', out);
 }
 
+/* {"sub_buckets":16,"min_ns":..,"buckets":[[low_ns,count],...]} */
+static void put_hist(FILE *out, const struct lt_report_row *row)
+{
+	size_t i;
+
+	if (!row->buckets)
+		return;
+	fprintf(out, ",\"hist\":{\"sub_buckets\":%u,\"min_ns\":%" PRIu64
+		",\"buckets\":[", LT_HIST_SUB, row->min_ns);
+	for (i = 0; i < row->nr_buckets; i++)
+		fprintf(out, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "",
+			row->buckets[i].low_ns, row->buckets[i].count);
+	fputs("]}", out);
+}
+
 static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 {
 	size_t i;
@@ -64,12 +80,20 @@ static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 	fputs(",\"argument\":", out);
 	put_str(out, row->argument);
 	fprintf(out, ",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
-		",\"max_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64
-		",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64 ",\"max_at_ns\":%" PRIu64
-		",\"max_tid\":%d,\"percent\":%.3f,\"worst\":[",
+		",\"max_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64,
 		lt_cause_kind_name(row->kind), row->count, row->total_ns, row->max_ns,
-		row->avg_ns, row->p50_ns, row->p90_ns, row->p99_ns, row->max_at_ns,
-		row->max_tid, row->percent);
+		row->avg_ns);
+	/* merged from rows without histograms: not known, not 0 */
+	if (row->no_percentiles)
+		fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
+	else
+		fprintf(out, ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+			",\"p99_ns\":%" PRIu64, row->p50_ns, row->p90_ns,
+			row->p99_ns);
+	fprintf(out, ",\"max_at_ns\":%" PRIu64 ",\"max_tid\":%d,\"percent\":%.3f",
+		row->max_at_ns, row->max_tid, row->percent);
+	put_hist(out, row);
+	fputs(",\"worst\":[", out);
 	for (i = 0; i < row->nr_worst; i++)
 		fprintf(out, "%s{\"dur_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 			",\"tid\":%d}", i ? "," : "", row->worst[i].dur_ns,
@@ -191,12 +215,14 @@ static const char *sort_name(enum lt_sort s)
 int lt_report_write_json(const struct lt_report *r, FILE *out)
 {
 	const struct lt_options *o = &r->options;
+	char id[LT_REPORT_ID_LEN];
 	size_t i;
 	int cpu;
 
 	fprintf(out, "{\"schema\":\"%s\",\"generator\":\"latency-analyze %s\",\n",
 		LT_REPORT_SCHEMA, LT_VERSION_STRING);
-	fputs("\"trace\":{\"path\":", out);
+	fprintf(out, "\"trace\":{\"id\":\"%s\",\"path\":",
+		lt_report_id_of(r, id, sizeof(id)));
 	put_str(out, r->path);
 	fputs(",\"format\":", out);
 	put_str(out, lt_report_format(r));

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lt-hist.h"
 #include "lt-json.h"
 #include "lt-report-local.h"
 
@@ -202,10 +203,91 @@ static int read_stack(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* One [low_ns, count] pair of a histogram: 0, or -1 (said). */
+static int read_bucket(struct reader *rd, const struct lt_json *e,
+		       const char *where, struct lt_report_bucket *b)
+{
+	const struct lt_json *lo, *n;
+
+	if (e->type != LT_JSON_ARRAY || e->nr != 2)
+		return bad(rd, where, "expected [low_ns, count]");
+	lo = e->child;
+	n = lo->next;
+	if (lo->type != LT_JSON_NUMBER || !lo->is_u64 ||
+	    n->type != LT_JSON_NUMBER || !n->is_u64)
+		return bad(rd, where, "expected two whole numbers of 0 or more");
+	/* a bucket's own bound, or the percentiles would be made up */
+	if (lt_hist_bucket_low(lt_hist_bucket(lo->u64)) != lo->u64)
+		return bad(rd, where, "low_ns is no bucket's lower bound "
+			   "(16 buckets per power of two)");
+	if (!n->u64)
+		return bad(rd, where, "an empty bucket (only those hit are listed)");
+	b->low_ns = lo->u64;
+	b->count = n->u64;
+	return 0;
+}
+
+/*
+ * A row's histogram (schema 1.1): it must hold the row's waits exactly,
+ * its shortest in the first bucket and its longest in the last, or a
+ * merge would carry the damage into percentiles nobody can check.
+ */
+static int read_hist(struct reader *rd, const struct lt_json *o,
+		     const char *where, struct lt_report_row *r)
+{
+	const struct lt_json *h = lt_json_get(o, "hist"), *a, *e;
+	struct lt_report_bucket *bk;
+	uint64_t sub = 0, sum = 0;
+	char w[256], wb[300];
+	bool failed;
+	size_t i;
+
+	if (!h || h->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "hist", -1);
+	if (need_object(rd, h, w) < 0 ||
+	    get_u64(rd, h, "sub_buckets", w, &sub) < 0 ||
+	    get_u64(rd, h, "min_ns", w, &r->min_ns) < 0)
+		return -1;
+	if (sub != LT_HIST_SUB)
+		return bad(rd, w, "sub_buckets is not 16, the only layout read");
+	a = get_array(rd, h, "buckets", w, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr) {
+		if (r->count)
+			return bad(rd, w, "no buckets for the row's waits");
+		return 0;
+	}
+	bk = lt_report_alloc(rd->priv, a->nr, sizeof(*bk));
+	if (!bk)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		at(wb, sizeof(wb), w, "buckets", (long)i);
+		if (read_bucket(rd, e, wb, &bk[i]) < 0)
+			return -1;
+		if (i && bk[i].low_ns <= bk[i - 1].low_ns)
+			return bad(rd, wb, "buckets out of ascending order");
+		sum += bk[i].count;
+		if (sum < bk[i].count)
+			return bad(rd, wb, "counts overflow 64 bits");
+	}
+	if (sum != r->count)
+		return bad(rd, w, "its buckets do not add up to the row's count");
+	if (r->min_ns > r->max_ns ||
+	    lt_hist_bucket(r->min_ns) != lt_hist_bucket(bk[0].low_ns) ||
+	    lt_hist_bucket(r->max_ns) != lt_hist_bucket(bk[i - 1].low_ns))
+		return bad(rd, w, "min_ns and the row's max_ns are not in its "
+			   "first and last buckets");
+	r->buckets = bk;
+	r->nr_buckets = i;
+	return 0;
+}
+
 static int read_row(struct reader *rd, const struct lt_json *o,
 		    const char *where, struct lt_report_row *r)
 {
-	const struct lt_json *a, *e;
+	const struct lt_json *a, *e, *v;
 	const char *kind = NULL;
 	uint64_t sum = 0;
 	bool failed;
@@ -225,8 +307,12 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
 	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
 	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
-	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0)
+	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0 ||
+	    read_hist(rd, o, where, r) < 0)
 		return -1;
+	/* null: merged from a row without a histogram, so not known */
+	v = lt_json_get(o, "p50_ns");
+	r->no_percentiles = v && v->type == LT_JSON_NULL;
 	/* the names the JSON writer gives */
 	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
 		;
@@ -605,6 +691,44 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 	return 0;
 }
 
+/*
+ * "latencytop-report/1" and "latencytop-report/1.N" (minor versions only
+ * add fields); another major version is a report this one cannot read,
+ * which says so apart from a file that is no report at all.
+ */
+static int check_schema(struct reader *rd, const struct lt_json *v)
+{
+	static const char family[] = "latencytop-report/";
+	const char *s, *p;
+
+	if (!v || v->type != LT_JSON_STRING || strlen(v->str) != v->str_len)
+		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA_MAJOR
+			   "\" or \"" LT_REPORT_SCHEMA_MAJOR ".x\"");
+	s = v->str;
+	if (!strncmp(s, LT_REPORT_SCHEMA_MAJOR, strlen(LT_REPORT_SCHEMA_MAJOR))) {
+		p = s + strlen(LT_REPORT_SCHEMA_MAJOR);
+		if (!*p)
+			return 0;
+		if (*p++ == '.' && *p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (!*p)
+				return 0;
+		}
+	}
+	if (!strncmp(s, family, strlen(family))) {
+		char shown[64];
+
+		lt_shown_copy(shown, sizeof(shown), s);
+		lt_error_set(rd->err, LT_E_SCHEMA, "%s: report schema \"%s\": this "
+			     "version reads " LT_REPORT_SCHEMA_MAJOR " and its "
+			     "minor versions (1.x) only", rd->path, shown);
+		return -1;
+	}
+	return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA_MAJOR "\" or \""
+		   LT_REPORT_SCHEMA_MAJOR ".x\"");
+}
+
 static int read_report(struct reader *rd, const struct lt_json *root)
 {
 	static const char *const core[] = { "trace", "global", "processes" };
@@ -621,9 +745,11 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	r->compression = "none";
 	r->format = "trace-cmd";	/* reports saved before it say none */
 	schema = lt_json_get(root, "schema");
-	if (!schema || schema->type != LT_JSON_STRING ||
-	    strcmp(schema->str, LT_REPORT_SCHEMA))
-		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA "\"");
+	if (check_schema(rd, schema) < 0)
+		return -1;
+	r->schema = lt_report_strdup(rd->priv, schema->str);
+	if (!r->schema)
+		return nomem(rd);
 	/* the schema's core: a file without them is no report, however valid */
 	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++) {
 		e = lt_json_get(root, core[i]);
@@ -632,6 +758,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	}
 	t = lt_json_get(root, "trace");
 	if (need_object(rd, t, "trace") < 0 ||
+	    get_str(rd, t, "id", "trace", &r->id, true) < 0 ||
 	    get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
 	    get_str(rd, t, "format", "trace", &r->format, false) < 0 ||
 	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
@@ -652,6 +779,14 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
 	    read_trace_lists(rd, t, r) < 0)
 		return -1;
+	/* a report saved before 1.1: the id lt_analyze() would have given */
+	if (!r->id || !*r->id) {
+		char id[LT_REPORT_ID_LEN];
+
+		r->id = lt_report_strdup(rd->priv, lt_report_id_of(r, id, sizeof(id)));
+		if (!r->id)
+			return nomem(rd);
+	}
 	if (read_dropped(rd, root, r) < 0)
 		return -1;
 	if (read_options(rd, root, &r->options) < 0 ||

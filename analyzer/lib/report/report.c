@@ -9,6 +9,8 @@
  * stacks on the way.
  */
 #define _GNU_SOURCE	/* qsort_r() */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -409,6 +411,32 @@ static int row_stacks(struct builder *b, const struct agg *a,
 	return 0;
 }
 
+/* The buckets hit, for the JSON report: what merges it exactly. */
+static int row_buckets(struct builder *b, const struct lt_hist *h,
+		       struct lt_report_row *row)
+{
+	struct lt_report_bucket *bk;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n; i++)
+		n += h->counts[i] != 0;
+	if (!n)
+		return 0;
+	bk = lt_report_alloc(b->priv, n, sizeof(*bk));
+	if (!bk)
+		return -1;
+	for (i = 0, n = 0; i < h->n; i++) {
+		if (!h->counts[i])
+			continue;
+		bk[n].low_ns = lt_hist_bucket_low(h->lo + i);
+		bk[n++].count = h->counts[i];
+	}
+	row->buckets = bk;
+	row->nr_buckets = n;
+	row->min_ns = h->min;
+	return 0;
+}
+
 static int make_row(struct builder *b, const struct agg *a,
 		    struct lt_report_row *row)
 {
@@ -428,6 +456,8 @@ static int make_row(struct builder *b, const struct agg *a,
 	row->max_tid = a->max_tid;
 	memcpy(row->worst, a->worst, sizeof(row->worst));
 	row->nr_worst = a->nr_worst;
+	if (row_buckets(b, &a->hist, row) < 0)
+		return -1;
 	return row_stacks(b, a, row);
 }
 
@@ -766,4 +796,29 @@ out:
 	free(by_win);
 	free(start);
 	return ret;
+}
+
+const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size)
+{
+	const char *parts[3] = { lt_report_format(r), r->uname ? r->uname : "",
+				 r->clock ? r->clock : "" };
+	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a, 64 bits */
+	char num[64];
+	size_t i;
+	const char *p;
+
+	if (r->id && *r->id)
+		return r->id;
+	snprintf(num, sizeof(num), "%" PRIu64 " %d", r->start_ns, r->cpus);
+	for (i = 0; i <= 3; i++) {
+		/* each part and its NUL: "a","bc" is not "ab","c" */
+		for (p = i < 3 ? parts[i] : num;; p++) {
+			h ^= (unsigned char)*p;
+			h *= 0x100000001b3ULL;
+			if (!*p)
+				break;
+		}
+	}
+	snprintf(buf, size, "%016" PRIx64, h);
+	return buf;
 }
