@@ -19,6 +19,7 @@
 #include "cli-args.h"
 #include "cli-format.h"
 #include "cli-load.h"
+#include "cli-sub.h"
 #include "latencytop.h"
 
 static const char *prog = "latency-analyze";
@@ -52,20 +53,37 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
+/* latency-analyze SUBCOMMAND ...: what does not read one trace */
+static const struct {
+	const char *name, *prog, *args, *summary;
+	int (*main)(const char *prog, int argc, char **argv);
+} subcommands[] = {
+	{ "merge", "latency-analyze merge", "FILE...",
+	  "merge reports (or traces) exactly into one", cli_merge_main },
+};
+
 static void usage(FILE *out)
 {
+	size_t i;
+
 	fprintf(out,
 "Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
+"       %s SUBCOMMAND [OPTION]... FILE...\n"
 "Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
 "processes waited, how long, and why.  A report saved with --format=json\n"
 "can be given instead of the trace, to write it again in another format.\n"
 "\n"
+"Subcommands (SUBCOMMAND --help for theirs):\n", prog, prog);
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  %-6s %-13s %s\n", subcommands[i].name,
+			subcommands[i].args, subcommands[i].summary);
+	fputs("\n"
 "Record with:\n"
 "  trace-cmd record -e latencytop -e sched_stat_sleep -e sched_stat_blocked \\\n"
 "                   -e sched_switch -e sched_wakeup -T <workload>\n"
 "\n"
 "Output:\n"
-"  -f, --format=FMT       one of:\n", prog);
+"  -f, --format=FMT       one of:\n", out);
 	cli_usage_formats(out, LT_WRITE_REPORT);
 	fputs(
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
@@ -94,7 +112,7 @@ static void usage(FILE *out)
 "  0  report written          4  trace has no scheduler events\n"
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
-"  3  not a trace, or damaged\n"
+"  3  not a trace or report, or damaged   7  reports do not merge (merge)\n"
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
@@ -132,6 +150,12 @@ int main(int argc, char **argv)
 	int c, ret, status;
 	char *end;
 
+	/* a trace called "merge" is ./merge */
+	for (c = 0; argc > 1 && c < (int)(sizeof(subcommands) /
+					   sizeof(subcommands[0])); c++)
+		if (!strcmp(argv[1], subcommands[c].name))
+			return subcommands[c].main(subcommands[c].prog, argc - 1,
+						   argv + 1);
 	lt_options_init(&opts);
 	/* getopt's own messages name argv[0]: the name, not the path */
 	argv[0] = (char *)prog;

@@ -40,6 +40,7 @@ extern "C" {
 	_(NO_EVENTS,	"trace has no scheduler events",	4)	\
 	_(TABLE,	"invalid translation table",		1)	\
 	_(LIMIT,	"resource limit exceeded",		6)	\
+	_(MISMATCH,	"reports do not match",			7)	\
 	_(NOMEM,	"out of memory",			6)	\
 	_(INTERNAL,	"internal error",			70)
 
@@ -188,7 +189,7 @@ struct lt_report_uncharged {
 
 struct lt_report_thread {
 	int tid;
-	const char *comm;
+	const char *comm;		/* as of its process's as_of_ns */
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
@@ -207,6 +208,26 @@ struct lt_report_process {
 	struct lt_report_thread *threads;
 	size_t nr_threads;
 	struct lt_report_uncharged user_requested;
+	/*
+	 * In a merged report: the trace it ran in (processes of different
+	 * traces stay apart), and the end of the range its names are as of
+	 * (a merge names it as the latest range does).  NULL and 0 in a
+	 * report of one trace: its own, as of its view's end.
+	 */
+	const char *trace;
+	uint64_t as_of_ns;
+};
+
+/* A merged report's processes of one name ("all postgres processes"). */
+struct lt_report_command {
+	const char *comm;
+	bool kernel_thread;
+	uint64_t processes;		/* how many were merged */
+	uint64_t total_ns, max_ns;
+	struct lt_report_coverage coverage;
+	struct lt_report_row *rows;
+	size_t nr_rows;
+	struct lt_report_uncharged user_requested;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -218,6 +239,17 @@ struct lt_report_view {
 	size_t nr_global;
 	struct lt_report_process *processes;	/* by total, descending */
 	size_t nr_processes;
+	struct lt_report_command *commands;	/* merged reports only */
+	size_t nr_commands;
+};
+
+/* One trace of a merged report: what its reports said of it. */
+struct lt_report_trace {
+	const char *id, *path, *format, *uname, *clock;
+	int cpus;
+	uint64_t start_ns, end_ns;	/* the earliest and latest read */
+	uint64_t events, lost_events;	/* the most any of its reports read */
+	uint64_t reports;		/* reports (ranges) of it merged */
 };
 
 struct lt_report_source {
@@ -290,6 +322,11 @@ struct lt_report {
 	struct lt_report_view whole;
 	struct lt_report_view *windows;
 	size_t nr_windows;
+
+	/* a merged report: its traces, by id, and how many reports it holds */
+	struct lt_report_trace *traces;
+	size_t nr_traces;
+	uint64_t merged_reports;
 };
 
 /*
@@ -363,6 +400,25 @@ int lt_report_write_view_head(const struct lt_report *report,
  * with that option would have (for a saved report read back).
  */
 void lt_report_sort(struct lt_report *report, enum lt_sort sort);
+
+/*
+ * Merge @nr reports (analysed traces, saved reports, merged ones) into
+ * *@out, as exactly as one analysis of all their data: counts, totals,
+ * maxima, worst waits and stacks add up, histograms add up bucket by
+ * bucket and the percentiles come from them.  Processes are keyed by
+ * (trace id, pid): the ranges of one trace combine, different traces'
+ * stay apart; the global table is made again from them, and a table per
+ * command ("all postgres processes") is added.  Associative and order
+ * independent, down to the bytes written.  Rows of reports without
+ * histograms (schema 1.0) merge, but with unknown percentiles, and each
+ * such report is named through lt_warning().  Reports made with different
+ * accounting options (cut-off, maxtime, kernel threads) do not merge:
+ * -1 with LT_E_MISMATCH.  @names (NULL: each report's path) name the
+ * inputs in messages.  Windows are not merged.  The inputs may be
+ * freed after.
+ */
+int lt_report_merge(const struct lt_report *const *in, const char *const *names,
+		    size_t nr, struct lt_report **out, struct lt_error *err);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width

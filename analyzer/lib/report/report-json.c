@@ -149,6 +149,58 @@ static void put_uncharged(FILE *out, const struct lt_report_uncharged *u)
 		u->count, u->total_ns, u->max_ns);
 }
 
+/* A merged report's tables per command. */
+static void put_commands(FILE *out, const struct lt_report_view *v)
+{
+	size_t i;
+
+	fputs(",\n\"commands\":[", out);
+	for (i = 0; i < v->nr_commands; i++) {
+		const struct lt_report_command *c = &v->commands[i];
+
+		fprintf(out, "%s\n {\"comm\":", i ? "," : "");
+		put_str(out, c->comm);
+		fprintf(out, ",\"kernel_thread\":%s,\"processes\":%" PRIu64
+			",\"total_ns\":%" PRIu64 ",\"coverage\":",
+			c->kernel_thread ? "true" : "false", c->processes,
+			c->total_ns);
+		put_coverage(out, &c->coverage);
+		put_uncharged(out, &c->user_requested);
+		fputs(",\"reasons\":", out);
+		put_rows(out, c->rows, c->nr_rows, true, "  ");
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+/* A merged report's traces, by id. */
+static void put_traces(FILE *out, const struct lt_report *r)
+{
+	size_t i;
+
+	fprintf(out, "\"merged_reports\":%" PRIu64 ",\"traces\":[",
+		r->merged_reports);
+	for (i = 0; i < r->nr_traces; i++) {
+		const struct lt_report_trace *t = &r->traces[i];
+
+		fprintf(out, "%s\n {\"id\":", i ? "," : "");
+		put_str(out, t->id);
+		fputs(",\"path\":", out);
+		put_str(out, t->path);
+		fputs(",\"format\":", out);
+		put_str(out, t->format);
+		fputs(",\"uname\":", out);
+		put_str(out, t->uname);
+		fputs(",\"clock\":", out);
+		put_str(out, t->clock);
+		fprintf(out, ",\"cpus\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%"
+			PRIu64 ",\"events\":%" PRIu64 ",\"lost_events\":%" PRIu64
+			",\"reports\":%" PRIu64 "}", t->cpus, t->start_ns,
+			t->end_ns, t->events, t->lost_events, t->reports);
+	}
+	fputs("],\n", out);
+}
+
 /* The tables of one view, as members of the enclosing object. */
 static void put_view(FILE *out, const struct lt_report_view *v)
 {
@@ -164,7 +216,14 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
-		fprintf(out, "%s\n {\"pid\":%d,\"comm\":", i ? "," : "", p->pid);
+		fprintf(out, "%s\n {\"pid\":%d,", i ? "," : "", p->pid);
+		/* merged: whose, and as of when its names are */
+		if (p->trace) {
+			fputs("\"trace\":", out);
+			put_str(out, p->trace);
+			fprintf(out, ",\"as_of_ns\":%" PRIu64 ",", p->as_of_ns);
+		}
+		fputs("\"comm\":", out);
 		put_str(out, p->comm);
 		fprintf(out, ",\"kernel_thread\":%s,\"total_ns\":%" PRIu64
 			",\"coverage\":", p->kernel_thread ? "true" : "false",
@@ -188,6 +247,8 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 		fputs("]}", out);
 	}
 	fputs("]", out);
+	if (v->nr_commands)
+		put_commands(out, v);
 }
 
 static void put_i64_or_null(FILE *out, int64_t v)
@@ -319,6 +380,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		fputs("null", out);
 	fputs(",\n", out);
 
+	if (r->nr_traces)
+		put_traces(out, r);
 	put_view(out, &r->whole);
 	fputs(",\n\"windows\":[", out);
 	for (i = 0; i < r->nr_windows; i++) {

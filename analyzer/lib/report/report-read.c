@@ -437,6 +437,16 @@ static int read_uncharged(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+static bool find_trace(const struct lt_report *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_traces; i++)
+		if (!strcmp(r->traces[i].id, id))
+			return true;
+	return false;
+}
+
 static int read_process(struct reader *rd, const struct lt_json *o,
 			const char *where, struct lt_report_process *p)
 {
@@ -447,6 +457,8 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 
 	if (need_object(rd, o, where) < 0 ||
 	    get_int(rd, o, "pid", where, &p->pid) < 0 ||
+	    get_str(rd, o, "trace", where, &p->trace, true) < 0 ||
+	    get_u64(rd, o, "as_of_ns", where, &p->as_of_ns) < 0 ||
 	    get_str(rd, o, "comm", where, &p->comm, false) < 0 ||
 	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
@@ -457,6 +469,10 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	for (i = 0; i < p->nr_rows; i++)
 		if (p->rows[i].max_ns > p->max_ns)
 			p->max_ns = p->rows[i].max_ns;
+	/* a merged report's: one of its traces, or merges would mix them */
+	if (p->trace && !find_trace(&rd->priv->pub, p->trace))
+		return bad(rd, at(w, sizeof(w), where, "trace", -1),
+			   "not the id of one of the report's traces");
 	a = get_array(rd, o, "threads", where, &failed);
 	if (failed)
 		return -1;
@@ -481,6 +497,44 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* A merged report's tables per command. */
+static int read_commands(struct reader *rd, const struct lt_json *o,
+			 const char *where, struct lt_report_view *v)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[256];
+	size_t i, k;
+
+	a = get_array(rd, o, "commands", where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	v->commands = lt_report_alloc(rd->priv, a->nr, sizeof(*v->commands));
+	if (!v->commands)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		struct lt_report_command *c = &v->commands[i];
+
+		at(w, sizeof(w), where, "commands", (long)i);
+		if (need_object(rd, e, w) < 0 ||
+		    get_str(rd, e, "comm", w, &c->comm, false) < 0 ||
+		    get_bool(rd, e, "kernel_thread", w, &c->kernel_thread) < 0 ||
+		    get_u64(rd, e, "processes", w, &c->processes) < 0 ||
+		    get_u64(rd, e, "total_ns", w, &c->total_ns) < 0 ||
+		    read_coverage(rd, e, w, &c->coverage) < 0 ||
+		    read_uncharged(rd, e, w, &c->user_requested) < 0 ||
+		    read_rows(rd, e, "reasons", w, &c->rows, &c->nr_rows) < 0)
+			return -1;
+		for (k = 0; k < c->nr_rows; k++)
+			if (c->rows[k].max_ns > c->max_ns)
+				c->max_ns = c->rows[k].max_ns;
+	}
+	v->nr_commands = i;
+	return 0;
+}
+
 static int read_view(struct reader *rd, const struct lt_json *o,
 		     const char *where, struct lt_report_view *v)
 {
@@ -501,17 +555,19 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "processes", where, &failed);
 	if (failed)
 		return -1;
-	if (!a || !a->nr)
-		return 0;
-	v->processes = lt_report_alloc(rd->priv, a->nr, sizeof(*v->processes));
-	if (!v->processes)
-		return nomem(rd);
-	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
-		if (read_process(rd, e, at(w, sizeof(w), where, "processes", (long)i),
-				 &v->processes[i]) < 0)
-			return -1;
-	v->nr_processes = i;
-	return 0;
+	if (a && a->nr) {
+		v->processes = lt_report_alloc(rd->priv, a->nr,
+					       sizeof(*v->processes));
+		if (!v->processes)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++)
+			if (read_process(rd, e, at(w, sizeof(w), where,
+						   "processes", (long)i),
+					 &v->processes[i]) < 0)
+				return -1;
+		v->nr_processes = i;
+	}
+	return read_commands(rd, o, where, v);
 }
 
 static int read_options(struct reader *rd, const struct lt_json *root,
@@ -691,6 +747,52 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 	return 0;
 }
 
+/* A merged report's traces: ids unique and in order, as merges make them. */
+static int read_traces(struct reader *rd, const struct lt_json *root,
+		       struct lt_report *r)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[64];
+	size_t i;
+
+	if (get_u64(rd, root, "merged_reports", "", &r->merged_reports) < 0)
+		return -1;
+	a = get_array(rd, root, "traces", "", &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	r->traces = lt_report_alloc(rd->priv, a->nr, sizeof(*r->traces));
+	if (!r->traces)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		struct lt_report_trace *t = &r->traces[i];
+
+		at(w, sizeof(w), "", "traces", (long)i);
+		t->reports = 1;
+		if (need_object(rd, e, w) < 0 ||
+		    get_str(rd, e, "id", w, &t->id, false) < 0 ||
+		    get_str(rd, e, "path", w, &t->path, false) < 0 ||
+		    get_str(rd, e, "format", w, &t->format, false) < 0 ||
+		    get_str(rd, e, "uname", w, &t->uname, false) < 0 ||
+		    get_str(rd, e, "clock", w, &t->clock, false) < 0 ||
+		    get_int(rd, e, "cpus", w, &t->cpus) < 0 ||
+		    get_u64(rd, e, "start_ns", w, &t->start_ns) < 0 ||
+		    get_u64(rd, e, "end_ns", w, &t->end_ns) < 0 ||
+		    get_u64(rd, e, "events", w, &t->events) < 0 ||
+		    get_u64(rd, e, "lost_events", w, &t->lost_events) < 0 ||
+		    get_u64(rd, e, "reports", w, &t->reports) < 0)
+			return -1;
+		if (i && strcmp(r->traces[i - 1].id, t->id) >= 0)
+			return bad(rd, w, "ids not unique and in ascending order");
+	}
+	r->nr_traces = i;
+	if (!r->merged_reports)
+		r->merged_reports = 1;
+	return 0;
+}
+
 /*
  * "latencytop-report/1" and "latencytop-report/1.N" (minor versions only
  * add fields); another major version is a report this one cannot read,
@@ -788,6 +890,8 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 			return nomem(rd);
 	}
 	if (read_dropped(rd, root, r) < 0)
+		return -1;
+	if (read_traces(rd, root, r) < 0)
 		return -1;
 	if (read_options(rd, root, &r->options) < 0 ||
 	    get_bool(rd, root, "partial", "", &r->partial) < 0 ||
