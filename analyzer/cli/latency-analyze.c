@@ -60,6 +60,8 @@ static const struct {
 } subcommands[] = {
 	{ "merge", "latency-analyze merge", "FILE...",
 	  "merge reports (or traces) exactly into one", cli_merge_main },
+	{ "diff", "latency-analyze diff", "BEFORE AFTER",
+	  "what changed, cause by cause (--fail-on for CI)", cli_diff_main },
 };
 
 static void usage(FILE *out)
@@ -113,6 +115,7 @@ static void usage(FILE *out)
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
 "  3  not a trace or report, or damaged   7  reports do not merge (merge)\n"
+"                                         8  diff: a --fail-on test crossed\n"
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);

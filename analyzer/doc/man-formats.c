@@ -8,16 +8,30 @@
  *        man-formats --check MAN_PAGE   exit 1 if the page's copy differs
  *        man-formats --update MAN_PAGE  rewrite the page's copy
  *
- * The copy in the page lies between the BEGIN and END marker comments.
+ * The copies in the page lie between BEGIN and END marker comments: the
+ * report's formats under OPTIONS, the diff's under the diff subcommand.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "latencytop.h"
 
-#define BEGIN ".\\\" BEGIN formats: made by man-formats from the writers table\n"
-#define END ".\\\" END formats\n"
+/* One list per input of the writers: its markers. */
+static const struct {
+	enum lt_writer_input input;
+	const char *begin, *end;
+} lists[] = {
+	{ LT_WRITE_REPORT,
+	  ".\\\" BEGIN formats: made by man-formats from the writers table\n",
+	  ".\\\" END formats\n" },
+	{ LT_WRITE_DIFF,
+	  ".\\\" BEGIN diff formats: made by man-formats from the writers table\n",
+	  ".\\\" END diff formats\n" },
+};
+
+#define NR_LISTS (sizeof(lists) / sizeof(lists[0]))
 
 /* Text as roff shows it literally: '-' as "\-", '\' as "\e". */
 static void roff(FILE *out, const char *s)
@@ -32,17 +46,17 @@ static void roff(FILE *out, const char *s)
 	}
 }
 
-static void section(FILE *out)
+static void section(FILE *out, size_t l)
 {
 	const struct lt_writer *w;
 	size_t i;
 	int o;
 
-	fputs(BEGIN, out);
+	fputs(lists[l].begin, out);
 	fputs(".TP\n.BR \\-f \", \" \\-\\-format =\\fIFMT\\fR\n", out);
 	fputs("The output, one of:\n.RS\n", out);
 	for (i = 0; (w = lt_writer_at(i)); i++) {
-		if (w->input != LT_WRITE_REPORT)
+		if (w->input != lists[l].input)
 			continue;
 		fputs(".TP\n.B ", out);
 		roff(out, w->name);
@@ -65,7 +79,7 @@ static void section(FILE *out)
 		}
 	}
 	fputs(".RE\n", out);
-	fputs(END, out);
+	fputs(lists[l].end, out);
 }
 
 static char *slurp(const char *path, size_t *len)
@@ -86,14 +100,56 @@ static char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
-int main(int argc, char **argv)
+/* @page with list @l made again: 0, or -1 when its markers are missing. */
+static int remake(const char *path, char **page, size_t *len, size_t l,
+		  bool *same)
 {
-	char *page, *made = NULL, *b, *e;
-	size_t len, mlen = 0;
+	char *made = NULL, *b, *e, *np;
+	size_t mlen = 0, head, tail;
 	FILE *mem;
 
+	b = strstr(*page, lists[l].begin);
+	e = b ? strstr(b, lists[l].end) : NULL;
+	if (!e) {
+		fprintf(stderr, "man-formats: %s: no BEGIN/END markers of its "
+			"list of %s formats\n", path,
+			lists[l].input == LT_WRITE_DIFF ? "diff" : "report");
+		return -1;
+	}
+	e += strlen(lists[l].end);
+	mem = open_memstream(&made, &mlen);
+	if (!mem)
+		return -1;
+	section(mem, l);
+	fclose(mem);
+	*same &= (size_t)(e - b) == mlen && !memcmp(b, made, mlen);
+	head = (size_t)(b - *page);
+	tail = *len - (size_t)(e - *page);
+	np = malloc(head + mlen + tail + 1);
+	if (!np) {
+		free(made);
+		return -1;
+	}
+	memcpy(np, *page, head);
+	memcpy(np + head, made, mlen);
+	memcpy(np + head + mlen, e, tail + 1);
+	free(made);
+	free(*page);
+	*page = np;
+	*len = head + mlen + tail;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	bool same = true;
+	char *page;
+	size_t len, l;
+	FILE *f;
+
 	if (argc == 1) {
-		section(stdout);
+		for (l = 0; l < NR_LISTS; l++)
+			section(stdout, l);
 		return 0;
 	}
 	if (argc != 3 || (strcmp(argv[1], "--check") && strcmp(argv[1], "--update"))) {
@@ -101,34 +157,22 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	page = slurp(argv[2], &len);
-	b = strstr(page, BEGIN);
-	e = b ? strstr(b, END) : NULL;
-	if (!e) {
-		fprintf(stderr, "man-formats: %s: no BEGIN/END formats markers\n",
-			argv[2]);
-		return 2;
-	}
-	e += strlen(END);
-	mem = open_memstream(&made, &mlen);
-	if (!mem)
-		return 2;
-	section(mem);
-	fclose(mem);
+	for (l = 0; l < NR_LISTS; l++)
+		if (remake(argv[2], &page, &len, l, &same) < 0)
+			return 2;
 	if (!strcmp(argv[1], "--check")) {
-		if ((size_t)(e - b) == mlen && !memcmp(b, made, mlen))
+		if (same)
 			return 0;
 		fprintf(stderr, "man-formats: %s: its list of formats differs from "
 			"the writers table; run: cmake --build BUILD --target "
 			"man-formats-update\n", argv[2]);
 		return 1;
 	}
-	mem = fopen(argv[2], "wb");
-	if (!mem || fwrite(page, 1, (size_t)(b - page), mem) != (size_t)(b - page) ||
-	    fwrite(made, 1, mlen, mem) != mlen ||
-	    fwrite(e, 1, len - (size_t)(e - page), mem) != len - (size_t)(e - page) ||
-	    fclose(mem)) {
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(page, 1, len, f) != len || fclose(f)) {
 		fprintf(stderr, "man-formats: %s: cannot write\n", argv[2]);
 		return 2;
 	}
+	free(page);
 	return 0;
 }

@@ -41,6 +41,7 @@ extern "C" {
 	_(TABLE,	"invalid translation table",		1)	\
 	_(LIMIT,	"resource limit exceeded",		6)	\
 	_(MISMATCH,	"reports do not match",			7)	\
+	_(CROSSED,	"a --fail-on threshold was crossed",	8)	\
 	_(NOMEM,	"out of memory",			6)	\
 	_(INTERNAL,	"internal error",			70)
 
@@ -356,6 +357,85 @@ bool lt_report_file_is_json(const char *path);
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
 
+/* ---- diff: what changed between two reports, cause by cause ------------ */
+
+/* Where a cause is compared: the tables of each side. */
+enum lt_diff_scope {
+	LT_DIFF_GLOBAL,		/* the global table */
+	LT_DIFF_COMMAND,	/* the processes of one name, added up */
+	LT_DIFF_PROCESS,	/* one process, by name and pid */
+	LT_DIFF_SCOPES
+};
+#define LT_DIFF_SCOPE_BIT(s)	(1u << (s))
+
+enum lt_diff_status {
+	LT_DIFF_SAME,		/* the same figures on both sides */
+	LT_DIFF_CHANGED,
+	LT_DIFF_NEW,		/* only after */
+	LT_DIFF_VANISHED,	/* only before */
+};
+
+/* A cause's figures on one side: zeros where it is absent. */
+struct lt_diff_side {
+	uint64_t count, total_ns, max_ns, avg_ns, p50_ns, p90_ns, p99_ns;
+	double share;			/* percent of its table's total */
+	bool no_percentiles;		/* p50..p99 unknown (see lt_report_row) */
+};
+
+struct lt_diff_row {
+	enum lt_diff_scope scope;
+	const char *comm;		/* command and process scopes, else NULL */
+	int pid;			/* process scope, else 0 */
+	bool kernel_thread;
+	const char *reason, *argument;
+	enum lt_cause_kind kind;
+	enum lt_diff_status status;
+	struct lt_diff_side before, after;
+	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
+};
+
+/* A --fail-on expression and the causes that crossed it. */
+struct lt_diff_check {
+	const char *expr;
+	size_t crossed;			/* rows that crossed it */
+};
+
+struct lt_diff {
+	const char *before_name, *after_name;
+	const struct lt_report *before, *after;	/* as compared (merged form) */
+	unsigned int scopes;		/* LT_DIFF_SCOPE_BIT()s compared */
+	struct lt_diff_row *rows;	/* every cause compared, by scope, then
+					   by how much worse (total's rise) */
+	size_t nr_rows;
+	size_t nr_by_status[LT_DIFF_VANISHED + 1];
+	struct lt_diff_check *checks;
+	size_t nr_checks;
+	bool all;			/* write unchanged causes too */
+};
+
+/*
+ * Compare @before and @after (each analysed or read, of any schema 1.x)
+ * in the @scopes (LT_DIFF_SCOPE_BIT()s), named @before_name and
+ * @after_name.  The reports may be freed after.  0 and *@out, or -1.
+ */
+int lt_diff_make(const struct lt_report *before, const char *before_name,
+		 const struct lt_report *after, const char *after_name,
+		 unsigned int scopes, struct lt_diff **out, struct lt_error *err);
+/*
+ * Test the --fail-on expression @expr on @d's causes (grammar in
+ * latency-analyze(1)): 0 and the number of causes that crossed it in
+ * *@crossed, marked in their rows and added to d->checks; -1 with
+ * LT_E_USAGE and where @expr is malformed.  At most 32 per diff.  With
+ * @d NULL, @expr is only parsed.
+ */
+int lt_diff_check(struct lt_diff *d, const char *expr, size_t *crossed,
+		  struct lt_error *err);
+void lt_diff_free(struct lt_diff *d);
+/* @d as text or JSON (schema "latencytop-diff/1"), through the table. */
+int lt_diff_write(const struct lt_diff *d, enum lt_format format, FILE *out,
+		  struct lt_error *err);
+#define LT_DIFF_SCHEMA "latencytop-diff/1"
+
 /* ---- writers: every output format is a row of one table ---------------- */
 
 /* The options that shape some formats and not others. */
@@ -367,15 +447,19 @@ enum lt_writer_opt {
 	LT_WOPT_NR
 };
 
-/* What a writer writes: a report (the tables). */
-enum lt_writer_input { LT_WRITE_REPORT };
+/* What a writer writes: a report (the tables), or a diff of two. */
+enum lt_writer_input { LT_WRITE_REPORT, LT_WRITE_DIFF };
 
 struct lt_writer {
 	const char *name;		/* --format's word: "json" */
 	enum lt_writer_input input;
 	enum lt_format format;
 	const char *summary;		/* what it writes, for --help and the man page */
-	/* per option: NULL when the writer honours it, else why it does not */
+	/*
+	 * per option its command takes: NULL when the writer honours it,
+	 * else why it does not (diff takes no --stacks, --per-thread or
+	 * --limit: NULL there)
+	 */
 	const char *ignores[LT_WOPT_NR];
 };
 

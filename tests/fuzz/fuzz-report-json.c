@@ -5,7 +5,8 @@
  * must then write in every format of the writers table without trouble:
  * every pointer the reader set is used; merged with itself (histograms,
  * traces, commands), the merge must write too, and what it writes must
- * read back, or fail with a message.
+ * read back, or fail with a message; diffed with itself, nothing changed
+ * (in every scope), and the diff writes in every format.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,35 @@ static void reread(const struct lt_report *m)
 	free(text);
 }
 
+/* A report against itself: no cause changed, whatever it holds. */
+static void self_diff(const struct lt_report *rep, FILE *out)
+{
+	static const char *const checks[] = {
+		"p99>+20%", "any:max>=0", "command:count<-1%~*a*", "share>+0.5",
+	};
+	const struct lt_writer *w;
+	struct lt_error err;
+	struct lt_diff *d;
+	size_t i, n;
+
+	if (lt_diff_make(rep, "a", rep, "b", ~0u, &d, &err) < 0) {
+		if (!err.msg[0])
+			abort();
+		return;
+	}
+	if (d->nr_by_status[LT_DIFF_CHANGED] || d->nr_by_status[LT_DIFF_NEW] ||
+	    d->nr_by_status[LT_DIFF_VANISHED])
+		abort();
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]); i++)
+		if (lt_diff_check(d, checks[i], &n, &err) < 0)
+			abort();
+	d->all = true;
+	for (i = 0; out && (w = lt_writer_at(i)); i++)
+		if (w->input == LT_WRITE_DIFF)
+			lt_diff_write(d, w->format, out, &err);
+	lt_diff_free(d);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const struct lt_report *pair[2];
@@ -68,6 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else if (!err.msg[0]) {
 		abort();
 	}
+	self_diff(rep, out);
 	if (out)
 		fclose(out);
 	lt_report_free(rep);

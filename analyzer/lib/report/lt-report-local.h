@@ -106,6 +106,14 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 int lt_report_parse_json(const char *text, size_t len, const char *path,
 			 struct lt_report **out, struct lt_error *err);
 
+/*
+ * lt_report_merge(), with the warning about reports without histograms
+ * only if @warn (a diff normalises one report with it: nothing merges).
+ */
+int lt_report_merge_as(const struct lt_report *const *in,
+		       const char *const *names, size_t nr, bool warn,
+		       struct lt_report **out, struct lt_error *err);
+
 /* "84.2": @percent as "%.1f" writes it, faster (the Percent column). */
 char *lt_format_percent(char *buf, size_t len, double percent);
 
@@ -113,5 +121,9 @@ int lt_report_write_text(const struct lt_report *r, FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);
 int lt_report_write_folded(const struct lt_report *r, FILE *out);
+int lt_diff_write_text(const struct lt_diff *d, FILE *out);
+/* @s as a JSON string: quoted, escaped, valid UTF-8. */
+void lt_report_json_str(FILE *out, const char *s);
+int lt_diff_write_json(const struct lt_diff *d, FILE *out);
 
 #endif /* LT_REPORT_LOCAL_H */

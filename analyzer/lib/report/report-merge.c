@@ -730,13 +730,23 @@ static int merge_view(struct merger *m, const struct lt_report *const *in,
 	}
 	v->nr_processes = p;
 
-	/* the global table: every process's rows, kernel threads' if asked */
+	/*
+	 * The global table: every process's rows, kernel threads' if asked.
+	 * A report alone keeps its own, the same but for the percentiles of
+	 * one saved before histograms (a diff puts a report in merged form).
+	 */
 	for (i = 0; i < p; i++)
 		nrows += v->processes[i].nr_rows;
+	if (nr == 1)
+		nrows = in[0]->whole.nr_global;
 	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
 	if (!rows)
 		goto nomem;
-	for (i = 0, nrows = 0; i < p; i++) {
+	if (nr == 1) {
+		for (k = 0; k < nrows; k++)
+			rows[k] = &in[0]->whole.global[k];
+	}
+	for (i = 0, nrows = nr == 1 ? nrows : 0; i < p && nr > 1; i++) {
 		if (v->processes[i].kernel_thread && !kernel_threads)
 			continue;
 		for (k = 0; k < v->processes[i].nr_rows; k++)
@@ -1058,6 +1068,13 @@ static void warn_no_hist(const struct lt_report *const *in,
 int lt_report_merge(const struct lt_report *const *in, const char *const *names,
 		    size_t nr, struct lt_report **out, struct lt_error *err)
 {
+	return lt_report_merge_as(in, names, nr, true, out, err);
+}
+
+int lt_report_merge_as(const struct lt_report *const *in,
+		       const char *const *names, size_t nr, bool warn,
+		       struct lt_report **out, struct lt_error *err)
+{
 	struct lt_report_priv *priv;
 	struct lt_report *r;
 	struct merger m;
@@ -1092,7 +1109,8 @@ int lt_report_merge(const struct lt_report *const *in, const char *const *names,
 	r->schema = LT_REPORT_SCHEMA;
 	r->saved = true;	/* made from reports: options cannot change it */
 
-	warn_no_hist(in, names, nr);
+	if (warn)
+		warn_no_hist(in, names, nr);
 	if (merge_traces(&m, in, nr) < 0 || merge_id(&m) < 0)
 		goto fail;
 	merge_top(&m, in, nr);

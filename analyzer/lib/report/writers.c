@@ -11,9 +11,11 @@
 
 #include "lt-report-local.h"
 
+/* The function for the writer's input (pub.input) is set. */
 struct writer_row {
 	struct lt_writer pub;
 	int (*report)(const struct lt_report *r, FILE *out);
+	int (*diff)(const struct lt_diff *d, FILE *out);
 };
 
 static const struct writer_row writers[] = {
@@ -40,6 +42,14 @@ static const struct writer_row writers[] = {
 	      [LT_WOPT_WINDOW] = "folded output covers the whole trace "
 				 "(--from and --to cut it)" } },
 	  lt_report_write_folded },
+	{ { "text", LT_WRITE_DIFF, LT_FORMAT_TEXT,
+	    "a table per scope, causes by how much worse (the default)",
+	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges" } },
+	  NULL, lt_diff_write_text },
+	{ { "json", LT_WRITE_DIFF, LT_FORMAT_JSON,
+	    "the changes as JSON (" LT_DIFF_SCHEMA ")",
+	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges" } },
+	  NULL, lt_diff_write_json },
 };
 
 #define NR_WRITERS (sizeof(writers) / sizeof(writers[0]))
@@ -85,22 +95,36 @@ static const struct writer_row *row_of(enum lt_writer_input input,
 	return NULL;
 }
 
-int lt_report_write(const struct lt_report *report, enum lt_format format,
-		    FILE *out, struct lt_error *err)
+/* Write, and say why not: a short write is only seen at the flush. */
+static int written(int ret, FILE *out, struct lt_error *err)
 {
-	const struct writer_row *w = row_of(LT_WRITE_REPORT, format);
-	int ret;
-
-	/* an unknown format writes text, as it always did */
-	if (!w)
-		w = row_of(LT_WRITE_REPORT, LT_FORMAT_TEXT);
-	errno = 0;
-	ret = w->report(report, out);
-	/* a short report is still in the buffer: the flush is the write */
 	if (ret < 0 || fflush(out)) {
 		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
 			     strerror(errno ? errno : EIO));
 		return -1;
 	}
 	return 0;
+}
+
+int lt_diff_write(const struct lt_diff *d, enum lt_format format, FILE *out,
+		  struct lt_error *err)
+{
+	const struct writer_row *w = row_of(LT_WRITE_DIFF, format);
+
+	if (!w)
+		w = row_of(LT_WRITE_DIFF, LT_FORMAT_TEXT);
+	errno = 0;
+	return written(w->diff(d, out), out, err);
+}
+
+int lt_report_write(const struct lt_report *report, enum lt_format format,
+		    FILE *out, struct lt_error *err)
+{
+	const struct writer_row *w = row_of(LT_WRITE_REPORT, format);
+
+	/* an unknown format writes text, as it always did */
+	if (!w)
+		w = row_of(LT_WRITE_REPORT, LT_FORMAT_TEXT);
+	errno = 0;
+	return written(w->report(report, out), out, err);
 }
