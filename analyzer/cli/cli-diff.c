@@ -50,7 +50,7 @@ static void usage(const char *prog, FILE *out)
 "with --format=json (merged ones too) or traces, analysed first.\n"
 "\n"
 "  -f, --format=FMT       one of:\n", prog);
-	cli_usage_formats(out, LT_WRITE_DIFF);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF));
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "      --by=SCOPES        the tables compared, a comma-separated list of\n"
@@ -159,7 +159,7 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (cli_parse_format(prog, LT_WRITE_DIFF, optarg, &writer))
+			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_DIFF), optarg, &writer))
 				goto usage;
 			break;
 		case 'o':

@@ -40,7 +40,7 @@ static void usage(const char *prog, FILE *out)
 "matter, nor how merges are grouped: the output is the same, byte for byte.\n"
 "\n"
 "  -f, --format=FMT       json (default: what merges again), or:\n", prog);
-	cli_usage_formats(out, LT_WRITE_REPORT);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT));
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max, total, count or avg\n"
@@ -85,7 +85,7 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (cli_parse_format(prog, LT_WRITE_REPORT, optarg, &writer)) {
+			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT), optarg, &writer)) {
 				free(trans);
 				return lt_error_exit_status(LT_E_USAGE);
 			}

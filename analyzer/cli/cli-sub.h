@@ -6,6 +6,7 @@
 #ifndef CLI_SUB_H
 #define CLI_SUB_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "latencytop.h"
@@ -16,6 +17,14 @@
  */
 int cli_merge_main(const char *prog, int argc, char **argv);
 int cli_diff_main(const char *prog, int argc, char **argv);
+/*
+ * latency-analyze --format=waits(-jsonl): the waits of the trace at @path
+ * written by @w to @output (NULL: stdout), their stacks to @stacks (NULL:
+ * none); @opts are the analysis options.  Returns the exit status.
+ */
+int cli_waits_main(const char *prog, const struct lt_writer *w,
+		   const char *path, const char *output, const char *stacks,
+		   struct lt_options *opts, bool progress, bool quiet);
 
 /*
  * -o @path (NULL: stdout), never one of the @n files being read: the

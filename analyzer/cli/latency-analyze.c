@@ -28,6 +28,7 @@ static bool quiet;
 enum {
 	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
+	OPT_WAITS_STACKS,
 };
 
 static const struct option long_opts[] = {
@@ -37,6 +38,7 @@ static const struct option long_opts[] = {
 	{ "per-thread",		no_argument,	   NULL, 't' },
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
+	{ "waits-stacks",	required_argument, NULL, OPT_WAITS_STACKS },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
@@ -86,7 +88,7 @@ static void usage(FILE *out)
 "\n"
 "Output:\n"
 "  -f, --format=FMT       one of:\n", out);
-	cli_usage_formats(out, LT_WRITE_REPORT);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT) | CLI_INPUT(LT_WRITE_WAITS));
 	fputs(
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
@@ -94,6 +96,8 @@ static void usage(FILE *out)
 "  -t, --per-thread       a section per thread under each process (text)\n"
 "      --stacks           list each cause's distinct kernel stacks (text)\n"
 "  -n, --limit=N          at most N rows per table in text output\n"
+"      --waits-stacks=FILE  with --format=waits(-jsonl): the kernel stacks\n"
+"                         the rows' stack_id name, into FILE\n"
 "\n"
 "Time:\n"
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
@@ -142,7 +146,7 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 int main(int argc, char **argv)
 {
 	const char **trans = NULL;
-	const char *output = NULL;
+	const char *output = NULL, *waits_stacks = NULL;
 	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
 	bool given[LT_WOPT_NR];
 	struct lt_options opts, defaults;
@@ -172,7 +176,8 @@ int main(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (cli_parse_format(prog, LT_WRITE_REPORT, optarg,
+			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT) |
+					     CLI_INPUT(LT_WRITE_WAITS), optarg,
 					     &writer))
 				return lt_error_exit_status(LT_E_USAGE);
 			break;
@@ -191,6 +196,9 @@ int main(int argc, char **argv)
 			if (errno || *end || end == optarg || optarg[0] == '-')
 				return bad_arg("--limit", optarg,
 					       "expected a whole number, 0 for no limit");
+			break;
+		case OPT_WAITS_STACKS:
+			waits_stacks = optarg;
 			break;
 		case OPT_NO_PROGRESS:
 			progress = false;
@@ -224,6 +232,12 @@ int main(int argc, char **argv)
 	given[LT_WOPT_LIMIT] = opts.limit;
 	given[LT_WOPT_WINDOW] = opts.window_ns;
 	cli_warn_ignored(writer, given, warnf);
+	if (writer->input == LT_WRITE_WAITS || waits_stacks) {
+		status = cli_waits_main(prog, writer, argv[optind], output,
+					waits_stacks, &opts, progress, quiet);
+		free(trans);
+		return status;
+	}
 	lt_options_init(&defaults);
 	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
 			      quiet, &report, &err, &saved);

@@ -20,13 +20,13 @@
 
 /* One list per input of the writers: its markers. */
 static const struct {
-	enum lt_writer_input input;
+	unsigned int inputs;	/* a bit per enum lt_writer_input */
 	const char *begin, *end;
 } lists[] = {
-	{ LT_WRITE_REPORT,
+	{ 1u << LT_WRITE_REPORT | 1u << LT_WRITE_WAITS,
 	  ".\\\" BEGIN formats: made by man-formats from the writers table\n",
 	  ".\\\" END formats\n" },
-	{ LT_WRITE_DIFF,
+	{ 1u << LT_WRITE_DIFF,
 	  ".\\\" BEGIN diff formats: made by man-formats from the writers table\n",
 	  ".\\\" END diff formats\n" },
 };
@@ -56,7 +56,7 @@ static void section(FILE *out, size_t l)
 	fputs(".TP\n.BR \\-f \", \" \\-\\-format =\\fIFMT\\fR\n", out);
 	fputs("The output, one of:\n.RS\n", out);
 	for (i = 0; (w = lt_writer_at(i)); i++) {
-		if (w->input != lists[l].input)
+		if (!(lists[l].inputs & (1u << w->input)))
 			continue;
 		fputs(".TP\n.B ", out);
 		roff(out, w->name);
@@ -113,7 +113,7 @@ static int remake(const char *path, char **page, size_t *len, size_t l,
 	if (!e) {
 		fprintf(stderr, "man-formats: %s: no BEGIN/END markers of its "
 			"list of %s formats\n", path,
-			lists[l].input == LT_WRITE_DIFF ? "diff" : "report");
+			lists[l].inputs & (1u << LT_WRITE_DIFF) ? "diff" : "report");
 		return -1;
 	}
 	e += strlen(lists[l].end);

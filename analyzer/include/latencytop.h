@@ -86,9 +86,50 @@ enum lt_cause_kind {
 const char *lt_cause_kind_name(enum lt_cause_kind kind);
 
 enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
-enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED };
+enum lt_format {
+	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
+	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL,
+};
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
+/*
+ * One wait the analysis saw, charged or dropped (lt_options.waits): a row
+ * for an engine built for many (SQLite, DuckDB, ClickHouse...).  Strings
+ * are valid during the call only.
+ */
+struct lt_wait {
+	const char *trace_id;		/* the report's trace.id */
+	int pid, tid;			/* process (thread-group leader), thread */
+	const char *comm;		/* the thread's name, as the report's */
+	bool kernel_thread;		/* the thread is one: the global table
+					   leaves its waits out unless -k */
+	const char *reason, *argument;	/* its cause, as charged or as it would
+					   have been ("" when nothing is known) */
+	enum lt_cause_kind kind;
+	char state;			/* 'S', 'D', 'I' blocked, 'R' waiting
+					   for a CPU, '?' not known */
+	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
+	bool start_known, end_known;	/* else the trace did not show it */
+	const char *dropped;		/* NULL: charged; else why not, the
+					   report's "dropped" counter it adds to */
+	uint32_t stack_id;		/* its kernel stack at switch-out, 0 none */
+};
+
+/* A kernel stack the waits name (its id is the trace's, from 1). */
+struct lt_wait_stack {
+	const char *trace_id;
+	uint32_t id;
+	const char *reason;		/* what it translates to */
+	enum lt_cause_kind kind;
+	bool kernel_thread;		/* a kernel thread's (kthread() in it) */
+	const char *const *frames;	/* symbolised, innermost first */
+	unsigned int nr_frames;
+};
+
+/* 0, or -1 (errno set) to stop the analysis with LT_E_IO. */
+typedef int (*lt_wait_fn)(void *ctx, const struct lt_wait *w);
+typedef int (*lt_wait_stack_fn)(void *ctx, const struct lt_wait_stack *s);
 
 struct lt_options {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
@@ -110,6 +151,15 @@ struct lt_options {
 	lt_progress_fn progress;	/* called now and then while reading,
 					   in the caller's thread */
 	void *progress_ctx;
+	/*
+	 * Every wait the analysis saw, then every stack they name, called
+	 * once the trace is read (a wait's cause may be known only at the
+	 * end), in the caller's thread, in constant memory: they wait in a
+	 * temporary file ($TMPDIR or /tmp) meanwhile.  NULL: none.
+	 */
+	lt_wait_fn waits;
+	lt_wait_stack_fn wait_stacks;
+	void *waits_ctx;
 };
 
 void lt_options_init(struct lt_options *opts);
@@ -436,6 +486,24 @@ int lt_diff_write(const struct lt_diff *d, enum lt_format format, FILE *out,
 		  struct lt_error *err);
 #define LT_DIFF_SCHEMA "latencytop-diff/1"
 
+/* ---- waits: one row per wait, for SQL engines ------------------------ */
+
+/*
+ * The waits of an analysis written as they come, in @format
+ * (LT_FORMAT_WAITS_CSV: a header line and RFC 4180 rows;
+ * LT_FORMAT_WAITS_JSONL: one JSON object a line) to @out, and the stacks
+ * they name to @stacks (NULL: not written), once attached to the options
+ * of lt_analyze().  Columns: docs/report-schema.md.
+ */
+struct lt_waits_writer;
+struct lt_waits_writer *lt_waits_writer_new(enum lt_format format, FILE *out,
+					    FILE *stacks);
+void lt_waits_writer_attach(struct lt_waits_writer *w, struct lt_options *opts);
+/* The rows written so far. */
+uint64_t lt_waits_writer_rows(const struct lt_waits_writer *w);
+/* Flush and free: 0, or -1 with @err when a write failed. */
+int lt_waits_writer_close(struct lt_waits_writer *w, struct lt_error *err);
+
 /* ---- writers: every output format is a row of one table ---------------- */
 
 /* The options that shape some formats and not others. */
@@ -447,8 +515,8 @@ enum lt_writer_opt {
 	LT_WOPT_NR
 };
 
-/* What a writer writes: a report (the tables), or a diff of two. */
-enum lt_writer_input { LT_WRITE_REPORT, LT_WRITE_DIFF };
+/* What a writer writes: a report (the tables), a diff of two, the waits. */
+enum lt_writer_input { LT_WRITE_REPORT, LT_WRITE_DIFF, LT_WRITE_WAITS };
 
 struct lt_writer {
 	const char *name;		/* --format's word: "json" */

@@ -32,6 +32,7 @@ struct analysis {
 	bool load_beside;		/* symbols may load on a thread of their own */
 	bool loading;			/* ... and are: join @loader */
 	pthread_t loader;
+	struct lt_waits_spill *waits;	/* opts->waits: the replay's notes */
 };
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -434,6 +435,7 @@ static void release(void *ctx)
 	struct analysis *a = ctx;
 
 	symbols_loaded(a);
+	lt_waits_spill_free(a->waits);
 	lt_trans_free(&a->trans);
 	lt_input_close(a->in);
 	free(a->by_id);
@@ -579,6 +581,14 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	ro.resolve_ctx = a;
 	ro.cmdline = cmdline;
 	ro.cmdline_ctx = a;
+	/* every wait, to be handed over once its cause is final */
+	if (opts->waits) {
+		a->waits = lt_waits_spill_new(err);
+		if (!a->waits)
+			goto fail;
+		ro.on_note = lt_waits_spill_note;
+		ro.note_ctx = a->waits;
+	}
 	if (lt_replay_init(a->rp, &ro) < 0) {
 		replay_error(err, path, &a->rp->err);
 		priv->have_replay = true;
@@ -645,6 +655,13 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	fill_report(priv, a->in, a->rp, events);
 	priv->pub.damaged_records = dec.bad_records;
+	if (a->waits) {
+		if (lt_waits_spill_emit(a->waits, a->rp, priv->pub.id, symbol, a,
+					opts, err) < 0)
+			goto fail;
+		lt_waits_spill_free(a->waits);
+		a->waits = NULL;
+	}
 	if (describe_sources(priv, &dec, a->by_id, a->src_counts) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
@@ -658,6 +675,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	*out = &priv->pub;
 	return 0;
 fail:
+	/* the waits set aside, not the trace, failed: say where */
+	lt_waits_spill_failed(a->waits, path, err);
 	/* a failure always says what failed, and never exits 0 */
 	if (err->code == LT_E_OK || !err->msg[0])
 		lt_error_set(err, LT_E_INTERNAL,

@@ -102,6 +102,38 @@ const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
 		    struct lt_error *err);
 
+/*
+ * The waits of a replay (lt_options.waits), kept in a temporary file while
+ * it runs (its notes: lt_waits_spill_note() is an lt_note_fn), handed over
+ * with their final causes once it is finished, then the stacks they name,
+ * symbolised with @sym.  new: NULL with @err; emit: 0, or -1 with @err.
+ */
+struct lt_waits_spill;
+struct lt_waits_spill *lt_waits_spill_new(struct lt_error *err);
+int lt_waits_spill_note(void *spill, const struct lt_wait_note *n);
+int lt_waits_spill_emit(struct lt_waits_spill *s, const struct lt_replay *rp,
+			const char *trace_id, lt_symbol_fn sym, void *sym_ctx,
+			const struct lt_options *opts, struct lt_error *err);
+void lt_waits_spill_free(struct lt_waits_spill *s);
+/*
+ * Whether keeping the waits aside failed (a full disk): then @err says
+ * so, naming the trace @path and the temporary file's directory.
+ */
+bool lt_waits_spill_failed(const struct lt_waits_spill *s, const char *path,
+			   struct lt_error *err);
+
+/* A row of waits, and of their stacks, in one format: the writers table's. */
+typedef int (*lt_waits_row_fn)(struct lt_waits_writer *ww, const struct lt_wait *w);
+typedef int (*lt_waits_stack_fn)(struct lt_waits_writer *ww,
+				 const struct lt_wait_stack *st);
+int lt_waits_csv_row(struct lt_waits_writer *ww, const struct lt_wait *w);
+int lt_waits_jsonl_row(struct lt_waits_writer *ww, const struct lt_wait *w);
+int lt_waits_csv_stack(struct lt_waits_writer *ww, const struct lt_wait_stack *st);
+int lt_waits_jsonl_stack(struct lt_waits_writer *ww, const struct lt_wait_stack *st);
+/* The writers table's functions for waits in @format: 0, or -1 if none. */
+int lt_writer_waits_fns(enum lt_format format, lt_waits_row_fn *row,
+			lt_waits_stack_fn *stack);
+
 /* lt_report_read_json() on @len bytes in memory (@path names them). */
 int lt_report_parse_json(const char *text, size_t len, const char *path,
 			 struct lt_report **out, struct lt_error *err);

@@ -11,11 +11,17 @@
 
 #include "lt-report-local.h"
 
-/* The function for the writer's input (pub.input) is set. */
+/*
+ * The functions for the writer's input (pub.input) are set: a waits
+ * writer's write a row of a wait and one of a stack, as lt_waits_writer
+ * is handed them by the analysis.
+ */
 struct writer_row {
 	struct lt_writer pub;
 	int (*report)(const struct lt_report *r, FILE *out);
 	int (*diff)(const struct lt_diff *d, FILE *out);
+	lt_waits_row_fn wait;
+	lt_waits_stack_fn stack;
 };
 
 static const struct writer_row writers[] = {
@@ -42,6 +48,20 @@ static const struct writer_row writers[] = {
 	      [LT_WOPT_WINDOW] = "folded output covers the whole trace "
 				 "(--from and --to cut it)" } },
 	  lt_report_write_folded },
+	{ { "waits", LT_WRITE_WAITS, LT_FORMAT_WAITS_CSV,
+	    "a CSV row per wait, charged or dropped (SQL)",
+	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
+	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
+	      [LT_WOPT_LIMIT] = "every wait is a row",
+	      [LT_WOPT_WINDOW] = "each row has its times" } },
+	  NULL, NULL, lt_waits_csv_row, lt_waits_csv_stack },
+	{ { "waits-jsonl", LT_WRITE_WAITS, LT_FORMAT_WAITS_JSONL,
+	    "the waits as JSON lines, one object a line",
+	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
+	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
+	      [LT_WOPT_LIMIT] = "every wait is a row",
+	      [LT_WOPT_WINDOW] = "each row has its times" } },
+	  NULL, NULL, lt_waits_jsonl_row, lt_waits_jsonl_stack },
 	{ { "text", LT_WRITE_DIFF, LT_FORMAT_TEXT,
 	    "a table per scope, causes by how much worse (the default)",
 	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges" } },
@@ -93,6 +113,18 @@ static const struct writer_row *row_of(enum lt_writer_input input,
 		    writers[i].pub.format == format)
 			return &writers[i];
 	return NULL;
+}
+
+int lt_writer_waits_fns(enum lt_format format, lt_waits_row_fn *row,
+			lt_waits_stack_fn *stack)
+{
+	const struct writer_row *w = row_of(LT_WRITE_WAITS, format);
+
+	if (!w)
+		return -1;
+	*row = w->wait;
+	*stack = w->stack;
+	return 0;
 }
 
 /* Write, and say why not: a short write is only seen at the flush. */
