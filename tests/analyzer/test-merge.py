@@ -212,6 +212,21 @@ def check_trace(la, trace, opts, rng, ncuts, tmp):
             break
         lo = c + 1
     what = '%s %s cut at %s' % (trace, ' '.join(opts) or '(defaults)', cuts)
+    # a report alone: its percentiles made again from its histograms are
+    # the analysis' own, row by row (the merge's and the replay's agree)
+    alone = os.path.join(tmp, 'alone.json')
+    if merge(la, [os.path.join(tmp, 'whole.json')], alone) is not None:
+        with open(alone) as f:
+            one = json.load(f)
+        got = {(p['pid'], cause(r)): (r['p50_ns'], r['p90_ns'], r['p99_ns'])
+               for p in one['processes'] for r in p['reasons']}
+        want = {(p['pid'], cause(r)): (r['p50_ns'], r['p90_ns'], r['p99_ns'])
+                for p in whole['processes'] for r in p['reasons']}
+        if len(by_pid(whole)) == len(whole['processes']) and got != want:
+            bad = [k for k in want if got.get(k) != want[k]]
+            fail('%s: a report merged alone: percentiles of %d rows differ, '
+                 'e.g. %s: %s, analysis %s' % (what, len(bad), bad[0],
+                                               got.get(bad[0]), want[bad[0]]))
     order = files[:]
     rng.shuffle(order)
     out = os.path.join(tmp, 'merged.json')

@@ -92,6 +92,18 @@ static inline const char *lt_report_format(const struct lt_report *r)
  * saved before schema 1.1, or built by hand) into @buf of @size >= 17.
  */
 #define LT_REPORT_ID_LEN 17
+
+/* FNV-1a over @s and its NUL ("a","bc" hashes apart from "ab","c"). */
+#define LT_FNV1A_BASIS 0xcbf29ce484222325ULL
+static inline uint64_t lt_fnv1a_str(uint64_t h, const char *s)
+{
+	for (;; s++) {
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+		if (!*s)
+			return h;
+	}
+}
+
 const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size);
 
 /* calloc that the report frees; NULL on ENOMEM. */

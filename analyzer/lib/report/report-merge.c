@@ -960,21 +960,17 @@ static void merge_top(struct merger *m, const struct lt_report *const *in,
 static int merge_id(struct merger *m)
 {
 	struct lt_report *r = &m->priv->pub;
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a over the sorted ids */
+	uint64_t h = LT_FNV1A_BASIS;
 	char buf[32];
-	const char *p;
 	size_t i;
 
 	if (r->nr_traces == 1) {
 		r->id = r->traces[0].id;
 		return 0;
 	}
+	/* the ids are sorted: the same set, the same id */
 	for (i = 0; i < r->nr_traces; i++)
-		for (p = r->traces[i].id;; p++) {
-			h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
-			if (!*p)
-				break;
-		}
+		h = lt_fnv1a_str(h, r->traces[i].id);
 	snprintf(buf, sizeof(buf), "merged-%016llx", (unsigned long long)h);
 	r->id = dup(m, buf);
 	return r->id ? 0 : nomem(m);

@@ -800,25 +800,16 @@ out:
 
 const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size)
 {
-	const char *parts[3] = { lt_report_format(r), r->uname ? r->uname : "",
-				 r->clock ? r->clock : "" };
-	uint64_t h = 0xcbf29ce484222325ULL;	/* FNV-1a, 64 bits */
+	uint64_t h = LT_FNV1A_BASIS;
 	char num[64];
-	size_t i;
-	const char *p;
 
 	if (r->id && *r->id)
 		return r->id;
 	snprintf(num, sizeof(num), "%" PRIu64 " %d", r->start_ns, r->cpus);
-	for (i = 0; i <= 3; i++) {
-		/* each part and its NUL: "a","bc" is not "ab","c" */
-		for (p = i < 3 ? parts[i] : num;; p++) {
-			h ^= (unsigned char)*p;
-			h *= 0x100000001b3ULL;
-			if (!*p)
-				break;
-		}
-	}
+	h = lt_fnv1a_str(h, lt_report_format(r));
+	h = lt_fnv1a_str(h, r->uname ? r->uname : "");
+	h = lt_fnv1a_str(h, r->clock ? r->clock : "");
+	h = lt_fnv1a_str(h, num);
 	snprintf(buf, size, "%016" PRIx64, h);
 	return buf;
 }
