@@ -294,10 +294,11 @@ int lt_diff_make(const struct lt_report *before, const char *before_name,
 	d->after_name = after_name;
 	d->scopes = scopes;
 	/* each side alone in merged form: commands, and nothing merges */
-	if (lt_report_merge_as(&before, &before_name, 1, false, &mb, err) < 0 ||
-	    lt_report_merge_as(&after, &after_name, 1, false, &ma, err) < 0)
+	if (lt_report_merge_as(&before, &before_name, 1, false, &mb, err) < 0)
 		goto fail;
 	d->before = mb;
+	if (lt_report_merge_as(&after, &after_name, 1, false, &ma, err) < 0)
+		goto fail;
 	d->after = ma;
 	if (gather(mb, scopes, 0, &e, &n, &cap) < 0 ||
 	    gather(ma, scopes, 1, &e, &n, &cap) < 0) {
@@ -311,11 +312,7 @@ int lt_diff_make(const struct lt_report *before, const char *before_name,
 	return 0;
 fail:
 	free(e);
-	lt_diff_free(d);
-	if (!d->before) {
-		lt_report_free(mb);
-		lt_report_free(ma);
-	}
+	lt_diff_free(d);	/* and the sides made so far */
 	return -1;
 }
 
