@@ -103,24 +103,87 @@ static int parse_sort(const char *prog, const char *val, enum lt_sort *sort)
 	return -1;
 }
 
-static int add_trans(const char *prog, const char *val,
-		     struct lt_options *opts, const char ***trans)
+static int nomem(const char *prog)
 {
-	const char **t = realloc(*trans, (opts->nr_trans_files + 1) * sizeof(*t));
+	fprintf(stderr, "%s: out of memory\n", prog);
+	return -lt_error_exit_status(LT_E_NOMEM);
+}
 
-	if (!t) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		return -lt_error_exit_status(LT_E_NOMEM);
-	}
-	t[opts->nr_trans_files++] = val;
-	*trans = t;
-	opts->trans_files = t;
+/* @val at the end of *@list of *@nr strings, which *@seen then shows */
+static int add_str(const char *prog, const char *val, const char ***list,
+		   size_t *nr, const char *const **seen)
+{
+	const char **t = realloc(*list, (*nr + 1) * sizeof(*t));
+
+	if (!t)
+		return nomem(prog);
+	t[(*nr)++] = val;
+	*list = t;
+	*seen = t;
 	return 0;
 }
 
-int cli_analysis_opt(const char *prog, int c, const char *val,
-		     struct lt_options *opts, const char ***trans)
+/*
+ * --pid and --tid: "143", "143,150" (as perf takes them), repeatable,
+ * onto *@list of *@nr, which *@seen then shows.
+ */
+static int add_ids(const char *prog, const char *opt, const char *val,
+		   int **list, size_t *nr, const int **seen)
 {
+	const char *p = val;
+	unsigned long v;
+	char *end;
+	int *t;
+
+	do {
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || end == p || *p == '-' || *p == '+' || *p == ' ' ||
+		    (*end && *end != ',') || v > INT32_MAX) {
+			cli_bad_arg(prog, opt, val, "expected a task id, or ids "
+				    "separated by commas");
+			return -1;
+		}
+		t = realloc(*list, (*nr + 1) * sizeof(*t));
+		if (!t)
+			return nomem(prog);
+		t[(*nr)++] = (int)v;
+		*list = t;
+		*seen = t;
+		p = end + 1;
+	} while (*end);
+	return 0;
+}
+
+static int parse_count(const char *prog, const char *opt, const char *val,
+		       unsigned int *n)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(val, &end, 10);
+	if (errno || *end || end == val || val[0] == '-' || v > UINT32_MAX) {
+		cli_bad_arg(prog, opt, val, "expected a whole number, 0 for no limit");
+		return -1;
+	}
+	*n = (unsigned int)v;
+	return 0;
+}
+
+void cli_lists_free(struct cli_lists *lists)
+{
+	free(lists->trans);
+	free(lists->pids);
+	free(lists->tids);
+	free(lists->comms);
+	memset(lists, 0, sizeof(*lists));
+}
+
+int cli_analysis_opt(const char *prog, int c, const char *val,
+		     struct lt_options *opts, struct cli_lists *lists)
+{
+	struct lt_task_filter *f = &opts->tasks;
 	int ret = 0;
 
 	switch (c) {
@@ -151,7 +214,8 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 		opts->honour_maxtime = false;
 		break;
 	case CLI_OPT_TRANS:
-		ret = add_trans(prog, val, opts, trans);
+		ret = add_str(prog, val, &lists->trans, &opts->nr_trans_files,
+			      &opts->trans_files);
 		break;
 	case CLI_OPT_NO_DEFAULT_TRANS:
 		opts->no_default_trans = true;
@@ -161,6 +225,21 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 		break;
 	case 'j':
 		ret = cli_parse_threads(prog, val, &opts->threads) ? -1 : 0;
+		break;
+	case 'p':
+		ret = add_ids(prog, "--pid", val, &lists->pids, &f->nr_pids,
+			      &f->pids);
+		break;
+	case CLI_OPT_TID:
+		ret = add_ids(prog, "--tid", val, &lists->tids, &f->nr_tids,
+			      &f->tids);
+		break;
+	case 'c':
+		ret = add_str(prog, val, &lists->comms, &f->nr_comms, &f->comms);
+		break;
+	case 'P':
+		ret = parse_count(prog, "--max-processes", val,
+				  &opts->max_processes);
 		break;
 	default:
 		return 0;
@@ -196,6 +275,9 @@ const char *cli_analysis_changed(const struct lt_options *o,
 		{ o->no_default_trans != base->no_default_trans, "--no-default-trans" },
 		{ o->partial != base->partial, "--partial" },
 		{ o->threads != base->threads, "--threads" },
+		{ o->tasks.nr_pids != 0, "--pid" },
+		{ o->tasks.nr_tids != 0, "--tid" },
+		{ o->tasks.nr_comms != 0, "--comm" },
 	};
 	size_t i, len = 0;
 
@@ -231,4 +313,30 @@ void cli_usage_accounting(FILE *out)
 "      --no-default-trans use only --trans tables\n"
 "      --partial          on a damaged trace, report what was read before the\n"
 "                         damage (marked partial, exit status 5)\n", out);
+}
+
+void cli_usage_tasks(FILE *out)
+{
+	fputs(
+"  -p, --pid=PID[,PID]    only these processes (all their threads)\n"
+"      --tid=TID[,TID]    only these threads\n"
+"  -c, --comm=PATTERN     only tasks named so, or in a process named so:\n"
+"                         a shell pattern ('kworker/*'); --pid, --tid and\n"
+"                         --comm may be repeated, and a task any of them\n"
+"                         names is counted (the global table is theirs)\n"
+"  -P, --max-processes=N  at most N process sections, the first by --sort\n", out);
+}
+
+void cli_warn_no_task(const char *prog, const struct lt_report *r, bool quiet)
+{
+	size_t i;
+
+	if (quiet || !lt_task_filter_active(&r->options.tasks) ||
+	    r->whole.nr_processes)
+		return;
+	for (i = 0; i < r->nr_windows; i++)
+		if (r->windows[i].nr_processes)
+			return;
+	fprintf(stderr, "%s: warning: %s: no task that --pid, --tid or --comm "
+		"chose waited in the range: the tables are empty\n", prog, r->path);
 }

@@ -6,6 +6,7 @@
 #ifndef CLI_ARGS_H
 #define CLI_ARGS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -24,10 +25,11 @@ enum {
 	CLI_OPT_TRANS,
 	CLI_OPT_NO_DEFAULT_TRANS,
 	CLI_OPT_PARTIAL,
+	CLI_OPT_TID,
 	CLI_OPT_OWN
 };
 
-#define CLI_ANALYSIS_SHORTOPTS "s:w:kj:"
+#define CLI_ANALYSIS_SHORTOPTS "s:w:kj:p:c:P:"
 #define CLI_ANALYSIS_LONGOPTS						\
 	{ "sort",		required_argument, NULL, 's' },		\
 	{ "window",		required_argument, NULL, 'w' },		\
@@ -39,15 +41,28 @@ enum {
 	{ "trans",		required_argument, NULL, CLI_OPT_TRANS },	\
 	{ "no-default-trans",	no_argument,	   NULL, CLI_OPT_NO_DEFAULT_TRANS }, \
 	{ "partial",		no_argument,	   NULL, CLI_OPT_PARTIAL },	\
-	{ "threads",		required_argument, NULL, 'j' }
+	{ "threads",		required_argument, NULL, 'j' },		\
+	{ "pid",		required_argument, NULL, 'p' },		\
+	{ "tid",		required_argument, NULL, CLI_OPT_TID },	\
+	{ "comm",		required_argument, NULL, 'c' },		\
+	{ "max-processes",	required_argument, NULL, 'P' }
+
+/* The lists repeated options build, which lt_options points into. */
+struct cli_lists {
+	const char **trans;	/* --trans files, in order */
+	int *pids, *tids;	/* --pid, --tid */
+	const char **comms;	/* --comm patterns */
+};
 
 /*
- * Option @c with value @val into @opts; --trans files are kept in order
- * in *@trans (to free), which @opts then points to.  1: taken; 0: not one
- * of these; below 0: refused and said why on stderr, exit with -ret.
+ * Option @c with value @val into @opts; repeated ones are kept in order in
+ * @lists (cli_lists_free() them after @opts), which @opts then points to.
+ * 1: taken; 0: not one of these; below 0: refused and said why on stderr,
+ * exit with -ret.
  */
 int cli_analysis_opt(const char *prog, int c, const char *val,
-		     struct lt_options *opts, const char ***trans);
+		     struct lt_options *opts, struct cli_lists *lists);
+void cli_lists_free(struct cli_lists *lists);
 /* After the options: 0, or -1 when --from and --to cannot hold (said). */
 int cli_analysis_check(const char *prog, const struct lt_options *opts);
 /*
@@ -57,9 +72,19 @@ int cli_analysis_check(const char *prog, const struct lt_options *opts);
 const char *cli_analysis_changed(const struct lt_options *opts,
 				 const struct lt_options *base, char *buf,
 				 size_t size);
-/* --help's lines for --from and --to, then for the accounting options. */
+/*
+ * --help's lines for --from and --to, for the accounting options, then
+ * for the choice of tasks (--pid, --tid, --comm, --max-processes).
+ */
 void cli_usage_range(FILE *out);
 void cli_usage_accounting(FILE *out);
+void cli_usage_tasks(FILE *out);
+/*
+ * When --pid, --tid or --comm chose no task of @report, say so (a
+ * warning, unless @quiet): an empty report is then no finding.
+ */
+void cli_warn_no_task(const char *prog, const struct lt_report *report,
+		      bool quiet);
 
 /* "Try 'PROG --help'..."; returns the usage exit status. */
 int cli_try_help(const char *prog);

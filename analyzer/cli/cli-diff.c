@@ -135,7 +135,8 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	const struct lt_writer *writer = lt_writer_find(LT_WRITE_DIFF, "text");
 	unsigned int scopes = LT_DIFF_SCOPE_BIT(LT_DIFF_GLOBAL) |
 			      LT_DIFF_SCOPE_BIT(LT_DIFF_COMMAND);
-	const char **trans = NULL, *output = NULL, *fail_on[MAX_FAIL_ON];
+	struct cli_lists lists = { 0 };
+	const char *output = NULL, *fail_on[MAX_FAIL_ON];
 	struct lt_report *side[2] = { NULL, NULL };
 	struct lt_options opts, defaults;
 	struct lt_error err = { 0 };
@@ -150,7 +151,7 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:qh",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
+		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
 		if (ret < 0) {
 			status = -ret;
 			goto out;
@@ -209,7 +210,10 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	if (cli_analysis_check(prog, &opts))
 		goto usage;
 	if (!quiet) {
-		bool given[LT_WOPT_NR] = { [LT_WOPT_WINDOW] = opts.window_ns != 0 };
+		bool given[LT_WOPT_NR] = {
+			[LT_WOPT_WINDOW] = opts.window_ns != 0,
+			[LT_WOPT_MAX_PROCESSES] = opts.max_processes != 0,
+		};
 
 		cli_warn_ignored(writer, given, warnf);
 	}
@@ -260,6 +264,6 @@ out:
 	lt_diff_free(d);
 	lt_report_free(side[0]);
 	lt_report_free(side[1]);
-	free(trans);
+	cli_lists_free(&lists);
 	return status;
 }

@@ -63,7 +63,8 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 {
 	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "json");
 	struct lt_report **in = NULL, *merged = NULL;
-	const char **trans = NULL, *output = NULL;
+	struct cli_lists lists = { 0 };
+	const char *output = NULL;
 	struct lt_options opts, defaults;
 	struct lt_error err = { 0 };
 	bool progress = true, quiet = false, sort_given = false, saved;
@@ -75,9 +76,9 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:qh",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
+		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
 		if (ret < 0) {
-			free(trans);
+			cli_lists_free(&lists);
 			return -ret;
 		}
 		sort_given |= c == 's';
@@ -86,7 +87,7 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 		switch (c) {
 		case 'f':
 			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT), optarg, &writer)) {
-				free(trans);
+				cli_lists_free(&lists);
 				return lt_error_exit_status(LT_E_USAGE);
 			}
 			break;
@@ -102,26 +103,26 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 			break;
 		case 'h':
 			usage(prog, stdout);
-			free(trans);
+			cli_lists_free(&lists);
 			return 0;
 		default:
-			free(trans);
+			cli_lists_free(&lists);
 			return cli_try_help(prog);
 		}
 	}
 	if (optind >= argc) {
 		fprintf(stderr, "%s: no FILE to merge\n", prog);
-		free(trans);
+		cli_lists_free(&lists);
 		return cli_try_help(prog);
 	}
 	if (cli_analysis_check(prog, &opts)) {
-		free(trans);
+		cli_lists_free(&lists);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 	in = calloc((size_t)(argc - optind), sizeof(*in));
 	if (!in) {
 		fprintf(stderr, "%s: out of memory\n", prog);
-		free(trans);
+		cli_lists_free(&lists);
 		return lt_error_exit_status(LT_E_NOMEM);
 	}
 	lt_options_init(&defaults);
@@ -144,6 +145,8 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 		status = lt_error_exit_status(err.code);
 		goto out;
 	}
+	/* what shapes the text is this run's to say, as for a saved report */
+	merged->options.max_processes = opts.max_processes;
 	out = cli_output_open(prog, output, argv + optind, argc - optind, &status);
 	if (!out)
 		goto out;
@@ -162,6 +165,6 @@ out:
 	for (i = 0; i < n; i++)
 		lt_report_free(in[i]);
 	free(in);
-	free(trans);
+	cli_lists_free(&lists);
 	return status;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@ static bool quiet;
 enum {
 	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
+	OPT_PRINT_TRANS,
 	OPT_WAITS_STACKS,
 };
 
@@ -40,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "limit",		required_argument, NULL, 'n' },
 	{ "waits-stacks",	required_argument, NULL, OPT_WAITS_STACKS },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
+	{ "print-trans",	no_argument,	   NULL, OPT_PRINT_TRANS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
 	{ "help",		no_argument,	   NULL, 'h' },
 	{ "version",		no_argument,	   NULL, 'V' },
@@ -53,6 +56,45 @@ static bool same_file(const char *a, const char *b)
 
 	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
 	       sa.st_ino == sb.st_ino;
+}
+
+/*
+ * The columns of the terminal on stdout, which text output then fits
+ * (cutting causes with '~'); 0 when stdout is a file or a pipe, where
+ * nothing is cut: COLUMNS when it is set, else what the terminal says.
+ */
+static unsigned int terminal_width(void)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	unsigned long cols;
+	char *end;
+
+	if (!isatty(STDOUT_FILENO))
+		return 0;
+	if (env && *env) {
+		errno = 0;
+		cols = strtoul(env, &end, 10);
+		if (!errno && !*end && cols > 0 && cols <= 100000)
+			return (unsigned int)cols;
+	}
+	if (!ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) && ws.ws_col)
+		return ws.ws_col;
+	return 80;
+}
+
+/* --print-trans: the table built in, as a file a user could start from. */
+static int print_trans(void)
+{
+	size_t len;
+	const char *text = lt_builtin_trans_text(&len);
+
+	if (fwrite(text, 1, len, stdout) != len || fflush(stdout)) {
+		fprintf(stderr, "%s: stdout: cannot write the table: %s\n", prog,
+			strerror(errno));
+		return lt_error_exit_status(LT_E_IO);
+	}
+	return 0;
 }
 
 /* latency-analyze SUBCOMMAND ...: what does not read one trace */
@@ -103,6 +145,8 @@ static void usage(FILE *out)
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
 "                         LatencyTOP's 30-second views\n", out);
 	cli_usage_range(out);
+	fputs("\nTasks:\n", out);
+	cli_usage_tasks(out);
 	fputs("\nAccounting:\n", out);
 	cli_usage_accounting(out);
 	fputs("\n"
@@ -111,6 +155,9 @@ static void usage(FILE *out)
 "                         for traces under ~80,000 events)\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
 "      --no-progress      no progress display\n"
+"      --print-trans      print the built-in translation table and exit\n"
+"                         (a --trans table or /etc/latencytop/*.trans\n"
+"                         overrides its lines)\n"
 "  -h, --help             this help\n"
 "  -V, --version          version\n"
 "\n"
@@ -145,7 +192,7 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 
 int main(int argc, char **argv)
 {
-	const char **trans = NULL;
+	struct cli_lists lists = { 0 };
 	const char *output = NULL, *waits_stacks = NULL;
 	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
 	bool given[LT_WOPT_NR];
@@ -168,9 +215,11 @@ int main(int argc, char **argv)
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:tn:qhV",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &trans);
-		if (ret < 0)
+		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
+		if (ret < 0) {
+			cli_lists_free(&lists);
 			return -ret;
+		}
 		sort_given |= c == 's';
 		if (ret)
 			continue;
@@ -213,6 +262,9 @@ int main(int argc, char **argv)
 		case 'V':
 			printf("latency-analyze %s\n", LT_VERSION_STRING);
 			return 0;
+		case OPT_PRINT_TRANS:
+			cli_lists_free(&lists);
+			return print_trans();
 		default:
 			return cli_try_help(prog);
 		}
@@ -227,15 +279,18 @@ int main(int argc, char **argv)
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 
+	if (!output)
+		opts.width = terminal_width();
 	given[LT_WOPT_STACKS] = opts.stacks;
 	given[LT_WOPT_PER_THREAD] = opts.per_thread;
 	given[LT_WOPT_LIMIT] = opts.limit;
 	given[LT_WOPT_WINDOW] = opts.window_ns;
+	given[LT_WOPT_MAX_PROCESSES] = opts.max_processes;
 	cli_warn_ignored(writer, given, warnf);
 	if (writer->input == LT_WRITE_WAITS || waits_stacks) {
 		status = cli_waits_main(prog, writer, argv[optind], output,
 					waits_stacks, &opts, progress, quiet);
-		free(trans);
+		cli_lists_free(&lists);
 		return status;
 	}
 	lt_options_init(&defaults);
@@ -243,14 +298,17 @@ int main(int argc, char **argv)
 			      quiet, &report, &err, &saved);
 	if (ret < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		free(trans);
+		cli_lists_free(&lists);
 		return lt_error_exit_status(err.code);
 	}
+	cli_warn_no_task(prog, report, quiet);
 	if (saved) {
 		/* what shapes the output is this run's to say */
 		report->options.stacks = opts.stacks;
 		report->options.per_thread = opts.per_thread;
 		report->options.limit = opts.limit;
+		report->options.max_processes = opts.max_processes;
+		report->options.width = opts.width;
 		if (sort_given)
 			lt_report_sort(report, opts.sort);
 	}
@@ -260,7 +318,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
 				strerror(errno));
 			lt_report_free(report);
-			free(trans);
+			cli_lists_free(&lists);
 			return lt_error_exit_status(LT_E_IO);
 		}
 	}
@@ -281,6 +339,6 @@ int main(int argc, char **argv)
 		status = lt_error_exit_status(LT_E_IO);
 	}
 	lt_report_free(report);
-	free(trans);
+	cli_lists_free(&lists);
 	return status;
 }

@@ -94,6 +94,27 @@ enum lt_format {
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
 /*
+ * The tasks the tables count (--pid, --tid, --comm): a thread is selected
+ * when its process's pid is in @pids, its own in @tids, or its name or
+ * its process's matches a shell pattern of @comms (fnmatch(3)); nothing
+ * given, every task.  The global table is then that of the selected tasks,
+ * and a process's section that of its selected threads.
+ */
+struct lt_task_filter {
+	const int *pids;
+	size_t nr_pids;
+	const int *tids;
+	size_t nr_tids;
+	const char *const *comms;
+	size_t nr_comms;
+};
+
+static inline bool lt_task_filter_active(const struct lt_task_filter *f)
+{
+	return f->nr_pids || f->nr_tids || f->nr_comms;
+}
+
+/*
  * One wait the analysis saw, charged or dropped (lt_options.waits): a row
  * for an engine built for many (SQLite, DuckDB, ClickHouse...).  Strings
  * are valid during the call only.
@@ -145,6 +166,10 @@ struct lt_options {
 	bool no_default_trans;		/* skip the built-in and system tables */
 	bool partial;			/* report what was read before damage */
 	unsigned int limit;		/* rows per table in text output; 0 = all */
+	unsigned int max_processes;	/* process sections in text output; 0 = all */
+	unsigned int width;		/* columns text output fits, cutting
+					   causes (a terminal's); 0: never cut */
+	struct lt_task_filter tasks;	/* the tasks counted; none: all */
 	unsigned int threads;		/* threads in all; 0: one per usable core
 					   (one for a small trace), 1:
 					   everything on the caller's */
@@ -186,6 +211,9 @@ struct lt_report_occurrence {
 struct lt_report_stack {
 	const char *const *frames;	/* symbolised, innermost first */
 	unsigned int nr_frames;
+	/* the task's user-space stack below them (perf.data), innermost first */
+	const char *const *user_frames;
+	unsigned int nr_user_frames;
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;
@@ -512,6 +540,7 @@ enum lt_writer_opt {
 	LT_WOPT_PER_THREAD,		/* --per-thread */
 	LT_WOPT_LIMIT,			/* --limit */
 	LT_WOPT_WINDOW,			/* --window */
+	LT_WOPT_MAX_PROCESSES,		/* --max-processes */
 	LT_WOPT_NR
 };
 
@@ -591,6 +620,12 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr);
  */
 const char *lt_report_global_empty(const struct lt_report *report,
 				   const struct lt_report_view *v);
+/*
+ * The translation table built in (latencytop.trans format), @len bytes:
+ * to show a user the lines a table of their own may override.
+ */
+const char *lt_builtin_trans_text(size_t *len);
+
 /* "12.3 ms", "1.23 s": a duration in LatencyTOP's units. */
 char *lt_format_duration(char *buf, size_t len, uint64_t ns);
 /*

@@ -53,6 +53,18 @@ static const char *symbol(void *ctx, uint64_t addr)
 	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
 }
 
+/* A user-space frame, named by the input that encoded it. */
+static const char *user_symbol(void *ctx, uint64_t frame)
+{
+	struct analysis *a = ctx;
+	char buf[512];
+	const char *name = a->in->ops->frame_name(a->in, frame, buf,
+						  sizeof(buf));
+	uint32_t id = lt_strtab_intern(&a->rp->strs, name, strlen(name));
+
+	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
+}
+
 static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 		   struct lt_stack_info *out)
 {
@@ -62,6 +74,10 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 
 	if (nr > 256)
 		nr = 256;
+	/* the cause is the kernel's: its frames come before the user's */
+	for (i = 0; i < nr && frames[i] != LT_FRAME_USER; i++)
+		;
+	nr = i;
 	out->kernel_thread = false;
 	for (i = 0; i < nr; i++) {
 		names[i] = symbol(a, frames[i]);
@@ -239,7 +255,8 @@ static int describe_sources(struct lt_report_priv *priv,
 	if (!c[LT_SRC_REASON_SET])
 		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
 			"no kernel annotations: causes come from kernel stacks "
-			"(load kernel/module or boot the patched kernel)",
+			"(latency-record probes install makes them from kprobes; "
+			"or load kernel/module, or boot the patched kernel)",
 			"-e latencytop");
 	if (!c[LT_SRC_STACK])
 		missing(priv, d, by_id, LT_SRC_STACK, "kernel stacks",
@@ -666,7 +683,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}
-	if (lt_report_build(priv, symbol, a, err) < 0)
+	if (lt_report_build(priv, symbol, a->in->ops->frame_name ? user_symbol : NULL,
+			    a, err) < 0)
 		goto fail;
 	lt_decode_free(&dec);
 	/* the report holds its own copy of every name: the input can go */

@@ -57,12 +57,16 @@ static void usage(FILE *out)
 "  -w, --window=DUR       the windows [ and ] step through (default 30s)\n", prog);
 	cli_usage_range(out);
 	cli_usage_accounting(out);
+	cli_usage_tasks(out);
 	fputs(
 "  -j, --threads=N        threads reading the trace (default: one per core,\n"
 "                         one for a small trace)\n"
 "      --keys=KEYS        play these keys first: characters, and <Up>\n"
 "                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
-"                         <Enter> <Esc> <BS> <Tab> <lt> <Size=COLSxLINES>\n"
+"                         <Enter> <Esc> <BS> <Tab> <Space> <lt> <F1>..<F12>\n"
+"                         <Size=COLSxLINES>, and the mouse at column X,\n"
+"                         line Y from 0: <Click=X,Y> <WheelUp=X,Y>\n"
+"                         <WheelDown=X,Y>\n"
 "      --dump             no terminal: play --keys, print the screen they\n"
 "                         lead to (COLUMNS x LINES, default 80x24), exit\n"
 "  -q, --quiet            no progress and no warnings on stderr\n"
@@ -101,31 +105,42 @@ static int map_key(int ch)
 	case KEY_BACKSPACE: case 127: case 8:
 				return LV_KEY_BACKSPACE;
 	case '\t':		return LV_KEY_TAB;
+	case KEY_F(1): case KEY_F(2): case KEY_F(3): case KEY_F(4):
+	case KEY_F(5): case KEY_F(6): case KEY_F(7): case KEY_F(8):
+	case KEY_F(9): case KEY_F(10): case KEY_F(11): case KEY_F(12):
+				return LV_KEY_F(ch - KEY_F0);
 	default:		/* a UTF-8 character's bytes too (lv-model.h) */
 				return (ch >= 0x20 && ch < 0x7f) ||
 				       (ch >= 0x80 && ch <= 0xff) ? ch : -1;
 	}
 }
 
-static const struct { const char *name; int key; } key_names[] = {
-	{ "Up", LV_KEY_UP }, { "Down", LV_KEY_DOWN }, { "Left", LV_KEY_LEFT },
-	{ "Right", LV_KEY_RIGHT }, { "PgUp", LV_KEY_PGUP },
-	{ "PgDn", LV_KEY_PGDN }, { "Home", LV_KEY_HOME }, { "End", LV_KEY_END },
-	{ "Enter", LV_KEY_ENTER }, { "Esc", LV_KEY_ESC },
-	{ "BS", LV_KEY_BACKSPACE }, { "Tab", LV_KEY_TAB }, { "lt", '<' },
-};
-
 /*
  * The next key of a --keys string at *@s: its code, RESIZE with *@cols
- * and *@lines for <Size=CxL>, 0 at the end, -1 (with *@s at the bad
- * token) for a name it does not know.
+ * and *@lines for <Size=CxL>, a MOUSE_ code with *@cols and *@lines the
+ * column and line (from 0) for <Click=X,Y>, <WheelUp=X,Y> and
+ * <WheelDown=X,Y>, 0 at the end, -1 (with *@s at the bad token) for a
+ * name it does not know.
  */
-#define RESIZE	0x2000
+#define RESIZE		0x2000
+#define MOUSE_CLICK	0x2001
+#define MOUSE_UP	0x2002
+#define MOUSE_DOWN	0x2003
+
+static const struct {
+	const char *name;
+	int code;
+	enum lv_mouse what;
+} mouse_names[] = {
+	{ "Click", MOUSE_CLICK, LV_MOUSE_CLICK },
+	{ "WheelUp", MOUSE_UP, LV_MOUSE_WHEEL_UP },
+	{ "WheelDown", MOUSE_DOWN, LV_MOUSE_WHEEL_DOWN },
+};
 
 static int next_key(const char **s, int *cols, int *lines)
 {
 	const char *p = *s, *end;
-	size_t i, len;
+	int key;
 
 	if (!*p)
 		return 0;
@@ -135,14 +150,13 @@ static int next_key(const char **s, int *cols, int *lines)
 		return map_key((unsigned char)*p) >= 0 ?
 		       map_key((unsigned char)*p) : (unsigned char)*p;
 	}
-	len = (size_t)(end - p - 1);
-	for (i = 0; i < sizeof(key_names) / sizeof(key_names[0]); i++)
-		if (strlen(key_names[i].name) == len &&
-		    !strncmp(p + 1, key_names[i].name, len)) {
-			*s = end + 1;
-			return key_names[i].key;
-		}
+	key = lv_key_by_name(p + 1, (size_t)(end - p - 1));
+	if (key >= 0) {
+		*s = end + 1;
+		return key;
+	}
 	{
+		size_t i, len;
 		int n = 0;
 
 		if (sscanf(p, "<Size=%dx%d>%n", cols, lines, &n) == 2 &&
@@ -150,6 +164,18 @@ static int next_key(const char **s, int *cols, int *lines)
 		    *cols <= 1000 && *lines <= 1000) {
 			*s = end + 1;
 			return RESIZE;
+		}
+		for (i = 0; i < sizeof(mouse_names) / sizeof(mouse_names[0]); i++) {
+			len = strlen(mouse_names[i].name);
+			if (strncmp(p + 1, mouse_names[i].name, len) || p[len + 1] != '=')
+				continue;
+			n = 0;
+			if (sscanf(p + len + 2, "%d,%d>%n", cols, lines, &n) == 2 &&
+			    p + len + 2 + n == end + 1 &&
+			    *cols >= 0 && *lines >= 0 && *cols < 1000 && *lines < 1000) {
+				*s = end + 1;
+				return mouse_names[i].code;
+			}
 		}
 	}
 	return -1;
@@ -162,6 +188,7 @@ static int next_key(const char **s, int *cols, int *lines)
 static int check_keys(const char *keys, bool to_dump)
 {
 	const char *s = keys;
+	char names[512], what[600];
 	int c, l, k;
 
 	while ((k = next_key(&s, &c, &l)) > 0)
@@ -171,11 +198,12 @@ static int check_keys(const char *keys, bool to_dump)
 	if (k < 0 && !strncmp(s, "<Size=", 6))
 		return cli_bad_arg(prog, "--keys", s,
 				   "expected <Size=COLSxLINES>, each 1 to 1000");
-	if (k < 0)
-		return cli_bad_arg(prog, "--keys", s,
-				   "expected a character or <Up> <Down> <Left> "
-				   "<Right> <PgUp> <PgDn> <Home> <End> <Enter> "
-				   "<Esc> <BS> <Tab> <lt> <Size=COLSxLINES>");
+	if (k < 0) {
+		snprintf(what, sizeof(what), "expected a character or %s "
+			 "<Size=COLSxLINES> <Click=X,Y> <WheelUp=X,Y> <WheelDown=X,Y>",
+			 lv_key_names(names, sizeof(names)));
+		return cli_bad_arg(prog, "--keys", s, what);
+	}
 	return 0;
 }
 
@@ -188,12 +216,17 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 	while (!m->quit && (k = next_key(&s, &cols, &lines)) > 0) {
 		if (k == RESIZE) {
 			resizeterm(lines, cols);
+			lv_model_resize(m, COLS, LINES);
+			continue;
+		}
+		if (k >= MOUSE_CLICK && k <= MOUSE_DOWN) {
+			if (lv_model_mouse(m, mouse_names[k - MOUSE_CLICK].what,
+					   lines, cols) < 0)
+				return -1;
 			continue;
 		}
 		if (lv_model_key(m, k) < 0)
 			return -1;
-		/* drawing clamps the cursors, as on a terminal */
-		lv_draw(m, path);
 	}
 	return 0;
 }
@@ -263,7 +296,8 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
 	}
-	lv_draw(m, path);
+	lv_draw_colors();
+	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0) {
 		endwin();
 		fprintf(stderr, "%s: out of memory\n", prog);
@@ -317,6 +351,22 @@ static void die_of_stop(void)
 	raise(stop_signal);
 }
 
+/* A mouse event curses read, to the model: 0, or -1 when out of memory. */
+static int mouse(struct lv_model *m)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+		return lv_model_mouse(m, LV_MOUSE_CLICK, ev.y, ev.x);
+	if (ev.bstate & BUTTON4_PRESSED)
+		return lv_model_mouse(m, LV_MOUSE_WHEEL_UP, ev.y, ev.x);
+	if (ev.bstate & BUTTON5_PRESSED)
+		return lv_model_mouse(m, LV_MOUSE_WHEEL_DOWN, ev.y, ev.x);
+	return 0;
+}
+
 static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 {
 	int ch, k, errors = 0;
@@ -331,6 +381,12 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 	curs_set(0);
 	/* Esc alone leaves a screen: do not wait a second to tell it from a key */
 	set_escdelay(50);
+	lv_draw_colors();
+	/* a click (press) and the wheel, at once: no wait to tell a click */
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED |
+		  BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	lv_model_resize(m, COLS, LINES);
 	if (play(m, keys, path) < 0)
 		goto nomem;
 	while (!m->quit && !stop_signal) {
@@ -351,8 +407,16 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 			continue;
 		}
 		errors = 0;
-		if (ch == KEY_RESIZE)
-			continue;	/* drawn again at the new size */
+		if (ch == KEY_RESIZE) {
+			/* drawn again at the new size, the model fitted to it */
+			lv_model_resize(m, COLS, LINES);
+			continue;
+		}
+		if (ch == KEY_MOUSE) {
+			if (mouse(m) < 0)
+				goto nomem;
+			continue;
+		}
 		k = map_key(ch);
 		if (k >= 0 && lv_model_key(m, k) < 0)
 			goto nomem;
@@ -407,7 +471,7 @@ static int check_term(bool to_dump)
 struct args {
 	struct lt_options opts;
 	struct lt_options base;		/* the viewer's defaults */
-	const char **trans;		/* --trans files: opts points here */
+	struct cli_lists lists;		/* opts points here */
 	const char *keys;
 	const char *path;
 	bool quiet, no_progress, to_dump, sort_given;
@@ -424,7 +488,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "qhV",
 				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->trans);
+		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->lists);
 		if (ret < 0)
 			return -ret;
 		a->sort_given |= c == 's';
@@ -484,6 +548,10 @@ static int browse(struct args *a)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		return lt_error_exit_status(err.code);
 	}
+	cli_warn_no_task(prog, report, a->quiet);
+	/* how many processes the bar shows is this run's to say */
+	if (saved)
+		report->options.max_processes = a->opts.max_processes;
 	/* -s orders a saved report's rows too: that is the viewer's to say */
 	if (lv_model_init(&m, report, a->sort_given ? a->opts.sort :
 					    report->options.sort) < 0) {
@@ -539,6 +607,6 @@ int main(int argc, char **argv)
 
 	if (ret < 0)
 		ret = browse(&a);
-	free(a.trans);
+	cli_lists_free(&a.lists);
 	return ret;
 }

@@ -11,21 +11,47 @@
 #include <string.h>
 
 #include "lv-draw.h"
+#include "lv-layout.h"
+#include "lv-page.h"
 #include "lv-text.h"
 
-#define MIN_COLS	40
-#define MIN_LINES	10
+/*
+ * What stands out, and how: in colour where the terminal has it (and
+ * NO_COLOR is not set), else in attributes alone, which any terminal
+ * curses can drive shows.  The text is the same either way.
+ */
+enum look { LOOK_BAR, LOOK_WORST, LOOK_PROC, LOOK_TITLE, LOOK_NR };
+
+static attr_t looks[LOOK_NR] = {
+	[LOOK_BAR] = A_REVERSE,		/* the title and status bars */
+	[LOOK_WORST] = A_BOLD,		/* rows whose maximum is near the table's worst */
+	[LOOK_PROC] = A_REVERSE,	/* the chosen process in the bar */
+	[LOOK_TITLE] = A_BOLD,		/* the process's title */
+};
+
+bool lv_draw_colors(void)
+{
+	const char *no = getenv("NO_COLOR");
+
+	/* no-color.org: set and not empty */
+	if ((no && *no) || !has_colors() || start_color() != OK)
+		return false;
+	use_default_colors();
+	/* htop's: black on cyan bars, red for the worst, the choice in green */
+	init_pair(1, COLOR_BLACK, COLOR_CYAN);
+	init_pair(2, COLOR_RED, -1);
+	init_pair(3, COLOR_BLACK, COLOR_GREEN);
+	init_pair(4, COLOR_CYAN, -1);
+	looks[LOOK_BAR] = COLOR_PAIR(1);
+	looks[LOOK_WORST] = COLOR_PAIR(2) | A_BOLD;
+	looks[LOOK_PROC] = COLOR_PAIR(3) | A_BOLD;
+	looks[LOOK_TITLE] = COLOR_PAIR(4) | A_BOLD;
+	return true;
+}
+
 #define MEDIUM		64	/* from here on, Total too */
 #define WIDE		100	/* and Average and Count */
-#define MAX_CAUSE	160
-
-static const char *const kind_name[LT_CAUSE_NR] = {
-	[LT_CAUSE_ANNOTATED] = "annotated by the kernel",
-	[LT_CAUSE_TRANSLATED] = "translated from its kernel stack",
-	[LT_CAUSE_FUNCTION] = "blocking function of its kernel stack",
-	[LT_CAUSE_UNKNOWN] = "no annotation and no stack",
-	[LT_CAUSE_SCHED] = "runnable, waiting for a CPU",
-};
+#define MAX_CAUSE	1000	/* a cell's columns at most */
 
 /*
  * @s at (y, x), cut to the screen's width.  What cannot be drawn (a task
@@ -80,29 +106,6 @@ static void bar(int y, int attr, const char *s)
 static const char *dur(char *buf, size_t len, uint64_t ns)
 {
 	return lt_format_duration(buf, len, ns);
-}
-
-static void range_text(const struct lv_model *m, char *buf, size_t len)
-{
-	const struct lt_report *r = m->rep;
-	const struct lt_report_view *v = lv_model_view(m);
-	char d[32], a[32], b[32];
-
-	if (m->view < 0 && (v->start_ns != r->start_ns || v->end_ns != r->end_ns))
-		/* cut by --from or --to: where, as the windows say it */
-		snprintf(buf, len, "range +%s .. +%s, %s",
-			 v->start_ns == r->start_ns ? "0 s" :
-			 dur(a, sizeof(a), v->start_ns - r->start_ns),
-			 dur(b, sizeof(b), v->end_ns - r->start_ns),
-			 dur(d, sizeof(d), v->end_ns - v->start_ns));
-	else if (m->view < 0)
-		snprintf(buf, len, "whole trace, %s",
-			 dur(d, sizeof(d), v->end_ns - v->start_ns));
-	else	/* numbered and written as latency-analyze --window does */
-		snprintf(buf, len, "window %ld [0-%zu]: +%s .. +%s", m->view,
-			 r->nr_windows - 1, v->start_ns == r->start_ns ? "0 s" :
-			 dur(a, sizeof(a), v->start_ns - r->start_ns),
-			 dur(b, sizeof(b), v->end_ns - r->start_ns));
 }
 
 /*
@@ -170,46 +173,42 @@ static void row_text(char *line, size_t len, enum cols cols, enum lt_sort sort,
 }
 
 /*
- * Table @t in @height lines from line @y, its head first, rows in @sort's
- * order; the cursor row reversed when @focused, underlined when not;
- * @empty what it says without rows.
+ * Table @t in @rows rows under its head at line @y, rows in @sort's
+ * order from its top (the model keeps the cursor in sight); the cursor
+ * row reversed when @focused, underlined when not; @empty what it says
+ * without rows.  The cause column is as wide as @cause_cols (the view's
+ * widest) where the screen has room, so the numbers stay by the causes.
  */
-static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
-		  bool focused, const char *empty)
+static void table(const struct lv_table *t, enum lt_sort sort, int y, int rows,
+		  bool focused, int cause_cols, const char *empty)
 {
 	/* a cause cut to fit here is still wider than a cell: it gets its '~' */
 	char cause[CELL_BYTES + 4], c[CELL_BYTES], line[CELL_BYTES + 128],
 	     mx[32], avg[32], tot[32], cnt[24], pct[16];
-	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i;
+	int cw = lt_format_count_width(t->rows, t->nr), cause_w, i, attr;
+	uint64_t worst = 0;
 	enum cols cols;
 	size_t k;
 
+	for (k = 0; k < t->nr; k++)
+		if (t->rows[k].max_ns > worst)
+			worst = t->rows[k].max_ns;
 	cols = COLS >= WIDE ? COLS_WIDE : COLS >= MEDIUM ? COLS_MEDIUM :
 	       COLS_NARROW;
 	cause_w = COLS - 1 - (cols == COLS_WIDE ? 11 + 11 + cw + 1 + 12 + 8 :
 			      cols == COLS_MEDIUM ? 11 + 12 + 8 : 11 + 8);
-	/* the numbers stay near their causes on a very wide terminal */
+	if (cause_w > cause_cols)
+		cause_w = cause_cols > (int)strlen("Cause") ? cause_cols :
+			  (int)strlen("Cause");
 	if (cause_w > MAX_CAUSE)
 		cause_w = MAX_CAUSE;
 	row_text(line, sizeof(line), cols, sort, cw,
 		 cell(c, sizeof(c), "Cause", cause_w), "Maximum", "Average",
 		 "Count", "Total", "Percent");
 	put(y, 0, A_BOLD, line);
-	height--;
-	if (height < 1)
-		return;
-	t->page = (size_t)height;
-	/* no blank lines under the last row while rows are above the top */
-	if (t->top + (size_t)height > t->nr)
-		t->top = t->nr > (size_t)height ? t->nr - (size_t)height : 0;
-	/* the cursor stays on screen */
-	if (t->sel < t->top)
-		t->top = t->sel;
-	if (t->sel >= t->top + (size_t)height)
-		t->top = t->sel - (size_t)height + 1;
 	if (!t->nr)
 		put(y + 1, 1, 0, empty);
-	for (i = 0; i < height; i++) {
+	for (i = 0; i < rows; i++) {
 		const struct lt_report_row *r;
 
 		k = t->top + (size_t)i;
@@ -227,35 +226,19 @@ static void table(struct lv_table *t, enum lt_sort sort, int y, int height,
 		/* '>' too: the cursor shows in --dump and on any terminal */
 		if (k == t->sel && focused)
 			line[0] = '>';
-		put(y + 1 + i, 0, k == t->sel ? (focused ? A_REVERSE : A_UNDERLINE) : 0,
-		    line);
+		/* the worst stand out: a maximum at least half the table's */
+		attr = r->max_ns >= worst / 2 + worst % 2 ? (int)looks[LOOK_WORST] : 0;
+		if (k == t->sel)
+			attr |= focused ? A_REVERSE : A_UNDERLINE;
+		put(y + 1 + i, 0, attr, line);
 	}
-}
-
-/*
- * A name in the bar, " comm " or "[comm]" for the cursor's, as drawn
- * (lv-text.h); a name longer than a few words (a saved report may hold
- * any) is cut with '~' so that its brackets stay.  Returns its columns.
- */
-#define BAR_NAME_MAX	40
-#define BAR_NAME_BYTES	(BAR_NAME_MAX * 4 + 4)	/* UTF-8, '~', brackets */
-
-static int bar_name(char *buf, size_t len, const char *comm, bool cur)
-{
-	char name[BAR_NAME_MAX * 4 + 1];
-	size_t used;
-	int w = lv_text_fit(name, sizeof(name), comm, BAR_NAME_MAX, &used);
-	bool cut = comm[used] != '\0';
-
-	snprintf(buf, len, cur ? "[%s%s]" : " %s%s ", name, cut ? "~" : "");
-	return w + cut + 2;
 }
 
 /* The process bar: names side by side, scrolled to keep the cursor's in sight. */
 static void process_bar(const struct lv_model *m, int y)
 {
 	const struct lt_report_process *p;
-	int x, start = 0, pos = 0, len, cur_x = 0, cur_len = 0, right;
+	int x, start, pos = 0, len, right;
 	char prefix[32] = "";
 	size_t i;
 
@@ -265,33 +248,13 @@ static void process_bar(const struct lv_model *m, int y)
 		putf(y, 0, 0, "%s(no process)", prefix);
 		return;
 	}
-	/* where the cursor's name falls, to scroll the bar (as drawn below) */
-	for (i = 0; i < m->nr_procs; i++) {
-		char name[BAR_NAME_BYTES];
-
-		len = bar_name(name, sizeof(name), lv_model_proc_at(m, i)->comm,
-			       false) + 1;
-		if (i == m->proc) {
-			cur_x = pos;
-			cur_len = len;
-		}
-		pos += len;
-	}
-	x = (int)strlen(prefix);
-	if (cur_x + cur_len > COLS - x)
-		start = cur_x + cur_len - (COLS - x);
-	/*
-	 * Names beyond either edge: '<' and '>' take the edge columns, which
-	 * the names then leave alone (a two-column character half under a
-	 * marker would shift the rest of the terminal's line).
-	 */
-	right = pos - 1 - start > COLS - x ? COLS - 1 : COLS;
+	lv_bar_geometry(m, &x, &start, &right);
 	put(y, 0, A_BOLD, prefix);
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
-		char name[BAR_NAME_BYTES];
+		char name[LV_BAR_NAME_BYTES];
 
 		p = lv_model_proc_at(m, i);
-		len = bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
+		len = lv_bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
 		if (pos + len > start && pos - start + x < right) {
 			int skip = pos < start ? start - pos : 0, over, col;
 			const char *rest;
@@ -300,7 +263,7 @@ static void process_bar(const struct lv_model *m, int y)
 				skip++;		/* its first column is the '<' */
 			rest = lv_text_skip(name, skip, &over);
 			col = x + pos - start + skip + over;
-			put_in(y, col, i == m->proc ? A_REVERSE : 0, rest,
+			put_in(y, col, i == m->proc ? (int)looks[LOOK_PROC] : 0, rest,
 			       right - col);
 		}
 		pos += len;
@@ -324,39 +287,34 @@ static const char *shown(char *buf, size_t len, const struct lv_table *t,
 	return buf;
 }
 
-static void main_screen(struct lv_model *m)
+static void main_screen(const struct lv_model *m)
 {
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
-	int body = LINES - 7, g, l, y;
+	bool selected = lt_task_filter_active(&m->rep->options.tasks);
 	char d[32], tot[32], more[64], line[256], uncharged[96];
+	struct lv_layout lay;
 	const char *rows;
 
-	/*
-	 * Rows for the two tables: the process table what it needs up to
-	 * half, the global table the rest, and back to the process table
-	 * whatever the global one leaves.
-	 */
-	l = m->local.nr < (size_t)body / 2 ? (int)m->local.nr : body / 2;
-	g = body - l;
-	if ((size_t)g > m->global.nr)
-		g = m->global.nr ? (int)m->global.nr : 1;
-	l = body - g;
-	table(&m->global, m->sort, 2, g + 1, m->focus == LV_FOCUS_GLOBAL,
+	lv_layout_main(m, &lay);
+	table(&m->global, m->sort, lay.global_y, lay.global_rows,
+	      m->focus == LV_FOCUS_GLOBAL, m->cause_cols,
 	      lt_report_global_empty(m->rep, v));
 	/* as latency-analyze words it, or shorter than the screen: the total shows */
 	dur(d, sizeof(d), v->total_ns);
-	rows = shown(more, sizeof(more), &m->global, g);
-	if (snprintf(line, sizeof(line), "Global latencies%s: %s charged%s",
+	rows = shown(more, sizeof(more), &m->global, lay.global_rows);
+	if (snprintf(line, sizeof(line), "Global latencies%s%s: %s charged%s",
+		     selected ? " of the selected tasks" : "",
 		     m->rep->options.kernel_threads ? "" :
 		     " (kernel threads excluded)", d, rows) > COLS)
-		snprintf(line, sizeof(line), "Global%s: %s%s",
+		snprintf(line, sizeof(line), "Global%s%s: %s%s",
+			 selected ? ", selected" : "",
 			 m->rep->options.kernel_threads ? "" :
 			 " (no kernel threads)", d, rows);
-	put(1, 0, 0, line);
-	y = 3 + g;
-	process_bar(m, y++);
-	table(&m->local, m->sort, y + 1, l + 1, m->focus == LV_FOCUS_PROCESS,
+	put(lay.title_y, 0, 0, line);
+	process_bar(m, lay.bar_y);
+	table(&m->local, m->sort, lay.local_y, lay.local_rows,
+	      m->focus == LV_FOCUS_PROCESS, m->cause_cols,
 	      p && p->user_requested.count ?
 	      "(none charged: its waits were user requested)" :
 	      "(no latencies)");
@@ -369,254 +327,38 @@ static void main_screen(struct lv_model *m)
 			 "  Not charged: %" PRIu64 " user-requested (%s)",
 			 p->user_requested.count,
 			 dur(d, sizeof(d), p->user_requested.total_ns));
-	putf(y, 0, A_BOLD, "Process %s (%d)%s  Total: %s%s%s", p->comm, p->pid,
-	     p->kernel_thread ? " [kernel thread]" : "",
+	putf(lay.proc_y, 0, (int)looks[LOOK_TITLE], "Process %s (%d)%s  Total: %s%s%s", p->comm,
+	     p->pid, p->kernel_thread ? " [kernel thread]" : "",
 	     dur(tot, sizeof(tot), p->total_ns),
-	     shown(more, sizeof(more), &m->local, l), uncharged);
-}
-
-/* Lines of a scrolling screen, kept until drawn. */
-struct text {
-	char **line;
-	size_t nr, cap;
-};
-
-static void __attribute__((format(printf, 2, 3)))
-add(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0)
-		s = NULL;
-	va_end(ap);
-	if (!s)
-		return;		/* out of memory: a shorter screen */
-	if (t->nr == t->cap) {
-		size_t ncap = t->cap ? t->cap * 2 : 64;
-		char **n = realloc(t->line, ncap * sizeof(*n));
-
-		if (!n) {
-			free(s);
-			return;
-		}
-		t->line = n;
-		t->cap = ncap;
-	}
-	t->line[t->nr++] = s;
-}
-
-#define WRAP_INDENT	4
-
-/*
- * The screen line that starts at @s, to be drawn at column @x (a line's
- * first at 0, the rest indented), in @buf as drawn; returns what is left.
- * A word is not cut where a space before it can end the line: the "i"
- * screen's trace-cmd command must copy whole.  Stack frames have none.
- */
-static const char *wrap_piece(char *buf, size_t size, const char *s, int x)
-{
-	size_t used, keep;
-	char *piece;
-
-	lv_text_fit(buf, size, s, COLS - x, &used);
-	if (s[used] == ' ')
-		return s + used + strspn(s + used, " ");
-	if (!s[used])
-		return s + used;
-	for (keep = used; keep && s[keep - 1] != ' '; keep--)
-		;
-	/*
-	 * A space ends the line (0x20 is never inside a UTF-8 character),
-	 * but not the indent: the word would only move under it, and be cut.
-	 */
-	if (keep <= strspn(s, " ") || !(piece = strndup(s, keep)))
-		return s + used;
-	lv_text_fit(buf, size, piece, COLS - x, NULL);
-	free(piece);
-	return s + keep;
-}
-
-/* Where @line's wrapped pieces start: past its own indent, and then some. */
-static int cont_x(const char *line)
-{
-	int lead = (int)strspn(line, " ");
-
-	return lead < COLS / 2 ? lead + WRAP_INDENT : WRAP_INDENT;
+	     shown(more, sizeof(more), &m->local, lay.local_rows), uncharged);
 }
 
 /*
- * @t's lines from the scroll position, those wider than the screen
- * wrapped (the rest indented), so that no stack frame or reason path is
- * cut; @t is freed.
+ * A scrolling screen's text from the model's scroll position, lines
+ * wider than the screen wrapped (lv-page.h), so that no stack frame or
+ * reason path is cut.
  */
-static void text_show(struct lv_model *m, struct text *t, const char *title)
+static void text_screen(const struct lv_model *m)
 {
-	size_t height = (size_t)(LINES - 2), rows = 0, i, row;
+	size_t height = (size_t)(LINES - 2), row = 0, i;
+	struct lv_page pg;
 	const char *s;
 	char buf[1024];
-	int x, y;
+	int x, px, y = 1;
 
-	/* how many screen lines the text takes, wrapped as drawn below */
-	for (i = 0; i < t->nr; i++)
-		for (s = t->line[i], x = 0; !x || *s; x = cont_x(t->line[i]), rows++)
-			s = wrap_piece(buf, sizeof(buf), s, x);
-	if (m->scroll + height > rows)
-		m->scroll = rows > height ? rows - height : 0;
-	m->text_page = height;
-	bar(0, A_REVERSE, title);
-	for (row = 0, y = 1, i = 0; i < t->nr && y <= (int)height; i++) {
-		for (s = t->line[i], x = 0; !x || *s; x = cont_x(t->line[i])) {
-			s = wrap_piece(buf, sizeof(buf), s, x);
+	lv_page_build(m, &pg);
+	bar(0, (int)looks[LOOK_BAR], pg.title ? pg.title : "");
+	for (i = 0; i < pg.nr && y <= (int)height; i++) {
+		s = pg.line[i];
+		x = 0;
+		do {
+			px = x;
+			lv_page_piece(&pg, i, &s, &x, COLS, buf, sizeof(buf));
 			if (row++ >= m->scroll && y <= (int)height)
-				mvaddstr(y++, x, buf);
-		}
+				mvaddstr(y++, px, buf);
+		} while (*s);
 	}
-	for (i = 0; i < t->nr; i++)
-		free(t->line[i]);
-	free(t->line);
-}
-
-static void detail_screen(struct lv_model *m)
-{
-	const struct lt_report_row *r = lv_model_row(m);
-	const struct lt_report_process *p = lv_model_process(m);
-	/* whole, wrapped: a long UTF-8 cause (3 bytes a character) too */
-	char cause[1024], a[32], b[32], c[32], d[32], range[96];
-	struct text t = { 0 };
-	size_t i;
-	unsigned int k;
-
-	if (!r) {
-		m->screen = LV_SCREEN_MAIN;
-		return;
-	}
-	lt_format_cause(cause, sizeof(cause), r, 0);
-	range_text(m, range, sizeof(range));
-	add(&t, "%s", cause);
-	add(&t, "  %s", kind_name[r->kind < LT_CAUSE_NR ? r->kind : LT_CAUSE_UNKNOWN]);
-	if (m->focus == LV_FOCUS_PROCESS && p)
-		add(&t, "  in process %s (%d), %s", p->comm, p->pid, range);
-	else
-		add(&t, "  in the global table, %s", range);
-	add(&t, "%s", "");
-	add(&t, "Count %" PRIu64 "   Total %s   Maximum %s   Average %s", r->count,
-	    dur(a, sizeof(a), r->total_ns), dur(b, sizeof(b), r->max_ns),
-	    dur(c, sizeof(c), r->avg_ns));
-	add(&t, "Median %s   90th percentile %s   99th percentile %s",
-	    dur(a, sizeof(a), r->p50_ns), dur(b, sizeof(b), r->p90_ns),
-	    dur(c, sizeof(c), r->p99_ns));
-	add(&t, "%.1f%% of the table's time", r->percent);
-	add(&t, "Longest ended at %s s, thread %d",
-	    lt_format_stamp(d, sizeof(d), r->max_at_ns), r->max_tid);
-	add(&t, "%s", "");
-	add(&t, "Worst occurrences (%u)", r->nr_worst);
-	for (k = 0; k < r->nr_worst; k++)
-		add(&t, "  %10s   ended at %s s   thread %d",
-		    dur(a, sizeof(a), r->worst[k].dur_ns),
-		    lt_format_stamp(d, sizeof(d), r->worst[k].end_ns),
-		    r->worst[k].tid);
-	add(&t, "%s", "");
-	add(&t, "Kernel stacks and reason paths (%zu distinct)", r->nr_stacks);
-	for (i = 0; i < r->nr_stacks; i++) {
-		const struct lt_report_stack *s = &r->stacks[i];
-		char path[1024] = "";
-		size_t used = 0;
-
-		for (k = 0; k < s->path_depth && used < sizeof(path); k++)
-			used += (size_t)snprintf(path + used, sizeof(path) - used,
-						 "%s%s", k ? " > " : ", in ", s->path[k]);
-		add(&t, "  %" PRIu64 " wait%s, %s, max %s%s", s->count,
-		    s->count == 1 ? "" : "s", dur(a, sizeof(a), s->total_ns),
-		    dur(b, sizeof(b), s->max_ns), s->path_depth > 1 ? path : "");
-		for (k = 0; k < s->nr_frames; k++)
-			add(&t, "      %s", s->frames[k]);
-		if (!s->nr_frames)
-			add(&t, "      (no kernel stack recorded)");
-	}
-	text_show(m, &t, " Details");
-}
-
-/* Lines of @fn's text output, added to @t (nothing when out of memory). */
-static void add_output(struct text *t, const struct lv_model *m,
-		       int (*fn)(const struct lt_report *,
-				 const struct lt_report_view *, FILE *))
-{
-	char *buf = NULL, *line, *next;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return;
-	fn(m->rep, lv_model_view(m), f);
-	if (fclose(f) == 0)
-		for (line = buf; line && *line; line = next) {
-			next = strchr(line, '\n');
-			if (next)
-				*next++ = '\0';
-			add(t, "%s", line);
-		}
-	free(buf);
-}
-
-static int write_header(const struct lt_report *r,
-			const struct lt_report_view *v, FILE *out)
-{
-	(void)v;
-	return lt_report_write_header(r, out);
-}
-
-/* What latency-analyze says before its tables: sources, losses, drops. */
-static void info_screen(struct lv_model *m)
-{
-	char range[96];
-	struct text t = { 0 };
-
-	add_output(&t, m, write_header);
-	range_text(m, range, sizeof(range));
-	add(&t, "%s", "");
-	add(&t, "Shown: %s", range);
-	add_output(&t, m, lt_report_write_view_head);
-	text_show(m, &t, " Trace");
-}
-
-static void help_screen(struct lv_model *m)
-{
-	static const char *const help[] = {
-		"latency-view: LatencyTOP's screen over a recorded trace",
-		"",
-		"The top table is the global one (every user process; kernel",
-		"threads too with --kernel-threads); below the process bar, the",
-		"selected process's own table.",
-		"",
-		"  Left, Right, h l walk the process bar",
-		"  Up, Down, k j    move in the table with the cursor (>)",
-		"  PgUp, PgDn       a page; Home, End: first, last row",
-		"  Tab              move the cursor to the other table",
-		"  Enter            details of the row: percentiles, the worst",
-		"                   occurrences (when they ended), kernel stacks",
-		"                   and reason paths",
-		"  s, then a letter only processes whose name starts with it",
-		"                   (s, then space: all again; Esc: as it was)",
-		"  /                search a process (name or pid) or a cause;",
-		"                   n: the next match",
-		"  o                sort by maximum, total, count, average",
-		"  ], [             the next, previous window of --window (30 s",
-		"                   by default); before the first: the whole trace",
-		"  i                the trace: its sources, what it lacks, what",
-		"                   was lost and what was not charged",
-		"  ?                this help",
-		"  q                quit (from details or help: back)",
-		"",
-		"The same numbers as latency-analyze given the same options.",
-	};
-	struct text t = { 0 };
-	size_t i;
-
-	for (i = 0; i < sizeof(help) / sizeof(help[0]); i++)
-		add(&t, "%s", help[i]);
-	text_show(m, &t, " Help");
+	lv_page_free(&pg);
 }
 
 static void status_line(const struct lv_model *m)
@@ -627,41 +369,32 @@ static void status_line(const struct lv_model *m)
 		snprintf(buf, sizeof(buf), "/%.*s", (int)m->input_len, m->input);
 	else if (m->msg[0])
 		snprintf(buf, sizeof(buf), "%s", m->msg);
-	else if (m->screen != LV_SCREEN_MAIN)
-		snprintf(buf, sizeof(buf), "Up Down PgUp PgDn Home End scroll  "
-			 "q or Esc back");
 	else
-		snprintf(buf, sizeof(buf),
-			 "q quit  ? help  <-> process  Enter details  / search  "
-			 "[ ] window  i trace");
-	bar(LINES - 1, A_REVERSE, buf);
+		lv_page_status(m, buf, sizeof(buf));
+	bar(LINES - 1, (int)looks[LOOK_BAR], buf);
 }
 
-void lv_draw(struct lv_model *m, const char *path)
+void lv_draw(const struct lv_model *m, const char *path)
 {
 	char title[512], range[96];
 	const char *base;
 
 	erase();
-	if (COLS < MIN_COLS || LINES < MIN_LINES) {
-		putf(0, 0, 0, "too small: %dx%d < %dx%d", COLS, LINES, MIN_COLS,
-		     MIN_LINES);
+	if (COLS < LV_MIN_COLS || LINES < LV_MIN_LINES) {
+		putf(0, 0, 0, "too small: %dx%d < %dx%d", COLS, LINES, LV_MIN_COLS,
+		     LV_MIN_LINES);
 		return;
 	}
-	if (m->screen == LV_SCREEN_HELP)
-		help_screen(m);
-	else if (m->screen == LV_SCREEN_INFO)
-		info_screen(m);
-	else if (m->screen == LV_SCREEN_DETAIL)
-		detail_screen(m);	/* back to the main screen when no row */
-	if (m->screen == LV_SCREEN_MAIN) {
-		range_text(m, range, sizeof(range));
+	if (m->screen != LV_SCREEN_MAIN) {
+		text_screen(m);
+	} else {
+		lv_page_range(m, range, sizeof(range));
 		base = strrchr(path, '/');
 		/* what changes first: a long path is cut, not the range */
 		snprintf(title, sizeof(title), " LatencyTOP  %s%s  sort: %s  %s",
 			 m->rep->partial ? "PARTIAL  " : "", range,
 			 lv_model_sort_name(m->sort), base ? base + 1 : path);
-		bar(0, A_REVERSE, title);
+		bar(0, (int)looks[LOOK_BAR], title);
 		main_screen(m);
 	}
 	status_line(m);

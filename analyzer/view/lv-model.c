@@ -9,10 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lv-layout.h"
 #include "lv-model.h"
+#include "lv-page.h"
 #include "lv-text.h"
 
-#define PAGE	10	/* rows a page key moves before anything was drawn */
+#define PAGE	10	/* rows a page key moves on a screen too small for any */
+#define WHEEL	3	/* rows a turn of the mouse wheel scrolls */
+
+static int key_request(struct lv_model *m, int key);
 
 const char *lv_model_sort_name(enum lt_sort sort)
 {
@@ -104,6 +109,30 @@ static void table_forget(struct lv_table *t)
 }
 
 /*
+ * The widest cause of @v's tables, so that the numbers stay next to the
+ * causes on a wide screen, in the same columns for every process.
+ */
+static int view_cause_cols(const struct lt_report_view *v)
+{
+	char cause[1024];
+	size_t i, k;
+	int w = 0, c;
+
+	for (i = 0; i < v->nr_global; i++) {
+		lt_format_cause(cause, sizeof(cause), &v->global[i], 0);
+		c = lv_text_fit(cause, sizeof(cause), cause, 1 << 20, NULL);
+		w = c > w ? c : w;
+	}
+	for (k = 0; k < v->nr_processes; k++)
+		for (i = 0; i < v->processes[k].nr_rows; i++) {
+			lt_format_cause(cause, sizeof(cause), &v->processes[k].rows[i], 0);
+			c = lv_text_fit(cause, sizeof(cause), cause, 1 << 20, NULL);
+			w = c > w ? c : w;
+		}
+	return w;
+}
+
+/*
  * After the view, filter, sort or process changed: everything shown
  * again.  The chosen process is found again where it is; where it is
  * not, the bar's first one is shown, and the choice is kept for the
@@ -130,7 +159,9 @@ static int rebuild(struct lv_model *m)
 	}
 	m->nr_procs = 0;
 	m->proc = 0;
-	for (i = 0; i < v->nr_processes; i++)
+	/* --max-processes: the first that pass, as latency-analyze's sections */
+	for (i = 0; i < v->nr_processes && (!m->rep->options.max_processes ||
+					     m->nr_procs < m->rep->options.max_processes); i++)
 		if (passes(m, &v->processes[i]))
 			m->procs[m->nr_procs++] = i;
 	for (i = 0; i < m->nr_procs; i++)
@@ -142,11 +173,63 @@ static int rebuild(struct lv_model *m)
 		local.reason = NULL;
 	}
 	m->shown_pid = p ? p->pid : -1;
+	m->cause_cols = view_cause_cols(v);
 	table_fill(&m->global, v->global, v->nr_global, global);
 	table_fill(&m->local, p ? p->rows : NULL, p ? p->nr_rows : 0, local);
 	if (!p && m->focus == LV_FOCUS_PROCESS)
 		m->focus = LV_FOCUS_GLOBAL;
 	return 0;
+}
+
+/* @t shows @rows rows: its top keeps the cursor in sight and no blank below. */
+static void table_fit(struct lv_table *t, int rows)
+{
+	size_t h = rows > 0 ? (size_t)rows : 1;
+
+	t->page = h;
+	if (t->top + h > t->nr)
+		t->top = t->nr > h ? t->nr - h : 0;
+	if (t->sel < t->top)
+		t->top = t->sel;
+	if (t->sel >= t->top + h)
+		t->top = t->sel - h + 1;
+}
+
+/*
+ * Everything inside the screen as it will be drawn: the tables' pages
+ * and tops, a text screen's scroll (stopped at its end), a detail screen
+ * without a row left for the tables.
+ */
+static void fit(struct lv_model *m)
+{
+	struct lv_layout lay;
+	struct lv_page pg;
+	size_t rows, height;
+
+	if (m->screen == LV_SCREEN_DETAIL && !lv_model_row(m))
+		m->screen = LV_SCREEN_MAIN;
+	if (m->cols < LV_MIN_COLS || m->lines < LV_MIN_LINES)
+		return;		/* "too small": nothing drawn to fit */
+	if (m->screen == LV_SCREEN_MAIN) {
+		lv_layout_main(m, &lay);
+		table_fit(&m->global, lay.global_rows);
+		table_fit(&m->local, lay.local_rows);
+		return;
+	}
+	height = (size_t)(m->lines - 2);
+	lv_page_build(m, &pg);
+	rows = lv_page_rows(&pg, m->cols);
+	lv_page_free(&pg);
+	if (m->scroll + height > rows)
+		m->scroll = rows > height ? rows - height : 0;
+	m->text_page = height;
+}
+
+void lv_model_resize(struct lv_model *m, int cols, int lines)
+{
+	m->cols = cols;
+	m->lines = lines;
+	fit(m);
 }
 
 int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
@@ -155,6 +238,8 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 
 	memset(m, 0, sizeof(*m));
 	m->rep = rep;
+	m->cols = 80;
+	m->lines = 24;
 	m->view = -1;
 	m->sort = sort;
 	m->pid = m->shown_pid = -1;
@@ -165,6 +250,7 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 	/* the bar's first process is the chosen one */
 	p = lv_model_process(m);
 	m->pid = p ? p->pid : -1;
+	fit(m);
 	return 0;
 }
 
@@ -193,13 +279,16 @@ static bool row_matches(const struct lt_report_row *r, const char *s)
 	       lv_text_contains(r->argument, s);
 }
 
+/* A search that went past the last match to the first says so first. */
+#define WRAPPED	"no more matches, from the first: "
+
 /*
  * The next cause that matches in a process's table, from the cursor's
  * (or the shown process) on: its process is shown, with that cause
  * under the cursor.  Kernel threads' causes are only there, out of the
  * global table unless -k.
  */
-static int find_in_processes(struct lv_model *m, const char *s)
+static int find_in_processes(struct lv_model *m, const char *s, bool again)
 {
 	const struct lt_report_process *p;
 	size_t i, k, r;
@@ -223,7 +312,8 @@ static int find_in_processes(struct lv_model *m, const char *s)
 		/* p is shown now: its table's rows are p's, in that order */
 		m->local.sel = r;
 		m->focus = LV_FOCUS_PROCESS;
-		snprintf(m->msg, sizeof(m->msg), "cause %s of %s (%d)",
+		snprintf(m->msg, sizeof(m->msg), "%scause %s of %s (%d)",
+			 again && m->proc + i >= m->nr_procs && i ? WRAPPED : "",
 			 p->rows[r].reason, p->comm, p->pid);
 		return 1;
 	}
@@ -233,9 +323,9 @@ static int find_in_processes(struct lv_model *m, const char *s)
 /*
  * The next process (by name or pid) after the cursor, else the next
  * cause of the global table, else of a process's table: the cursor goes
- * there.
+ * there.  @again (n): past the last match, say so.
  */
-static int find_next(struct lv_model *m)
+static int find_next(struct lv_model *m, bool again)
 {
 	const struct lt_report_process *p;
 	const char *s = m->search;
@@ -252,10 +342,11 @@ static int find_next(struct lv_model *m)
 		p = lv_model_proc_at(m, k);
 		snprintf(pid, sizeof(pid), "%d", p->pid);
 		if (lv_text_contains(p->comm, s) || !strcmp(pid, s)) {
+			snprintf(m->msg, sizeof(m->msg), "%sprocess %s (%d)",
+				 again && k <= m->proc ? WRAPPED : "", p->comm,
+				 p->pid);
 			m->proc = k;
 			m->pid = p->pid;
-			snprintf(m->msg, sizeof(m->msg), "process %s (%d)",
-				 p->comm, p->pid);
 			return rebuild(m);
 		}
 	}
@@ -264,12 +355,14 @@ static int find_next(struct lv_model *m)
 		if (row_matches(&m->global.rows[k], s)) {
 			m->global.sel = k;
 			m->focus = LV_FOCUS_GLOBAL;
-			snprintf(m->msg, sizeof(m->msg), "cause %s",
+			snprintf(m->msg, sizeof(m->msg), "%scause %s",
+				 again && k <= m->global.sel &&
+				 m->focus == LV_FOCUS_GLOBAL ? WRAPPED : "",
 				 m->global.rows[k].reason);
 			return 0;
 		}
 	}
-	ret = find_in_processes(m, s);
+	ret = find_in_processes(m, s, again);
 	if (ret)
 		return ret < 0 ? -1 : 0;
 	snprintf(m->msg, sizeof(m->msg), "'%s': no process or cause has it", s);
@@ -286,7 +379,7 @@ static int prompt_key(struct lv_model *m, int key)
 		m->input[m->input_len] = '\0';
 		if (m->input_len)
 			memcpy(m->search, m->input, m->input_len + 1);
-		return find_next(m);
+		return find_next(m, false);
 	case LV_KEY_ESC:
 		m->prompt = false;
 		return 0;
@@ -321,8 +414,6 @@ static int prompt_key(struct lv_model *m, int key)
 	}
 }
 
-static int main_key(struct lv_model *m, int key);
-
 /* 's' and then a letter: LatencyTOP's filter of the process bar. */
 static int letter_key(struct lv_model *m, int key)
 {
@@ -334,7 +425,8 @@ static int letter_key(struct lv_model *m, int key)
 	if (key == LV_KEY_ESC)
 		return 0;	/* changed its mind: the filter stays */
 	if (key != ' ' && !(key < 0x7f && isalnum(key)))
-		return main_key(m, key);	/* not a filter: the key itself */
+		/* not a filter: the key itself */
+		return key_request(m, key);
 	if (key != ' ') {
 		m->filter = (char)tolower(key);
 		for (i = 0; i < v->nr_processes; i++)
@@ -356,6 +448,25 @@ static int letter_key(struct lv_model *m, int key)
 	return rebuild(m);
 }
 
+static int lv_request_main_or_text(struct lv_model *m, enum lv_request req);
+
+/* @key's request; a key bound to none says so, and where the keys are. */
+static int key_request(struct lv_model *m, int key)
+{
+	enum lv_request req = lv_key_request(key);
+	char name[16];
+
+	if (req == LV_REQ_NONE) {
+		if (key >= 0x80 && key <= 0xff)
+			snprintf(m->msg, sizeof(m->msg), "unknown key: ? or F1 lists the keys");
+		else
+			snprintf(m->msg, sizeof(m->msg), "unknown key %s: ? or F1 "
+				 "lists the keys", lv_key_name(key, name, sizeof(name)));
+		return 0;
+	}
+	return lv_request_main_or_text(m, req);
+}
+
 static int window_key(struct lv_model *m, int by)
 {
 	long n = (long)m->rep->nr_windows, view = m->view + by;
@@ -375,128 +486,229 @@ static int window_key(struct lv_model *m, int by)
 	return rebuild(m);
 }
 
-static void scroll_key(struct lv_model *m, int key)
+/* @req on the details, trace and help screens: scroll, or back. */
+static void text_request(struct lv_model *m, enum lv_request req)
 {
+	const struct lv_request_info *info = lv_request_info(req);
 	size_t page = m->text_page ? m->text_page : PAGE;
 
-	switch (key) {
-	case LV_KEY_UP: case 'k':
+	switch (req) {
+	case LV_REQ_UP:
 		if (m->scroll)
 			m->scroll--;
 		break;
-	case LV_KEY_DOWN: case 'j':
-		m->scroll++;	/* lv-draw.c stops it at the end */
+	case LV_REQ_DOWN:
+		m->scroll++;	/* fit() stops it at the end */
 		break;
-	case LV_KEY_PGUP:
+	case LV_REQ_PAGE_UP:
 		m->scroll = m->scroll > page ? m->scroll - page : 0;
 		break;
-	case LV_KEY_PGDN:
+	case LV_REQ_PAGE_DOWN:
 		m->scroll += page;
 		break;
-	case LV_KEY_HOME:
+	case LV_REQ_FIRST:
 		m->scroll = 0;
 		break;
-	case LV_KEY_END:
+	case LV_REQ_LAST:
 		m->scroll = (size_t)-1 / 2;
 		break;
-	case 'q': case 'Q': case '?': case 'i': case LV_KEY_ESC: case LV_KEY_ENTER:
-	case LV_KEY_BACKSPACE: case LV_KEY_LEFT: case 'h':
-		m->screen = LV_SCREEN_MAIN;
+	default:
+		/* the table says which requests lead back from here */
+		if (info && info->text_help)
+			m->screen = LV_SCREEN_MAIN;
 		break;
 	}
 }
 
-static int main_key(struct lv_model *m, int key)
+static int next_process(struct lv_model *m, bool left)
 {
-	struct lv_table *t = focused(m);
 	const struct lt_report_process *p;
 
-	switch (key) {
-	case 'q': case 'Q':
+	if (!m->nr_procs)
+		return 0;
+	if (left ? !m->proc : m->proc + 1 >= m->nr_procs)
+		return 0;
+	if (left)
+		m->proc--;
+	else
+		m->proc++;
+	p = lv_model_process(m);
+	m->pid = p->pid;
+	return rebuild(m);
+}
+
+/* @req on the tables. */
+static int main_request(struct lv_model *m, enum lv_request req)
+{
+	struct lv_table *t = focused(m);
+
+	switch (req) {
+	case LV_REQ_QUIT:
 		m->quit = true;
 		return 0;
-	case '?':
+	case LV_REQ_HELP:
 		m->screen = LV_SCREEN_HELP;
 		m->scroll = 0;
 		return 0;
-	case 'i':
+	case LV_REQ_INFO:
 		m->screen = LV_SCREEN_INFO;
 		m->scroll = 0;
 		return 0;
-	case LV_KEY_LEFT: case LV_KEY_RIGHT:
-		if (!m->nr_procs)
-			return 0;
-		if (key == LV_KEY_LEFT ? !m->proc : m->proc + 1 >= m->nr_procs)
-			return 0;
-		if (key == LV_KEY_LEFT)
-			m->proc--;
-		else
-			m->proc++;
-		p = lv_model_process(m);
-		m->pid = p->pid;
-		return rebuild(m);
-	case 'h':
-		return main_key(m, LV_KEY_LEFT);
-	case 'l':
-		return main_key(m, LV_KEY_RIGHT);
-	case LV_KEY_UP: case 'k':
+	case LV_REQ_PREV_PROC:
+	case LV_REQ_NEXT_PROC:
+		return next_process(m, req == LV_REQ_PREV_PROC);
+	case LV_REQ_UP:
 		move(t, -1);
 		return 0;
-	case LV_KEY_DOWN: case 'j':
+	case LV_REQ_DOWN:
 		move(t, 1);
 		return 0;
-	case LV_KEY_PGUP:	move(t, -(long)(t->page ? t->page : PAGE)); return 0;
-	case LV_KEY_PGDN:	move(t, (long)(t->page ? t->page : PAGE)); return 0;
-	case LV_KEY_HOME:	move(t, -(long)t->nr); return 0;
-	case LV_KEY_END:	move(t, (long)t->nr); return 0;
-	case LV_KEY_TAB:
+	case LV_REQ_PAGE_UP:	move(t, -(long)(t->page ? t->page : PAGE)); return 0;
+	case LV_REQ_PAGE_DOWN:	move(t, (long)(t->page ? t->page : PAGE)); return 0;
+	case LV_REQ_FIRST:	move(t, -(long)t->nr); return 0;
+	case LV_REQ_LAST:	move(t, (long)t->nr); return 0;
+	case LV_REQ_FOCUS:
 		if (m->focus == LV_FOCUS_GLOBAL && m->nr_procs)
 			m->focus = LV_FOCUS_PROCESS;
 		else
 			m->focus = LV_FOCUS_GLOBAL;
 		return 0;
-	case LV_KEY_ENTER:
+	case LV_REQ_DETAILS:
 		if (lv_model_row(m)) {
 			m->screen = LV_SCREEN_DETAIL;
 			m->scroll = 0;
 		}
 		return 0;
-	case 's':
+	case LV_REQ_FILTER:
 		m->want_letter = true;
 		snprintf(m->msg, sizeof(m->msg),
 			 "filter: the first letter of a process name (space: all)");
 		return 0;
-	case 'o':
+	case LV_REQ_SORT:
 		m->sort = m->sort == LT_SORT_AVG ? LT_SORT_MAX : m->sort + 1;
 		snprintf(m->msg, sizeof(m->msg), "sorted by %s",
 			 lv_model_sort_name(m->sort));
 		return rebuild(m);
-	case '/':
+	case LV_REQ_SEARCH:
 		m->prompt = true;
 		m->input_len = 0;
 		m->input_skip = 0;
 		return 0;
-	case 'n':
-		return find_next(m);
-	case ']':
+	case LV_REQ_SEARCH_NEXT:
+		return find_next(m, true);
+	case LV_REQ_WINDOW_NEXT:
 		return window_key(m, 1);
-	case '[':
+	case LV_REQ_WINDOW_PREV:
 		return window_key(m, -1);
 	default:
 		return 0;
 	}
 }
 
+static int lv_request_main_or_text(struct lv_model *m, enum lv_request req)
+{
+	if (m->screen == LV_SCREEN_MAIN)
+		return main_request(m, req);
+	text_request(m, req);
+	return 0;
+}
+
+int lv_model_request(struct lv_model *m, enum lv_request req)
+{
+	int ret = lv_request_main_or_text(m, req);
+
+	fit(m);
+	return ret;
+}
+
 int lv_model_key(struct lv_model *m, int key)
 {
-	if (m->prompt)
-		return prompt_key(m, key);
-	m->msg[0] = '\0';
-	if (m->want_letter)
-		return letter_key(m, key);
-	if (m->screen != LV_SCREEN_MAIN) {
-		scroll_key(m, key);
+	int ret;
+
+	if (m->prompt) {
+		ret = prompt_key(m, key);
+	} else {
+		m->msg[0] = '\0';
+		ret = m->want_letter ? letter_key(m, key) : key_request(m, key);
+	}
+	fit(m);
+	return ret;
+}
+
+/* The wheel on a table: its rows scroll, the cursor kept in sight. */
+static void wheel_table(struct lv_table *t, int by)
+{
+	long top = (long)t->top + by, last = (long)t->nr - (long)t->page;
+
+	if (top > last)
+		top = last;
+	if (top < 0)
+		top = 0;
+	t->top = (size_t)top;
+	if (t->sel < t->top)
+		t->sel = t->top;
+	if (t->page && t->sel >= t->top + t->page)
+		t->sel = t->top + t->page - 1;
+}
+
+/* A click or the wheel on the main screen at (@y, @x). */
+static int main_mouse(struct lv_model *m, enum lv_mouse what, int y, int x)
+{
+	struct lv_layout lay;
+	struct lv_table *t = NULL;
+	enum lv_focus focus = LV_FOCUS_GLOBAL;
+	int first = 0;
+	long i;
+
+	lv_layout_main(m, &lay);
+	if (y > lay.global_y && y <= lay.global_y + lay.global_rows) {
+		t = &m->global;
+		first = lay.global_y + 1;
+	} else if (y > lay.local_y && y <= lay.local_y + lay.local_rows) {
+		t = &m->local;
+		first = lay.local_y + 1;
+		focus = LV_FOCUS_PROCESS;
+	}
+	if (what != LV_MOUSE_CLICK) {
+		if (t)
+			wheel_table(t, what == LV_MOUSE_WHEEL_UP ? -WHEEL : WHEEL);
+		else	/* elsewhere: the bar's processes go by */
+			return main_request(m, what == LV_MOUSE_WHEEL_UP ?
+					    LV_REQ_PREV_PROC : LV_REQ_NEXT_PROC);
 		return 0;
 	}
-	return main_key(m, key);
+	if (y == lay.bar_y) {
+		i = lv_bar_at(m, x);
+		if (i < 0 || (size_t)i == m->proc)
+			return 0;
+		m->proc = (size_t)i;
+		m->pid = lv_model_process(m)->pid;
+		return rebuild(m);
+	}
+	if (!t || t->top + (size_t)(y - first) >= t->nr)
+		return 0;
+	/* a second click on the cursor's row: as Enter */
+	if (m->focus == focus && t->sel == t->top + (size_t)(y - first))
+		return main_request(m, LV_REQ_DETAILS);
+	m->focus = focus;
+	t->sel = t->top + (size_t)(y - first);
+	return 0;
+}
+
+int lv_model_mouse(struct lv_model *m, enum lv_mouse what, int y, int x)
+{
+	int ret = 0;
+
+	if (m->prompt || m->cols < LV_MIN_COLS || m->lines < LV_MIN_LINES)
+		return 0;
+	m->msg[0] = '\0';
+	m->want_letter = false;
+	if (m->screen == LV_SCREEN_MAIN)
+		ret = main_mouse(m, what, y, x);
+	else if (what == LV_MOUSE_WHEEL_UP)
+		m->scroll = m->scroll > WHEEL ? m->scroll - WHEEL : 0;
+	else if (what == LV_MOUSE_WHEEL_DOWN)
+		m->scroll += WHEEL;
+	fit(m);
+	return ret;
 }

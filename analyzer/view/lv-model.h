@@ -12,26 +12,7 @@
 #include <stddef.h>
 
 #include "latencytop.h"
-
-/*
- * Keys besides printable characters (curses' are mapped to these).  The
- * bytes of a UTF-8 character (0x80-0xff) come as keys of their own, one
- * after another, as curses' getch() reads them: a search may hold them.
- */
-enum {
-	LV_KEY_UP = 0x1000,
-	LV_KEY_DOWN,
-	LV_KEY_LEFT,
-	LV_KEY_RIGHT,
-	LV_KEY_PGUP,
-	LV_KEY_PGDN,
-	LV_KEY_HOME,
-	LV_KEY_END,
-	LV_KEY_ENTER,
-	LV_KEY_ESC,
-	LV_KEY_BACKSPACE,
-	LV_KEY_TAB,
-};
+#include "lv-keys.h"
 
 enum lv_screen {
 	LV_SCREEN_MAIN,
@@ -74,6 +55,8 @@ struct lv_model {
 	char search[64];
 	char msg[256];			/* a one-line answer on the status line */
 	bool quit;
+	int cols, lines;		/* the screen's size (lv_model_resize()) */
+	int cause_cols;			/* the view's widest cause, in columns */
 };
 
 /*
@@ -82,8 +65,29 @@ struct lv_model {
  */
 int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort);
 void lv_model_free(struct lv_model *m);
-/* Act on one key: 0, or -1 when out of memory. */
+/*
+ * Act on one key: a search or filter being typed takes it, else the
+ * request it is bound to (lv-keys.h).  0, or -1 when out of memory.
+ */
 int lv_model_key(struct lv_model *m, int key);
+/* Act on @req as its keys do on the screen shown: 0, or -1 (no memory). */
+int lv_model_request(struct lv_model *m, enum lv_request req);
+/*
+ * The screen is @cols x @lines now: pages, cursors and scroll positions
+ * fit it (what is drawn is then exactly the model: lv_draw() changes
+ * nothing).  80x24 until told.
+ */
+void lv_model_resize(struct lv_model *m, int cols, int lines);
+
+/* Mouse buttons as the model knows them (curses' are mapped to these). */
+enum lv_mouse { LV_MOUSE_CLICK, LV_MOUSE_WHEEL_UP, LV_MOUSE_WHEEL_DOWN };
+/*
+ * A click or a turn of the wheel at screen line @y, column @x: a click
+ * on a table's row puts the cursor there (on the cursor's row: details),
+ * on a name in the bar chooses that process; the wheel scrolls the table
+ * or the screen under it.  0, or -1 when out of memory.
+ */
+int lv_model_mouse(struct lv_model *m, enum lv_mouse what, int y, int x);
 
 const struct lt_report_view *lv_model_view(const struct lv_model *m);
 /* The process in the bar's cursor; NULL when none passes the filter. */

@@ -33,9 +33,10 @@
 #define CREATE_TRACE_POINTS
 #define TRACE_INCLUDE_PATH .
 #include "latencytop.h"
+#include "latencytop-sites.h"
 
 /* Waits longer than this are user requested (select, poll, futex). */
-#define LT_USER_MAX_US	5000
+#define LT_USER_MAX_US	LT_SITE_USER_MAX_US
 
 #if defined(CONFIG_X86_64)
 #define LT_SYSCALL(name)	"__x64_sys_" name
@@ -84,83 +85,29 @@ struct lt_probe {
 	bool registered;
 };
 
-#define LT_PROBE(_group, _symbol, _reason)				\
-	{ .group = _group, .symbol = _symbol, .reason = _reason }
+#define LT_PROBE_PLAIN(_group, _symbol, _reason)			\
+	{ .group = _group, .symbol = _symbol, .reason = _reason },
 #define LT_PROBE_USER(_group, _symbol, _reason)				\
 	{ .group = _group, .symbol = _symbol, .reason = _reason,	\
-	  .maxtime_us = LT_USER_MAX_US }
-#define LT_PROBE_ARG(_group, _symbol, _reason, _argument)		\
+	  .maxtime_us = LT_USER_MAX_US },
+#define LT_PROBE_INODE(_group, _symbol, _reason)			\
 	{ .group = _group, .symbol = _symbol, .reason = _reason,	\
-	  .argument = _argument }
+	  .argument = lt_inode_sb_id },
+#define LT_PROBE(_group, _symbol, _reason, _kind)			\
+	LT_PROBE_##_kind(_group, _symbol, _reason)
 
-/* Same reason strings as the annotation patches in kernel/patches/. */
+/*
+ * The sites and their reasons (the annotation patches' strings) come from
+ * kernel/include/latencytop-sites.h, which latency-record's probe events
+ * and the documentation are made from too.
+ */
 static struct lt_probe lt_probes[] = {
-	LT_PROBE("sync", LT_SYSCALL("sync"), "sync system call"),
-	LT_PROBE("sync", LT_SYSCALL("syncfs"), "syncfs system call"),
-	LT_PROBE("sync", LT_SYSCALL("fsync"), "fsync system call"),
-	LT_PROBE("sync", LT_SYSCALL("fdatasync"), "fdatasync system call"),
-	LT_PROBE("sync", LT_SYSCALL("sync_file_range"),
-		 "Syncing a file range"),
-
-	LT_PROBE("fault", "handle_mm_fault", "page fault"),
-
-	LT_PROBE("page", "__folio_lock", "locking page"),
-	LT_PROBE("page", "__folio_lock_killable", "locking page"),
-	LT_PROBE("page", "folio_wait_bit", "Waiting for page IO/lock"),
-	LT_PROBE("page", "folio_wait_bit_killable", "Waiting for page IO/lock"),
-	LT_PROBE("page", "folio_wait_writeback", "Waiting for page writeback"),
-	LT_PROBE("page", "folio_wait_writeback_killable",
-		 "Waiting for page writeback"),
-	LT_PROBE("writeback", "balance_dirty_pages",
-		 "Writeback throttling (dirty pages)"),
-
-	LT_PROBE("buffer", "__lock_buffer", "Locking buffer head"),
-	LT_PROBE("buffer", "__wait_on_buffer", "Waiting for buffer IO"),
-	LT_PROBE("buffer", "__bread_slow", "Synchronous bufferhead read"),
-	LT_PROBE("buffer", "__sync_dirty_buffer", "syncing dirty buffer"),
-	LT_PROBE("buffer", "sync_mapping_buffers", "(O)sync the buffer list"),
-
-	LT_PROBE("block", "blk_mq_get_tag", "Waiting for a block layer request"),
-	LT_PROBE("block", "submit_bio_wait", "Waiting for synchronous block IO"),
-
-	LT_PROBE("pipe", "pipe_read", "reading from a pipe"),
-	LT_PROBE("pipe", "pipe_write", "writing to a pipe"),
-
-	LT_PROBE_USER("poll", "do_select", "Waiting for event (select)"),
-	LT_PROBE_USER("poll", "do_sys_poll", "Waiting for event (poll)"),
-	LT_PROBE_USER("poll", "do_epoll_wait", "Waiting for event (epoll)"),
-	LT_PROBE_USER("futex", LT_SYSCALL("futex"),
-		      "Userspace lock contention (futex)"),
-	LT_PROBE_USER("sleep", "hrtimer_nanosleep", "Sleeping (nanosleep)"),
-	LT_PROBE_USER("wait", "do_wait", "Waiting for a process to die"),
-
-	LT_PROBE("lock", "__mutex_lock_slowpath", "mutex lock"),
-	LT_PROBE("lock", "__mutex_lock_killable_slowpath", "mutex lock"),
-	LT_PROBE("lock", "__mutex_lock_interruptible_slowpath", "mutex lock"),
-	LT_PROBE("lock", "rwsem_down_read_slowpath", "rwsem read lock"),
-	LT_PROBE("lock", "rwsem_down_write_slowpath", "rwsem write lock"),
-
-	LT_PROBE("jbd2", "jbd2_journal_commit_transaction",
-		 "Journal commit (jbd2)"),
-	LT_PROBE("jbd2", "jbd2_log_wait_commit",
-		 "Waiting for journal commit (jbd2)"),
-	LT_PROBE("jbd2", "jbd2_log_do_checkpoint", "Journal checkpoint (jbd2)"),
-	LT_PROBE("jbd2", "start_this_handle",
-		 "Starting journal transaction (jbd2)"),
-	LT_PROBE("jbd2", "do_get_write_access", "Journal write access (jbd2)"),
-
-	LT_PROBE("process", "copy_process", "process fork"),
-	LT_PROBE("process", "bprm_execve", "process exec"),
-
-	LT_PROBE_ARG("inode", "evict", "Evicting inode", lt_inode_sb_id),
-	LT_PROBE_ARG("inode", "__wait_on_freeing_inode",
-		     "Waiting for file delete to complete", lt_inode_sb_id),
-	/* touch_atime() runs on every read: not in the default set. */
-	LT_PROBE("atime", "touch_atime", "updating atime"),
+	LT_SITES(LT_PROBE)
 };
 
 /* Groups left out of "default". */
-static const char *const lt_opt_in_groups[] = { "atime" };
+#define LT_OPT_IN(_group, _in_default, _what)	(_in_default) ? NULL : _group,
+static const char *const lt_opt_in_groups[] = { LT_SITE_GROUPS(LT_OPT_IN) };
 
 static bool lt_group_selected(const char *group, const char *list)
 {
@@ -177,7 +124,8 @@ static bool lt_group_selected(const char *group, const char *list)
 			bool opt_in = false;
 
 			for (i = 0; i < ARRAY_SIZE(lt_opt_in_groups); i++)
-				if (!strcmp(group, lt_opt_in_groups[i]))
+				if (lt_opt_in_groups[i] &&
+				    !strcmp(group, lt_opt_in_groups[i]))
 					opt_in = true;
 			if (!opt_in)
 				return true;

@@ -4,9 +4,9 @@
 # Readable causes on a stock kernel (no latencytop annotations): on traces
 # recorded here with kernel stacks, at least 90% of the blocked time of
 # user-space tasks must get a readable cause from the translation table,
-# not "Unknown reason" or "[function]".  Then the folded output must be
-# taken whole by a real flame-graph tool (stackvis, from npm, installed by
-# scripts/install-deps); without it that part is SKIPPED, never passed.
+# not "Unknown reason" or "[function]".  Then the folded output must make
+# the right flame graph in a real flame-graph tool (flamegraph.pl, installed
+# by scripts/install-deps); without it that part is SKIPPED, never passed.
 #
 # usage: test-causes.sh LATENCY_ANALYZE SAMPLES_DIR
 
@@ -73,26 +73,30 @@ out=$("$LA" -q --trans "$tmp/bad.trans" "$P" 2>&1 >/dev/null); st=$?
 [ $st = 1 ] && [ "$out" = "latency-analyze: $tmp/bad.trans:1: missing text after the function name 'func'" ] ||
 	{ echo "FAIL: bad table: exit $st: $out"; fail=1; }
 
-# A flame graph from the folded output: every line taken, nothing lost.
-stackvis=$(command -v stackvis || true)
-if [ -z "$stackvis" ]; then
-	echo "SKIPPED: stackvis (npm install -g stackvis) is not installed"
+# A flame graph from the folded output, drawn by Brendan Gregg's
+# flamegraph.pl (Debian ships it with Devel::NYTProf), which reads frames
+# separated by ';': its boxes must nest as the report's stacks do, process
+# under the root, cause under process, each frame under its caller, with
+# the report's time in each.  flame-check.py rebuilds the tree from the
+# SVG's boxes and compares it with one summed from the JSON report, so a
+# graph whose stacks stayed one box each (two levels) fails.
+flamegraph=${LT_FLAMEGRAPH:-$(command -v flamegraph.pl || true)}
+[ -z "$flamegraph" ] && [ -f /usr/share/perl5/Devel/NYTProf/flamegraph.pl ] &&
+	flamegraph=/usr/share/perl5/Devel/NYTProf/flamegraph.pl
+if [ -z "$flamegraph" ]; then
+	echo "SKIPPED: flamegraph.pl (Debian: libdevel-nytprof-perl) is not installed"
 	[ $fail = 0 ] && exit 77
 	exit 1
 fi
-"$LA" -q --format=folded "$SAMPLES/local-stacks-pipeline.dat" > "$tmp/p.folded" || fail=1
-want=$(awk '{ s += $NF } END { print s }' "$tmp/p.folded")
-"$stackvis" collapsed flamegraph-svg < "$tmp/p.folded" > "$tmp/p.svg" ||
-	{ echo "FAIL: stackvis rejected the folded output"; fail=1; }
-got=$(grep -o 'all samples ([0-9]* samples' "$tmp/p.svg" | head -1 | grep -o '[0-9][0-9]*')
-if [ "$got" != "$want" ] || [ -z "$want" ] || [ "$want" = 0 ]; then
-	echo "FAIL: flame graph holds ${got:-nothing} us, folded output $want us"
-	fail=1
-else
-	echo "flame graph: $got us over $(wc -l < "$tmp/p.folded") stacks"
-fi
-grep -q 'find ([0-9]*);Reading directory content;' "$tmp/p.svg" ||
-	{ echo "FAIL: flame graph lacks find's directory reads"; fail=1; }
+for f in local-stacks-pipeline local-golden-stacks; do
+	"$LA" -q --format=folded "$SAMPLES/$f.dat" > "$tmp/$f.folded" || fail=1
+	"$LA" -q --format=json "$SAMPLES/$f.dat" > "$tmp/$f.json" || fail=1
+	# wide enough that no box is narrower than the SVG's 0.1 px precision
+	perl "$flamegraph" --minwidth=0 --width=2000000 --countname=us \
+		"$tmp/$f.folded" > "$tmp/$f.svg" ||
+		{ echo "FAIL: flamegraph.pl rejected the folded output"; fail=1; continue; }
+	python3 "$(dirname "$0")/flame-check.py" "$tmp/$f.svg" "$tmp/$f.json" || fail=1
+done
 
 [ $fail = 0 ] && echo "test-causes: all checks passed"
 exit $fail

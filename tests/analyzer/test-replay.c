@@ -1158,6 +1158,91 @@ static void test_stat_from_switch_out(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * Live mode: the replay is looked at and goes on; old windows go.  Waits
+ * of one task end at 0.5, 1.5, 2.5 and 3.5 s (1 s windows, a stack each),
+ * then two more after windows 0 and 1 are dropped.
+ */
+static void test_live_windows(void)
+{
+	static const uint64_t stack[] = { 7, 8 };
+	const struct lt_ev first[] = {
+		FORK(0, 1, 100, "a"),
+		SW(100000, 0, 100, BLOCKED, 0),
+		STACK(100000, 0, 100, stack),
+		WAKE(500000, 100),
+		SW(500000, 0, 0, RUNNABLE, 100),
+		SW(1100000, 0, 100, BLOCKED, 0),
+		STACK(1100000, 0, 100, stack),
+		WAKE(1500000, 100),
+		SW(1500000, 0, 0, RUNNABLE, 100),
+		SW(2200000, 0, 100, BLOCKED, 0),
+		STACK(2200000, 0, 100, stack),
+		WAKE(2500000, 100),
+		SW(2500000, 0, 0, RUNNABLE, 100),
+		SW(3300000, 0, 100, BLOCKED, 0),
+		STACK(3300000, 0, 100, stack),
+		WAKE(3500000, 100),
+		SW(3500000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	const struct lt_ev later[] = {
+		SW(3600000, 0, 100, BLOCKED, 0),
+		STACK(3600000, 0, 100, stack),
+		WAKE(4000000, 100),			/* 2.0 s from 2 s: window 2 */
+		SW(4000000, 0, 0, RUNNABLE, 100),
+		SW(4100000, 0, 100, BLOCKED, 0),	/* no stack: Unknown */
+		WAKE(4200000, 100),
+		SW(4200000, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint64_t per_window[8] = { 0 };
+	const struct lt_ev *ev;
+	uint32_t r, cause = 0;
+
+	lt_test_case = "live: snapshot, then old windows dropped";
+	opts_default(&o);
+	o.window_ns = 1000000 * US;
+	o.resolve = resolve;
+	feed(&rp, &o, first);
+	CHECK(lt_replay_snapshot(&rp) == 0);
+	/* the stack has its cause now, the replay still runs */
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 4);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total,
+		  (400000 + 400000 + 300000 + 200000) * US);
+	CHECK_U64(rp.nr_windows, 4);
+	CHECK(lt_replay_drop_windows(&rp, 2) == 0);
+	CHECK_U64(rp.nr_windows, 2);
+	CHECK_U64(rp.origin_ns, 2000000 * US);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 2);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total, (300000 + 200000) * US);
+	for (ev = later; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
+		CHECK(lt_replay_feed(&rp, ev) == 0);
+	CHECK(lt_replay_finish(&rp) == 0);
+	/* resolved again: the later wait's row has the same cause */
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").count, 3);
+	CHECK_U64(pid_rows(&rp, 100, "[f7]").total,
+		  (300000 + 200000 + 400000) * US);
+	CHECK_U64(pid_rows(&rp, 100, UNKNOWN).count, 1);
+	for (r = 0; r < rp.nr_rows; r++)
+		if (rp.rows[r].count && rp.rows[r].window < 8 &&
+		    rp.rows[r].cause != rp.cause_sched)
+			per_window[rp.rows[r].window] += rp.rows[r].count;
+	CHECK_U64(per_window[0], 1);	/* ended at 2.5 s */
+	CHECK_U64(per_window[1], 1);	/* 3.5 s */
+	CHECK_U64(per_window[2], 2);	/* 4.0 and 4.2 s */
+	CHECK_U64(rp.nr_windows, 3);
+	/* the map finds the rows again: no row is there twice for a key */
+	for (r = 0; r < rp.nr_rows; r++)
+		if (rp.rows[r].count && rp.rows[r].window == 2 &&
+		    rp.rows[r].cause == rp.cause_unknown)
+			cause++;
+	CHECK_U64(cause, 1);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_derived_basic();
@@ -1183,5 +1268,6 @@ int main(void)
 	test_gap_mid_trace();
 	test_second_wakeup();
 	test_stat_from_switch_out();
+	test_live_windows();
 	return lt_test_done("test-replay");
 }

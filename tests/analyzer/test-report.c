@@ -58,6 +58,15 @@ static const char *sym(void *ctx, uint64_t addr)
 	return addr == 0x10 ? "inner_fn" : "outer_fn";
 }
 
+/* User frames as an input names them: here 0x1000 "main", else "lib_fn". */
+static const char *user_sym(void *ctx, uint64_t frame)
+{
+	return frame == 0x1000 ? "main" : "lib_fn";
+}
+
+/* build_from()'s namer of user frames: none but in test_user_frames() */
+static lt_symbol_fn test_user_sym;
+
 /* The report of @nr events, as the replay (with @resolve) leaves it. */
 static struct lt_report *build_from(const struct lt_ev *ev, size_t nr,
 				    lt_stack_resolver resolve,
@@ -99,7 +108,7 @@ static struct lt_report *build_from(const struct lt_ev *ev, size_t nr,
 	priv->pub.end_ns = priv->replay.stats.last_ts;
 	priv->pub.whole.start_ns = priv->replay.origin_ns;
 	priv->pub.whole.end_ns = priv->replay.stats.last_ts;
-	if (lt_report_build(priv, sym, NULL, &err) < 0) {
+	if (lt_report_build(priv, sym, test_user_sym, NULL, &err) < 0) {
 		fprintf(stderr, "build: %s\n", err.msg);
 		lt_test_failures++;
 	}
@@ -707,6 +716,58 @@ static void test_user_requested(void)
 	lt_report_free(r);
 }
 
+/*
+ * A stack with the task's own frames below the kernel's (perf.data call
+ * chains): they stay apart in the model, and flame graphs grow from the
+ * user's outermost frame to the kernel's innermost.
+ */
+static void test_user_frames(void)
+{
+	static const uint64_t frames[] = { 0x10, 0x20, LT_FRAME_USER, 0x2000,
+					   0x1000 };
+	static const uint64_t other[] = { 0x10, 0x20, LT_FRAME_USER, 0x3000,
+					  0x1000 };
+	static const struct lt_ev ev[] = {
+		EV(FORK, 0, 1, .pid2 = 100, S("app")),
+		EV(SWITCH, 10, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 10, 100, .frames = frames, .nr_frames = 5),
+		EV(WAKEUP, 1010, 100),
+		EV(SWITCH, 1010, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+		EV(SWITCH, 2000, 100, .state = LT_STATE_BLOCKED, .pid2 = 0),
+		EV(STACK, 2000, 100, .frames = other, .nr_frames = 5),
+		EV(WAKEUP, 4000, 100),
+		EV(SWITCH, 4000, 0, .state = LT_STATE_RUNNABLE, .pid2 = 100),
+	};
+	const struct lt_report_row *r;
+	struct lt_report *rep;
+	struct lt_options o;
+	char *text;
+
+	lt_test_case = "user frames";
+	lt_options_init(&o);
+	test_user_sym = user_sym;
+	rep = build_from(ev, sizeof(ev) / sizeof(ev[0]), NULL, &o);
+	test_user_sym = NULL;
+	r = row(rep->whole.global, rep->whole.nr_global, "[0x10]");
+	CHECK(r && r->nr_stacks == 1);
+	/* 0x2000 and 0x3000 both name "lib_fn": one stack of two waits */
+	if (r && r->nr_stacks == 1) {
+		const struct lt_report_stack *st = &r->stacks[0];
+
+		CHECK_U64(st->count, 2);
+		CHECK_U64(st->nr_frames, 2);
+		CHECK_U64(st->nr_user_frames, 2);
+		if (st->nr_user_frames == 2) {
+			CHECK_STR(st->user_frames[0], "lib_fn");
+			CHECK_STR(st->user_frames[1], "main");
+		}
+	}
+	text = written(rep, LT_FORMAT_FOLDED);
+	CHECK(text && strstr(text, "app (100);[0x10];main;lib_fn;outer_fn;inner_fn 3000\n"));
+	free(text);
+	lt_report_free(rep);
+}
+
 int main(void)
 {
 	test_number_formats();
@@ -719,5 +780,6 @@ int main(void)
 	test_json_utf8();
 	test_text_damage_counts();
 	test_user_requested();
+	test_user_frames();
 	return lt_test_done("test-report");
 }

@@ -156,6 +156,15 @@ def check_trace(la, trace, opts, tmp):
     same(what + ': global', rows_of(db, 'dropped IS NULL' + kt,
                                     'reason, argument, kind'), want)
 
+    # a filter (--pid) keeps its tasks' rows, and no other's; the
+    # report's dropped counters are the whole trace's
+    if '--pid' in opts:
+        pids = sql(db, 'SELECT DISTINCT pid FROM waits;')
+        if pids != [[opts[opts.index('--pid') + 1]]]:
+            fail('%s: rows of pids %s' % (what, pids))
+        if len(FAILS) == n:
+            print('ok   %s: the filtered waits add up to the filtered report' % what)
+        return
     # dropped: each reason is the report's counter of that name
     got = {row[0]: (int(row[1]), int(row[2] or 0)) for row in
            sql(db, 'SELECT dropped, COUNT(*), SUM(dur_ns) FROM waits '
@@ -308,6 +317,12 @@ def main():
         for t in sys.argv[4:]:
             for opts in ([], ['--sleep-cutoff=0', '--no-maxtime', '-k']):
                 check_trace(la, t, opts, tmp)
+        # --pid: the first process with charged waits of the first trace
+        p = run([la, '-q', '--format=json', sys.argv[4]])
+        if p.returncode == 0:
+            procs = [x for x in json.loads(p.stdout)['processes'] if x['reasons']]
+            if procs:
+                check_trace(la, sys.argv[4], ['--pid', str(procs[0]['pid'])], tmp)
     print('test-waits: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 

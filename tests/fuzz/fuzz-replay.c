@@ -202,7 +202,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	priv->pub.end_ns = priv->replay.stats.last_ts;
 	priv->pub.whole.start_ns = priv->replay.origin_ns;
 	priv->pub.whole.end_ns = priv->replay.stats.last_ts;
-	if (lt_report_build(priv, sym, NULL, &err) < 0)
+	if (lt_report_build(priv, sym, NULL, NULL, &err) < 0)
 		goto out;
 	out = open_memstream(&text, &len);
 	if (out) {

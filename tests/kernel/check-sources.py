@@ -6,7 +6,8 @@
   and a Signed-off-by;
 - patch 0001 adds include/trace/events/latencytop.h identical to the shared
   copy in kernel/include/trace/events/latencytop.h;
-- every reason string of kernel/module is one the patches use.
+- every reason string of kernel/module (its sites are in
+  kernel/include/latencytop-sites.h) is one the patches use.
 
 usage: check-sources.py KERNEL_DIR
 """
@@ -67,10 +68,13 @@ def main():
         for line in texts[p].splitlines():
             if line.startswith("+") and "#include" not in line:
                 reasons.update(s for s in re.findall(r'"([^"]*)"', line) if s)
-    with open(os.path.join(kdir, "module/latencytop_probes.c")) as f:
-        module = f.read()
+    # the module's sites live in the table it shares with latency-record
+    module = ""
+    for name in ("module/latencytop_probes.c", "include/latencytop-sites.h"):
+        with open(os.path.join(kdir, name)) as f:
+            module += f.read()
     probes = re.findall(
-        r'LT_PROBE\w*\(\s*"[^"]*",\s*(?:LT_SYSCALL\("[^"]*"\)|"[^"]*"),\s*"([^"]*)"',
+        r'(?:LT_PROBE\w*|\bX)\(\s*"[^"]*",\s*(?:LT_SYSCALL\("[^"]*"\)|"[^"]*"),\s*"([^"]*)"',
         module)
     unknown = sorted(set(probes) - reasons)
     check(probes and not unknown,

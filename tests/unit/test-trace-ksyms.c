@@ -277,6 +277,53 @@ static void test_damage(const char *path, const char *tmp)
 	free(buf);
 }
 
+/* A file's kallsyms in place of the trace's (as perf.data needs them). */
+static void test_file(const char *sample, const char *dir)
+{
+	char path[4200];
+	struct lt_trace *t;
+	struct lt_error err;
+	FILE *f;
+
+	lt_test_case = "kallsyms from a file";
+	t = open_sample(sample, false);
+	if (!t)
+		return;
+	snprintf(path, sizeof(path), "%s/kallsyms.txt", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	fputs("ffffffffa0000000 T first_fn\n"
+	      "ffffffffa0000100 t second_fn\t[a_module]\n"
+	      "ffffffffa0000040 T between_fn\n", f);
+	fclose(f);
+	CHECK(lt_trace_load_kallsyms_file(t, path, &err) == 0);
+	CHECK_U64(lt_trace_nr_ksyms(t), 3);
+	CHECK_STR(lt_trace_ksym(t, 0xffffffffa0000010ULL, NULL), "first_fn");
+	CHECK_STR(lt_trace_ksym(t, 0xffffffffa0000050ULL, NULL), "between_fn");
+	CHECK_STR(lt_trace_ksym(t, 0xffffffffa0000200ULL, NULL), "second_fn");
+	CHECK(lt_trace_ksym(t, 0xffffffff81000000ULL, NULL) == NULL);
+
+	lt_test_case = "kallsyms file with hidden addresses";
+	f = fopen(path, "w");
+	if (f) {
+		fputs("0000000000000000 T a\n0000000000000000 T b\n", f);
+		fclose(f);
+	}
+	CHECK(lt_trace_load_kallsyms_file(t, path, &err) == -1);
+	CHECK(err.code == LT_E_IO && strstr(err.msg, "kallsyms.txt: every address reads 0"));
+	/* the symbols loaded before stay */
+	CHECK_U64(lt_trace_nr_ksyms(t), 3);
+
+	lt_test_case = "kallsyms file missing";
+	CHECK(lt_trace_load_kallsyms_file(t, "/nonexistent/kallsyms", &err) == -1);
+	CHECK(err.code == LT_E_IO &&
+	      !strcmp(err.msg, "/nonexistent/kallsyms: cannot open: No such file or directory"));
+	lt_trace_close(t);
+	remove(path);
+}
+
 int main(int argc, char **argv)
 {
 	char tmp[4096];
@@ -314,5 +361,6 @@ int main(int argc, char **argv)
 					NULL), "sym_39999_xx");
 		lt_trace_close(t);
 	}
+	test_file(argv[2], argv[3]);
 	return lt_test_done("test-trace-ksyms");
 }

@@ -887,6 +887,222 @@ def check_interrupt():
           repr(seen[-80:]))
     os.close(fd)
 
+
+def check_keys_more():
+    """htop's F-keys, what an unknown key and the last match say."""
+    trace = TRACES[0]
+    check(screen(trace, "<F1>")[0].startswith(" Help"), "F1: help")
+    check(screen(trace, "<F3>x")[-1].rstrip() == "/x", "F3: the search prompt")
+    check("sort: total" in screen(trace, "<F6>")[0], "F6: sort")
+    s = screen(trace, "s<F4>")
+    check(screen(trace, "<F4>")[-1].startswith("filter: the first letter"), "F4: the filter")
+    s = screen(trace, "<F10>o")
+    check("sort: maximum" in s[0], "F10 quits: no key after it counts", s[0])
+    check(screen(trace, "x")[-1].rstrip() == "unknown key x: ? or F1 lists the keys",
+          "an unknown key says so", screen(trace, "x")[-1])
+    s = screen(trace, "/on a file<Enter>n")
+    check(s[-1].rstrip() == "no more matches, from the first: cause fsync() on a file",
+          "n past the last match says so", s[-1])
+    bashes = [p for p in text_report(trace)[0]["procs"] if p[0][0] == "bash"]
+    s = screen(trace, "/bash<Enter>" + "n" * len(bashes))
+    check(s[-1].startswith("no more matches, from the first: process bash (%s)" %
+                           process_title(screen(trace, "/bash<Enter>"))[1].split("(")[1]
+                           .split(")")[0]),
+          "n after the last of %d bash: back to the first" % len(bashes), s[-1])
+    # every key the help lists works: the table's keys, checked one by one
+    # in test-keys; here the help at any width lists F-keys too
+    h = "\n".join(screen(trace, "?", cols=80, lines=60))
+    check(all(k in h for k in ("F1", "F3", "F4", "F6", "F10")), "F-keys in the help", h)
+
+
+def widest_cause(trace, extra=()):
+    r = json.loads(subprocess.run([LA, "-q", "-f", "json"] + list(extra) + [trace],
+                                  capture_output=True, text=True).stdout)
+    rows = list(r["global"]) + [x for p in r["processes"] for x in p["reasons"]]
+    return max(cols_of(x["reason"] + (" (%s)" % x["argument"] if x["argument"] else ""))
+               for x in rows)
+
+
+def check_widths():
+    """The cases that broke at 45, 80 and 250 columns."""
+    trace = TRACES[0]
+    for cols in (45, 80, 250):
+        # help: what a key does starts at column 18, its wrapped lines too
+        s = screen(trace, "?", cols=cols, lines=80)
+        rows = [l for l in s[1:-1] if l.strip()]
+        keyrows = [i for i, l in enumerate(s) if re.match(r"^  \S", l)]
+        check(keyrows, "%d columns: help rows" % cols, "\n".join(s))
+        bad = []
+        for i in keyrows:
+            for l in s[i + 1:]:
+                if not l.strip() or re.match(r"^(  \S|\S)", l):
+                    break
+                if len(l) - len(l.lstrip()) != 18:
+                    bad.append(l)
+        check(not bad, "%d columns: the help's wrapped lines start under its words, "
+              "no staircase" % cols, "\n".join(bad[:5]))
+        check(all(len(l) <= cols for l in rows), "%d columns: help fits" % cols)
+    # details of "Scheduler: waiting for cpu": the stacks heading says why none
+    want = text_report(trace)[0]
+    k = [r[0] for r in want["rows"]].index("Scheduler: waiting for cpu")
+    s = screen(trace, "<Down>" * k + "<Enter>", cols=80, lines=40)
+    i = next((i for i, l in enumerate(s) if l.startswith("Kernel stacks")), None)
+    check(s[1] == "Scheduler: waiting for cpu" and i is not None and
+          ("none" in s[i] or (i + 1 < len(s) and s[i + 1].strip())),
+          "details of waiting for cpu: the stacks heading is not left over nothing",
+          "\n".join(s[:i + 2] if i else s))
+    # 250 columns: the numbers right after the widest cause, not 160 columns on
+    for cols in (120, 250, 400):
+        s = screen(trace, cols=cols, lines=30)
+        w = widest_cause(trace)
+        at = s[2].index("Maximum")
+        check(at <= 1 + w + 11 and at >= 1 + w, "%d columns: Maximum at %d, after the "
+              "widest cause (%d columns)" % (cols, at, w), s[2])
+        same_rows(view_rows(s, 2), want["rows"], "%d columns" % cols, s[1])
+
+
+def check_mouse():
+    """Clicks and the wheel as --keys plays them, where the rows are drawn."""
+    trace = TRACES[0]
+    want = text_report(trace)[0]
+    s0 = screen(trace, "", cols=120, lines=40)
+    for k in (1, 2, 4):
+        # line 3 is the first row (a click on the cursor's own: details)
+        s = screen(trace, "<Click=10,%d>" % (3 + k), cols=120, lines=40)
+        check(s == screen(trace, "<Down>" * k, cols=120, lines=40),
+              "a click on global row %d puts the cursor there" % k)
+    s = screen(trace, "<Click=10,5><Click=10,5>", cols=120, lines=40)
+    check(s[0].startswith(" Details") and s[1] == want["rows"][2][0].rstrip("~"),
+          "a second click on the cursor's row: its details", "\n".join(s[:3]))
+    # the bar: a click on the third name shows that process
+    i, _ = process_title(s0)
+    bar = s0[i - 1]
+    # the third name's first letter (names hold no blank here)
+    x = [m.start() for m in re.finditer(r"[^\s\[\]<>]+", bar)][2]
+    s = screen(trace, "<Click=%d,%d>" % (x, i - 1), cols=120, lines=40)
+    check(process_title(s)[1] == process_title(screen(trace, "<Right><Right>", cols=120,
+                                                      lines=40))[1],
+          "a click on a name in the bar shows its process", process_title(s)[1])
+    # a click in the process table moves the cursor there
+    s = screen(trace, "<Click=10,%d>" % (i + 3), cols=120, lines=40)
+    check(s == screen(trace, "<Tab><Down>", cols=120, lines=40),
+          "a click on the process table's second row")
+    # the wheel scrolls the details as three lines down
+    check(screen(trace, "<Enter><WheelDown=10,10>", cols=60, lines=12) ==
+          screen(trace, "<Enter>jjj", cols=60, lines=12), "the wheel scrolls details")
+    check(screen(trace, "<Enter>jjjj<WheelUp=10,10>", cols=60, lines=12) ==
+          screen(trace, "<Enter>j", cols=60, lines=12), "the wheel scrolls back")
+    # and a table's rows, the cursor kept in sight
+    s = screen(trace, "<WheelDown=10,5>", cols=120, lines=16)
+    check("(rows 4-" in s[1], "the wheel scrolls the global table by 3 rows", s[1])
+
+
+def check_filters():
+    """--pid, --comm and --max-processes: the viewer shows what latency-analyze does."""
+    trace = TRACES[0]
+    want = text_report(trace)[0]
+    comm, pid = want["procs"][1][0][:2]
+    for opts in (["--pid", pid], ["--comm", "bash"], ["-c", "b*", "-p", pid]):
+        w = text_report(trace, opts)[0]
+        s = screen(trace, extra=opts)
+        check(s[1].split("  (rows")[0] == w["global"] and "of the selected tasks" in s[1],
+              "%s: the global line of the selected tasks" % " ".join(opts),
+              "viewer: %r\nreport: %r" % (s[1], w["global"]))
+        same_rows(view_rows(s, 2), w["rows"], " ".join(opts) + " global", s[1])
+        i, title = process_title(s)
+        check(title.startswith("Process %s (%s)" % w["procs"][0][0][:2]),
+              " ".join(opts) + ": the bar starts at the report's first section", title)
+    s = screen(trace, extra=["-P", "2"])
+    i, _ = process_title(s)
+    check(len(re.findall(r"[^\s\[\]<>]+", s[i - 1])) == 2 and
+          not s[i - 1].endswith(">"), "-P 2: two processes in the bar", s[i - 1])
+
+
+def pty_session(term, keys=(), env=None, cols=100, lines=30):
+    """The viewer on a pseudo-terminal of type @term: what it wrote, after
+    each of @keys (bytes, or (bytes, marker) to wait for) and then q."""
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.environ.update(TERM=term, LINES=str(lines), COLUMNS=str(cols))
+        os.environ.pop("NO_COLOR", None)
+        os.environ.update(env or {})
+        os.execv(LV, [LV, "-q", TRACES[0]])
+    seen = read_until(fd, b"", b"Global latencies")
+    for k in keys:
+        k, marker = k if isinstance(k, tuple) else (k, None)
+        os.write(fd, k)
+        if marker:
+            seen = read_until(fd, seen, marker)
+        else:	# what it draws in answer, for a moment
+            end = time.time() + 0.5
+            while time.time() < end:
+                if select.select([fd], [], [], 0.1)[0]:
+                    try:
+                        seen += os.read(fd, 65536)
+                    except OSError:	# it quit: the terminal is gone
+                        break
+    try:
+        os.write(fd, b"q")
+    except OSError:
+        pass
+    status, seen = wait_gone(pid, fd, seen)
+    os.close(fd)
+    return status, seen
+
+
+def check_terminal_more():
+    """Colour, and the mouse as xterm sends it, on a pseudo-terminal."""
+    want = text_report(TRACES[0])[0]
+    red = subprocess.run(["tput", "-T", "xterm-256color", "setaf", "1"],
+                         capture_output=True).stdout
+    cyan = subprocess.run(["tput", "-T", "xterm-256color", "setab", "6"],
+                          capture_output=True).stdout
+    _, seen = pty_session("xterm-256color")
+    check(red and red in seen and cyan in seen, "xterm-256color: in colour",
+          repr(seen[:200]))
+    # the worst row (the largest maximum) is drawn right after red
+    worst = want["rows"][0][0].rstrip("~")[:12].encode()
+    check(any(worst in seen[i:i + 80] for i in [m.start() for m in re.finditer(re.escape(red), seen)]),
+          "the worst row stands out in red", worst)
+    for term, env, what in (("xterm-256color", {"NO_COLOR": "1"}, "NO_COLOR"),
+                            ("vt100", {}, "vt100"), ("xterm-mono", {}, "xterm-mono")):
+        if subprocess.run(["infocmp", term], capture_output=True).returncode:
+            continue	# no such terminfo entry here
+        _, seen = pty_session(term, env=env)
+        colours = re.findall(rb"\x1b\[(?:3|4)[0-7]m|\x1b\[(?:38|48);5;\d+m", seen)
+        check(not colours and b"Global latencies" in seen, what + ": no colour, still drawn",
+              repr(colours[:5]))
+        check(b"\x1b[7m" in seen or b"\x1b[1m" in seen or b"\x1b[0;7m" in seen
+              or b"\x1b[0;1m" in seen, what + ": reverse or bold marks what colour would",
+              repr(seen[:300]))
+    # the mouse as xterm reports it (its kmous: SGR mode, 1-based), a
+    # click on the third global row, then Enter: that row's details
+    kmous = subprocess.run(["tput", "-T", "xterm", "kmous"], capture_output=True).stdout
+    if kmous == b"\x1b[<":
+        click = lambda x, y: b"\x1b[<0;%d;%dM\x1b[<0;%d;%dm" % (x + 1, y + 1, x + 1, y + 1)
+        wheel = lambda x, y: b"\x1b[<65;%d;%dM" % (x + 1, y + 1)
+    else:
+        click = lambda x, y: b"\x1b[M" + bytes([32, 33 + x, 33 + y]) + b"\x1b[M" + bytes([35, 33 + x, 33 + y])
+        wheel = lambda x, y: b"\x1b[M" + bytes([32 + 65, 33 + x, 33 + y])
+    cause = want["rows"][2][0].rstrip("~").encode()
+    status, seen = pty_session("xterm", [(click(10, 5), None), (b"\r", b"Details")])
+    check(b"Details" in seen and cause in seen.split(b"Details")[-1],
+          "terminal: an xterm click on the third row, Enter: its details", repr(seen[-300:]))
+    # htop's F-keys as xterm sends them: F1 the help, F10 quits from the tables
+    kf = lambda n: subprocess.run(["tput", "-T", "xterm", "kf%d" % n],
+                                  capture_output=True).stdout
+    status, seen = pty_session("xterm", [(kf(1), b"Help"), (b"\x1b", b"Global"),
+                                         (kf(6), b"sorted by total"), (kf(10), None)])
+    check(b"Help" in seen and b"sorted by total" in seen and status is not None and
+          os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0,
+          "terminal: F1 help, F6 sort, F10 quits", repr(seen[-200:]))
+    # the wheel in the process bar's line walks the bar: the second process
+    i, _ = process_title(screen(TRACES[0], "", cols=100, lines=30))
+    second = ("%s (%s)  Total" % want["procs"][1][0][:2]).encode()
+    status, seen = pty_session("xterm", [(wheel(50, i - 1), second)])
+    check(second in seen, "terminal: the wheel over the bar walks it", repr(seen[-200:]))
+
+
 for t in TRACES:
     check_trace(t)
 check(own_cause_searches, "a trace has a cause only a process's table has, to search")
@@ -899,6 +1115,11 @@ check_errors()
 check_names()
 check_wrap()
 random_walk()
+check_keys_more()
+check_widths()
+check_mouse()
+check_filters()
+check_terminal_more()
 if failures:
     print("test-view: %d checks failed" % failures)
     sys.exit(1)

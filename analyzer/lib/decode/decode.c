@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "lt-decode.h"
+#include "lt-probe-key.h"
 #include "lt-thread.h"
 
 /*
@@ -191,6 +192,7 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 		   struct lt_error *err)
 {
 	const struct lt_trace_info *info = lt_trace_info(trace);
+	unsigned int need;
 	int s, i;
 
 	memset(d, 0, sizeof(*d));
@@ -214,9 +216,16 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 		for (i = 0; i < LT_DECODE_MAX_FIELDS && field_names[s][i]; i++)
 			if (!lt_event_type_field(type, field_names[s][i], &t->f[i]))
 				t->have |= 1u << i;
+		need = required[s];
+		/* latency-record's kprobe events: a key and no cookie to need */
+		if ((s == LT_SRC_REASON_SET || s == LT_SRC_REASON_RESTORE) &&
+		    lt_probe_event_keyed(type)) {
+			t->keyed = true;
+			need &= s == LT_SRC_REASON_SET ? ~0x8u : ~0x2u;
+		}
 		/* a damaged format may lack even the common fields */
 		if (lt_event_type_field(type, "common_pid", &t->common_pid) < 0 ||
-		    (t->have & required[s]) != required[s]) {
+		    (t->have & need) != need) {
 			/* said in the report when such records turn up */
 			d->unusable[s] = true;
 			d->unusable_id[s] = lt_event_type_id(type);
@@ -414,12 +423,18 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
 		get_str(d, t, 1, rec, &ev->str2, &ev->str2_len);
 		ev->value = t->have & 4 ? get_u(d, &t->f[2], rec) : 0;
-		ev->cookie = get_u(d, &t->f[3], rec);
+		if (t->keyed)
+			lt_probe_key_decode(ev);
+		else
+			ev->cookie = get_u(d, &t->f[3], rec);
 		return;
 	case LT_SRC_REASON_RESTORE:
 		ev->kind = LT_EV_REASON_RESTORE;
 		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
-		ev->cookie = get_u(d, &t->f[1], rec);
+		if (t->keyed)
+			lt_probe_key_decode(ev);
+		else
+			ev->cookie = get_u(d, &t->f[1], rec);
 		return;
 	case LT_SRC_FORK:
 		ev->kind = LT_EV_FORK;

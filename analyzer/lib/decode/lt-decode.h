@@ -48,6 +48,8 @@ struct lt_decode_type {
 	struct lt_field common_pid;
 	struct lt_field f[LT_DECODE_MAX_FIELDS];
 	unsigned int have;	/* bit per field found */
+	bool keyed;		/* latencytop from kprobes: a key, no cookie
+				   (lt-probe-key.h) */
 };
 
 /* stack_pid at the start of a range: what came before is not known here */

@@ -51,6 +51,13 @@ enum lt_task_state {
 #define LT_CLONE_THREAD 0x00010000ULL
 
 /*
+ * In an LT_EV_STACK's frames, what follows this one is user space (an
+ * input that has such frames encodes them; see lt-usym.h).  perf's own
+ * PERF_CONTEXT_USER: no kernel address is this.
+ */
+#define LT_FRAME_USER	0xfffffffffffffe00ULL
+
+/*
  * 64 bytes, one cache line: with threads, every event is written on one
  * core and read on another, and the batches of them are the pipe's memory
  * (lt-pipe.h).  At 96 bytes, ~4 MB more were touched for the first time on

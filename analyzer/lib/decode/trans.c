@@ -305,6 +305,12 @@ out:
 	return ret;
 }
 
+const char *lt_builtin_trans_text(size_t *len)
+{
+	*len = lt_builtin_trans_len;
+	return lt_builtin_trans;
+}
+
 int lt_trans_load_defaults(struct lt_trans *tr, struct lt_error *err)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");

@@ -95,6 +95,12 @@ struct lt_input_ops {
 	 */
 	int (*load_ksyms)(struct lt_input *in, struct lt_error *err);
 	const char *(*ksym)(struct lt_input *in, uint64_t addr);
+	/*
+	 * A user-space frame as the input encoded it in a stack (after
+	 * LT_FRAME_USER), named into @buf; NULL for inputs with none.
+	 */
+	const char *(*frame_name)(struct lt_input *in, uint64_t frame,
+				  char *buf, size_t len);
 	/* A name for @pid that no event gave, or NULL. */
 	const char *(*task_name)(struct lt_input *in, int pid);
 	/* Events the kernel lost on @cpu by its own count, -1 unknown. */

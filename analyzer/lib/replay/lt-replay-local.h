@@ -119,6 +119,7 @@ void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 int lt_rp_windows_fit(struct lt_replay *rp);
 int lt_rp_snapshot(struct lt_replay *rp, struct lt_task *t);
 int lt_rp_commit_task(struct lt_replay *rp, uint32_t task);
+int lt_rp_drop_windows(struct lt_replay *rp, uint32_t first);
 int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
 			uint32_t reason);
 

@@ -276,6 +276,7 @@ struct lt_replay {
 	uint32_t nr_frames, cap_frames;
 	struct lt_stack *stacks;	/* id 0 unused: "no stack" */
 	uint32_t nr_stacks, cap_stacks;
+	uint32_t nr_resolved;		/* stacks below it have their cause */
 	struct lt_map stack_map;	/* hash -> stack id (chained by probe) */
 	uint32_t *pooled;		/* decoder's pool id -> stack id, 0 = not yet */
 	uint32_t cap_pooled;
@@ -323,6 +324,16 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *ev);
  * resolve every stack (opts.resolve is called here, never before).
  */
 int lt_replay_finish(struct lt_replay *rp);
+/*
+ * Live mode, where the replay goes on after each look at it:
+ * lt_replay_snapshot() gives every stack seen its cause (the report may
+ * be built from the rows then), lt_replay_drop_windows() forgets the rows
+ * of windows before @first and numbers the rest from 0 (the window
+ * origin moves to @first's start).  0, or -1 with rp->err set.
+ */
+int lt_replay_snapshot(struct lt_replay *rp);
+int lt_replay_drop_windows(struct lt_replay *rp, uint32_t first);
+
 /* True once every later event would fall after --to. */
 static inline bool lt_replay_past_end(const struct lt_replay *rp, uint64_t ts)
 {

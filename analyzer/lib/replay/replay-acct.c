@@ -247,9 +247,11 @@ int lt_rp_resolve_stacks(struct lt_replay *rp)
 	uint32_t i;
 	size_t k;
 
-	for (i = 1; i < rp->nr_stacks; i++)
+	/* those resolved already kept their cause: live mode asks again */
+	for (i = rp->nr_resolved ? rp->nr_resolved : 1; i < rp->nr_stacks; i++)
 		if (resolve_stack(rp, i) < 0)
 			return -1;
+	rp->nr_resolved = rp->nr_stacks;
 	for (k = 0; k < rp->task_stacks.cap; k++) {
 		sl = &rp->task_stacks.slots[k];
 		if (sl->used && rp->stacks[sl->k2].kernel_thread)
@@ -533,6 +535,83 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
 		    row_move(rp, r, to, reason) < 0)
 			return -1;
 	}
+	return 0;
+}
+
+/*
+ * Rows (and their sub-rows) of windows before @first dropped, the rest
+ * renumbered from 0: memory stays what the windows kept hold, however
+ * long a live replay runs.  Indexes change, so every link and both maps
+ * are made again; row keys take the cause the row has now (resolved: a
+ * wait of a stack charged later starts a row of its own, which the
+ * report adds to it by cause).
+ */
+int lt_rp_drop_windows(struct lt_replay *rp, uint32_t first)
+{
+	uint32_t *remap, i, n = 0, ns = 0;
+	int added;
+
+	if (!first)
+		return 0;
+	remap = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*remap));
+	if (!remap)
+		return lt_rp_oom(rp, "rows");
+	for (i = 0; i < rp->nr_rows; i++) {
+		struct lt_row_acc *r = &rp->rows[i];
+
+		if (r->window < first) {
+			lt_hist_free(&r->hist);
+			remap[i] = UINT32_MAX;
+			continue;
+		}
+		r->window -= first;
+		remap[i] = n;
+		rp->rows[n++] = *r;
+	}
+	for (i = 0; i < rp->nr_subs; i++) {
+		uint32_t row = remap[rp->subs[i].row];
+
+		if (row == UINT32_MAX)
+			continue;
+		rp->subs[ns] = rp->subs[i];
+		rp->subs[ns++].row = row;
+	}
+	free(remap);
+	rp->nr_rows = n;
+	rp->nr_subs = ns;
+
+	for (i = 0; i < rp->nr_tasks; i++) {
+		rp->tasks[i].first_row = UINT32_MAX;
+		rp->tasks[i].row_cache[0].row = UINT32_MAX;
+		rp->tasks[i].row_cache[1].row = UINT32_MAX;
+	}
+	lt_map_free(&rp->row_map);
+	lt_map_free(&rp->sub_map);
+	lt_map_init(&rp->row_map);
+	lt_map_init(&rp->sub_map);
+	for (i = 0; i < n; i++) {
+		struct lt_row_acc *r = &rp->rows[i];
+
+		r->first_sub = r->last_sub = UINT32_MAX;
+		r->next_in_task = rp->tasks[r->task].first_row;
+		rp->tasks[r->task].first_row = i;
+		if (!lt_map_put(&rp->row_map, (uint64_t)r->task << 32 | r->window,
+				(uint64_t)r->uncharged << 33 |
+				(uint64_t)r->provisional << 32 | r->cause, i,
+				&added))
+			return lt_rp_oom(rp, "rows");
+	}
+	for (i = 0; i < ns; i++) {
+		struct lt_sub_acc *s = &rp->subs[i];
+
+		s->next = rp->rows[s->row].first_sub;
+		rp->rows[s->row].first_sub = i;
+		if (!lt_map_put(&rp->sub_map, s->row,
+				(uint64_t)s->path << 32 | s->stack, i, &added))
+			return lt_rp_oom(rp, "stack rows");
+	}
+	rp->origin_ns += (uint64_t)first * rp->opts.window_ns;
+	rp->nr_windows = rp->nr_windows > first ? rp->nr_windows - first : 0;
 	return 0;
 }
 

@@ -824,6 +824,16 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 	return 0;
 }
 
+int lt_replay_snapshot(struct lt_replay *rp)
+{
+	return lt_rp_resolve_stacks(rp);
+}
+
+int lt_replay_drop_windows(struct lt_replay *rp, uint32_t first)
+{
+	return lt_rp_drop_windows(rp, first);
+}
+
 int lt_replay_finish(struct lt_replay *rp)
 {
 	uint32_t i;

@@ -9,7 +9,10 @@
 #include "latencytop.h"
 #include "lt-replay.h"
 
-/* Name of a kernel address for display; must stay valid as long as the report. */
+/*
+ * Name of a kernel address (or of a user frame, as its input encoded it)
+ * for display; must stay valid as long as the report.
+ */
 typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
 
 /* Everything the report points into lives here and dies with it. */
@@ -111,14 +114,21 @@ void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
 const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
 
 /* Build every view (whole range and windows) from priv->replay. */
-int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
-		    struct lt_error *err);
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err);
+
+/*
+ * Whether each task of @rp passes @f (lt_task_filter: --pid, --tid,
+ * --comm), an array to free(); NULL on ENOMEM.
+ */
+bool *lt_report_select_tasks(const struct lt_replay *rp,
+			     const struct lt_task_filter *f);
 
 /*
  * The waits of a replay (lt_options.waits), kept in a temporary file while
  * it runs (its notes: lt_waits_spill_note() is an lt_note_fn), handed over
- * with their final causes once it is finished, then the stacks they name,
- * symbolised with @sym.  new: NULL with @err; emit: 0, or -1 with @err.
+ * with their final causes once it is finished (those of the tasks
+ * opts->tasks selects), then the stacks they name, symbolised with @sym.  new: NULL with @err; emit: 0, or -1 with @err.
  */
 struct lt_waits_spill;
 struct lt_waits_spill *lt_waits_spill_new(struct lt_error *err);

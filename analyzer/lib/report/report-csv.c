@@ -62,7 +62,8 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 		fprintf(out, ",%" PRIu64 ",%.3f,", r->max_at_ns, r->percent);
 		if (kthread >= 0)
 			fputc(kthread ? '1' : '0', out);
-		fputc('\n', out);
+		/* added at the end, as the schema promises columns are */
+		fprintf(out, ",%d\n", r->max_tid);
 	}
 }
 
@@ -91,7 +92,7 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
 
 	fputs("view,start_ns,end_ns,scope,pid,tid,comm,reason,argument,kind,"
 	      "count,total_ns,max_ns,avg_ns,p50_ns,p90_ns,p99_ns,max_at_ns,"
-	      "percent,kernel_thread\n", out);
+	      "percent,kernel_thread,max_tid\n", out);
 	csv_view(out, "all", &r->whole);
 	for (w = 0; w < r->nr_windows; w++) {
 		snprintf(view, sizeof(view), "%zu", w);
@@ -132,7 +133,14 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 		folded_name(out, row->argument);
 		fputc(')', out);
 	}
-	/* outermost frame first, as flame graphs grow from the root */
+	/*
+	 * outermost frame first, as flame graphs grow from the root: the
+	 * task's own code (perf.data call chains), then the kernel's
+	 */
+	for (k = st ? st->nr_user_frames : 0; k > 0; k--) {
+		fputc(';', out);
+		folded_name(out, st->user_frames[k - 1]);
+	}
 	for (k = st ? st->nr_frames : 0; k > 0; k--) {
 		fputc(';', out);
 		folded_name(out, st->frames[k - 1]);

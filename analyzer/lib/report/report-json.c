@@ -116,6 +116,11 @@ static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 			put_strs(out, st->path, st->path_depth);
 			fputs(",\"frames\":", out);
 			put_strs(out, st->frames, st->nr_frames);
+			/* perf.data's call chains: the task's own code too */
+			if (st->nr_user_frames) {
+				fputs(",\"user_frames\":", out);
+				put_strs(out, st->user_frames, st->nr_user_frames);
+			}
 			fputc('}', out);
 		}
 		fputc(']', out);
@@ -349,7 +354,19 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 	put_i64_or_null(out, o->from_ns);
 	fputs(",\"to_ns\":", out);
 	put_i64_or_null(out, o->to_ns);
-	fputs("},\n", out);
+	/* --pid, --tid, --comm: the tables count only the tasks they chose */
+	fputs(",\"pids\":[", out);
+	for (i = 0; i < o->tasks.nr_pids; i++)
+		fprintf(out, "%s%d", i ? "," : "", o->tasks.pids[i]);
+	fputs("],\"tids\":[", out);
+	for (i = 0; i < o->tasks.nr_tids; i++)
+		fprintf(out, "%s%d", i ? "," : "", o->tasks.tids[i]);
+	fputs("],\"comms\":[", out);
+	for (i = 0; i < o->tasks.nr_comms; i++) {
+		fputs(i ? "," : "", out);
+		put_str(out, o->tasks.comms[i]);
+	}
+	fputs("]},\n", out);
 
 	fprintf(out, "\"dropped\":{\"interruptible_over_cutoff\":%" PRIu64
 		",\"interruptible_over_cutoff_ns\":%" PRIu64

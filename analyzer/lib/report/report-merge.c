@@ -115,10 +115,14 @@ static int cmp_stack_key(const void *pa, const void *pb)
 	const struct lt_report_stack *a = pa, *b = pb;
 	int c = cmp_strv(a->path, a->path_depth, b->path, b->path_depth);
 
-	return c ? c : cmp_strv(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	if (c)
+		return c;
+	c = cmp_strv(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	return c ? c : cmp_strv(a->user_frames, a->nr_user_frames,
+				b->user_frames, b->nr_user_frames);
 }
 
-/* By total, then count, then the key: a total order. */
+/* By total, then count, then the key (path, frames, user frames): a total order. */
 static int cmp_stack_out(const void *pa, const void *pb)
 {
 	const struct lt_report_stack *a = pa, *b = pb;
@@ -190,8 +194,11 @@ static int merge_stacks(struct merger *m, const struct lt_report_row *const *src
 		*st = all[i];
 		st->path = dup_strv(m, all[i].path, all[i].path_depth);
 		st->frames = dup_strv(m, all[i].frames, all[i].nr_frames);
+		st->user_frames = dup_strv(m, all[i].user_frames,
+					   all[i].nr_user_frames);
 		if ((all[i].path_depth && !st->path) ||
-		    (all[i].nr_frames && !st->frames))
+		    (all[i].nr_frames && !st->frames) ||
+		    (all[i].nr_user_frames && !st->user_frames))
 			goto fail;
 	}
 	dst->nr_stacks = out;

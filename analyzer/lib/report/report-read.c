@@ -198,7 +198,9 @@ static int read_stack(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "max_ns", where, &st->max_ns) < 0 ||
 	    get_u64(rd, o, "max_at_ns", where, &st->max_at_ns) < 0 ||
 	    get_strs(rd, o, "path", where, &st->path, &st->path_depth) < 0 ||
-	    get_strs(rd, o, "frames", where, &st->frames, &st->nr_frames) < 0)
+	    get_strs(rd, o, "frames", where, &st->frames, &st->nr_frames) < 0 ||
+	    get_strs(rd, o, "user_frames", where, &st->user_frames,
+		     &st->nr_user_frames) < 0)
 		return -1;
 	return 0;
 }
@@ -570,6 +572,50 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 	return read_commands(rd, o, where, v);
 }
 
+/* options.pids or .tids: task ids, into *@out of *@nr */
+static int read_ids(struct reader *rd, const struct lt_json *o, const char *key,
+		    const int **out, size_t *nr)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[64];
+	size_t i;
+	int *ids;
+
+	a = get_array(rd, o, key, "options", &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	ids = lt_report_alloc(rd->priv, a->nr, sizeof(*ids));
+	if (!ids)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		if (e->type != LT_JSON_NUMBER || e->num < 0 ||
+		    e->num > 2147483647.0 || e->num != (double)(int)e->num)
+			return bad(rd, at(w, sizeof(w), "options", key, (long)i),
+				   "expected a task id");
+		ids[i] = (int)e->num;
+	}
+	*out = ids;
+	*nr = i;
+	return 0;
+}
+
+/* options.pids, .tids, .comms: the tasks counted (absent: all) */
+static int read_tasks(struct reader *rd, const struct lt_json *o,
+		      struct lt_task_filter *f)
+{
+	unsigned int nr = 0;
+
+	if (read_ids(rd, o, "pids", &f->pids, &f->nr_pids) < 0 ||
+	    read_ids(rd, o, "tids", &f->tids, &f->nr_tids) < 0 ||
+	    get_strs(rd, o, "comms", "options", &f->comms, &nr) < 0)
+		return -1;
+	f->nr_comms = nr;
+	return 0;
+}
+
 static int read_options(struct reader *rd, const struct lt_json *root,
 			struct lt_options *opt)
 {
@@ -614,7 +660,7 @@ static int read_options(struct reader *rd, const struct lt_json *root,
 			return -1;
 		opt->to_ns = u > INT64_MAX ? INT64_MAX : (int64_t)u;
 	}
-	return 0;
+	return read_tasks(rd, o, &opt->tasks);
 }
 
 /* trace.sources, .missing, .lost_events_per_cpu, .overruns_per_cpu */

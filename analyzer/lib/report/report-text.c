@@ -6,19 +6,23 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt-report-local.h"
 
-/* the cause column's widest, indent included: longer causes lose their tail */
-#define CAUSE_W 44
+/* the cause column's narrowest when options.width cuts causes */
+#define CAUSE_MIN 16
 
 /*
  * A view's columns, each as wide as its widest value (or head) in any of
- * its tables, which so line up: causes up to ~33 columns fit 80.
+ * its tables, which so line up.  A cause is cut (with '~') only to fit
+ * options.width, a terminal's: a file or a pipe gets every cause whole.
  */
 struct widths {
 	int cause;		/* where the cause column ends, indent included */
+	int cut;		/* the columns a cause may take, indent
+				   included; 0: any */
 	int max, avg, count, total;
 };
 
@@ -58,33 +62,66 @@ static size_t rows_shown(const struct lt_report *r, size_t nr)
 	return r->options.limit && nr > r->options.limit ? r->options.limit : nr;
 }
 
+/*
+ * @row's cause as shown, in @buf of @size or, when longer, in memory the
+ * caller frees (NULL when there is none): never cut but to @cols (0: any).
+ */
+static char *cause_text(char *buf, size_t size, const struct lt_report_row *row,
+			size_t cols)
+{
+	size_t need = strlen(row->reason) + strlen(row->argument) + 4;
+	char *p = need <= size ? buf : malloc(need);
+
+	if (!p)
+		return NULL;
+	return lt_format_cause(p, need <= size ? size : need, row, cols);
+}
+
+static void cause_free(char *text, const char *buf)
+{
+	if (text != buf)
+		free(text);
+}
+
 /* @w widened to the @nr rows of a table at @indent, as put_rows() shows them */
 static void widen(struct widths *w, const struct lt_report *r,
 		  const struct lt_report_row *rows, size_t nr, int indent)
 {
-	char cause[256];
+	char buf[256], *cause;
 	size_t i;
 
 	nr = rows_shown(r, nr);
 	w->cause = widest(w->cause, indent + (int)strlen("Cause"));
 	for (i = 0; i < nr; i++) {
-		w->count = widest(w->count, snprintf(cause, sizeof(cause),
+		w->count = widest(w->count, snprintf(buf, sizeof(buf),
 						     "%" PRIu64, rows[i].count));
-		lt_format_cause(cause, sizeof(cause), &rows[i],
-				(size_t)(CAUSE_W - indent));
-		w->cause = widest(w->cause, indent + (int)lt_text_width(cause));
+		cause = cause_text(buf, sizeof(buf), &rows[i], 0);
+		if (cause)
+			w->cause = widest(w->cause, indent + (int)lt_text_width(cause));
+		cause_free(cause, buf);
 		w->max = widest(w->max, dur_width(rows[i].max_ns));
 		w->avg = widest(w->avg, dur_width(rows[i].avg_ns));
 		w->total = widest(w->total, dur_width(rows[i].total_ns));
 	}
 }
 
+/* The process sections a view shows: --max-processes cuts them. */
+static size_t procs_shown(const struct lt_report *r,
+			  const struct lt_report_view *v)
+{
+	unsigned int most = r->options.max_processes;
+
+	return most && v->nr_processes > most ? most : v->nr_processes;
+}
+
 static void view_widths(const struct lt_report *r,
 			const struct lt_report_view *v, struct widths *w)
 {
+	int numbers;
 	size_t i, j;
 
 	w->cause = 0;
+	w->cut = 0;
 	w->count = (int)strlen("Count");
 	w->max = (int)strlen("Maximum");
 	w->avg = (int)strlen("Average");
@@ -92,25 +129,36 @@ static void view_widths(const struct lt_report *r,
 	widen(w, r, v->global, v->nr_global, 0);
 	for (i = 0; i < v->nr_commands; i++)
 		widen(w, r, v->commands[i].rows, v->commands[i].nr_rows, 0);
-	for (i = 0; i < v->nr_processes; i++) {
+	for (i = 0; i < procs_shown(r, v); i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
 		widen(w, r, p->rows, p->nr_rows, 0);
 		for (j = 0; r->options.per_thread && j < p->nr_threads; j++)
 			widen(w, r, p->threads[j].rows, p->threads[j].nr_rows, 2);
 	}
+	/* a terminal's width: the numbers keep theirs, causes take the rest */
+	numbers = 2 + w->max + 2 + w->avg + 2 + w->count + 2 + w->total + 2 + 7;
+	if (r->options.width && w->cause + numbers > (int)r->options.width) {
+		w->cut = widest(CAUSE_MIN, (int)r->options.width - numbers);
+		if (w->cause > w->cut)
+			w->cause = w->cut;
+	}
 }
 
 static void put_cause(FILE *out, const struct lt_report_row *row, int indent,
 		      const struct widths *w)
 {
-	char cause[256];
+	char buf[256], *cause;
 
-	/* keep the numbers aligned: long causes lose their tail */
-	lt_format_cause(cause, sizeof(cause), row, (size_t)(CAUSE_W - indent));
+	cause = cause_text(buf, sizeof(buf), row,
+			   w->cut ? (size_t)(w->cut - indent) : 0);
+	/* out of memory: the start of it, marked cut */
+	if (!cause)
+		cause = lt_format_cause(buf, sizeof(buf), row, sizeof(buf) / 4);
 	/* in columns, not bytes: UTF-8 (a file name in an argument) */
 	fprintf(out, "%*s%s%*s", indent, "", cause,
 		w->cause - indent - (int)lt_text_width(cause), "");
+	cause_free(cause, buf);
 }
 
 static void put_head(FILE *out, int indent, const struct widths *w)
@@ -148,6 +196,13 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 		}
 		if (!st->nr_frames)
 			fprintf(out, "%*s(no kernel stack recorded)\n", indent + 6, "");
+		if (st->nr_user_frames)
+			fprintf(out, "%*s-- user space --\n", indent + 6, "");
+		for (k = 0; k < st->nr_user_frames; k++) {
+			fprintf(out, "%*s", indent + 6, "");
+			put_str(out, st->user_frames[k]);
+			fputc('\n', out);
+		}
 	}
 	if (row->nr_stacks > shown)
 		fprintf(out, "%*s... %zu more stacks\n", indent + 4, "",
@@ -222,7 +277,9 @@ int lt_report_write_view_head(const struct lt_report *r,
 {
 	char total[32];
 
-	fprintf(out, "Global latencies%s: %s charged\n",
+	fprintf(out, "Global latencies%s%s: %s charged\n",
+		lt_task_filter_active(&r->options.tasks) ?
+		" of the selected tasks" : "",
 		r->options.kernel_threads ? "" : " (kernel threads excluded)",
 		lt_format_duration(total, sizeof(total), v->total_ns));
 	put_coverage(out, &v->coverage);
@@ -252,7 +309,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 {
 	char total[32];
 	struct widths w;
-	size_t i, j;
+	size_t i, j, shown = procs_shown(r, v);
 
 	view_widths(r, v, &w);
 	lt_report_write_view_head(r, v, out);
@@ -275,7 +332,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			put_rows(out, r, c->rows, c->nr_rows, 0, &w);
 	}
 
-	for (i = 0; i < v->nr_processes; i++) {
+	for (i = 0; i < shown; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
 		fputs("\nProcess ", out);
@@ -307,6 +364,10 @@ static void put_view(FILE *out, const struct lt_report *r,
 				put_rows(out, r, t->rows, t->nr_rows, 2, &w);
 		}
 	}
+	if (shown < v->nr_processes)
+		fprintf(out, "\n... %zu more process%s (--max-processes)\n",
+			v->nr_processes - shown,
+			v->nr_processes - shown == 1 ? "" : "es");
 }
 
 #define WRAP_COLS 80
@@ -349,6 +410,47 @@ static void put_words(FILE *out, int *col, const char *text)
 	}
 }
 
+/*
+ * "Tasks:    pid 143, comm sync* (2 processes): the tables count only
+ * these", when --pid, --tid or --comm chose them.
+ */
+static void put_tasks(FILE *out, const struct lt_report *r)
+{
+	const struct lt_task_filter *f = &r->options.tasks;
+	char item[160], name[128];
+	int col = HEAD_W;
+	size_t i, n = 0, total = lt_task_filter_active(f) ?
+		f->nr_pids + f->nr_tids + f->nr_comms : 0;
+
+	if (!total)
+		return;
+	fprintf(out, "%-*s", HEAD_W, "Tasks:");
+	for (i = 0; i < f->nr_pids; i++, n++) {
+		snprintf(item, sizeof(item), "pid\x01%d%s", f->pids[i],
+			 n + 1 < total ? "," : "");
+		put_words(out, &col, item);
+	}
+	for (i = 0; i < f->nr_tids; i++, n++) {
+		snprintf(item, sizeof(item), "tid\x01%d%s", f->tids[i],
+			 n + 1 < total ? "," : "");
+		put_words(out, &col, item);
+	}
+	for (i = 0; i < f->nr_comms; i++, n++) {
+		/* a pattern's own blanks must not wrap or vanish */
+		lt_shown_copy(name, sizeof(name), f->comms[i]);
+		for (char *c = name; *c; c++)
+			if (*c == ' ')
+				*c = '\x01';
+		snprintf(item, sizeof(item), "comm\x01%s%s", name,
+			 n + 1 < total ? "," : "");
+		put_words(out, &col, item);
+	}
+	snprintf(item, sizeof(item), "(%zu process%s): the tables count only these",
+		 r->whole.nr_processes, r->whole.nr_processes == 1 ? "" : "es");
+	put_words(out, &col, item);
+	fputc('\n', out);
+}
+
 static void put_sources(FILE *out, const struct lt_report *r)
 {
 	char item[160], name[128];
@@ -382,7 +484,8 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fputc('\n', out);
 		/* trace-cmd record refuses to start on an unknown event */
 		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
-			"%*sleave -e X out)\n", HEAD_W, "", HEAD_W, "");
+			"%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
+			HEAD_W, "", HEAD_W, "");
 	}
 }
 
@@ -409,8 +512,9 @@ static void put_lost(FILE *out, const struct lt_report *r)
 			 r->lost_gaps_unknown ? " and" : "");
 		put_words(out, &col, item);
 		if (r->lost_gaps_unknown) {
-			snprintf(item, sizeof(item), "%" PRIu64 " gaps of unknown size",
-				 r->lost_gaps_unknown);
+			snprintf(item, sizeof(item), "%" PRIu64 " gap%s of unknown size",
+				 r->lost_gaps_unknown,
+				 r->lost_gaps_unknown == 1 ? "" : "s");
 			put_words(out, &col, item);
 		}
 		for (last = r->nr_lost_cpus - 1; last >= 0; last--)
@@ -638,6 +742,7 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 			lt_format_stamp(from, sizeof(from), r->whole.start_ns),
 			lt_format_stamp(to, sizeof(to), r->whole.end_ns),
 			r->stopped_at_to ? " (--to: the file goes on)" : "");
+	put_tasks(out, r);
 	put_sources(out, r);
 	put_lost(out, r);
 	put_complete(out, r);

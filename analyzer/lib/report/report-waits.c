@@ -260,21 +260,33 @@ static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
 		      const char *trace_id, const struct lt_options *opts,
 		      struct lt_error *err)
 {
+	bool *sel = NULL;
 	struct rec r;
 	struct lt_wait w;
 	uint64_t seq;
+	int ret = -1;
 
 	/* the last records are written by this flush: a full disk shows here */
 	if (fflush(s->f) || fseek(s->f, 0, SEEK_SET)) {
 		note_failed(s);
 		return -1;
 	}
+	/* the tasks the report counts (--pid, --tid, --comm), no others */
+	if (lt_task_filter_active(&opts->tasks)) {
+		sel = lt_report_select_tasks(rp, &opts->tasks);
+		if (!sel) {
+			lt_error_set(err, LT_E_NOMEM, "out of memory");
+			return -1;
+		}
+	}
 	qsort(s->rc, s->nr_rc, sizeof(*s->rc), cmp_rc);
 	for (seq = 0; seq < s->nr; seq++) {
 		if (fread(&r, sizeof(r), 1, s->f) != 1) {
 			note_failed(s);
-			return -1;
+			goto out;
 		}
+		if (sel && !sel[r.task])
+			continue;
 		memset(&w, 0, sizeof(w));
 		w.trace_id = trace_id;
 		w.tid = rp->tasks[r.task].pid;
@@ -290,10 +302,15 @@ static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
 		w.dropped = lt_wait_drop_name((enum lt_wait_drop)r.drop);
 		w.stack_id = r.stack;
 		errno = 0;
-		if (opts->waits(opts->waits_ctx, &w) < 0)
-			return failed(err, "write");
+		if (opts->waits(opts->waits_ctx, &w) < 0) {
+			failed(err, "write");
+			goto out;
+		}
 	}
-	return 0;
+	ret = 0;
+out:
+	free(sel);
+	return ret;
 }
 
 /* Every stack, symbolised as the report shows it. */

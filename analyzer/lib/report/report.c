@@ -9,6 +9,7 @@
  * stacks on the way.
  */
 #define _GNU_SOURCE	/* qsort_r() */
+#include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,9 +44,11 @@ struct builder {
 	struct lt_report_priv *priv;
 	const struct lt_replay *rp;
 	lt_symbol_fn sym;
+	lt_symbol_fn user_sym;		/* NULL: user frames as addresses */
 	void *sym_ctx;
 	enum lt_sort sort;
 	bool kernel_threads;
+	const bool *selected;		/* per replay task; NULL: every task */
 
 	struct agg *aggs;
 	size_t nr_aggs, cap_aggs;
@@ -234,6 +237,8 @@ static int fold_row(struct builder *b, uint32_t ri)
 	uint32_t cause = r->uncharged ? CAUSE_UNCHARGED : r->cause;
 	struct agg *a;
 
+	if (b->selected && !b->selected[r->task])
+		return 0;
 	a = agg_get(b, LVL_THREAD, t->leader, r->task, cause);
 	if (!a || agg_add_row(b, a, r, t->pid) < 0)
 		return -1;
@@ -318,7 +323,10 @@ static int cmp_stack_names(const void *pa, const void *pb)
 	const struct lt_report_stack *a = pa, *b = pb;
 	int c = cmp_ptrs(a->path, a->path_depth, b->path, b->path_depth);
 
-	return c ? c : cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	if (!c)
+		c = cmp_ptrs(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	return c ? c : cmp_ptrs(a->user_frames, a->nr_user_frames,
+				b->user_frames, b->nr_user_frames);
 }
 
 /*
@@ -345,6 +353,54 @@ static size_t merge_stacks(struct lt_report_stack *st, size_t n)
 		st[out++] = st[i];
 	}
 	return out;
+}
+
+/*
+ * The names of stack @stack's @nr frames: the kernel's, then, past
+ * LT_FRAME_USER, the user-space ones.  Each distinct frame slot is named
+ * once.
+ */
+static int stack_names(struct builder *b, uint32_t stack,
+		       const uint64_t *frames, uint32_t nr,
+		       struct lt_report_stack *st)
+{
+	uint32_t first = b->rp->stacks[stack].first, k, kn;
+	const char **names, **slot;
+	char buf[32];
+
+	names = lt_report_alloc(b->priv, nr, sizeof(*names));
+	if (!names)
+		return -1;
+	for (kn = 0; kn < nr && frames[kn] != LT_FRAME_USER; kn++)
+		;
+	for (k = 0; k < nr; k++) {
+		slot = &b->sym_cache[first + k];
+		if (k == kn)
+			continue;
+		if (!*slot && k < kn)
+			*slot = b->sym(b->sym_ctx, frames[k]);
+		else if (!*slot && b->user_sym)
+			*slot = b->user_sym(b->sym_ctx, frames[k]);
+		else if (!*slot) {
+			snprintf(buf, sizeof(buf), "0x%" PRIx64, frames[k]);
+			*slot = lt_report_strdup(b->priv, buf);
+			if (!*slot)
+				return -1;
+		}
+		names[k] = *slot;
+	}
+	/* frames the tracer stacked on top of the scheduler are noise */
+	for (k = 0; k < kn && strcmp(names[k], "__schedule"); k++)
+		;
+	if (k == kn)
+		k = 0;
+	st->frames = names + k;
+	st->nr_frames = kn - k;
+	if (kn + 1 < nr) {
+		st->user_frames = names + kn + 1;
+		st->nr_user_frames = nr - kn - 1;
+	}
+	return 0;
 }
 
 static int row_stacks(struct builder *b, const struct agg *a,
@@ -375,26 +431,8 @@ static int row_stacks(struct builder *b, const struct agg *a,
 		st->max_ns = as->max_ns;
 		st->max_at_ns = as->max_at_ns;
 		frames = lt_replay_stack_frames(b->rp, as->stack, &nr);
-		if (nr) {
-			uint32_t first = b->rp->stacks[as->stack].first;
-
-			names = lt_report_alloc(priv, nr, sizeof(*names));
-			if (!names)
-				return -1;
-			for (k = 0; k < nr; k++) {
-				/* symbolise each distinct frame slot once */
-				if (!b->sym_cache[first + k])
-					b->sym_cache[first + k] = b->sym(b->sym_ctx, frames[k]);
-				names[k] = b->sym_cache[first + k];
-			}
-			/* frames the tracer stacked on top of the scheduler are noise */
-			for (k = 0; k < nr && strcmp(names[k], "__schedule"); k++)
-				;
-			if (k == nr)
-				k = 0;
-			st->frames = names + k;
-			st->nr_frames = nr - k;
-		}
+		if (nr && stack_names(b, as->stack, frames, nr, st) < 0)
+			return -1;
 		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
 		if (depth) {
 			names = lt_report_alloc(priv, depth, sizeof(*names));
@@ -723,13 +761,83 @@ void lt_report_sort(struct lt_report *r, enum lt_sort sort)
 	r->options.sort = sort;
 }
 
-int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx,
-		    struct lt_error *err)
+static bool int_in(int v, const int *list, size_t nr)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (list[i] == v)
+			return true;
+	return false;
+}
+
+static bool name_matches(const char *name, const struct lt_task_filter *f)
+{
+	size_t i;
+
+	for (i = 0; i < f->nr_comms; i++)
+		if (!fnmatch(f->comms[i], name, 0))
+			return true;
+	return false;
+}
+
+bool *lt_report_select_tasks(const struct lt_replay *rp,
+			     const struct lt_task_filter *f)
+{
+	bool *sel = calloc(rp->nr_tasks ? rp->nr_tasks : 1, sizeof(*sel));
+	uint32_t t, leader;
+
+	if (!sel)
+		return NULL;
+	for (t = 0; t < rp->nr_tasks; t++) {
+		leader = rp->tasks[t].leader;
+		sel[t] = int_in(rp->tasks[leader].pid, f->pids, f->nr_pids) ||
+			 int_in(rp->tasks[t].pid, f->tids, f->nr_tids) ||
+			 name_matches(lt_replay_task_comm(rp, t), f) ||
+			 name_matches(lt_replay_task_comm(rp, leader), f);
+	}
+	return sel;
+}
+
+/*
+ * The filter into the report's own memory: a report outlives the
+ * caller's option arrays (and is written again from a saved one).
+ */
+static int copy_filter(struct lt_report_priv *priv)
+{
+	struct lt_task_filter *f = &priv->pub.options.tasks;
+	int *pids = NULL, *tids = NULL;
+	const char **comms = NULL;
+	size_t i;
+
+	if (f->nr_pids && !(pids = lt_report_alloc(priv, f->nr_pids, sizeof(*pids))))
+		return -1;
+	if (f->nr_tids && !(tids = lt_report_alloc(priv, f->nr_tids, sizeof(*tids))))
+		return -1;
+	if (f->nr_comms &&
+	    !(comms = lt_report_alloc(priv, f->nr_comms, sizeof(*comms))))
+		return -1;
+	if (f->nr_pids)
+		memcpy(pids, f->pids, f->nr_pids * sizeof(*pids));
+	if (f->nr_tids)
+		memcpy(tids, f->tids, f->nr_tids * sizeof(*tids));
+	for (i = 0; i < f->nr_comms; i++)
+		if (!(comms[i] = lt_report_strdup(priv, f->comms[i])))
+			return -1;
+	f->pids = pids;
+	f->tids = tids;
+	f->comms = comms;
+	return 0;
+}
+
+int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
+		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err)
 {
 	const struct lt_replay *rp = &priv->replay;
 	struct lt_report *r = &priv->pub;
 	struct builder b;
 	uint32_t *all = NULL, *by_win = NULL, *start = NULL;
+	bool *selected = NULL;
 	size_t nr = 0, i, w;
 	int ret = -1;
 
@@ -737,6 +845,7 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 	b.priv = priv;
 	b.rp = rp;
 	b.sym = sym;
+	b.user_sym = user_sym;
 	b.sym_ctx = sym_ctx;
 	b.sort = r->options.sort;
 	b.kernel_threads = r->options.kernel_threads;
@@ -747,8 +856,19 @@ int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym, void *sym_ctx
 	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
 	if (!b.sym_cache || !all)
 		goto nomem;
+	if (lt_task_filter_active(&r->options.tasks)) {
+		if (copy_filter(priv) < 0 ||
+		    !(selected = lt_report_select_tasks(rp, &r->options.tasks)))
+			goto nomem;
+		b.selected = selected;
+	}
+	/*
+	 * Provisional rows hold waits that may still move to an outer reason;
+	 * a finished replay has committed them all (left empty), a live one
+	 * shows them as they stand.
+	 */
 	for (i = 0; i < rp->nr_rows; i++)
-		if (rp->rows[i].count && !rp->rows[i].provisional)
+		if (rp->rows[i].count)
 			all[nr++] = (uint32_t)i;
 
 	if (build_view(&b, all, nr, &r->whole) < 0)
@@ -792,6 +912,7 @@ out:
 	free(b.aggs);
 	free(b.subs);
 	free(b.sym_cache);
+	free(selected);
 	free(all);
 	free(by_win);
 	free(start);

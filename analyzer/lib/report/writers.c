@@ -32,13 +32,17 @@ static const struct writer_row writers[] = {
 	    "the report as JSON (" LT_REPORT_SCHEMA ")",
 	    { [LT_WOPT_STACKS] = "JSON always lists stacks",
 	      [LT_WOPT_PER_THREAD] = "JSON always lists threads",
-	      [LT_WOPT_LIMIT] = "JSON has every row" } },
+	      [LT_WOPT_LIMIT] = "JSON has every row",
+	      [LT_WOPT_MAX_PROCESSES] = "JSON has every process (--pid, --comm "
+					"choose them)" } },
 	  lt_report_write_json },
 	{ { "csv", LT_WRITE_REPORT, LT_FORMAT_CSV,
 	    "one line per row of every table",
 	    { [LT_WOPT_STACKS] = "CSV has no stacks (--format=folded has)",
 	      [LT_WOPT_PER_THREAD] = "CSV always has thread rows",
-	      [LT_WOPT_LIMIT] = "CSV has every row" } },
+	      [LT_WOPT_LIMIT] = "CSV has every row",
+	      [LT_WOPT_MAX_PROCESSES] = "CSV has every process (--pid, --comm "
+					"choose them)" } },
 	  lt_report_write_csv },
 	{ { "folded", LT_WRITE_REPORT, LT_FORMAT_FOLDED,
 	    "flame graph input: process;cause;frames us",
@@ -46,29 +50,39 @@ static const struct writer_row writers[] = {
 	      [LT_WOPT_PER_THREAD] = "folded output is per process",
 	      [LT_WOPT_LIMIT] = "folded output has every stack",
 	      [LT_WOPT_WINDOW] = "folded output covers the whole trace "
-				 "(--from and --to cut it)" } },
+				 "(--from and --to cut it)",
+	      [LT_WOPT_MAX_PROCESSES] = "folded output has every process "
+					"(--pid, --comm choose them)" } },
 	  lt_report_write_folded },
 	{ { "waits", LT_WRITE_WAITS, LT_FORMAT_WAITS_CSV,
 	    "a CSV row per wait, charged or dropped (SQL)",
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
 	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
 	      [LT_WOPT_LIMIT] = "every wait is a row",
-	      [LT_WOPT_WINDOW] = "each row has its times" } },
+	      [LT_WOPT_WINDOW] = "each row has its times",
+	      [LT_WOPT_MAX_PROCESSES] = "every wait is a row (--pid, --comm "
+					"choose them)" } },
 	  NULL, NULL, lt_waits_csv_row, lt_waits_csv_stack },
 	{ { "waits-jsonl", LT_WRITE_WAITS, LT_FORMAT_WAITS_JSONL,
 	    "the waits as JSON lines, one object a line",
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
 	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
 	      [LT_WOPT_LIMIT] = "every wait is a row",
-	      [LT_WOPT_WINDOW] = "each row has its times" } },
+	      [LT_WOPT_WINDOW] = "each row has its times",
+	      [LT_WOPT_MAX_PROCESSES] = "every wait is a row (--pid, --comm "
+					"choose them)" } },
 	  NULL, NULL, lt_waits_jsonl_row, lt_waits_jsonl_stack },
 	{ { "text", LT_WRITE_DIFF, LT_FORMAT_TEXT,
 	    "a table per scope, causes by how much worse (the default)",
-	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges" } },
+	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges",
+	      [LT_WOPT_MAX_PROCESSES] = "a diff compares every process "
+					"(--pid, --comm choose them)" } },
 	  NULL, lt_diff_write_text },
 	{ { "json", LT_WRITE_DIFF, LT_FORMAT_JSON,
 	    "the changes as JSON (" LT_DIFF_SCHEMA ")",
-	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges" } },
+	    { [LT_WOPT_WINDOW] = "a diff compares the whole ranges",
+	      [LT_WOPT_MAX_PROCESSES] = "a diff compares every process "
+					"(--pid, --comm choose them)" } },
 	  NULL, lt_diff_write_json },
 };
 
@@ -98,6 +112,7 @@ const char *lt_writer_opt_name(enum lt_writer_opt opt)
 		[LT_WOPT_PER_THREAD] = "--per-thread",
 		[LT_WOPT_LIMIT] = "--limit",
 		[LT_WOPT_WINDOW] = "--window",
+		[LT_WOPT_MAX_PROCESSES] = "--max-processes",
 	};
 
 	return (unsigned int)opt < LT_WOPT_NR ? names[opt] : "?";

@@ -216,6 +216,27 @@ uint64_t lt_trace_range_done(const struct lt_trace_range *range);
  */
 void lt_trace_range_free(struct lt_trace *trace, struct lt_trace_range *range);
 
+/*
+ * Ring-buffer pages handed in one at a time, as a live reader gets them
+ * (trace_pipe_raw): each page's records in order, with an LT_REC_LOST
+ * record before them when the page says events were missed (on a page
+ * with no records, the loss alone, stamped with the page's time: a live
+ * reader must hear of a gap when it begins).  @trace gives the
+ * layout (its header_page); @cpu goes into the records.  Damage in a
+ * page is -1 with @err, and that page is done with.
+ */
+struct lt_trace_pages;
+
+int lt_trace_pages_new(struct lt_trace *trace, int cpu,
+		       struct lt_trace_pages **out, struct lt_error *err);
+/* @len bytes of one page (at most the trace's page size): its records next. */
+int lt_trace_pages_load(struct lt_trace_pages *pages, const void *page,
+			size_t len, struct lt_error *err);
+/* The loaded page's next record: 1, 0 when it has no more, -1 on damage. */
+int lt_trace_pages_next(struct lt_trace_pages *pages, struct lt_record *rec,
+			struct lt_error *err);
+void lt_trace_pages_free(struct lt_trace_pages *pages);
+
 /* Bytes of CPU data consumed so far and in total, for progress display. */
 void lt_trace_progress(const struct lt_trace *trace, uint64_t *done,
 		       uint64_t *total);
@@ -235,6 +256,14 @@ int lt_trace_load_ksyms(struct lt_trace *trace, struct lt_error *err);
  * parses them.  Off by default.
  */
 void lt_trace_set_helper(struct lt_trace *trace, bool allow);
+/*
+ * The kernel symbols from a kallsyms text in a file of its own
+ * (/proc/kallsyms, perf's build-id cache, a copy), in place of the
+ * trace's: for traces that carry none.  0, or -1 with @err naming the
+ * file (a /proc/kallsyms whose addresses are hidden included).
+ */
+int lt_trace_load_kallsyms_file(struct lt_trace *trace, const char *path,
+				struct lt_error *err);
 const char *lt_trace_ksym(const struct lt_trace *trace, uint64_t addr,
 			  uint64_t *offset);
 size_t lt_trace_nr_ksyms(const struct lt_trace *trace);

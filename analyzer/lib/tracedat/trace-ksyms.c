@@ -9,8 +9,11 @@
  * cuts until the next piece ends it.
  */
 #include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lt-bigmem.h"
 #include "trace-local.h"
@@ -284,6 +287,86 @@ int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A kallsyms text from a file of its own (/proc/kallsyms, perf's cache, a
+ * copy): for files that carry none, perf.data's formats among them.  Read
+ * whole first: /proc files say no size.
+ */
+int lt_trace_load_kallsyms_file(struct lt_trace *t, const char *path,
+				struct lt_error *err)
+{
+	size_t len = 0, cap = 1 << 20, i;
+	char *buf = malloc(cap), *nb;
+	int fd, ret;
+	ssize_t n;
+
+	if (!buf) {
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		lt_error_set(err, LT_E_IO, "%s: cannot open: %s", path,
+			     strerror(errno));
+		free(buf);
+		return -1;
+	}
+	while ((n = read(fd, buf + len, cap - len)) > 0) {
+		len += (size_t)n;
+		if (len < cap)
+			continue;
+		if (cap >= LT_MAX_META_SIZE) {
+			close(fd);
+			free(buf);
+			lt_error_set(err, LT_E_LIMIT, "%s: kallsyms of more "
+				     "than %u MB", path, LT_MAX_META_SIZE >> 20);
+			return -1;
+		}
+		nb = realloc(buf, cap * 2);
+		if (!nb) {
+			close(fd);
+			free(buf);
+			lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+			return -1;
+		}
+		buf = nb;
+		cap *= 2;
+	}
+	close(fd);
+	if (n < 0) {
+		lt_error_set(err, LT_E_IO, "%s: cannot read: %s", path,
+			     strerror(errno));
+		free(buf);
+		return -1;
+	}
+	/* kptr_restrict shows every address as 0 to most users */
+	for (i = 0; i < len && buf[i] == '0'; i++)
+		;
+	if (i >= 8 && i < len && buf[i] == ' ') {
+		free(buf);
+		lt_error_set(err, LT_E_IO, "%s: every address reads 0 (hidden "
+			     "by kernel.kptr_restrict: read it as root)", path);
+		return -1;
+	}
+	ksym_free(t);
+	t->ksyms = NULL;
+	t->ksym_names = NULL;
+	t->nr_ksyms = 0;
+	ret = parse_kallsyms(t, &t->ksym_err, buf, len);
+	free(buf);
+	if (ret) {
+		lt_error_set(err, t->ksym_err.code, "%s: %s", path,
+			     t->ksym_err.msg);
+	} else if (!t->nr_ksyms) {
+		ret = -1;
+		lt_error_set(err, LT_E_CORRUPT, "%s: no kernel symbols in it",
+			     path);
+	}
+	t->ksym_state = ret ? -1 : 1;
+	t->ksym_told = true;	/* the caller has the error */
+	return ret;
 }
 
 /*

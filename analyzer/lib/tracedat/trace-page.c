@@ -538,3 +538,92 @@ int stream_fill(struct lt_trace *t, struct cpu_stream *cs)
 		}
 	}
 }
+
+/* ---- pages handed in one at a time (live readers) --------------------- */
+
+struct lt_trace_pages {
+	struct lt_trace *t;
+	struct cpu_stream cs;
+	uint64_t where;		/* bytes of pages loaded before: "offsets" */
+	bool loaded;
+};
+
+int lt_trace_pages_new(struct lt_trace *t, int cpu,
+		       struct lt_trace_pages **out, struct lt_error *err)
+{
+	struct lt_trace_pages *p = calloc(1, sizeof(*p));
+
+	*out = NULL;
+	if (!p) {
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", t->path);
+		return -1;
+	}
+	p->t = t;
+	stream_init(t, &p->cs, cpu, 0, 0);
+	*out = p;
+	return 0;
+}
+
+void lt_trace_pages_free(struct lt_trace_pages *p)
+{
+	free(p);
+}
+
+int lt_trace_pages_load(struct lt_trace_pages *p, const void *page,
+			size_t len, struct lt_error *err)
+{
+	struct cpu_stream *cs = &p->cs;
+
+	/* a loss flagged on a page of no records waits for the next one's */
+	cs->state = CS_ACTIVE;
+	cs->bi = cs->bn = 0;
+	cs->given = false;
+	if (page_load(p->t, cs, page, len, p->where) < 0) {
+		*err = cs->err;
+		cs->state = CS_IDLE;
+		p->loaded = false;
+		return -1;
+	}
+	p->where += len;
+	p->loaded = true;
+	return 0;
+}
+
+int lt_trace_pages_next(struct lt_trace_pages *p, struct lt_record *rec,
+			struct lt_error *err)
+{
+	struct cpu_stream *cs = &p->cs;
+
+	if (!p->loaded)
+		return 0;
+	if (cs->given && cs->bi + 1 < cs->bn) {
+		cs->bi++;
+	} else {
+		cs->bi = cs->bn = 0;
+		if (cs->cur < cs->commit)
+			decode_page(p->t, cs);
+		if (cs->state == CS_FAILED && !cs->bn) {
+			*err = cs->err;
+			p->loaded = false;
+			cs->state = CS_IDLE;
+			return -1;
+		}
+		if (!cs->bn && cs->lost_pending) {
+			/* a page of no records said events were lost: now */
+			cs->lost_pending = false;
+			cs->batch[0].ts = ts_convert(p->t, cs->ts);
+			cs->batch[0].data = NULL;
+			cs->batch[0].size = 0;
+			cs->batch[0].lost = true;
+			cs->batch[0].nlost = cs->lost;
+			cs->bn = 1;
+		}
+		if (!cs->bn) {
+			p->loaded = false;
+			return 0;
+		}
+	}
+	cs->given = true;
+	trace_fill_record(p->t, cs, rec);
+	return 1;
+}

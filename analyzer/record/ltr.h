@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * ltr.h - recording latencytop traces through tracefs (libtracefs).
+ *
+ * The tracefs side of latency-record, kept apart from the file writer
+ * (ltr-dat.h) and from the programs, so that a second consumer (live mode,
+ * issue 42) sets tracing up the same way:
+ *
+ *   session  an instance of our own (or the top-level one, locked), the
+ *            events this kernel has, stacks, buffer sizes, schedstats;
+ *            every change journaled and undone by ltr_session_restore()
+ *   stream   one reader per CPU, handing whole ring-buffer pages to a
+ *            callback while the workload runs
+ *   probes   the latencytop events as kprobe/kretprobe events, from the
+ *            site table in kernel/include/latencytop-sites.h
+ *   meta     what a trace.dat needs besides the pages (formats, kallsyms)
+ *
+ * Nothing here exits or prints: failures come back as an ltr_error (one
+ * line naming the file, what and why), notes through ltr_set_log_fn().
+ */
+#ifndef LTR_H
+#define LTR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * Error codes: name, text, and the exit status latency-record gives for
+ * them, so one table documents all three (as latencytop.h's LT_ERRORS).
+ */
+#define LTR_ERRORS(_)							\
+	_(OK,		"success",					0)  \
+	_(USAGE,	"invalid argument",				1)  \
+	_(OUTPUT,	"cannot write the output",			2)  \
+	_(NO_TRACEFS,	"tracefs is not available",			3)  \
+	_(PERM,		"permission denied",				3)  \
+	_(UNSUPPORTED,	"not supported by this kernel",			3)  \
+	_(BUSY,		"tracefs busy",					4)  \
+	_(COMMAND,	"cannot run the command",			5)  \
+	_(NOMEM,	"out of memory",				6)  \
+	_(TRACEFS,	"tracefs refused a setting",			7)  \
+	_(INTERRUPTED,	"interrupted",					8)  \
+	_(INTERNAL,	"internal error",				70)
+
+#define LTR_ERR_ENUM(name, msg, status) LTR_E_##name,
+enum ltr_errcode { LTR_ERRORS(LTR_ERR_ENUM) LTR_E_MAX };
+#undef LTR_ERR_ENUM
+
+struct ltr_error {
+	enum ltr_errcode code;
+	char msg[512];
+};
+
+const char *ltr_strerror(enum ltr_errcode code);
+int ltr_exit_status(enum ltr_errcode code);
+void ltr_error_set(struct ltr_error *err, enum ltr_errcode code,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Notes on what was done or could not be: default, none shown. */
+enum ltr_log_level { LTR_LOG_INFO, LTR_LOG_WARN };
+typedef void (*ltr_log_fn)(void *ctx, enum ltr_log_level level,
+			   const char *msg);
+void ltr_set_log_fn(ltr_log_fn fn, void *ctx);
+
+/* The lock the project's tracefs users share (tests/golden/record-lib.sh). */
+#define LTR_LOCK_PATH	"/tmp/lt-tracefs.lock"
+
+/* ---- session: set-up and restore -------------------------------------- */
+
+enum ltr_stacks {
+	LTR_STACKS_OFF,
+	LTR_STACKS_SWITCH,	/* a stack after each blocking sched_switch
+				   (the stacktrace trigger) */
+	LTR_STACKS_ALL,		/* after every event (options/stacktrace, -T) */
+};
+
+struct ltr_config {
+	const char *tracefs_dir;	/* NULL: the mounted tracefs ($LT_TRACEFS) */
+	const char *instance;		/* NULL: "latency-record.<pid>" */
+	bool top_level;			/* the top-level instance, under the lock */
+	const char *lock_path;		/* NULL: $LT_LOCK or LTR_LOCK_PATH */
+	unsigned int buffer_kb;		/* per CPU; 0: ltr_buffer_kb_default() */
+	enum ltr_stacks stacks;
+	bool schedstats;		/* switch kernel.sched_schedstats on, and back */
+};
+
+void ltr_config_init(struct ltr_config *cfg);
+/* The per-CPU buffer latency-record asks for: sized by memory and stacks. */
+unsigned int ltr_buffer_kb_default(enum ltr_stacks stacks, int cpus);
+
+/* An event the recorder wants, and what this kernel has of it. */
+enum ltr_event_state {
+	LTR_EVENT_MISSING,	/* not in this kernel */
+	LTR_EVENT_PRESENT,	/* there, not (yet) enabled */
+	LTR_EVENT_ENABLED,
+	LTR_EVENT_FAILED,	/* there, but enabling it failed */
+};
+
+struct ltr_event {
+	const char *system, *name;
+	enum ltr_event_state state;
+	int error;		/* errno of a failed enable */
+	const char *origin;	/* where this one comes from ("kprobes", ...) */
+	const char *cost;	/* what a report lacks without it */
+	const char *fix;	/* how to get it */
+};
+
+struct ltr_session;
+
+/*
+ * Find tracefs, take what the session needs (its own instance, or the
+ * lock and the idle top-level instance) and look at the events.  Changes
+ * nothing else yet.  The first thing that stops it is the error.
+ */
+int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
+		     struct ltr_error *err);
+/* The events and what is known of them (after start: which were enabled). */
+size_t ltr_session_events(const struct ltr_session *s,
+			  const struct ltr_event **events);
+/*
+ * Whether the sched_stat events are there but silent: kernel.sched_schedstats
+ * is 0.  ltr_session_want_schedstats() changes cfg->schedstats before start.
+ */
+bool ltr_session_schedstats_off(const struct ltr_session *s);
+void ltr_session_want_schedstats(struct ltr_session *s, bool on);
+/* Whether the kernel has kernel.sched_schedstats at all (CONFIG_SCHEDSTATS). */
+bool ltr_session_schedstats_exist(const struct ltr_session *s);
+/*
+ * Size the buffers, enable the events (those that fail are noted, not
+ * fatal, but sched_switch is), the stacks and schedstats, start tracing.
+ */
+int ltr_session_start(struct ltr_session *s, struct ltr_error *err);
+/* Stop writing into the buffers (tracing_on 0): the readers flush after. */
+int ltr_session_stop(struct ltr_session *s, struct ltr_error *err);
+/*
+ * Undo every change, newest first: events, options, triggers, buffer
+ * sizes, tracing_on, schedstats, the instance, the lock.  Safe to call
+ * twice and after any failure; 0, or -1 with the first setting it could
+ * not restore (the rest were still tried).
+ */
+int ltr_session_restore(struct ltr_session *s, struct ltr_error *err);
+/* Restore (quietly: call ltr_session_restore() to hear of failures) and free. */
+void ltr_session_close(struct ltr_session *s);
+
+int ltr_session_cpus(const struct ltr_session *s);
+unsigned int ltr_session_buffer_kb(const struct ltr_session *s);
+const char *ltr_session_instance_name(const struct ltr_session *s); /* NULL: top */
+/* The tracing directory, and the instance's in it (NULL once restored). */
+const char *ltr_session_tracefs(const struct ltr_session *s);
+const char *ltr_session_dir(const struct ltr_session *s);
+bool ltr_session_stacks_enabled(const struct ltr_session *s);
+/* "per_cpu/cpuN/stats" as the kernel prints it (malloc'd), or NULL. */
+char *ltr_session_cpu_stats(const struct ltr_session *s, int cpu);
+
+/* From a per_cpu stats text: what the ring buffer lost and how many events went by. */
+struct ltr_cpu_stats {
+	uint64_t entries, overrun, commit_overrun, dropped, read;
+};
+int ltr_parse_cpu_stats(const char *text, struct ltr_cpu_stats *st);
+
+/* ---- stream: the per-CPU readers -------------------------------------- */
+
+/*
+ * Called from CPU @cpu's reader thread with @len bytes of whole ring
+ * buffer pages (sub-buffers of ltr_stream_page_size()).  Return 0, or an
+ * errno: that reader stops and ltr_stream_failed() turns true.
+ */
+typedef int (*ltr_pages_fn)(void *ctx, int cpu, const void *pages, size_t len);
+
+struct ltr_stream;
+
+struct ltr_stream_opts {
+	ltr_pages_fn pages;
+	void *ctx;
+	unsigned int poll_ms;	/* longest sleep between reads (0: 100 ms) */
+};
+
+/* Open every CPU's trace_pipe_raw and start a reader on each. */
+int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
+		     struct ltr_stream **out, struct ltr_error *err);
+size_t ltr_stream_page_size(const struct ltr_stream *st);
+/* Readable once a reader failed: for the caller's poll(). */
+int ltr_stream_failed_fd(const struct ltr_stream *st);
+bool ltr_stream_failed(const struct ltr_stream *st);
+/*
+ * After ltr_session_stop(): each reader reads what is left and ends.
+ * 0, or -1 with the first reader's failure.
+ */
+int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err);
+uint64_t ltr_stream_bytes(const struct ltr_stream *st, int cpu);
+void ltr_stream_free(struct ltr_stream *st);
+
+/* ---- probes: latencytop events from kprobes ---------------------------- */
+
+enum ltr_probe_state {
+	LTR_PROBE_INSTALLED,	/* both events have this site */
+	LTR_PROBE_PARTIAL,	/* only one of the two */
+	LTR_PROBE_ABSENT,	/* not installed */
+	LTR_PROBE_SKIPPED,	/* the install found it cannot be probed */
+};
+
+struct ltr_probe_site {
+	const char *group, *symbol, *reason;
+	char key[64];		/* what the event's "reason" holds */
+	uint32_t maxtime_us;
+	bool in_default;	/* its group is in "default" */
+	/* filled by ltr_probes_scan() and ltr_probes_install() */
+	enum ltr_probe_state state;
+	unsigned int maxactive;	/* of its kretprobe, 0 unknown */
+	uint64_t hits_set, hits_restore;
+	uint64_t missed_set, missed_restore;
+	char why[160];		/* why it was skipped */
+};
+
+struct ltr_probes;
+
+struct ltr_probes_opts {
+	const char *groups;	/* "default", "all" or "sync,pipe,..." */
+	unsigned int maxactive;	/* 0: sized per site by ltr */
+	const char *lock_path;	/* NULL: $LT_LOCK or LTR_LOCK_PATH */
+};
+
+/*
+ * The site table for this machine, and what tracefs says of it: kprobe
+ * events supported, the latencytop events static (patch, module) or
+ * dynamic, each site installed or not.  Needs tracefs (and root).
+ */
+int ltr_probes_scan(struct ltr_probes **out, struct ltr_error *err);
+/* The site table only, without tracefs (for --dry-run): every site absent. */
+int ltr_probes_table(struct ltr_probes **out, struct ltr_error *err);
+/* Whether latencytop kprobe events exist (after a scan, install or remove). */
+bool ltr_probes_any(const struct ltr_probes *p);
+/* Whether tracefs has kprobe events (after ltr_probes_scan()). */
+bool ltr_probes_supported(const struct ltr_probes *p);
+/* Whether a site's group is selected by a --groups list; -1: a bad list. */
+int ltr_probes_selected(const char *group, const char *list,
+			struct ltr_error *err);
+const char *ltr_probes_tracefs(const struct ltr_probes *p);
+size_t ltr_probes_sites(const struct ltr_probes *p,
+			struct ltr_probe_site **sites);
+/* Whether the latencytop events exist and are not ours (patch, module). */
+bool ltr_probes_static_events(const struct ltr_probes *p);
+/*
+ * Create the events for the selected sites not installed yet (a second
+ * install adds nothing).  Sites the kernel will not probe (missing,
+ * inlined, blacklisted) are skipped with why; an error only if none
+ * could be made.
+ */
+int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
+		       struct ltr_error *err);
+/*
+ * Remove our two events (all their probe points) and nothing else; busy
+ * (enabled in some instance) unless @force, which disables them first.
+ */
+int ltr_probes_remove(struct ltr_probes *p, bool force,
+		      const struct ltr_probes_opts *o, struct ltr_error *err);
+/* Read kprobe_profile into each site's hits and missed counts. */
+int ltr_probes_profile(struct ltr_probes *p, struct ltr_error *err);
+void ltr_probes_free(struct ltr_probes *p);
+
+/* Tasks alive when the table was made (/proc/loadavg), for maxactive. */
+unsigned int ltr_probes_threads(const struct ltr_probes *p);
+/* The maxactive ltr gives a site's kretprobe with @threads tasks alive. */
+unsigned int ltr_probe_maxactive(const struct ltr_probe_site *site,
+				 unsigned int threads);
+/*
+ * The definitions written to dynamic_events for @site (for --dry-run and
+ * tests): "p:latencytop/latency_reason_set SYMBOL reason=...".
+ */
+int ltr_probe_lines(const struct ltr_probe_site *site, unsigned int maxactive,
+		    char *set_line, size_t set_len,
+		    char *restore_line, size_t restore_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* LTR_H */

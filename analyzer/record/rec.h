@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * rec.h - what latency-record's commands share (latency-record.c).
+ */
+#ifndef REC_H
+#define REC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "ltr.h"
+
+extern const char *rec_prog;
+extern bool rec_quiet;
+
+/* "latency-record: MSG" on stderr; returns the exit status of @code. */
+int rec_fail(enum ltr_errcode code, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+int rec_fail_err(const struct ltr_error *err);
+/* A note on stderr (not with -q). */
+void rec_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* One line for a bad command line, and the usage exit status. */
+int rec_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The option getopt_long() refused, as one line. */
+int rec_bad_option(char *const argv[], int optopt_seen);
+
+int rec_record_main(int argc, char *argv[]);
+int rec_doctor_main(int argc, char *argv[]);
+int rec_probes_main(int argc, char *argv[]);
+
+/* The usage text of each command, for --help and the main help. */
+void rec_record_usage(FILE *out);
+void rec_doctor_usage(FILE *out);
+void rec_probes_usage(FILE *out);
+
+#endif /* REC_H */
