@@ -145,6 +145,7 @@ int main(int argc, char **argv)
 	bool same = true;
 	char *page;
 	size_t len, l;
+	int ret = 2;
 	FILE *f;
 
 	if (argc == 1) {
@@ -159,20 +160,22 @@ int main(int argc, char **argv)
 	page = slurp(argv[2], &len);
 	for (l = 0; l < NR_LISTS; l++)
 		if (remake(argv[2], &page, &len, l, &same) < 0)
-			return 2;
+			goto out;
 	if (!strcmp(argv[1], "--check")) {
-		if (same)
-			return 0;
-		fprintf(stderr, "man-formats: %s: its list of formats differs from "
-			"the writers table; run: cmake --build BUILD --target "
-			"man-formats-update\n", argv[2]);
-		return 1;
+		ret = same ? 0 : 1;
+		if (!same)
+			fprintf(stderr, "man-formats: %s: its list of formats "
+				"differs from the writers table; run: cmake --build "
+				"BUILD --target man-formats-update\n", argv[2]);
+		goto out;
 	}
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(page, 1, len, f) != len || fclose(f)) {
 		fprintf(stderr, "man-formats: %s: cannot write\n", argv[2]);
-		return 2;
+		goto out;
 	}
+	ret = 0;
+out:
 	free(page);
-	return 0;
+	return ret;
 }

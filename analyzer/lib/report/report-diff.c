@@ -212,7 +212,8 @@ static int pair_up(struct lt_diff *d, struct entry *e, size_t n,
 		lt_error_set(err, LT_E_NOMEM, "out of memory comparing the reports");
 		return -1;
 	}
-	qsort(e, n, sizeof(*e), cmp_entries);
+	if (n > 1)
+		qsort(e, n, sizeof(*e), cmp_entries);
 	for (i = 0; i < n; i = j) {
 		struct lt_diff_row *r = &items[k++].row;
 		const struct lt_report_row *b = NULL, *a = NULL;

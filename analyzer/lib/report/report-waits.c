@@ -279,7 +279,9 @@ static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
 			return -1;
 		}
 	}
-	qsort(s->rc, s->nr_rc, sizeof(*s->rc), cmp_rc);
+	/* none at all is the common case: qsort() must not see NULL */
+	if (s->nr_rc > 1)
+		qsort(s->rc, s->nr_rc, sizeof(*s->rc), cmp_rc);
 	for (seq = 0; seq < s->nr; seq++) {
 		if (fread(&r, sizeof(r), 1, s->f) != 1) {
 			note_failed(s);
