@@ -187,7 +187,24 @@ struct lt_options {
 	lt_wait_fn waits;
 	lt_wait_stack_fn wait_stacks;
 	void *waits_ctx;
+	/*
+	 * A timeline in the report (lt_report.timeline): the
+	 * @timeline_threads threads with the most charged time, each with
+	 * its @timeline_waits longest waits, and those of its waits that
+	 * the global table names as worst occurrences.  Its size is bounded
+	 * by the two, never by the trace's length; the waits are kept aside
+	 * in a temporary file while the trace is read, as for @waits.  0:
+	 * no timeline.
+	 */
+	unsigned int timeline_threads;
+	unsigned int timeline_waits;
 };
+
+/* The timeline an HTML report has by default: 20 threads, 1000 waits each. */
+#define LT_TIMELINE_THREADS	20
+#define LT_TIMELINE_WAITS	1000
+/* A timeline's thread's waiting time, in this many slices of its range. */
+#define LT_TIMELINE_SLICES	200
 
 void lt_options_init(struct lt_options *opts);
 
@@ -253,6 +270,47 @@ struct lt_report_row {
 	uint64_t min_ns;
 	bool no_percentiles;		/* p50..p99 unknown: merged from a row
 					   without a histogram */
+};
+
+/* A cause as a timeline names it. */
+struct lt_report_cause {
+	const char *reason, *argument;
+	enum lt_cause_kind kind;
+};
+
+/* One charged wait of a timeline's thread. */
+struct lt_report_span {
+	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
+	uint32_t cause;			/* in lt_report_timeline.causes */
+	bool worst;			/* a worst occurrence of the whole
+					   range's global table */
+};
+
+/* A thread on the timeline. */
+struct lt_report_lane {
+	int pid, tid;			/* its process's and its own */
+	const char *comm;
+	bool kernel_thread;
+	uint64_t count, total_ns;	/* every charged wait of it */
+	struct lt_report_span *spans;	/* the longest and the worst, by start */
+	size_t nr_spans;
+	/* time it waited in each of the timeline's slices, every wait's */
+	uint64_t *slice_ns;
+};
+
+/*
+ * The busiest threads' waits over the whole range (lt_options.timeline_*):
+ * what a picture of a trace's time can show in a size that does not grow
+ * with its length.
+ */
+struct lt_report_timeline {
+	uint64_t start_ns, end_ns;	/* the whole range's */
+	unsigned int max_threads, max_waits;	/* the bounds it was made with */
+	unsigned int nr_slices;		/* of [start_ns, end_ns), equal */
+	struct lt_report_cause *causes;
+	size_t nr_causes;
+	struct lt_report_lane *lanes;	/* the most charged time first */
+	size_t nr_lanes;
 };
 
 /* Blocked time split by how it was explained. */
@@ -408,6 +466,9 @@ struct lt_report {
 	struct lt_report_trace *traces;
 	size_t nr_traces;
 	uint64_t merged_reports;
+
+	/* options.timeline_threads: the busiest threads' waits; else NULL */
+	struct lt_report_timeline *timeline;
 };
 
 /*

@@ -31,7 +31,8 @@ struct analysis {
 	bool load_beside;		/* symbols may load on a thread of their own */
 	bool loading;			/* ... and are: join @loader */
 	pthread_t loader;
-	struct lt_waits_spill *waits;	/* opts->waits: the replay's notes */
+	struct lt_waits_spill *waits;	/* opts->waits or a timeline: the
+					   replay's notes */
 };
 
 /* ---- stacks ---------------------------------------------------------- */
@@ -676,8 +677,11 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	ro.resolve_ctx = a;
 	ro.cmdline = cmdline;
 	ro.cmdline_ctx = a;
-	/* every wait, to be handed over once its cause is final */
-	if (opts->waits) {
+	/*
+	 * every wait, to be handed over once its cause is final, or to
+	 * choose the timeline's from
+	 */
+	if (opts->waits || opts->timeline_threads) {
 		a->waits = lt_waits_spill_new(err);
 		if (!a->waits)
 			goto fail;
@@ -750,13 +754,9 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	fill_report(priv, a->in, a->rp, events);
 	priv->pub.damaged_records = dec.bad_records;
-	if (a->waits) {
-		if (lt_waits_spill_emit(a->waits, a->rp, priv->pub.id, symbol, a,
-					opts, err) < 0)
-			goto fail;
-		lt_waits_spill_free(a->waits);
-		a->waits = NULL;
-	}
+	if (opts->waits && lt_waits_spill_emit(a->waits, a->rp, priv->pub.id,
+					       symbol, a, opts, err) < 0)
+		goto fail;
 	if (describe_sources(priv, a->in->ops->recipe, &dec, a->by_id,
 			     a->src_counts, a->ksym_note) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
@@ -765,6 +765,11 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	if (lt_report_build(priv, symbol, a->in->ops->frame_name ? user_symbol : NULL,
 			    a, err) < 0)
 		goto fail;
+	/* the busiest threads are known once the tables are */
+	if (opts->timeline_threads && lt_timeline_build(priv, a->waits, err) < 0)
+		goto fail;
+	lt_waits_spill_free(a->waits);
+	a->waits = NULL;
 	lt_decode_free(&dec);
 	/* the report holds its own copy of every name: the input can go */
 	lt_input_close(a->in);

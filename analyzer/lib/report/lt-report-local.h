@@ -138,6 +138,21 @@ int lt_waits_spill_emit(struct lt_waits_spill *s, const struct lt_replay *rp,
 			const struct lt_options *opts, struct lt_error *err);
 void lt_waits_spill_free(struct lt_waits_spill *s);
 /*
+ * Each wait kept in @s, with its final cause, to @fn (those of the tasks
+ * @tasks selects), as lt_waits_spill_emit() hands them to opts->waits;
+ * again from the first on each call.  0, or -1 with @err.
+ */
+int lt_waits_spill_each(struct lt_waits_spill *s, const struct lt_replay *rp,
+			const char *trace_id, const struct lt_task_filter *tasks,
+			lt_wait_fn fn, void *ctx, struct lt_error *err);
+/*
+ * The timeline of @priv's report, made once it is built
+ * (report-timeline.c): its busiest threads' waits, from @s.  0, or -1
+ * with @err.
+ */
+int lt_timeline_build(struct lt_report_priv *priv, struct lt_waits_spill *s,
+		      struct lt_error *err);
+/*
  * Whether keeping the waits aside failed (a full disk): then @err says
  * so, naming the trace @path and the temporary file's directory.
  */

@@ -256,9 +256,9 @@ static int failed(struct lt_error *err, const char *what)
 	return -1;
 }
 
-static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
-		      const char *trace_id, const struct lt_options *opts,
-		      struct lt_error *err)
+int lt_waits_spill_each(struct lt_waits_spill *s, const struct lt_replay *rp,
+			const char *trace_id, const struct lt_task_filter *tasks,
+			lt_wait_fn fn, void *ctx, struct lt_error *err)
 {
 	bool *sel = NULL;
 	struct rec r;
@@ -272,8 +272,8 @@ static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
 		return -1;
 	}
 	/* the tasks the report counts (--pid, --tid, --comm), no others */
-	if (lt_task_filter_active(&opts->tasks)) {
-		sel = lt_report_select_tasks(rp, &opts->tasks);
+	if (lt_task_filter_active(tasks)) {
+		sel = lt_report_select_tasks(rp, tasks);
 		if (!sel) {
 			lt_error_set(err, LT_E_NOMEM, "out of memory");
 			return -1;
@@ -304,7 +304,7 @@ static int emit_waits(struct lt_waits_spill *s, const struct lt_replay *rp,
 		w.dropped = lt_wait_drop_name((enum lt_wait_drop)r.drop);
 		w.stack_id = r.stack;
 		errno = 0;
-		if (opts->waits(opts->waits_ctx, &w) < 0) {
+		if (fn(ctx, &w) < 0) {
 			failed(err, "write");
 			goto out;
 		}
@@ -371,7 +371,8 @@ int lt_waits_spill_emit(struct lt_waits_spill *s, const struct lt_replay *rp,
 			const char *trace_id, lt_symbol_fn sym, void *sym_ctx,
 			const struct lt_options *opts, struct lt_error *err)
 {
-	if (emit_waits(s, rp, trace_id, opts, err) < 0)
+	if (lt_waits_spill_each(s, rp, trace_id, &opts->tasks, opts->waits,
+				opts->waits_ctx, err) < 0)
 		return -1;
 	return opts->wait_stacks ?
 	       emit_stacks(rp, trace_id, sym, sym_ctx, opts, err) : 0;
