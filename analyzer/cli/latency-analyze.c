@@ -293,6 +293,11 @@ int main(int argc, char **argv)
 		cli_lists_free(&lists);
 		return status;
 	}
+	/* its pictures' timeline: the busiest threads' waits, bounded */
+	if (writer->timeline) {
+		opts.timeline_threads = LT_TIMELINE_THREADS;
+		opts.timeline_waits = LT_TIMELINE_WAITS;
+	}
 	lt_options_init(&defaults);
 	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
 			      quiet, &report, &err, &saved);

@@ -88,7 +88,7 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind);
 enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
 enum lt_format {
 	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
-	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL,
+	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL, LT_FORMAT_HTML,
 };
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
@@ -621,6 +621,8 @@ struct lt_writer {
 	 * --limit: NULL there)
 	 */
 	const char *ignores[LT_WOPT_NR];
+	/* its report shows a timeline: analyse with lt_options.timeline_* */
+	bool timeline;
 };
 
 /* The @i-th writer (from 0), or NULL past the last: in --help's order. */
@@ -630,6 +632,27 @@ const struct lt_writer *lt_writer_find(enum lt_writer_input input,
 				       const char *name);
 /* "--stacks": the option as the command line spells it. */
 const char *lt_writer_opt_name(enum lt_writer_opt opt);
+/*
+ * The report as one self-contained HTML file (--format=html): the text
+ * report's header, the tables (sortable, filtered by process name), an
+ * off-CPU flame graph, the timeline (lt_report.timeline) and, with
+ * windows, each window's charged time by cause.  It loads nothing when
+ * opened; names from the trace are escaped.  @o says what a viewer shows
+ * (NULL: the whole range, every process).  0, or -1 with @err.
+ */
+struct lt_html_options {
+	long view;			/* -1: the whole range's tables; else
+					   window @view's */
+	const char *filter;		/* processes shown at first: a name
+					   (or pid) holding it, or with a
+					   leading '^' starting with it; NULL
+					   or "": all */
+	int focus_pid;			/* the process open and in sight; 0: none */
+};
+void lt_html_options_init(struct lt_html_options *o);
+int lt_report_write_html(const struct lt_report *report,
+			 const struct lt_html_options *o, FILE *out,
+			 struct lt_error *err);
 /*
  * Parts of the text report, for a viewer to show: its header (trace,
  * file, range, sources, what is missing or lost, what was not charged)

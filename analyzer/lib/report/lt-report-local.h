@@ -187,12 +187,25 @@ int lt_report_merge_as(const struct lt_report *const *in,
 char *lt_format_percent(char *buf, size_t len, double percent);
 
 int lt_report_write_text(const struct lt_report *r, FILE *out);
+/*
+ * The lines text output has under a process's (or thread's) title: how
+ * its blocked time was explained (@c; NULL: not said) and what it asked
+ * for and was not charged, @indent columns in.  0, or -1 (a write error).
+ */
+int lt_report_text_task_head(const struct lt_report *r,
+			     const struct lt_report_coverage *c,
+			     const struct lt_report_uncharged *u, int indent,
+			     FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);
 int lt_report_write_folded(const struct lt_report *r, FILE *out);
+/* lt_report_write_html() of the whole range, for the writers table. */
+int lt_report_write_html_table(const struct lt_report *r, FILE *out);
 int lt_diff_write_text(const struct lt_diff *d, FILE *out);
 /* @s as a JSON string: quoted, escaped, valid UTF-8. */
 void lt_report_json_str(FILE *out, const char *s);
+/* The same, safe inside an HTML <script> element: no '<', '>', '&'. */
+void lt_report_json_script_str(FILE *out, const char *s);
 int lt_diff_write_json(const struct lt_diff *d, FILE *out);
 
 #endif /* LT_REPORT_LOCAL_H */

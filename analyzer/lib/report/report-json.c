@@ -10,8 +10,14 @@
 #include "lt-hist.h"
 #include "lt-report-local.h"
 
-/* Valid UTF-8 passes; control characters and stray bytes are escaped. */
-static void put_str(FILE *out, const char *s)
+/*
+ * Valid UTF-8 passes; control characters and stray bytes are escaped.
+ * @script: the string goes inside an HTML <script> element, which ends
+ * at the first "</script" and where "<!--" changes the parsing: so '<',
+ * '>' and '&' are escaped too, and U+2028 and U+2029, which end a line
+ * in JavaScript before ES2019.
+ */
+static void put_str_as(FILE *out, const char *s, bool script)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -23,8 +29,15 @@ static void put_str(FILE *out, const char *s)
 			fprintf(out, "\\%c", *p++);
 			continue;
 		}
-		if (*p < 0x20 || *p == 0x7f) {
+		if (*p < 0x20 || *p == 0x7f ||
+		    (script && (*p == '<' || *p == '>' || *p == '&'))) {
 			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		if (script && p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fprintf(out, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 3;
 			continue;
 		}
 		if (*p < 0x80) {
@@ -43,9 +56,19 @@ static void put_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+static void put_str(FILE *out, const char *s)
+{
+	put_str_as(out, s, false);
+}
+
 void lt_report_json_str(FILE *out, const char *s)
 {
 	put_str(out, s);
+}
+
+void lt_report_json_script_str(FILE *out, const char *s)
+{
+	put_str_as(out, s, true);
 }
 
 static void put_strs(FILE *out, const char *const *v, unsigned int n)

@@ -304,6 +304,17 @@ static void put_uncharged(FILE *out, const struct lt_report *r,
 		lt_format_duration(max, sizeof(max), u->max_ns));
 }
 
+int lt_report_text_task_head(const struct lt_report *r,
+			     const struct lt_report_coverage *c,
+			     const struct lt_report_uncharged *u, int indent,
+			     FILE *out)
+{
+	if (c)
+		put_coverage(out, c);
+	put_uncharged(out, r, u, indent);
+	return ferror(out) ? -1 : 0;
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {

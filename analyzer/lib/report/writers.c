@@ -54,6 +54,14 @@ static const struct writer_row writers[] = {
 	      [LT_WOPT_MAX_PROCESSES] = "folded output has every process "
 					"(--pid, --comm choose them)" } },
 	  lt_report_write_folded },
+	{ { "html", LT_WRITE_REPORT, LT_FORMAT_HTML,
+	    "one self-contained page: tables, flame graph, timeline",
+	    { [LT_WOPT_STACKS] = "the flame graph has the stacks",
+	      [LT_WOPT_LIMIT] = "HTML has every row (sort and filter them)",
+	      [LT_WOPT_MAX_PROCESSES] = "HTML has every process (filter "
+					"them; --pid, --comm choose them)" },
+	    true },
+	  lt_report_write_html_table },
 	{ { "waits", LT_WRITE_WAITS, LT_FORMAT_WAITS_CSV,
 	    "a CSV row per wait, charged or dropped (SQL)",
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
