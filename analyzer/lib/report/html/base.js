@@ -3,7 +3,7 @@
  * base.js - what the report's pictures share: the data, durations as
  * latency-analyze writes them, colours, SVG elements and the tooltip.
  *
- * Names come from a trace and may hold anything ("<script>" included):
+ * Names come from a trace and may hold anything, markup included:
  * they reach the page only as text (textContent, setAttribute), never
  * as markup.
  */

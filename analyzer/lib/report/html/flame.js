@@ -135,6 +135,9 @@ LT.flameDraw = function () {
 	function down(n, hitAbove) {
 		var w = n.value * scale, hit = LT.flameMatches(n, q);
 
+		/* the root always, so that an empty graph still says 0 */
+		if (n === f.root && w < 0.5)
+			w = W;
 		if (w < 0.5)
 			return;
 		if (hit && !hitAbove)
