@@ -280,10 +280,15 @@ static int take_wait(void *ctx, const struct lt_wait *w)
 	add_slices(tl, l->slice_ns, w->start_ns, w->end_ns);
 	s.start_ns = w->start_ns;
 	s.end_ns = w->end_ns;
+	s.worst = lt_map_get(&b->worst, (uint32_t)w->tid, w->end_ns) != NULL;
+	/* most waits of a long trace are not kept: no cause to look up */
+	if (!s.worst && (!tl->max_waits ||
+			 (acc->longest.nr == tl->max_waits &&
+			  !span_less(&acc->longest.v[0], &s))))
+		return 0;
 	s.cause = cause_index(b, w);
 	if (s.cause == UINT32_MAX)
 		goto nomem;
-	s.worst = lt_map_get(&b->worst, (uint32_t)w->tid, w->end_ns) != NULL;
 	if (!s.worst) {
 		heap_offer(&acc->longest, tl->max_waits, &s);
 		return 0;
