@@ -374,8 +374,10 @@ static void put_range_title(struct lt_html *h)
 	else
 		lt_format_duration(a, sizeof(a), v->start_ns - r->start_ns);
 	lt_format_duration(b, sizeof(b), v->end_ns - r->start_ns);
-	fprintf(h->out, "<p class=\"range\">Window %ld: +%s .. +%s (the "
-		"pictures show the whole range)</p>\n", h->o->view, a, b);
+	fprintf(h->out, "<p class=\"range\">Window %ld: +%s .. +%s.  The "
+		"tables and the flame graph are of this window; the timeline "
+		"opens on it, the windows chart has them all.</p>\n",
+		h->o->view, a, b);
 }
 
 static void put_global(struct lt_html *h)
@@ -398,8 +400,9 @@ static void put_pictures(struct lt_html *h)
 {
 	FILE *out = h->out;
 
-	fputs("<section id=\"flame\">\n<h2>Off-CPU flame graph</h2>\n"
-	      "<p class=\"controls\"><label>Search <input id=\"flame-search\" "
+	fputs("<section id=\"flame\">\n<h2>Off-CPU flame graph</h2>\n", out);
+	put_range_title(h);
+	fputs("<p class=\"controls\"><label>Search <input id=\"flame-search\" "
 	      "type=\"search\" size=\"24\" placeholder=\"a frame, cause or "
 	      "process\"></label> <button type=\"button\" id=\"flame-reset\">"
 	      "Whole graph</button> <label><input type=\"checkbox\" "

@@ -95,7 +95,12 @@ LT.initWindows = function () {
 
 	if (!w || !box)
 		return;
+	/* the window the page is of (latency-view's), else the first */
 	LT.winSel = 0;
+	w.cols.forEach(function (c, ci) {
+		if (LT.data.view[0] > 0 && c[0] <= LT.data.view[0] && LT.data.view[0] < c[1])
+			LT.winSel = ci;
+	});
 	w.cols.forEach(function (c) {
 		c[3].forEach(function (cc) {
 			if (!seen[cc[0]]) {
@@ -109,7 +114,7 @@ LT.initWindows = function () {
 	});
 	LT.legend(box, causes);
 	LT.winDraw();
-	LT.winTable(0);
+	LT.winTable(LT.winSel);
 	box.addEventListener('click', function (ev) {
 		var g = ev.target.closest ? ev.target.closest('g.col') : null;
 
