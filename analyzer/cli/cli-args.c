@@ -217,6 +217,9 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 		ret = add_str(prog, val, &lists->trans, &opts->nr_trans_files,
 			      &opts->trans_files);
 		break;
+	case CLI_OPT_KALLSYMS:
+		opts->kallsyms = val;
+		break;
 	case CLI_OPT_NO_DEFAULT_TRANS:
 		opts->no_default_trans = true;
 		break;
@@ -273,6 +276,7 @@ const char *cli_analysis_changed(const struct lt_options *o,
 		{ o->to_ns != base->to_ns, "--to" },
 		{ o->nr_trans_files != 0, "--trans" },
 		{ o->no_default_trans != base->no_default_trans, "--no-default-trans" },
+		{ o->kallsyms != base->kallsyms, "--kallsyms" },
 		{ o->partial != base->partial, "--partial" },
 		{ o->threads != base->threads, "--threads" },
 		{ o->tasks.nr_pids != 0, "--pid" },
@@ -311,6 +315,10 @@ void cli_usage_accounting(FILE *out)
 "      --trans=FILE       add a translation table (latencytop.trans format);\n"
 "                         may be repeated, later tables override\n"
 "      --no-default-trans use only --trans tables\n"
+"      --kallsyms=FILE    kernel symbols for a perf.data (a copy of the\n"
+"                         recording machine's /proc/kallsyms); by default\n"
+"                         perf's build-id cache, or this kernel's if it is\n"
+"                         the one recorded\n"
 "      --partial          on a damaged trace, report what was read before the\n"
 "                         damage (marked partial, exit status 5)\n", out);
 }

@@ -26,6 +26,7 @@ enum {
 	CLI_OPT_NO_DEFAULT_TRANS,
 	CLI_OPT_PARTIAL,
 	CLI_OPT_TID,
+	CLI_OPT_KALLSYMS,
 	CLI_OPT_OWN
 };
 
@@ -44,6 +45,7 @@ enum {
 	{ "threads",		required_argument, NULL, 'j' },		\
 	{ "pid",		required_argument, NULL, 'p' },		\
 	{ "tid",		required_argument, NULL, CLI_OPT_TID },	\
+	{ "kallsyms",		required_argument, NULL, CLI_OPT_KALLSYMS }, \
 	{ "comm",		required_argument, NULL, 'c' },		\
 	{ "max-processes",	required_argument, NULL, 'P' }
 

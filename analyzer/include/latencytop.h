@@ -31,9 +31,9 @@ extern "C" {
 	_(USAGE,	"invalid argument",			1)	\
 	_(PARTIAL,	"report is partial",			5)	\
 	_(IO,		"cannot read file",			2)	\
-	_(NOT_TRACE,	"not a trace-cmd trace.dat file",	3)	\
+	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3)	\
 	_(SCHEMA,	"unsupported report schema",		3)	\
-	_(VERSION,	"unsupported trace.dat version",	3)	\
+	_(VERSION,	"unsupported trace file version or layout", 3)	\
 	_(COMPRESSION,	"unsupported compression",		3)	\
 	_(TRUNCATED,	"trace file is truncated",		3)	\
 	_(CORRUPT,	"trace file is damaged",		3)	\
@@ -161,6 +161,8 @@ struct lt_options {
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
+	const char *kallsyms;		/* kernel symbols for a file that has
+					   none (perf.data); NULL: found */
 	const char *const *trans_files;	/* extra translation tables, later override */
 	size_t nr_trans_files;
 	bool no_default_trans;		/* skip the built-in and system tables */

@@ -18,8 +18,6 @@
 #include "lt-thread.h"
 #include "lt-trans.h"
 
-#define RECORD_BASE "trace-cmd record -e latencytop -e sched_stat_sleep " \
-		    "-e sched_stat_blocked -e sched_switch -e sched_wakeup -T"
 
 struct analysis {
 	struct lt_input *in;
@@ -29,6 +27,7 @@ struct analysis {
 	char cause[256];		/* "[func]" handed to the replay */
 	const struct lt_options *opts;
 	uint64_t src_counts[LT_SRC_NR];	/* events replayed, by source */
+	char ksym_note[LT_ERROR_MSG_MAX];	/* why stacks are not named, or "" */
 	bool load_beside;		/* symbols may load on a thread of their own */
 	bool loading;			/* ... and are: join @loader */
 	pthread_t loader;
@@ -130,6 +129,8 @@ static int symbols_needed(struct analysis *a, struct lt_error *err)
 		return -1;
 	}
 	lt_warning("%s", kerr.msg);
+	/* the header says it too, where the report is read */
+	snprintf(a->ksym_note, sizeof(a->ksym_note), "%s", kerr.msg);
 	return 0;
 }
 
@@ -213,12 +214,62 @@ static void missing(struct lt_report_priv *priv, const struct lt_decoder *d,
 	add_missing(&priv->pub, what, effect, option);
 }
 
-static int describe_sources(struct lt_report_priv *priv,
-			    const struct lt_decoder *d, const uint32_t *by_id,
-			    const uint64_t *c)
+/*
+ * "-e sched_stat_sleep -e sched_stat_blocked": the options recording
+ * events @names (sched:... unless another system is named), as the
+ * input's tool spells them.
+ */
+static const char *event_opts(struct lt_report_priv *priv,
+			      const struct lt_input_recipe *rc,
+			      const char *const *names, size_t n)
 {
+	char buf[256];
+	size_t len = 0, i;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && len < sizeof(buf); i++) {
+		const char *colon = strchr(names[i], ':');
+		const char *ev = colon ? colon + 1 : names[i];
+
+		len += snprintf(buf + len, sizeof(buf) - len, "%s-e %s%s",
+				i ? " " : "", rc->qualified && !colon ?
+				"sched:" : "", rc->qualified ? names[i] : ev);
+	}
+	return lt_report_strdup(priv, buf);
+}
+
+/* The line recording everything, as the input's tool spells it. */
+static void record_line(char *buf, size_t len, const struct lt_input_recipe *rc,
+			const char *extra)
+{
+	static const char *const all[] = { "sched_stat_sleep",
+					   "sched_stat_blocked",
+					   "sched_switch", "sched_wakeup" };
+	size_t off, i;
+
+	off = (size_t)snprintf(buf, len, "%s -e %s", rc->record,
+			       rc->all_latencytop);
+	for (i = 0; i < sizeof(all) / sizeof(all[0]) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, " -e %s%s",
+					rc->qualified ? "sched:" : "", all[i]);
+	if (off < len)
+		snprintf(buf + off, len - off, " %s%s%s", rc->stacks, extra,
+			 rc->workload);
+}
+
+static int describe_sources(struct lt_report_priv *priv,
+			    const struct lt_input_recipe *rc,
+			    const struct lt_decoder *d, const uint32_t *by_id,
+			    const uint64_t *c, const char *ksym_note)
+{
+	static const char *const sw[] = { "sched_switch" };
+	static const char *const wk[] = { "sched_wakeup" };
+	static const char *const stat[] = { "sched_stat_sleep",
+					    "sched_stat_blocked" };
+	static const char *const nt[] = { "task:task_newtask" };
 	struct lt_report *r = &priv->pub;
-	char hint[512];
+	char hint[LT_ERROR_MSG_MAX + 64], extra[160] = "";
+	const char *opt;
 	int s;
 
 	r->sources = lt_report_alloc(priv, LT_SRC_NR, sizeof(*r->sources));
@@ -230,47 +281,69 @@ static int describe_sources(struct lt_report_priv *priv,
 
 		if (!c[s])
 			continue;
-		snprintf(hint, sizeof(hint), "%s:%s", lt_src_desc[s].system,
-			 lt_src_desc[s].name);
+		if (s == LT_SRC_STACK)
+			snprintf(hint, sizeof(hint), "%s", rc->stack_source);
+		else
+			snprintf(hint, sizeof(hint), "%s:%s",
+				 lt_src_desc[s].system, lt_src_desc[s].name);
 		name = lt_report_strdup(priv, hint);
 		if (!name)
 			return -1;
 		add_source(r, name, c[s]);
 	}
 
-	if (!c[LT_SRC_SWITCH])
+	if (!c[LT_SRC_SWITCH] && (opt = event_opts(priv, rc, sw, 1)))
 		missing(priv, d, by_id, LT_SRC_SWITCH, "sched_switch",
 			"no run-queue waits, and without sched_stat_* no blocked time",
-			"-e sched_switch");
-	else if (!c[LT_SRC_WAKEUP] && !c[LT_SRC_WAKING])
+			opt);
+	else if (!c[LT_SRC_WAKEUP] && !c[LT_SRC_WAKING] &&
+		 (opt = event_opts(priv, rc, wk, 1)))
 		missing(priv, d, by_id, LT_SRC_WAKEUP, "sched_wakeup",
 			"blocked time runs to the next switch-in and includes waiting for a CPU",
-			"-e sched_wakeup");
-	if (!c[LT_SRC_STAT_SLEEP] && !c[LT_SRC_STAT_BLOCKED])
+			opt);
+	if (!c[LT_SRC_STAT_SLEEP] && !c[LT_SRC_STAT_BLOCKED] &&
+	    (opt = event_opts(priv, rc, stat, 2)))
 		missing(priv, d, by_id, LT_SRC_STAT_BLOCKED,
 			"sched_stat_sleep/sched_stat_blocked",
 			"blocked time is derived from sched_switch "
 			"(the kernel needs CONFIG_SCHEDSTATS and kernel.sched_schedstats=1)",
-			"-e sched_stat_sleep -e sched_stat_blocked");
-	if (!c[LT_SRC_REASON_SET])
+			opt);
+	if (!c[LT_SRC_REASON_SET]) {
+		snprintf(hint, sizeof(hint), "-e %s", rc->all_latencytop);
+		opt = lt_report_strdup(priv, hint);
+		if (!opt)
+			return -1;
 		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
 			"no kernel annotations: causes come from kernel stacks "
 			"(latency-record probes install makes them from kprobes; "
 			"or load kernel/module, or boot the patched kernel)",
-			"-e latencytop");
+			opt);
+	}
 	if (!c[LT_SRC_STACK])
 		missing(priv, d, by_id, LT_SRC_STACK, "kernel stacks",
-			"unannotated waits show as \"Unknown reason\"", "-T");
-	if (!c[LT_SRC_NEWTASK])
+			"unannotated waits show as \"Unknown reason\"",
+			rc->stacks);
+	if (!c[LT_SRC_NEWTASK] && !rc->forks &&
+	    (opt = event_opts(priv, rc, nt, 1)))
 		missing(priv, d, by_id, LT_SRC_NEWTASK, "task_newtask",
-			"threads are not grouped into their processes",
-			"-e task_newtask");
-	if (!r->nr_missing)
+			"threads are not grouped into their processes", opt);
+	/* not a recording option: it goes on no record line */
+	if (ksym_note[0]) {
+		snprintf(hint, sizeof(hint), "stacks and their causes show "
+			 "addresses (%s)", ksym_note);
+		opt = lt_report_strdup(priv, hint);
+		if (!opt)
+			return -1;
+		add_missing(r, "kernel symbols", opt, "--kallsyms FILE");
+	}
+	if (!r->nr_missing || (r->nr_missing == 1 && ksym_note[0]))
 		return 0;
-	snprintf(hint, sizeof(hint), "%s%s%s <workload>", RECORD_BASE,
-		 c[LT_SRC_NEWTASK] ? "" : " -e task_newtask",
-		 c[LT_SRC_FORK] && c[LT_SRC_EXEC] ? "" :
-		 " -e sched_process_fork -e sched_process_exec -e sched_process_exit");
+	if (!rc->forks)
+		snprintf(extra, sizeof(extra), "%s%s",
+			 c[LT_SRC_NEWTASK] ? "" : " -e task_newtask",
+			 c[LT_SRC_FORK] && c[LT_SRC_EXEC] ? "" :
+			 " -e sched_process_fork -e sched_process_exec -e sched_process_exit");
+	record_line(hint, sizeof(hint), rc, extra);
 	r->record_hint = lt_report_strdup(priv, hint);
 	return r->record_hint ? 0 : -1;
 }
@@ -281,7 +354,7 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 			   struct lt_error *err)
 {
 	const struct lt_trace *f = lt_input_formats(a->in);
-	char held[256] = "";
+	char held[256] = "", line[300];
 	size_t len = 0;
 	const char *why;
 	int shown, id;
@@ -373,12 +446,12 @@ static void no_sched_error(struct analysis *a, const struct lt_decoder *dec,
 		if (len >= sizeof(held))
 			break;
 	}
+	record_line(line, sizeof(line), a->in->ops->recipe, "");
 	lt_error_set(err, LT_E_NO_EVENTS,
 		     "%s: no scheduler events (sched_switch or sched_stat_*) among "
-		     "its %" PRIu64 " events%s%s%s; record with: " RECORD_BASE
-		     " <workload>",
+		     "its %" PRIu64 " events%s%s%s; record with: %s",
 		     path, events, held[0] ? " (it holds " : "", held,
-		     held[0] ? ")" : "");
+		     held[0] ? ")" : "", line);
 }
 
 /* ---- the run ------------------------------------------------------------- */
@@ -539,6 +612,7 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	struct lt_replay_opts ro = { 0 };
 	struct lt_input_result pres;
 	struct lt_report_priv *priv;
+	struct lt_input_open oo;
 	enum lt_input_kind kind;
 	struct lt_input_run cfg;
 	struct lt_decoder dec;
@@ -552,6 +626,9 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	memset(err, 0, sizeof(*err));
 	if (lt_input_detect(path, &kind, err) < 0)
 		return -1;
+	/* "-" redirected from a trace.dat or a report: mapped as that file */
+	if (!strcmp(path, "-") && kind != LT_INPUT_PERF)
+		path = "/dev/stdin";
 	/* made already: the analysis it was made with holds */
 	if (kind == LT_INPUT_REPORT) {
 		if (lt_report_read_json(path, out, err) < 0)
@@ -574,8 +651,9 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	a->opts = opts;
 
 	/* a helper thread for the input, on a second core */
-	if (lt_input_open(&a->in, path, kind, opts->threads != 1 &&
-			  lt_thread_usable_cpus() > 1, err) < 0)
+	oo.helper = opts->threads != 1 && lt_thread_usable_cpus() > 1;
+	oo.kallsyms = opts->kallsyms;
+	if (lt_input_open(&a->in, path, kind, &oo, err) < 0)
 		goto fail;
 	a->by_id = calloc(lt_trace_event_id_limit(lt_input_formats(a->in)) + 1,
 			  sizeof(*a->by_id));
@@ -679,7 +757,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		lt_waits_spill_free(a->waits);
 		a->waits = NULL;
 	}
-	if (describe_sources(priv, &dec, a->by_id, a->src_counts) < 0) {
+	if (describe_sources(priv, a->in->ops->recipe, &dec, a->by_id,
+			     a->src_counts, a->ksym_note) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto fail;
 	}

@@ -77,9 +77,12 @@ expect 2 "$tmp: translation table: not a regular file" -- "$LA" --trans "$tmp" "
 expect 2 "$tmp: " -- "$LA" "$tmp"
 expect 2 "^latency-analyze: /dev/fd/[0-9]+: not a regular file \(a trace is mapped, not streamed: save it first\)\$" -- \
 	"$LA" <(cat "$REAL/qemu-1cpu-sched_switch.dat")
-# "-" is a file name; when there is none, the user meant standard input
-expect 2 "^latency-analyze: -: cannot open: No such file or directory \(standard input is not read: a trace is mapped, not streamed: save it first\)\$" -- \
+# "-" is standard input: a trace.dat redirected there is read as the file
+expect 0 "^Trace: +9\.91 s from 585\.229564" -- \
 	sh -c 'cd "$1" && exec "$2" - < "$3"' sh "$tmp" "$LA" "$REAL/qemu-1cpu-sched_switch.dat"
+# ... a stream only as perf's pipe mode
+expect 2 "^latency-analyze: standard input: not a regular file, nor a perf.data in pipe mode" -- \
+	sh -c 'echo not a trace, nor a perf.data | "$1" -' sh "$LA"
 
 # traces without scheduler events: say what they hold and how to record
 for f in qemu-1cpu-function-sched_rr.dat qemu-1cpu-function_graph.dat; do

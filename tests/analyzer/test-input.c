@@ -73,12 +73,13 @@ int main(int argc, char **argv)
 	detect("missing", "/nonexistent/x.dat", 0, LT_INPUT_TRACEDAT, 0, NULL);
 	detect("garbage", file("g.dat", "root:x:0:0:root:/root:/bin/sh\n", 30),
 	       -1, 0, LT_E_NOT_TRACE,
-	       "g.dat: not a trace.dat (no trace-cmd magic at offset 0) nor a "
-	       "saved JSON report: it starts 72 6f 6f 74 3a 78 3a 30");
+	       "g.dat: not a trace.dat (no trace-cmd magic at offset 0), a "
+	       "perf.data (no PERFILE2) nor a saved JSON report: it starts "
+	       "72 6f 6f 74 3a 78 3a 30");
 
 	/* through the interface, a trace.dat says what its reader says */
 	lt_test_case = "trace.dat input";
-	CHECK(lt_input_open(&in, argv[1], LT_INPUT_TRACEDAT, false, &err) == 0);
+	CHECK(lt_input_open(&in, argv[1], LT_INPUT_TRACEDAT, NULL, &err) == 0);
 	CHECK(lt_trace_open(&t, argv[1], &err) == 0);
 	if (in && t) {
 		ti = lt_trace_info(t);

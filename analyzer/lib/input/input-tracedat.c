@@ -14,8 +14,8 @@ static struct lt_trace *trace_of(const struct lt_input *in)
 	return in->priv;
 }
 
-static int td_open(struct lt_input *in, const char *path, bool helper,
-		   struct lt_error *err)
+static int td_open(struct lt_input *in, const char *path,
+		   const struct lt_input_open *o, struct lt_error *err)
 {
 	const struct lt_trace_info *ti;
 	struct lt_trace *t;
@@ -23,7 +23,7 @@ static int td_open(struct lt_input *in, const char *path, bool helper,
 	if (lt_trace_open(&t, path, err) < 0)
 		return -1;
 	/* kallsyms: decompressed on a second core while this one parses */
-	lt_trace_set_helper(t, helper);
+	lt_trace_set_helper(t, o->helper);
 	ti = lt_trace_info(t);
 	in->priv = t;
 	in->formats = t;
@@ -86,8 +86,19 @@ static int64_t td_cpu_overrun(struct lt_input *in, int cpu)
 	return lt_trace_cpu_overrun(trace_of(in), cpu);
 }
 
+static const struct lt_input_recipe td_recipe = {
+	.record = "trace-cmd record",
+	.qualified = false,
+	.all_latencytop = "latencytop",
+	.stacks = "-T",
+	.stack_source = "ftrace:kernel_stack",
+	.workload = " <workload>",
+	.forks = false,
+};
+
 const struct lt_input_ops lt_input_tracedat = {
 	.name = "trace.dat",
+	.recipe = &td_recipe,
 	.open = td_open,
 	.close = td_close,
 	.threads = td_threads,

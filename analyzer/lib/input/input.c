@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lt-input.h"
+#include "lt-perf.h"
 
 static const unsigned char tracedat_magic[10] = {
 	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
@@ -21,6 +22,7 @@ static const struct {
 	const struct lt_input_ops *ops;
 } inputs[] = {
 	{ LT_INPUT_TRACEDAT, &lt_input_tracedat },
+	{ LT_INPUT_PERF, &lt_input_perf },
 };
 
 /* "17 08 44 74 ...": the first bytes, for a message about them. */
@@ -43,19 +45,36 @@ int lt_input_detect(const char *path, enum lt_input_kind *kind,
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/*
+	 * Standard input: a file redirected to it is looked at as any file;
+	 * a stream cannot be, and only perf writes one.
+	 */
+	if (!strcmp(path, "-")) {
+		if (fstat(0, &st) < 0 || !S_ISREG(st.st_mode)) {
+			*kind = LT_INPUT_PERF;
+			return 0;
+		}
+		path = "/dev/stdin";
+	}
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		/* the reader of the format says why, in its own words */
 		*kind = LT_INPUT_TRACEDAT;
 		return 0;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		*kind = !fstat(fd, &st) && (S_ISFIFO(st.st_mode) ||
+					    S_ISCHR(st.st_mode)) ?
+			LT_INPUT_PERF : LT_INPUT_TRACEDAT;
 		close(fd);
-		*kind = LT_INPUT_TRACEDAT;
 		return 0;
 	}
 	n = pread(fd, head, sizeof(head), 0);
 	close(fd);
+	if (!strcmp(path, "/dev/stdin") && n >= 0 && lt_perf_magic(head, (size_t)n)) {
+		*kind = LT_INPUT_PERF;	/* its reader takes "-" itself */
+		return 0;
+	}
 	if (n < 0) {
 		lt_error_set(err, LT_E_IO, "%s: cannot read: %s", path,
 			     strerror(errno));
@@ -64,6 +83,10 @@ int lt_input_detect(const char *path, enum lt_input_kind *kind,
 	if ((size_t)n >= sizeof(tracedat_magic) &&
 	    !memcmp(head, tracedat_magic, sizeof(tracedat_magic))) {
 		*kind = LT_INPUT_TRACEDAT;
+		return 0;
+	}
+	if (lt_perf_magic(head, (size_t)n)) {
+		*kind = LT_INPUT_PERF;
 		return 0;
 	}
 	if (lt_report_file_is_json(path)) {
@@ -77,18 +100,23 @@ int lt_input_detect(const char *path, enum lt_input_kind *kind,
 	}
 	hex_head(hex, sizeof(hex), head, (size_t)n);
 	lt_error_set(err, LT_E_NOT_TRACE,
-		     "%s: not a trace.dat (no trace-cmd magic at offset 0) nor "
-		     "a saved JSON report: it starts %s", path, hex);
+		     "%s: not a trace.dat (no trace-cmd magic at offset 0), a "
+		     "perf.data (no PERFILE2) nor a saved JSON report: it "
+		     "starts %s", path, hex);
 	return -1;
 }
 
 int lt_input_open(struct lt_input **out, const char *path,
-		  enum lt_input_kind kind, bool helper, struct lt_error *err)
+		  enum lt_input_kind kind, const struct lt_input_open *o,
+		  struct lt_error *err)
 {
+	static const struct lt_input_open defaults;
 	struct lt_input *in;
 	size_t i;
 
 	*out = NULL;
+	if (!o)
+		o = &defaults;
 	for (i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
 		if (inputs[i].kind == kind)
 			break;
@@ -104,7 +132,7 @@ int lt_input_open(struct lt_input **out, const char *path,
 		return -1;
 	}
 	in->ops = inputs[i].ops;
-	if (in->ops->open(in, path, helper, err) < 0) {
+	if (in->ops->open(in, path, o, err) < 0) {
 		free(in);
 		return -1;
 	}

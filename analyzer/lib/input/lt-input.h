@@ -68,17 +68,39 @@ typedef int (*lt_input_event_fn)(void *ctx, const struct lt_ev *ev);
 /* Called now and then in the caller's thread. */
 typedef void (*lt_input_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
+/* How to open an input. */
+struct lt_input_open {
+	bool helper;		/* a thread of its own may help (compressed
+				   symbols decompressed beside the parse) */
+	const char *kallsyms;	/* kernel symbols from this file, for inputs
+				   that carry none (perf.data); NULL: find them */
+};
+
+/*
+ * How the tool that writes the format records what a report lacks: the
+ * header's "record them with" line is spelled in its words.
+ */
+struct lt_input_recipe {
+	const char *record;	/* "trace-cmd record" */
+	bool qualified;		/* events named system:event ("sched:sched_switch") */
+	const char *all_latencytop;	/* "latencytop", "'latencytop:*'" */
+	const char *stacks;	/* its option for kernel stacks: "-T", "-g" */
+	const char *stack_source;	/* what Sources: calls the stacks */
+	const char *workload;	/* what ends the line: " <workload>" */
+	bool forks;		/* threads grouped without task:task_newtask */
+};
+
 struct lt_input;
 
 struct lt_input_ops {
 	const char *name;	/* "trace.dat" */
+	const struct lt_input_recipe *recipe;
 	/*
-	 * Open @path (@helper: a thread of its own may help, e.g. with
-	 * compressed symbols), fill in->info and in->formats: 0, or -1 with
-	 * @err naming the file.
+	 * Open @path as @o says, fill in->info and in->formats: 0, or -1
+	 * with @err naming the file.
 	 */
-	int (*open)(struct lt_input *in, const char *path, bool helper,
-		    struct lt_error *err);
+	int (*open)(struct lt_input *in, const char *path,
+		    const struct lt_input_open *o, struct lt_error *err);
 	void (*close)(struct lt_input *in);
 	/* Threads to read with: @asked, or for 0 as many as are worth it. */
 	unsigned int (*threads)(struct lt_input *in, unsigned int asked);
@@ -116,13 +138,17 @@ struct lt_input {
 
 /*
  * What @path is, by its first bytes: 0 and *@kind, or -1 with @err (it
- * cannot be read, or it is none of them: LT_E_NOT_TRACE).
+ * cannot be read, or it is none of them: LT_E_NOT_TRACE).  A stream ("-",
+ * standard input, or a pipe) is taken for a perf.data in pipe mode, the
+ * one format that is written to a pipe; "-" redirected from a file is
+ * looked at as that file (open it as "/dev/stdin", but a perf.data as "-").
  */
 int lt_input_detect(const char *path, enum lt_input_kind *kind,
 		    struct lt_error *err);
-/* Open @path as an event source of @kind (not LT_INPUT_REPORT). */
+/* Open @path as an event source of @kind (not LT_INPUT_REPORT); @o NULL: defaults. */
 int lt_input_open(struct lt_input **out, const char *path,
-		  enum lt_input_kind kind, bool helper, struct lt_error *err);
+		  enum lt_input_kind kind, const struct lt_input_open *o,
+		  struct lt_error *err);
 void lt_input_close(struct lt_input *in);
 
 static inline int lt_input_run(struct lt_input *in,
@@ -169,5 +195,6 @@ static inline const struct lt_trace *lt_input_formats(const struct lt_input *in)
 }
 
 extern const struct lt_input_ops lt_input_tracedat;
+extern const struct lt_input_ops lt_input_perf;
 
 #endif /* LT_INPUT_H */

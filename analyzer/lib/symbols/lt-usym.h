@@ -26,7 +26,7 @@ struct lt_usym;
 
 /*
  * An encoded frame: binary index + 1 in the top 16 bits, file offset in
- * the 48 below; binary 0: a raw address no mapping held.
+ * the 48 below; 0: an address in no mapping.
  */
 #define LT_USYM_OFF_BITS	48
 #define LT_USYM_OFF_MASK	((1ULL << LT_USYM_OFF_BITS) - 1)
@@ -53,8 +53,9 @@ uint64_t lt_usym_encode(const struct lt_usym *u, int pid, uint64_t addr);
 
 /*
  * The name of an encoded frame: "function", else "file+0xoffset" (the
- * file's last path component), or "0xaddress"; in @buf, which it
- * returns.  Binaries are opened on first use.
+ * file's last path component), or "[unknown]" (in no mapping, as perf
+ * script says it); in @buf, which it returns.  Binaries are opened on
+ * first use.
  */
 const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 			 size_t len);

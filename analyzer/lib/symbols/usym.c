@@ -435,7 +435,12 @@ uint64_t lt_usym_encode(const struct lt_usym *u, int pid, uint64_t addr)
 	return (uint64_t)(m->bin + 1) << LT_USYM_OFF_BITS | off;
 raw:
 	((struct lt_usym *)u)->stats.unmapped++;
-	return addr & LT_USYM_OFF_MASK;
+	/*
+	 * In no mapping: a frame-pointer walk gone astray, mostly.  One
+	 * frame for all, "[unknown]" as perf script says it: their
+	 * addresses would only split stacks that are one.
+	 */
+	return 0;
 }
 
 /* ---- names ------------------------------------------------------------- */
@@ -459,7 +464,7 @@ const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 	unsigned int i;
 
 	if (!bi || bi > u->nr_bins) {
-		snprintf(buf, len, "0x%" PRIx64, off);
+		snprintf(buf, len, "[unknown]");
 		return buf;
 	}
 	b = &u->bins[bi - 1];

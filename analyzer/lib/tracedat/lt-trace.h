@@ -89,6 +89,25 @@ struct lt_trace_info {
 int lt_trace_open(struct lt_trace **out, const char *path, struct lt_error *err);
 void lt_trace_close(struct lt_trace *trace);
 
+/*
+ * The formats alone, from perf.data's tracing data (the start of a v6
+ * trace.dat: header_page, event formats, kallsyms, printk formats, saved
+ * cmdlines): a trace with no CPU data, whose event lookups, fields, saved
+ * cmdlines and symbols (if any) work as for a trace.dat, and which
+ * lt_decode_init() takes.  info->version is 6, cpus 0.
+ *
+ * From @len bytes at @data (copied), which sat at @file_off of @path (for
+ * messages), or from @size bytes at @off of the file @path.  Overrunning
+ * the given bytes is damage (LT_E_CORRUPT), not truncation: the container
+ * said how long they are.
+ */
+int lt_trace_from_tracing_data(struct lt_trace **out, const char *path,
+			       const void *data, size_t len,
+			       uint64_t file_off, struct lt_error *err);
+int lt_trace_open_tracing_data(struct lt_trace **out, const char *path,
+			       uint64_t off, uint64_t size,
+			       struct lt_error *err);
+
 const struct lt_trace_info *lt_trace_info(const struct lt_trace *trace);
 
 /* Event layouts.  NULL / -1 when the file does not have it. */

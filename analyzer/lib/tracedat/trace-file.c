@@ -1039,7 +1039,9 @@ void lt_trace_close(struct lt_trace *t)
 	free(t->clock);
 	free(t->version);
 	free(t->compression);
-	if (t->map)
+	if (t->blob)
+		free((void *)t->map);
+	else if (t->map)
 		munmap((void *)t->map, t->size);
 	if (t->fd >= 0)
 		close(t->fd);
@@ -1063,4 +1065,219 @@ void lt_trace_progress(const struct lt_trace *t, uint64_t *done,
 	/* trace-cmd 3.1 writes compressed sizes 4 bytes short */
 	*done = sum < t->data_total ? sum : t->data_total;
 	*total = t->data_total;
+}
+
+/* ---- perf's tracing data ------------------------------------------- */
+
+/*
+ * perf.data keeps the event formats as "tracing data" (its
+ * HEADER_TRACING_DATA feature, or a record of that name in pipe mode),
+ * written by perf's trace-event-info.c: a v6 trace.dat's metadata from
+ * the magic to the saved cmdlines, with a version of its own ("0.5",
+ * "0.6": cmdlines from 0.6 on), and no CPU data.  Bytes after the
+ * cmdlines (perf pads the record to 8) are not looked at.
+ */
+static int read_tracing_data(struct lt_trace *t, struct lt_error *err,
+			     struct rd *r)
+{
+	unsigned int major = 0, minor = 0;
+	const unsigned char *p;
+	const char *s, *text;
+	uint32_t page_size;
+	size_t len;
+
+	if (r->len < sizeof(trace_magic) ||
+	    memcmp(r->p, trace_magic, sizeof(trace_magic)))
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "no tracing data magic");
+	r->pos = sizeof(trace_magic);
+	if (rd_str(t, err, r, "version string", &s, &len))
+		return -1;
+	if (len == 0 || len > 8 || strspn(s, "0123456789.") != len ||
+	    sscanf(s, "%u.%u", &major, &minor) < 1) {
+		r->pos -= len + 1;
+		return rd_fail(t, err, LT_E_CORRUPT, r, "bad version string");
+	}
+	if (rd_bytes(t, err, r, "endianness and long size", 2, &p))
+		return -1;
+	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
+		r->pos -= 2;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "endianness %u / long size %u (expected 0|1 and 4|8)",
+			       p[0], p[1]);
+	}
+	t->info.big_endian = p[0];
+	t->info.long_size = p[1];
+	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	if (rd_u32(t, err, r, "page size", &page_size))
+		return -1;
+	/* perf writes the machine's page size: 4 KiB to 64 KiB */
+	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
+	    (page_size & (page_size - 1))) {
+		r->pos -= 4;
+		return rd_fail(t, err, LT_E_CORRUPT, r,
+			       "page size %u is not a power of two in 4 KiB..1 MiB",
+			       page_size);
+	}
+	t->page_size = page_size;
+	t->info.page_size = page_size;
+	t->info.version = 6;
+	t->compression = strdup("none");
+	if (!t->compression)
+		return nomem(t, err, "tracing data");
+
+	if (read_header_info(t, err, r) ||
+	    read_windowed(read_ftrace_formats, t, err, r) ||
+	    read_windowed(read_event_formats, t, err, r))
+		return -1;
+	/* recent perf writes an empty one: it resolves symbols itself */
+	r->what = "tracing data kallsyms";
+	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+			  &text, &len))
+		return -1;
+	t->ksym_text = text;
+	t->ksym_len = len;
+	r->what = "tracing data printk formats";
+	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+			  &text, &len))
+		return -1;
+	if (major > 0 || minor >= 6) {
+		r->what = "tracing data saved cmdlines";
+		if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE,
+				  "saved cmdlines", &text, &len) ||
+		    parse_cmdlines(t, err, text, len))
+			return -1;
+	}
+	if (!t->commit_size)
+		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	return finish_event_formats(t, err);
+}
+
+/*
+ * A trace of formats only over @buf (malloc()ed, @len bytes, taken over
+ * whatever happens), which sat at @file_off of @path.
+ */
+static int open_blob(struct lt_trace **out, const char *path,
+		     unsigned char *buf, size_t len, uint64_t file_off,
+		     struct lt_error *err)
+{
+	struct lt_trace *t;
+	struct rd r;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t || !(t->path = strdup(path))) {
+		free(t);
+		free(buf);
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	t->fd = -1;
+	t->last = -1;
+	pthread_mutex_init(&t->zctx_lock, NULL);
+	t->info.path = t->path;
+	t->blob = true;
+	t->map = buf;
+	t->size = len;
+	t->info.file_size = len;
+	t->sys_page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+	memset(&r, 0, sizeof(r));
+	r.p = buf;
+	r.len = len;
+	r.off = file_off;
+	r.what = "tracing data";
+	if (read_tracing_data(t, err, &r) || alloc_streams(t, err, 0)) {
+		lt_trace_close(t);
+		return -1;
+	}
+	t->info.kernel_long_size = t->commit_size;
+	t->info.compression = t->compression;
+	t->info.uname = "";
+	t->info.clock = "";
+	t->info.tracecmd_version = "";
+	t->info.nr_event_types = t->nr_types;
+	*out = t;
+	return 0;
+}
+
+int lt_trace_from_tracing_data(struct lt_trace **out, const char *path,
+			       const void *data, size_t len,
+			       uint64_t file_off, struct lt_error *err)
+{
+	unsigned char *buf;
+
+	*out = NULL;
+	if (len > LT_MAX_META_SIZE) {
+		lt_error_set(err, LT_E_LIMIT,
+			     "%s: tracing data at offset 0x%llx: %zu bytes, over the limit of %u",
+			     path, (unsigned long long)file_off, len,
+			     LT_MAX_META_SIZE);
+		return -1;
+	}
+	buf = malloc(len ? len : 1);
+	if (!buf) {
+		lt_error_set(err, LT_E_NOMEM, "%s: tracing data: out of memory",
+			     path);
+		return -1;
+	}
+	memcpy(buf, data, len);
+	return open_blob(out, path, buf, len, file_off, err);
+}
+
+int lt_trace_open_tracing_data(struct lt_trace **out, const char *path,
+			       uint64_t off, uint64_t size,
+			       struct lt_error *err)
+{
+	unsigned char *buf;
+	struct stat st;
+	size_t got = 0;
+	ssize_t n;
+	int fd;
+
+	*out = NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		lt_error_set(err, LT_E_IO, "%s: cannot open: %s", path,
+			     strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (off > (uint64_t)st.st_size || size > (uint64_t)st.st_size - off) {
+		lt_error_set(err, LT_E_TRUNCATED,
+			     "%s: tracing data at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx)",
+			     path, (unsigned long long)off,
+			     (unsigned long long)size,
+			     (unsigned long long)st.st_size);
+		close(fd);
+		return -1;
+	}
+	if (size > LT_MAX_META_SIZE) {
+		lt_error_set(err, LT_E_LIMIT,
+			     "%s: tracing data at offset 0x%llx: %llu bytes, over the limit of %u",
+			     path, (unsigned long long)off,
+			     (unsigned long long)size, LT_MAX_META_SIZE);
+		close(fd);
+		return -1;
+	}
+	buf = malloc(size ? size : 1);
+	if (!buf) {
+		lt_error_set(err, LT_E_NOMEM, "%s: tracing data: out of memory",
+			     path);
+		close(fd);
+		return -1;
+	}
+	while (got < size) {
+		n = pread(fd, buf + got, size - got, off + got);
+		if (n <= 0) {
+			lt_error_set(err, LT_E_IO, "%s: cannot read: %s", path,
+				     n < 0 ? strerror(errno) : "end of file");
+			free(buf);
+			close(fd);
+			return -1;
+		}
+		got += n;
+	}
+	close(fd);
+	return open_blob(out, path, buf, size, off, err);
 }

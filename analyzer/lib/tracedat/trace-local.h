@@ -338,6 +338,12 @@ struct lt_trace {
 	char *version;
 	char *compression;
 	bool have_traceclock;
+	/*
+	 * Formats only, parsed from a copy in memory (perf.data's tracing
+	 * data): map is that malloc()ed copy, fd is -1, and offsets in
+	 * messages are the copy's place in its file.
+	 */
+	bool blob;
 
 	/* CPU data of the top instance */
 	struct cpu_stream *streams;

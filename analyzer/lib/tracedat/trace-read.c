@@ -75,7 +75,8 @@ void rd_win_start(const struct lt_trace *t, struct rd *r,
 
 	w->t = t;
 	w->cap = v >= 16 && v < WIN_BYTES ? v : WIN_BYTES;
-	w->buf = r->packed ? NULL : malloc(w->cap);
+	/* a copy in memory has no file to pread() from */
+	w->buf = r->packed || t->fd < 0 ? NULL : malloc(w->cap);
 	w->off = 0;
 	w->len = 0;
 	r->win = w->buf ? w : NULL;
@@ -126,8 +127,11 @@ int rd_need(const struct lt_trace *t, struct lt_error *err,
 
 	if (n <= left)
 		return 0;
-	/* Running off the end of the file is truncation; off a section, damage. */
-	if (!r->packed && r->off + r->len >= t->size)
+	/*
+	 * Running off the end of the file is truncation; off a section, or
+	 * off tracing data whose size its container gave, damage.
+	 */
+	if (!r->packed && !t->blob && r->off + r->len >= t->size)
 		return rd_fail(t, err, LT_E_TRUNCATED, r,
 			       "%s needs %zu bytes, the file ends after %zu",
 			       item, n, left);

@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * perf-src.c - the bytes of a perf.data, and bounded reads of them.
+ *
+ * A regular file is mapped whole; the data section is faulted in a step
+ * ahead of the reading (one madvise() instead of a fault per page, which
+ * in a VM costs most of reading it) and dropped behind the oldest queued
+ * record, so the resident set stays small on a huge file.
+ *
+ * A stream (pipe mode on a pipe) is read into a window that holds every
+ * byte from the oldest record still queued to the last one read: records
+ * are handed out later than read, and their bytes must still be there.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "perf-local.h"
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ	22
+#endif
+
+/* faulted in ahead, and dropped behind, in steps of this */
+#define MAP_STEP	(1u << 20)
+/* a stream is read this much at a time */
+#define READ_CHUNK	(256u << 10)
+/* one item (tracing data, a record and its AUX data) is at most this */
+#define WIN_ITEM_MAX	(256u << 20)
+
+/* ---- errors ---------------------------------------------------------- */
+
+int perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+	      const char *fmt, ...)
+{
+	char msg[LT_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	lt_error_set(err, code, "%s: %s", p->path, msg);
+	return -1;
+}
+
+int perf_fail_at(struct lt_perf *p, struct lt_error *err,
+		 enum lt_errcode code, const char *what, uint64_t off,
+		 const char *fmt, ...)
+{
+	char msg[LT_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (off & PERF_ZFLAG)
+		lt_error_set(err, code,
+			     "%s: %s at offset 0x%llx of the data decompressed from the COMPRESSED records (the last at offset 0x%llx): %s",
+			     p->path, what,
+			     (unsigned long long)(off & ~PERF_ZFLAG),
+			     (unsigned long long)p->zrec, msg);
+	else
+		lt_error_set(err, code, "%s: %s at offset 0x%llx: %s", p->path,
+			     what, (unsigned long long)off, msg);
+	return -1;
+}
+
+int cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+	     const struct pcur *c, const char *fmt, ...)
+{
+	char msg[LT_ERROR_MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return perf_fail_at(p, err, code, c->what, c->off + c->pos, "%s", msg);
+}
+
+/* ---- bounded reads inside a section or record --------------------------- */
+
+/* The bytes are known to be in the file: running off them is damage. */
+int cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+	     size_t n, const char *item)
+{
+	size_t left = c->len - c->pos;
+
+	if (n <= left)
+		return 0;
+	return cur_fail(p, err, LT_E_CORRUPT, c,
+			"%s needs %zu bytes, only %zu left", item, n, left);
+}
+
+int cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	    const char *item, uint32_t *v)
+{
+	if (cur_need(p, err, c, 4, item))
+		return -1;
+	*v = pget32(c->p + c->pos, p->swap);
+	c->pos += 4;
+	return 0;
+}
+
+int cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	    const char *item, uint64_t *v)
+{
+	if (cur_need(p, err, c, 8, item))
+		return -1;
+	*v = pget64(c->p + c->pos, p->swap);
+	c->pos += 8;
+	return 0;
+}
+
+int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+	       const char *item, const char **s, size_t *len)
+{
+	uint32_t n;
+
+	if (cur_u32(p, err, c, item, &n))
+		return -1;
+	if (n > PERF_MAX_STRING) {
+		c->pos -= 4;
+		return cur_fail(p, err, LT_E_CORRUPT, c,
+				"%s of %u bytes is impossible", item, n);
+	}
+	if (cur_need(p, err, c, n, item))
+		return -1;
+	*s = (const char *)c->p + c->pos;
+	/* perf pads it with NULs to 64; one is not there when damaged */
+	*len = strnlen(*s, n);
+	c->pos += n;
+	return 0;
+}
+
+char *perf_keep(struct lt_perf *p, const char *s, size_t len)
+{
+	char **strs, *copy;
+
+	if (p->nr_strs == p->strs_cap) {
+		unsigned int cap = p->strs_cap ? 2 * p->strs_cap : 16;
+
+		strs = realloc(p->strs, cap * sizeof(*strs));
+		if (!strs)
+			return NULL;
+		p->strs = strs;
+		p->strs_cap = cap;
+	}
+	copy = malloc(len + 1);
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, len);
+	copy[len] = '\0';
+	p->strs[p->nr_strs++] = copy;
+	return copy;
+}
+
+/* ---- the mapped file ------------------------------------------------- */
+
+/*
+ * Fault in the map from @off to past @end, a step at a time (a hint);
+ * p->populated (never past the file's end) is what perf_bytes() then
+ * hands out without a call.
+ */
+static void populate(struct lt_perf *p, uint64_t off, uint64_t end)
+{
+	uint64_t from = off > p->populated ? off : p->populated;
+	uint64_t to;
+
+	from &= ~(p->sys_page - 1);
+	if (from >= p->size)
+		return;
+	to = from + MAP_STEP < p->size ? from + MAP_STEP : p->size;
+	if (to < end)
+		to = end;
+	/* before Linux 5.14 faults will do */
+	if (!p->populate_off &&
+	    madvise((void *)(p->map + from), to - from, MADV_POPULATE_READ))
+		p->populate_off = true;
+	p->populated = to;
+}
+
+static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
+				      uint64_t off, size_t n, const char *what)
+{
+	if (off > p->size || n > p->size - off)
+		return perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
+				    "needs %zu bytes, the file ends after %llu",
+				    n, (unsigned long long)(off < p->size ?
+							    p->size - off : 0)),
+		       NULL;
+	if (off + n > p->populated && off >= p->info.data_offset)
+		populate(p, off, off + n);
+	return p->map + off;
+}
+
+/* ---- the stream window -------------------------------------------------- */
+
+/*
+ * Room for @need more bytes after the window's end: 0, or -1 (@err).
+ * What is no longer needed moves out first; the window then grows until
+ * half of it is free, so each byte moves a bounded number of times.
+ */
+int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
+	     size_t need, const char *what, uint64_t off)
+{
+	size_t drop, cap;
+	unsigned char *b;
+
+	if (w->cap - w->len >= need)
+		return 0;
+	drop = w->keep > w->base ? w->keep - w->base : 0;
+	if (drop > w->len)
+		drop = w->len;
+	if (drop) {
+		memmove(w->buf, w->buf + drop, w->len - drop);
+		w->len -= drop;
+		w->base += drop;
+		if (w->cap - w->len >= need && w->len <= w->cap / 2)
+			return 0;
+	}
+	cap = w->cap ? w->cap : READ_CHUNK;
+	while (cap - w->len < need || w->len > cap / 2)
+		cap *= 2;
+	if (cap == w->cap)
+		return 0;
+	if (cap > 2 * p->win_max + WIN_ITEM_MAX)
+		return perf_fail_at(p, err, LT_E_LIMIT, what, off,
+				    "the stream's window would grow to %zu MB",
+				    cap >> 20);
+	b = realloc(w->buf, cap);
+	if (!b)
+		return perf_fail_at(p, err, LT_E_NOMEM, what, off,
+				    "out of memory for %zu bytes of the stream",
+				    cap);
+	w->buf = b;
+	w->cap = cap;
+	return 0;
+}
+
+/* Read at least @want more bytes: 0, or -1 (@err; the end is not one). */
+static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
+		    const char *what, uint64_t off)
+{
+	size_t ask = want > READ_CHUNK ? want : READ_CHUNK;
+	ssize_t n;
+
+	if (win_room(p, err, &p->win, ask, what, off))
+		return -1;
+	ask = p->win.cap - p->win.len;
+	while (want && !p->eof) {
+		n = read(p->fd, p->win.buf + p->win.len, ask);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					 strerror(errno));
+		if (n == 0) {
+			p->eof = true;
+			break;
+		}
+		p->win.len += n;
+		ask -= n;
+		want = (size_t)n >= want ? 0 : want - n;
+	}
+	return 0;
+}
+
+static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
+				      uint64_t off, size_t n, const char *what)
+{
+	uint64_t have_end = p->win.base + p->win.len;
+
+	if (off < p->win.base) {
+		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
+			     "bytes already dropped from the stream's window");
+		return NULL;
+	}
+	if (n > WIN_ITEM_MAX) {
+		perf_fail_at(p, err, LT_E_LIMIT, what, off,
+			     "%zu bytes, over the limit of %u MB", n,
+			     WIN_ITEM_MAX >> 20);
+		return NULL;
+	}
+	if (off + n > have_end) {
+		if (win_fill(p, err, off + n - have_end, what, off))
+			return NULL;
+		have_end = p->win.base + p->win.len;
+		if (off + n > have_end) {
+			perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
+				     "needs %zu bytes, the stream ends after %llu",
+				     n, (unsigned long long)(have_end > off ?
+							     have_end - off : 0));
+			return NULL;
+		}
+	}
+	return p->win.buf + (off - p->win.base);
+}
+
+/* Decompressed data: all of it is in zwin already, or it is cut short. */
+static const unsigned char *zwin_bytes(struct lt_perf *p, struct lt_error *err,
+				       uint64_t off, size_t n, const char *what)
+{
+	uint64_t end = p->zwin.base + p->zwin.len;
+
+	if (off < p->zwin.base) {
+		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
+			     "bytes already dropped from the decompressed data");
+		return NULL;
+	}
+	if (off > end || n > end - off) {
+		perf_fail_at(p, err, LT_E_CORRUPT, what, off,
+			     "needs %zu bytes, the compressed data holds %llu",
+			     n, (unsigned long long)(off < end ? end - off : 0));
+		return NULL;
+	}
+	return p->zwin.buf + (off - p->zwin.base);
+}
+
+/* ---- either ------------------------------------------------------------ */
+
+const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
+				     uint64_t off, size_t n, const char *what)
+{
+	if (off & PERF_ZFLAG)
+		return zwin_bytes(p, err, off, n, what);
+	return p->stream ? win_bytes(p, err, off, n, what) :
+			   map_bytes(p, err, off, n, what);
+}
+
+int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
+	      uint64_t n, uint64_t keep, const char *what)
+{
+	uint64_t done, step;
+
+	if (!p->stream)
+		return map_bytes(p, err, off, n, what) ? 0 : -1;
+	for (done = 0; done < n; done += step) {
+		step = n - done < READ_CHUNK ? n - done : READ_CHUNK;
+		if (!win_bytes(p, err, off + done, step, what))
+			return -1;
+		perf_release(p, keep < off + done + step ? keep :
+			     off + done + step);
+	}
+	return 0;
+}
+
+void perf_release(struct lt_perf *p, uint64_t off)
+{
+	uint64_t to;
+
+	if (p->stream) {
+		p->win.keep = off;
+		return;
+	}
+	to = off & ~(p->sys_page - 1);
+	if (to < p->released + MAP_STEP || to > p->size)
+		return;
+	if (p->released < p->info.data_offset)
+		p->released = p->info.data_offset & ~(p->sys_page - 1);
+	if (to > p->released)
+		madvise((void *)(p->map + p->released), to - p->released,
+			MADV_DONTNEED);
+	p->released = to;
+}
+
+int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
+{
+	if (!p->stream)
+		return off < p->end;
+	if (off < p->win.base + p->win.len)
+		return 1;
+	if (win_fill(p, err, 1, "record", off))
+		return -1;
+	return off < p->win.base + p->win.len;
+}
