@@ -162,7 +162,6 @@ static uint32_t bin_get(struct lt_usym *u, const char *file, size_t len,
 		free(b->path);
 		return UINT32_MAX;
 	}
-	/* a binary without a build-id comes with none: memcpy() takes no NULL */
 	if (bid_len)
 		memcpy(b->bid, bid, bid_len);
 	b->bid_len = (uint8_t)bid_len;
