@@ -19,6 +19,7 @@
 
 #include "cli-args.h"
 #include "cli-format.h"
+#include "cli-live.h"
 #include "cli-load.h"
 #include "cli-sub.h"
 #include "latencytop.h"
@@ -35,6 +36,7 @@ enum {
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
+	CLI_LIVE_LONGOPTS,
 	{ "format",		required_argument, NULL, 'f' },
 	{ "output",		required_argument, NULL, 'o' },
 	{ "per-thread",		no_argument,	   NULL, 't' },
@@ -113,13 +115,14 @@ static void usage(FILE *out)
 	size_t i;
 
 	fprintf(out,
-"Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
+"Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
+"       %s --live [OPTION]...\n"
 "       %s SUBCOMMAND [OPTION]... FILE...\n"
 "Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
 "processes waited, how long, and why.  A report saved with --format=json\n"
 "can be given instead of the trace, to write it again in another format.\n"
 "\n"
-"Subcommands (SUBCOMMAND --help for theirs):\n", prog, prog);
+"Subcommands (SUBCOMMAND --help for theirs):\n", prog, prog, prog);
 	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		fprintf(out, "  %-6s %-13s %s\n", subcommands[i].name,
 			subcommands[i].args, subcommands[i].summary);
@@ -145,6 +148,8 @@ static void usage(FILE *out)
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
 "                         LatencyTOP's 30-second views\n", out);
 	cli_usage_range(out);
+	fputs("\n", out);
+	cli_usage_live(out, false);
 	fputs("\nTasks:\n", out);
 	cli_usage_tasks(out);
 	fputs("\nAccounting:\n", out);
@@ -166,7 +171,7 @@ static void usage(FILE *out)
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
 "  3  not a trace or report, or damaged   7  reports do not merge (merge)\n"
-"                                         8  diff: a --fail-on test crossed\n"
+"  8  diff: a --fail-on test crossed      9  cannot trace this system (--live)\n"
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
@@ -193,6 +198,8 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 int main(int argc, char **argv)
 {
 	struct cli_lists lists = { 0 };
+	struct cli_live live;
+	struct lt_live *lv = NULL;
 	const char *output = NULL, *waits_stacks = NULL;
 	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
 	bool given[LT_WOPT_NR];
@@ -211,11 +218,15 @@ int main(int argc, char **argv)
 			return subcommands[c].main(subcommands[c].prog, argc - 1,
 						   argv + 1);
 	lt_options_init(&opts);
+	cli_live_init(&live);
 	/* getopt's own messages name argv[0]: the name, not the path */
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:tn:qhV",
+	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS
+				CLI_LIVE_SHORTOPTS "f:o:tn:qhV",
 				long_opts, NULL)) != -1) {
 		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
+		if (!ret)
+			ret = cli_live_opt(prog, c, optarg, &live);
 		if (ret < 0) {
 			cli_lists_free(&lists);
 			return -ret;
@@ -269,11 +280,13 @@ int main(int argc, char **argv)
 			return cli_try_help(prog);
 		}
 	}
-	if (cli_one_trace(prog, optind, argc))
+	if (cli_live_check(prog, &live, &opts, optind, argc, argv))
+		return lt_error_exit_status(LT_E_USAGE);
+	if (!live.live && cli_one_trace(prog, optind, argc))
 		return lt_error_exit_status(LT_E_USAGE);
 	if (cli_analysis_check(prog, &opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	if (output && same_file(output, argv[optind])) {
+	if (output && !live.live && same_file(output, argv[optind])) {
 		fprintf(stderr, "%s: --output %s: that is the file being read\n",
 			prog, output);
 		return lt_error_exit_status(LT_E_USAGE);
@@ -288,6 +301,13 @@ int main(int argc, char **argv)
 	given[LT_WOPT_MAX_PROCESSES] = opts.max_processes;
 	cli_warn_ignored(writer, given, warnf);
 	if (writer->input == LT_WRITE_WAITS || waits_stacks) {
+		/* the rows come from a trace's replay, read whole */
+		if (live.live) {
+			fprintf(stderr, "%s: --format=%s: not with --live: record a "
+				"trace, then export its waits\n", prog, writer->name);
+			cli_lists_free(&lists);
+			return lt_error_exit_status(LT_E_USAGE);
+		}
 		status = cli_waits_main(prog, writer, argv[optind], output,
 					waits_stacks, &opts, progress, quiet);
 		cli_lists_free(&lists);
@@ -299,12 +319,23 @@ int main(int argc, char **argv)
 		opts.timeline_waits = LT_TIMELINE_WAITS;
 	}
 	lt_options_init(&defaults);
-	ret = cli_load_report(prog, argv[optind], &opts, &defaults, progress,
-			      quiet, &report, &err, &saved);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		cli_lists_free(&lists);
-		return lt_error_exit_status(err.code);
+	if (live.live) {
+		saved = false;
+		status = cli_live_analyze(prog, &live, &opts, progress, quiet,
+					  &lv, &report);
+		if (status >= 0) {
+			lt_live_close(lv);
+			cli_lists_free(&lists);
+			return status;
+		}
+	} else {
+		ret = cli_load_report(prog, argv[optind], &opts, &defaults,
+				      progress, quiet, &report, &err, &saved);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			cli_lists_free(&lists);
+			return lt_error_exit_status(err.code);
+		}
 	}
 	cli_warn_no_task(prog, report, quiet);
 	if (saved) {
@@ -323,6 +354,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
 				strerror(errno));
 			lt_report_free(report);
+			lt_live_close(lv);
 			cli_lists_free(&lists);
 			return lt_error_exit_status(LT_E_IO);
 		}
@@ -344,6 +376,8 @@ int main(int argc, char **argv)
 		status = lt_error_exit_status(LT_E_IO);
 	}
 	lt_report_free(report);
+	/* the report's names were the live replay's: it goes after */
+	lt_live_close(lv);
 	cli_lists_free(&lists);
 	return status;
 }

@@ -43,6 +43,7 @@ extern "C" {
 	_(MISMATCH,	"reports do not match",			7)	\
 	_(CROSSED,	"a --fail-on threshold was crossed",	8)	\
 	_(NOMEM,	"out of memory",			6)	\
+	_(TRACING,	"cannot trace the running system",	9)	\
 	_(INTERNAL,	"internal error",			70)
 
 #define LT_ERR_ENUM(name, msg, status) LT_E_##name,

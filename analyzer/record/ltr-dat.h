@@ -81,7 +81,9 @@ int ltr_meta_begin(struct ltr_session *s, struct ltr_meta **out,
 /*
  * Read what a recording changes: kallsyms (modules loaded meanwhile),
  * saved cmdlines, printk formats and each CPU's ring-buffer stats.
- * After ltr_session_stop() and before ltr_session_restore().
+ * After ltr_session_stop() and before ltr_session_restore(); live mode
+ * also reads them at the start, and again at the end (what the first
+ * read goes).
  */
 int ltr_meta_end(struct ltr_session *s, struct ltr_meta *m,
 		 struct ltr_error *err);

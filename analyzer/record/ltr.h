@@ -87,6 +87,7 @@ struct ltr_config {
 	unsigned int buffer_kb;		/* per CPU; 0: ltr_buffer_kb_default() */
 	enum ltr_stacks stacks;
 	bool schedstats;		/* switch kernel.sched_schedstats on, and back */
+	const char *clock;		/* trace_clock ("mono"); NULL: as it is */
 };
 
 void ltr_config_init(struct ltr_config *cfg);
@@ -171,6 +172,13 @@ int ltr_parse_cpu_stats(const char *text, struct ltr_cpu_stats *st);
  * errno: that reader stops and ltr_stream_failed() turns true.
  */
 typedef int (*ltr_pages_fn)(void *ctx, int cpu, const void *pages, size_t len);
+/*
+ * Called from CPU @cpu's reader thread when it found the CPU's buffer
+ * empty: every event stamped before @mono_ns (CLOCK_MONOTONIC, read
+ * before the reads that emptied it) has gone to pages().  With the
+ * "mono" trace clock that is a watermark a live reader merges by.
+ */
+typedef void (*ltr_drained_fn)(void *ctx, int cpu, uint64_t mono_ns);
 
 struct ltr_stream;
 
@@ -178,6 +186,12 @@ struct ltr_stream_opts {
 	ltr_pages_fn pages;
 	void *ctx;
 	unsigned int poll_ms;	/* longest sleep between reads (0: 100 ms) */
+	/*
+	 * Partly filled pages too, at every poll (a live view must not
+	 * wait for a quiet CPU's page to fill): read(), not splice().
+	 */
+	bool partial;
+	ltr_drained_fn drained;	/* NULL: not told */
 };
 
 /* Open every CPU's trace_pipe_raw and start a reader on each. */
@@ -193,6 +207,8 @@ bool ltr_stream_failed(const struct ltr_stream *st);
  */
 int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err);
 uint64_t ltr_stream_bytes(const struct ltr_stream *st, int cpu);
+/* CPU time the readers have used, in all (their own cost), in ns. */
+uint64_t ltr_stream_cpu_ns(const struct ltr_stream *st);
 void ltr_stream_free(struct ltr_stream *st);
 
 /* ---- probes: latencytop events from kprobes ---------------------------- */

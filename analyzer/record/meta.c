@@ -200,6 +200,12 @@ int ltr_meta_end(struct ltr_session *s, struct ltr_meta *m,
 					       &m->in.cmdlines_len, err) : NULL;
 	if (!m->cmdlines)
 		return -1;
+	/* again at the end of a live session: what the start read goes */
+	free(m->uname);
+	m->uname = NULL;
+	for (i = 0; m->cpustats && i < m->cpus; i++)
+		free(m->cpustats[i]);
+	free(m->cpustats);
 	if (uname(&u) == 0 &&
 	    asprintf(&m->uname, "%s %s %s %s %s", u.sysname, u.nodename,
 		     u.release, u.version, u.machine) < 0)

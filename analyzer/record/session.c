@@ -695,6 +695,69 @@ static int enable_stacks(struct ltr_session *s, struct ltr_error *err)
 	return 0;
 }
 
+/* Whether @clock is a word of trace_clock's text, cut in two at the '[...]'. */
+static bool has_clock(const char *before, const char *after, const char *clock)
+{
+	const char *parts[2] = { before, after };
+	size_t len = strlen(clock);
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *p = parts[i];
+
+		while (*p) {
+			size_t n;
+
+			p += strspn(p, " \t\n[");
+			n = strcspn(p, " \t\n]");
+			if (n == len && !strncmp(p, clock, len))
+				return true;
+			p += n;
+			if (*p == ']')
+				p++;
+		}
+	}
+	return false;
+}
+
+/*
+ * The trace clock asked for: "[local] global mono ..." names the one in
+ * use, which is what goes back.
+ */
+static int set_clock(struct ltr_session *s, struct ltr_error *err)
+{
+	char *path, *text, *open, *close;
+	int ret;
+
+	if (!s->cfg.clock)
+		return 0;
+	path = ifile(s, "trace_clock");
+	text = path ? ltr_read_file(path, NULL) : NULL;
+	if (!text) {
+		ltr_error_set(err, path ? ltr_errno_code(errno) : LTR_E_NOMEM,
+			      "cannot read %s (the trace clock): %s",
+			      path ? path : "trace_clock", strerror(errno));
+		free(path);
+		return -1;
+	}
+	open = strchr(text, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (close)
+		*close = '\0';
+	if (!close || !has_clock(text, close + 1, s->cfg.clock)) {
+		ltr_error_set(err, LTR_E_UNSUPPORTED,
+			      "%s: this kernel has no \"%s\" trace clock",
+			      path, s->cfg.clock);
+		ret = -1;
+	} else {
+		ret = set_file(s, "trace_clock", s->cfg.clock, open + 1,
+			       "the trace clock", err);
+	}
+	free(text);
+	free(path);
+	return ret;
+}
+
 int ltr_session_start(struct ltr_session *s, struct ltr_error *err)
 {
 	if (s->started || s->restored) {
@@ -703,7 +766,7 @@ int ltr_session_start(struct ltr_session *s, struct ltr_error *err)
 	}
 	s->started = true;
 	if (set_file(s, "tracing_on", "0", NULL, "tracing on/off", err) ||
-	    set_buffer(s, err))
+	    set_clock(s, err) || set_buffer(s, err))
 		return -1;
 	if (s->cfg.schedstats && ltr_session_schedstats_off(s)) {
 		if (push_undo(s, UNDO_WRITE, SCHEDSTATS_PATH, "0", err))

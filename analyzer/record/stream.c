@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -42,6 +43,8 @@ struct reader {
 	bool running;
 	char *buf;
 	_Atomic uint64_t bytes;
+	_Atomic uint64_t cpu_ns;	/* its CPU time, once it ended */
+	atomic_bool ended;
 	int error;		/* errno of the failure */
 	const char *doing;	/* what failed */
 };
@@ -101,6 +104,52 @@ static int deliver(struct reader *r, int n)
 	return 0;
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Partial mode: everything in the buffer at each poll, the page being
+ * written too (read() copies out what it holds); then the watermark.
+ * Woken early when the buffer fills to buffer_percent.
+ */
+static void *reader_partial(struct reader *r)
+{
+	struct ltr_stream *st = r->st;
+	int timeout = st->o.poll_ms ? (int)st->o.poll_ms : 100;
+	bool stopping;
+	uint64_t before;
+	int n;
+
+	do {
+		struct pollfd p[2];
+
+		stopping = atomic_load(&st->stopping);
+		before = mono_ns();
+		while ((n = tracefs_cpu_read(r->tcpu, r->buf, true)) > 0)
+			if (deliver(r, n))
+				return NULL;
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			reader_failed(r, errno, "reading");
+			return NULL;
+		}
+		if (st->o.drained)
+			st->o.drained(st->o.ctx, r->cpu, before);
+		if (stopping)
+			break;
+		p[0].fd = st->stop_pipe[0];
+		p[0].events = POLLIN;
+		p[1].fd = r->fd;
+		p[1].events = POLLIN;
+		poll(p, 2, timeout);
+	} while (true);
+	return NULL;
+}
+
 static void *reader_main(void *arg)
 {
 	struct reader *r = arg;
@@ -109,6 +158,8 @@ static void *reader_main(void *arg)
 	bool idle_wait = false;
 	int n;
 
+	if (st->o.partial)
+		return reader_partial(r);
 	for (;;) {
 		bool stopping = atomic_load(&st->stopping);
 		struct pollfd p[2];
@@ -146,6 +197,20 @@ static void *reader_main(void *arg)
 			return NULL;
 	if (n < 0 && errno != EAGAIN)
 		reader_failed(r, errno, "reading the rest of");
+	return NULL;
+}
+
+/* The reader, and its CPU time kept for after the join. */
+static void *reader_thread(void *arg)
+{
+	struct reader *r = arg;
+	struct timespec ts;
+
+	reader_main(r);
+	if (!clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		atomic_store(&r->cpu_ns, (uint64_t)ts.tv_sec * 1000000000ULL +
+					 (uint64_t)ts.tv_nsec);
+	atomic_store(&r->ended, true);
 	return NULL;
 }
 
@@ -249,7 +314,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	for (i = 0; i < st->cpus; i++) {
-		e = pthread_create(&st->r[i].thread, NULL, reader_main, &st->r[i]);
+		e = pthread_create(&st->r[i].thread, NULL, reader_thread, &st->r[i]);
 		if (e) {
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
 			ltr_error_set(err, LTR_E_INTERNAL,
@@ -313,6 +378,28 @@ int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err)
 	}
 	close_readers(st);
 	return ret;
+}
+
+uint64_t ltr_stream_cpu_ns(const struct ltr_stream *st)
+{
+	uint64_t ns = 0;
+	int i;
+
+	for (i = 0; i < st->cpus; i++) {
+		const struct reader *r = &st->r[i];
+		struct timespec ts;
+		clockid_t clk;
+
+		/* a thread that ended left its time behind */
+		if (r->running && !atomic_load(&r->ended) &&
+		    !pthread_getcpuclockid(r->thread, &clk) &&
+		    !clock_gettime(clk, &ts))
+			ns += (uint64_t)ts.tv_sec * 1000000000ULL +
+			      (uint64_t)ts.tv_nsec;
+		else
+			ns += atomic_load(&r->cpu_ns);
+	}
+	return ns;
 }
 
 uint64_t ltr_stream_bytes(const struct ltr_stream *st, int cpu)

@@ -10,29 +10,37 @@
 #include <errno.h>
 #include <getopt.h>
 #include <locale.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli-args.h"
+#include "cli-live.h"
 #include "cli-load.h"
 #include "latencytop.h"
 #include "lv-draw.h"
 #include "lv-html.h"
+#include "lv-live.h"
 #include "lv-model.h"
 #include "lv-term.h"
 
 #define DEFAULT_WINDOW_NS	(30 * 1000000000ULL)	/* LatencyTOP's 30 s */
 
 static const char *prog = "latency-view";
+/* -q: no notes on stderr (the live summary at the end) */
+static bool a_quiet;
 
 enum { OPT_KEYS = CLI_OPT_OWN, OPT_DUMP, OPT_NO_PROGRESS };
 
 static const struct option long_opts[] = {
 	CLI_ANALYSIS_LONGOPTS,
+	CLI_LIVE_LONGOPTS,
+	CLI_LIVE_VIEW_LONGOPTS,
 	{ "keys",		required_argument, NULL, OPT_KEYS },
 	{ "dump",		no_argument,	   NULL, OPT_DUMP },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
@@ -45,7 +53,8 @@ static const struct option long_opts[] = {
 static void usage(FILE *out)
 {
 	fprintf(out,
-"Usage: %s [OPTION]... TRACE.dat|REPORT.json\n"
+"Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
+"       %s --live [OPTION]...\n"
 "Browse the latencies of a trace recorded with trace-cmd (or a report saved\n"
 "by latency-analyze --format=json), on LatencyTOP's screen: the global\n"
 "table, the process bar, the selected process's table;\n"
@@ -55,10 +64,12 @@ static void usage(FILE *out)
 "\n"
 "  -s, --sort=KEY         order rows by max (default), total, count or avg\n"
 "                         at first (o changes it)\n"
-"  -w, --window=DUR       the windows [ and ] step through (default 30s)\n", prog);
+"  -w, --window=DUR       the windows [ and ] step through (default 30s);\n"
+"                         live, the window shown\n", prog, prog);
 	cli_usage_range(out);
 	cli_usage_accounting(out);
 	cli_usage_tasks(out);
+	cli_usage_live(out, true);
 	fputs(
 "  -j, --threads=N        threads reading the trace (default: one per core,\n"
 "                         one for a small trace)\n"
@@ -77,7 +88,7 @@ static void usage(FILE *out)
 "\n"
 "Exit status: 0 ok, 1 usage, 2 cannot read the file, 3 corrupt trace,\n"
 "4 no scheduler events, 5 partial (--partial), 6 resource limit or out\n"
-"of memory, 70 internal error.\n"
+"of memory, 9 cannot trace this system (--live), 70 internal error.\n"
 "See latency-view(1) and latency-analyze(1).\n", out);
 }
 
@@ -301,7 +312,60 @@ static void close_both(FILE *out, FILE *in)
 		fclose(in);
 }
 
-static int run_dump(struct lv_model *m, const char *keys, const char *path)
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * Ctrl-C or kill: curses' own handler gives the screen back and exits 1,
+ * "invalid arguments" here.  Ours stops the loop (no SA_RESTART: getch()
+ * returns), and once the screen is back the signal kills as the shell
+ * expects (status 130 for Ctrl-C).
+ */
+static void catch_stop(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	/* the terminal gone: stop as for a kill (live: tracefs put back) */
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static void die_of_stop(void)
+{
+	if (!stop_signal)
+		return;
+	signal(stop_signal, SIG_DFL);
+	raise(stop_signal);
+}
+
+/*
+ * --dump --live: trace for --duration (or until a signal), with a report
+ * every refresh as on a terminal, then the final one is the screen.
+ */
+static int live_dump(struct lv_live *l, struct lv_model *m)
+{
+	catch_stop();
+	while (!lv_live_stopped(l) && !stop_signal) {
+		struct pollfd p = { .fd = lv_live_fd(l), .events = POLLIN };
+		int wait = lv_live_wait_ms(l);
+
+		poll(&p, 1, wait < 100 ? wait : 100);
+		if (lv_live_tick(l, m) < 0)
+			return -1;
+	}
+	return lv_live_stop(l, m, true);
+}
+
+static int run_dump(struct lv_model *m, const char *keys, const char *path,
+		    struct lv_live *live)
 {
 	FILE *out, *in;
 	SCREEN *scr = dump_screen(term_name(true), &out, &in);
@@ -310,6 +374,12 @@ static int run_dump(struct lv_model *m, const char *keys, const char *path)
 	if (!scr) {
 		ret = lt_error_exit_status(LT_E_USAGE);
 		goto out;
+	}
+	if (live && live_dump(live, m) < 0) {
+		endwin();
+		fprintf(stderr, "%s: %s\n", prog, lv_live_error(live)->msg);
+		ret = lt_error_exit_status(lv_live_error(live)->code);
+		goto free;
 	}
 	lv_draw_colors();
 	lv_model_resize(m, COLS, LINES);
@@ -334,37 +404,6 @@ out:
 	return ret;
 }
 
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop(int sig)
-{
-	stop_signal = sig;
-}
-
-/*
- * Ctrl-C or kill: curses' own handler gives the screen back and exits 1,
- * "invalid arguments" here.  Ours stops the loop (no SA_RESTART: getch()
- * returns), and once the screen is back the signal kills as the shell
- * expects (status 130 for Ctrl-C).
- */
-static void catch_stop(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-}
-
-static void die_of_stop(void)
-{
-	if (!stop_signal)
-		return;
-	signal(stop_signal, SIG_DFL);
-	raise(stop_signal);
-}
 
 /* A mouse event curses read, to the model: 0, or -1 when out of memory. */
 static int mouse(struct lv_model *m)
@@ -382,9 +421,37 @@ static int mouse(struct lv_model *m)
 	return 0;
 }
 
-static int run_terminal(struct lv_model *m, const char *keys, const char *path)
+/*
+ * A key, or ERR after at most @ms (live: the next refresh, or a while to
+ * replay what the readers brought).  *@early tells an ERR that came
+ * before its time: a terminal that is gone says so at once, every time.
+ */
+static int next_ch(struct lv_live *live, bool *early)
+{
+	struct timespec a, b;
+	int ms, ch;
+
+	*early = false;
+	if (!live)
+		return getch();
+	ms = lv_live_wait_ms(live);
+	if (ms > 100)
+		ms = 100;
+	timeout(ms);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	ch = getch();
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	*early = ch == ERR && ms > 1 &&
+		 (b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 <
+		 ms / 2;
+	return ch;
+}
+
+static int run_terminal(struct lv_model *m, const char *keys, const char *path,
+			struct lv_live *live)
 {
 	int ch, k, errors = 0;
+	bool early;
 
 	/* before initscr(), which takes the signals left at their default */
 	catch_stop();
@@ -414,10 +481,12 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 		 */
 		if (stop_signal)
 			break;
-		ch = getch();
+		ch = next_ch(live, &early);
+		if (live && lv_live_tick(live, m) < 0)
+			goto live_failed;
 		if (ch == ERR) {
 			/* a signal, or the terminal is gone: then stop */
-			if (errno != EINTR && ++errors > 100)
+			if ((!live || early) && errno != EINTR && ++errors > 100)
 				break;
 			continue;
 		}
@@ -437,12 +506,28 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path)
 			goto nomem;
 	}
 	endwin();
+	/* q, Ctrl-C: what was read goes to --save, tracefs is put back */
+	if (live && lv_live_stop(live, m, false) < 0)
+		goto live_said;
+	if (live && lv_live_restore(live) < 0)
+		goto live_said;
+	if (live && !a_quiet) {
+		char sum[160];
+
+		fprintf(stderr, "%s: live: %s\n", prog,
+			lv_live_summary(live, sum, sizeof(sum)));
+	}
 	die_of_stop();
 	return 0;
 nomem:
 	endwin();
 	fprintf(stderr, "%s: out of memory\n", prog);
 	return lt_error_exit_status(LT_E_NOMEM);
+live_failed:
+	endwin();
+live_said:
+	fprintf(stderr, "%s: %s\n", prog, lv_live_error(live)->msg);
+	return lt_error_exit_status(lv_live_error(live)->code);
 }
 
 /*
@@ -490,6 +575,7 @@ struct args {
 	const char *keys;
 	const char *path;
 	bool quiet, no_progress, to_dump, sort_given;
+	struct cli_live live;
 };
 
 /* -1 to go on, else the exit status to leave with. */
@@ -498,15 +584,21 @@ static int parse_args(int argc, char **argv, struct args *a)
 	int c, ret;
 
 	lt_options_init(&a->opts);
+	cli_live_init(&a->live);
 	a->opts.window_ns = DEFAULT_WINDOW_NS;
 	/* for the page 'w' writes: its timeline's waits */
 	a->opts.timeline_threads = LT_TIMELINE_THREADS;
 	a->opts.timeline_waits = LT_TIMELINE_WAITS;
 	a->base = a->opts;
 	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "qhV",
+	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS
+				CLI_LIVE_SHORTOPTS "o:qhV",
 				long_opts, NULL)) != -1) {
 		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->lists);
+		/* -o: the viewer writes no report, so it is --save's */
+		if (!ret)
+			ret = cli_live_opt(prog, c == 'o' ? CLI_OPT_SAVE : c,
+					   optarg, &a->live);
 		if (ret < 0)
 			return -ret;
 		a->sort_given |= c == 's';
@@ -523,7 +615,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			a->no_progress = true;
 			break;
 		case 'q':
-			a->quiet = true;
+			a->quiet = a_quiet = true;
 			break;
 		case 'h':
 			usage(stdout);
@@ -535,9 +627,17 @@ static int parse_args(int argc, char **argv, struct args *a)
 			return cli_try_help(prog);
 		}
 	}
-	if (cli_one_trace(prog, optind, argc) || cli_analysis_check(prog, &a->opts))
+	if (cli_live_check(prog, &a->live, &a->opts, optind, argc, argv) ||
+	    (!a->live.live && cli_one_trace(prog, optind, argc)) ||
+	    cli_analysis_check(prog, &a->opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	a->path = argv[optind];
+	/* --dump draws once: live, at the end of a --duration */
+	if (a->live.live && a->to_dump && !a->live.duration_ns) {
+		fprintf(stderr, "%s: --dump --live needs --duration: the screen "
+			"is printed when it ends\n", prog);
+		return cli_try_help(prog);
+	}
+	a->path = a->live.live ? "live" : argv[optind];
 	if (a->keys && check_keys(a->keys, a->to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
 	/* before minutes of reading, not after */
@@ -551,22 +651,31 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return -1;
 }
 
-/* Read the trace (or saved report) and show it: the exit status. */
+/* Read the trace (or saved report), or trace live, and show it: the exit status. */
 static int browse(struct args *a)
 {
 	struct lt_error err = { 0 };
 	struct lt_report *report;
+	struct lv_live *live = NULL;
 	struct lv_model m;
-	bool saved;
+	bool saved = false;
 	int ret;
 
-	ret = cli_load_report(prog, a->path, &a->opts, &a->base,
-			      !a->no_progress, a->quiet, &report, &err, &saved);
-	if (ret < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		return lt_error_exit_status(err.code);
+	if (a->live.live) {
+		ret = lv_live_start(prog, &a->live, &a->opts, a->quiet, &live);
+		if (ret)
+			return ret;
+		report = lv_live_report(live);
+	} else {
+		ret = cli_load_report(prog, a->path, &a->opts, &a->base,
+				      !a->no_progress, a->quiet, &report, &err,
+				      &saved);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			return lt_error_exit_status(err.code);
+		}
+		cli_warn_no_task(prog, report, a->quiet);
 	}
-	cli_warn_no_task(prog, report, a->quiet);
 	/* how many processes the bar shows is this run's to say */
 	if (saved)
 		report->options.max_processes = a->opts.max_processes;
@@ -575,19 +684,36 @@ static int browse(struct args *a)
 					    report->options.sort) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		lv_model_free(&m);
-		lt_report_free(report);
+		if (!live)
+			lt_report_free(report);
+		lv_live_free(live);
 		return lt_error_exit_status(LT_E_NOMEM);
 	}
-	ret = a->to_dump ? run_dump(&m, a->keys, a->path) :
-			   run_terminal(&m, a->keys, a->path);
-	if (!ret && report->partial) {
+	if (live)
+		lv_live_attach(live, &m);
+	ret = a->to_dump ? run_dump(&m, a->keys, a->path, live) :
+			   run_terminal(&m, a->keys, a->path, live);
+	if (!ret && m.rep->partial) {
 		/* said after the screen is gone; the reason names the damage */
 		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
-			report->partial_reason);
+			m.rep->partial_reason);
 		ret = lt_error_exit_status(LT_E_PARTIAL);
 	}
+	if (!ret && live && a->to_dump && !a->quiet) {
+		char sum[160];
+
+		fprintf(stderr, "%s: live: %s\n", prog,
+			lv_live_summary(live, sum, sizeof(sum)));
+	}
 	lv_model_free(&m);
-	lt_report_free(report);
+	/* the live reports go with the session, after the model */
+	if (live)
+		lv_live_free(live);
+	else
+		lt_report_free(report);
+	/* a --dump stopped by a signal printed its screen: now it dies of it */
+	if (live && a->to_dump)
+		die_of_stop();
 	return ret;
 }
 

@@ -389,7 +389,10 @@ void lv_draw(const struct lv_model *m, const char *path)
 		text_screen(m);
 	} else {
 		lv_page_range(m, range, sizeof(range));
-		base = strrchr(path, '/');
+		/* live: what is read, as it goes, instead of a file */
+		base = m->live ? NULL : strrchr(path, '/');
+		if (m->live)
+			path = m->live;
 		/* what changes first: a long path is cut, not the range */
 		snprintf(title, sizeof(title), " LatencyTOP  %s%s  sort: %s  %s",
 			 m->rep->partial ? "PARTIAL  " : "", range,

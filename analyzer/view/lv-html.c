@@ -77,6 +77,6 @@ int lv_html_write(struct lv_model *m, const char *path)
 		return -1;
 	}
 	snprintf(m->msg, sizeof(m->msg), "wrote %.150s%s", name,
-		 m->rep->timeline ? "" : " (no timeline: a saved report has no waits)");
+		 m->rep->timeline ? "" : " (no timeline: the waits were not kept)");
 	return 0;
 }

@@ -138,10 +138,9 @@ static int view_cause_cols(const struct lt_report_view *v)
  * not, the bar's first one is shown, and the choice is kept for the
  * windows that have it.
  */
-static int rebuild(struct lv_model *m)
+static int rebuild_keeping(struct lv_model *m, struct cause global,
+			   struct cause local)
 {
-	struct cause global = cursor_cause(&m->global);
-	struct cause local = cursor_cause(&m->local);
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p;
 	size_t i;
@@ -179,6 +178,12 @@ static int rebuild(struct lv_model *m)
 	if (!p && m->focus == LV_FOCUS_PROCESS)
 		m->focus = LV_FOCUS_GLOBAL;
 	return 0;
+}
+
+static int rebuild(struct lv_model *m)
+{
+	return rebuild_keeping(m, cursor_cause(&m->global),
+			       cursor_cause(&m->local));
 }
 
 /* @t shows @rows rows: its top keeps the cursor in sight and no blank below. */
@@ -250,6 +255,23 @@ int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort)
 	/* the bar's first process is the chosen one */
 	p = lv_model_process(m);
 	m->pid = p ? p->pid : -1;
+	fit(m);
+	return 0;
+}
+
+int lv_model_swap(struct lv_model *m, struct lt_report *rep)
+{
+	struct cause global = cursor_cause(&m->global);
+	struct cause local = cursor_cause(&m->local);
+
+	m->rep = rep;
+	if (m->view >= 0 && (size_t)m->view >= rep->nr_windows)
+		m->view = -1;
+	lt_report_sort(rep, m->sort);
+	/* the old rows die with the old report: the causes are looked up now */
+	m->global.nr = m->local.nr = 0;
+	if (rebuild_keeping(m, global, local) < 0)
+		return -1;
 	fit(m);
 	return 0;
 }

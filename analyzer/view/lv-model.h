@@ -60,6 +60,13 @@ struct lv_model {
 	bool quit;
 	int cols, lines;		/* the screen's size (lv_model_resize()) */
 	int cause_cols;			/* the view's widest cause, in columns */
+	/*
+	 * Live mode (the caller's strings, NULL offline): what the title
+	 * says instead of a file ("live: 4520 events/s, 0 lost"), and the
+	 * lines the trace screen adds (the session and its cost).
+	 */
+	const char *live;
+	const char *live_info;
 };
 
 /*
@@ -68,6 +75,13 @@ struct lv_model {
  */
 int lv_model_init(struct lv_model *m, struct lt_report *rep, enum lt_sort sort);
 void lv_model_free(struct lv_model *m);
+/*
+ * Live mode: @rep is shown instead (free the one before only after: the
+ * cursors are found again by its causes); the chosen process, the causes
+ * under the cursors, the screen and its scroll stay.  0, or -1 (out of
+ * memory).
+ */
+int lv_model_swap(struct lv_model *m, struct lt_report *rep);
 /*
  * Act on one key: a search or filter being typed takes it, else the
  * request it is bound to (lv-keys.h).  0, or -1 when out of memory.

@@ -34,7 +34,11 @@ void lv_page_range(const struct lv_model *m, char *buf, size_t len)
 	const struct lt_report_view *v = lv_model_view(m);
 	char d[32], a[32], b[32];
 
-	if (m->view < 0 && (v->start_ns != r->start_ns || v->end_ns != r->end_ns))
+	if (m->live && m->view < 0)
+		/* the sliding window, as far as it has come */
+		snprintf(buf, len, "last %s",
+			 dur(d, sizeof(d), v->end_ns - v->start_ns));
+	else if (m->view < 0 && (v->start_ns != r->start_ns || v->end_ns != r->end_ns))
 		/* cut by --from or --to: where, as the windows say it */
 		snprintf(buf, len, "range +%s .. +%s, %s",
 			 v->start_ns == r->start_ns ? "0 s" :
@@ -269,8 +273,15 @@ static void info_page(const struct lv_model *m, struct lv_page *pg)
 {
 	char range[96];
 
-	pg->title = " Trace";
+	const char *l, *nl;
+
+	pg->title = m->live ? " Live" : " Trace";
 	add_output(pg, m, write_header);
+	/* the session, its readers and what they cost */
+	for (l = m->live_info; l && *l; l = nl ? nl + 1 : l + strlen(l)) {
+		nl = strchr(l, '\n');
+		add(pg, "%.*s", (int)(nl ? nl - l : (long)strlen(l)), l);
+	}
 	lv_page_range(m, range, sizeof(range));
 	add(pg, "%s", "");
 	add(pg, "Shown: %s", range);

@@ -32,30 +32,127 @@ lt_check_host() {
 	[ "$(uname -m)" = x86_64 ] || lt_skip "the guest is x86_64 only"
 }
 
-# lt_debian_kernel - print the version of the kernel to test: the one
-# linux-image-amd64 depends on, else the newest that has both its image and
-# its headers installed, or nothing.
+# lt_debian_kernel [SERIES] - print the version of the kernel to test: the
+# one linux-image-SERIES-amd64 or linux-image-amd64 depends on, else the
+# newest that has its image, headers and modules installed, or nothing.
+# With SERIES ("6.12"), only versions of that series.
 lt_debian_kernel() {
-	local img v best=
+	local series=${1:-} img v meta best=
 	if [ -n "${LT_KERNEL_VERSION:-}" ]; then
 		echo "$LT_KERNEL_VERSION"
 		return
 	fi
-	v=$(dpkg-query -W -f '${Depends}' linux-image-amd64 2> /dev/null |
-		sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
-	if [ -n "$v" ] && [ -f "/boot/vmlinuz-$v" ] &&
-	   [ -f "/lib/modules/$v/build/Makefile" ]; then
-		echo "$v"
-		return
-	fi
-	for img in /boot/vmlinuz-*; do
+	for meta in ${series:+linux-image-$series-amd64} linux-image-amd64; do
+		v=$(dpkg-query -W -f '${Depends}' "$meta" 2> /dev/null |
+			sed -n 's/^linux-image-\([^ ,]*\).*/\1/p')
+		[ -z "$series" ] || case $v in "$series".*) ;; *) continue ;; esac
+		if [ -n "$v" ] && [ -f "/boot/vmlinuz-$v" ] &&
+		   [ -f "/lib/modules/$v/build/Makefile" ]; then
+			echo "$v"
+			return
+		fi
+	done
+	for img in /boot/vmlinuz-"$series"*; do
 		[ -e "$img" ] || continue
 		v=${img#/boot/vmlinuz-}
+		[ -z "$series" ] || case $v in "$series".*) ;; *) continue ;; esac
 		[ -f "/lib/modules/$v/build/Makefile" ] || continue
 		[ -f "/lib/modules/$v/modules.dep" ] || continue
 		best=$(printf '%s\n%s\n' "$best" "$v" | sort -V | tail -n 1)
 	done
 	echo "$best"
+}
+
+# lt_series_version SERIES - check a kernel series name ("6.1", "6.12").
+lt_series_version() {
+	case $1 in
+	[0-9]*.[0-9]*) [ -f "$LT_SRC_ROOT/kernel/patches/$1/series" ] && return 0 ;;
+	esac
+	echo "unknown kernel series '$1' (kernel/patches/<series>/series)" >&2
+	exit 2
+}
+
+# lt_source_tarball SERIES - set LT_TARBALL to Debian's linux-source
+# tarball of a series ($LT_LINUX_SOURCE overrides it), or skip the test.
+lt_source_tarball() {
+	local f
+	if [ -n "${LT_LINUX_SOURCE:-}" ]; then
+		[ -r "$LT_LINUX_SOURCE" ] || lt_skip "cannot read $LT_LINUX_SOURCE"
+		# shellcheck disable=SC2034 # for the caller
+		LT_TARBALL=$LT_LINUX_SOURCE
+		return
+	fi
+	for f in /usr/src/linux-source-"$1".tar.*; do
+		# shellcheck disable=SC2034 # for the caller
+		[ -r "$f" ] && { LT_TARBALL=$f; return; }
+	done
+	lt_skip "no /usr/src/linux-source-$1.tar.xz (install linux-source-$1)"
+}
+
+# lt_series_patches SERIES - the series' patch files, in order, one a line.
+lt_series_patches() {
+	local dir=$LT_SRC_ROOT/kernel/patches/$1 p
+	while read -r p; do
+		case $p in ''|'#'*) continue ;; esac
+		echo "$dir/$p"
+	done < "$dir/series"
+}
+
+# lt_pristine_tree TARBALL - unpack the tarball once into $LT_SOURCES
+# (shared by the tests of one build directory: checkpatch, the per-patch
+# build and the patched kernel) and set LT_PRISTINE to the directory.
+# Trees are never patched in place: lt_tree_copy gives each test its own.
+LT_SOURCES=${LT_SOURCES:-}
+lt_pristine_tree() {
+	local tar=$1 sum dir
+	[ -n "$LT_SOURCES" ] || LT_SOURCES=$LT_WORK/sources
+	mkdir -p "$LT_SOURCES" || lt_fail "cannot create $LT_SOURCES"
+	sum=$(sha256sum "$tar" | cut -c1-16)
+	dir=$LT_SOURCES/$(basename "$tar" | sed 's/\.tar\..*//')
+	(
+		# ctest -j: one unpack, the others wait for it
+		flock 9
+		if [ "$(cat "$dir.stamp" 2> /dev/null)" != "$sum" ] ||
+		   [ ! -f "$dir/Makefile" ]; then
+			rm -rf "$dir" "$dir.stamp"
+			mkdir -p "$dir"
+			lt_log "unpacking $(basename "$tar") into $LT_SOURCES"
+			tar -xf "$tar" -C "$dir" --strip-components=1 ||
+				{ rm -rf "$dir"; exit 1; }
+			echo "$sum" > "$dir.stamp"
+		fi
+	) 9> "$dir.lock" || lt_fail "cannot unpack $tar"
+	# shellcheck disable=SC2034 # for the caller
+	LT_PRISTINE=$dir
+}
+
+# lt_tree_copy SRC DST - a private copy of a pristine tree, hard-linked:
+# patch(1) writes a new file and renames it, so the links break on the
+# files a series changes and the shared tree stays pristine.
+lt_tree_copy() {
+	rm -rf "$2"
+	cp -al "$1" "$2" 2> /dev/null || cp -a "$1" "$2" ||
+		lt_fail "cannot copy $1 to $2"
+}
+
+# lt_tiny_config TREE BUILD FRAGMENT... - tinyconfig + the fragments in
+# BUILD; fails if a "=y" of the fragments did not stick.  Log in
+# $LT_WORK/config.log.
+lt_tiny_config() {
+	local tree=$1 build=$2 opt frag
+	shift 2
+	mkdir -p "$build"
+	# shellcheck disable=SC2015 # any step failing fails the test
+	make -s -C "$tree" O="$build" ARCH=x86_64 tinyconfig > "$LT_WORK/config.log" 2>&1 &&
+	"$tree/scripts/kconfig/merge_config.sh" -m -O "$build" \
+		"$build/.config" "$@" >> "$LT_WORK/config.log" 2>&1 &&
+	make -s -C "$tree" O="$build" ARCH=x86_64 olddefconfig >> "$LT_WORK/config.log" 2>&1 ||
+		lt_fail "cannot configure the kernel (see $LT_WORK/config.log)"
+	for frag in "$@"; do
+		grep -o '^CONFIG_[A-Z0-9_]*=y' "$frag" | while read -r opt; do
+			grep -qx "$opt" "$build/.config" || lt_fail "$opt did not stick"
+		done || exit 1
+	done
 }
 
 # lt_build_workload OUT - the static workload helper for the guest.
@@ -79,6 +176,9 @@ lt_spec_binary() {
 # lt_make_initramfs OUT CONFIG [MODULES_LIST] [MODULE_KO]
 #   CONFIG is copied to /etc/lt/config, MODULES_LIST (lines "host-path
 #   [args]") is loaded in order at boot, MODULE_KO goes to /lib/lt.
+#   LT_GUEST_INIT replaces guest-init.sh as /init; LT_EXTRA_SPEC names a
+#   file of more mkinitramfs.py lines; $LT_WORK/lt-workload goes in when
+#   it was built.
 lt_make_initramfs() {
 	local out=$1 config=$2 modules=${3:-} ko=${4:-}
 	local spec=$out.spec applet bb ko_host args
@@ -91,10 +191,12 @@ lt_make_initramfs() {
 		for d in bin sbin usr/bin usr/sbin proc sys tmp mnt root etc/lt lib/lt; do
 			echo "dir $d 0755"
 		done
-		echo "file init $LT_KERNEL_DIR/guest-init.sh 0755"
+		echo "file init ${LT_GUEST_INIT:-$LT_KERNEL_DIR/guest-init.sh} 0755"
 		echo "file etc/lt/workload.sh $LT_KERNEL_DIR/workload.sh 0644"
 		echo "file etc/lt/config $config 0644"
-		echo "file bin/lt-workload $LT_WORK/lt-workload 0755"
+		[ -e "$LT_WORK/lt-workload" ] &&
+			echo "file bin/lt-workload $LT_WORK/lt-workload 0755"
+		[ -n "${LT_EXTRA_SPEC:-}" ] && cat "$LT_EXTRA_SPEC"
 	} > "$spec"
 	lt_spec_binary "$spec" "$bb" bin/busybox
 	for applet in $(busybox --list); do

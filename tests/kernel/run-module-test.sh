@@ -8,17 +8,25 @@
 #   carries trace-cmd, load the module, record the workload, copy trace.dat
 #   out and check it (tests/kernel/check-trace.py).
 #
-# usage: run-module-test.sh WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]
+# usage: run-module-test.sh [-s SERIES] WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]
 #
-# Exits 77 (skipped) when qemu, the kernel packages or other tools are
-# missing.  LT_KERNEL_VERSION picks another installed kernel;
-# LT_SAMPLE_OUT=FILE keeps a copy of the trace.  About 1-2 minutes.
+# SERIES (6.1, 6.12) picks the newest installed Debian kernel of that
+# series, preferring the one linux-image-SERIES-amd64 or linux-image-amd64
+# depends on; without it, the one linux-image-amd64 depends on.  Exits 77
+# (skipped) when qemu, the kernel packages or other tools are missing.
+# LT_KERNEL_VERSION picks another installed kernel; LT_SAMPLE_OUT=FILE
+# keeps a copy of the trace.  About 1-2 minutes.
 
 set -u
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
+SERIES=
+if [ "${1:-}" = -s ]; then
+	SERIES=${2:-}
+	shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: $0 [-s SERIES] WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
 LT_WORK=$1
 ANALYZER=${2:-}
 PLUGIN_DIR=${3:-}
@@ -27,7 +35,10 @@ mkdir -p "$LT_WORK" && LT_WORK=$(cd "$LT_WORK" && pwd)
 lt_check_host
 PATH=$PATH:/usr/sbin:/sbin
 lt_need_cmds modprobe
-KVER=$(lt_debian_kernel)
+KVER=$(lt_debian_kernel "$SERIES")
+if [ -z "$KVER" ] && [ -n "$SERIES" ]; then
+	lt_skip "no $SERIES kernel with /boot/vmlinuz-<v>, /lib/modules/<v>/build and modules.dep (install linux-image-$SERIES-amd64 linux-headers-$SERIES-amd64, or linux-image-amd64 linux-headers-amd64 where that is $SERIES)"
+fi
 [ -n "$KVER" ] ||
 	lt_skip "no kernel with both /boot/vmlinuz-<v> and /lib/modules/<v>/build (install linux-image-amd64 linux-headers-amd64)"
 KIMG=/boot/vmlinuz-$KVER

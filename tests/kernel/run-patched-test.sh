@@ -1,53 +1,50 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# End-to-end test of the annotation patch series:
+# End-to-end test of an annotation patch series:
 #
-#   unpack Debian's linux-source 6.1, apply kernel/patches/*.patch, build a
-#   minimal kernel (tinyconfig + kernel/configs/qemu-tiny.config), boot it
-#   under qemu (TCG) with the busybox/trace-cmd initramfs, record the
-#   workload and check the trace (tests/kernel/check-trace.py).
+#   unpack Debian's linux-source-<series>, apply kernel/patches/<series>/,
+#   build a minimal kernel (tinyconfig + kernel/configs/qemu-tiny.config),
+#   boot it under qemu (TCG) with the busybox/trace-cmd initramfs, record
+#   the workload and check the trace (tests/kernel/check-trace.py).
 #
-# usage: run-patched-test.sh WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]
+# usage: run-patched-test.sh [-s SERIES] WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]
 #
-# The kernel build (5-10 minutes on two cores) is kept in WORKDIR and
-# reused while the patches and the config fragment are unchanged.  Exits
-# 77 (skipped) when the source package, compiler or qemu are missing.
-# LT_LINUX_SOURCE names another tarball; LT_SAMPLE_OUT=FILE keeps a copy
-# of the trace.
+# SERIES is 6.1 (the default) or 6.12.  The kernel build (5-10 minutes on
+# two cores) is kept in WORKDIR and reused while the tarball, the patches
+# and the config fragment are unchanged.  Exits 77 (skipped) when the
+# source package, compiler or qemu are missing.  LT_LINUX_SOURCE names
+# another tarball; LT_SOURCES a directory of unpacked trees shared with
+# the other tests; LT_SAMPLE_OUT=FILE keeps a copy of the trace;
+# LT_BUILD_ONLY=1 stops after the build (tests/kernel/overhead uses it).
 
 set -u
 # shellcheck source=tests/kernel/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-[ $# -ge 1 ] || { echo "usage: $0 WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
+SERIES=6.1
+if [ "${1:-}" = -s ]; then
+	SERIES=${2:-}
+	shift 2
+fi
+[ $# -ge 1 ] || { echo "usage: $0 [-s SERIES] WORKDIR [LATENCY_ANALYZE] [PLUGIN_DIR]"; exit 2; }
+lt_series_version "$SERIES"
 LT_WORK=$1
 ANALYZER=${2:-}
 PLUGIN_DIR=${3:-}
 mkdir -p "$LT_WORK" && LT_WORK=$(cd "$LT_WORK" && pwd)
 
 lt_check_host
-lt_need_cmds gcc bison flex bc xz patch perl sha256sum
-SRC_TAR=${LT_LINUX_SOURCE:-}
-if [ -z "$SRC_TAR" ]; then
-	for f in /usr/src/linux-source-6.1.tar.*; do
-		[ -r "$f" ] && SRC_TAR=$f && break
-	done
-fi
-if [ -z "$SRC_TAR" ] || [ ! -r "$SRC_TAR" ]; then
-	lt_skip "no /usr/src/linux-source-6.1.tar.xz (install linux-source-6.1)"
-fi
+lt_need_cmds gcc bison flex bc xz patch perl sha256sum flock
+lt_source_tarball "$SERIES"
 [ -e /usr/include/libelf.h ] || [ -e /usr/include/gelf.h ] ||
 	lt_skip "libelf-dev is needed for objtool"
 [ -e /usr/include/openssl/opensslv.h ] ||
 	lt_skip "libssl-dev is needed by the kernel build"
 
-PATCHES=()
-while read -r p; do
-	[ -n "$p" ] && PATCHES+=("$LT_SRC_ROOT/kernel/patches/$p")
-done < "$LT_SRC_ROOT/kernel/patches/series"
+mapfile -t PATCHES < <(lt_series_patches "$SERIES")
 FRAGMENT=$LT_SRC_ROOT/kernel/configs/qemu-tiny.config
-STAMP=$( (sha256sum "$SRC_TAR" | cut -d' ' -f1; cat "${PATCHES[@]}" "$FRAGMENT") |
+STAMP=$( (sha256sum "$LT_TARBALL" | cut -d' ' -f1; cat "${PATCHES[@]}" "$FRAGMENT") |
 	sha256sum | cut -c1-16)
 TREE=$LT_WORK/linux
 BUILD=$LT_WORK/build
@@ -55,25 +52,15 @@ KIMG=$BUILD/arch/x86/boot/bzImage
 
 if [ "$(cat "$LT_WORK/stamp" 2> /dev/null)" != "$STAMP" ] || [ ! -s "$KIMG" ]; then
 	rm -rf "$TREE" "$BUILD" "$LT_WORK/stamp"
-	mkdir -p "$TREE" "$BUILD"
-	lt_log "unpacking $(basename "$SRC_TAR")"
-	tar -xf "$SRC_TAR" -C "$TREE" --strip-components=1 ||
-		lt_fail "cannot unpack $SRC_TAR"
+	lt_pristine_tree "$LT_TARBALL"
+	lt_tree_copy "$LT_PRISTINE" "$TREE"
 	for p in "${PATCHES[@]}"; do
 		patch -d "$TREE" -p1 --batch --forward --quiet < "$p" ||
 			lt_fail "$(basename "$p") does not apply"
 	done
-	lt_log "applied ${#PATCHES[@]} patches"
+	lt_log "applied the ${#PATCHES[@]} patches of kernel/patches/$SERIES"
 
-	# shellcheck disable=SC2015 # any step failing fails the test
-	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 tinyconfig > "$LT_WORK/config.log" 2>&1 &&
-	"$TREE/scripts/kconfig/merge_config.sh" -m -O "$BUILD" \
-		"$BUILD/.config" "$FRAGMENT" >> "$LT_WORK/config.log" 2>&1 &&
-	make -s -C "$TREE" O="$BUILD" ARCH=x86_64 olddefconfig >> "$LT_WORK/config.log" 2>&1 ||
-		lt_fail "cannot configure the kernel"
-	grep -o '^CONFIG_[A-Z0-9_]*=y' "$FRAGMENT" | while read -r opt; do
-		grep -qx "$opt" "$BUILD/.config" || lt_fail "$opt did not stick"
-	done || exit 1
+	lt_tiny_config "$TREE" "$BUILD" "$FRAGMENT"
 
 	t0=$(date +%s)
 	lt_log "building bzImage with $(nproc) jobs (5-10 minutes)"
@@ -91,6 +78,7 @@ if [ "$(cat "$LT_WORK/stamp" 2> /dev/null)" != "$STAMP" ] || [ ! -s "$KIMG" ]; t
 else
 	lt_log "reusing the kernel built in $BUILD"
 fi
+[ -n "${LT_BUILD_ONLY:-}" ] && exit 0
 
 cat > "$LT_WORK/config" <<EOF
 LT_MODULE=

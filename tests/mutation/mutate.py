@@ -61,8 +61,9 @@ Checks on every run (violations):
   memory     the memory limit was hit (--mem-mb, default 2048: ulimit -v,
              or for an ASan build max_allocation_size_mb/hard_rss_limit_mb)
              and the analyzer died instead of exiting 6
-  exit       an exit status outside 0,2,3,4,5,6 (1 = usage is wrong here),
-             or 5 without --partial
+  exit       an exit status outside 0,2,3,4,5,6 (1 = usage is wrong here,
+             but for --window too short for a trace a damaged stamp
+             stretched), or 5 without --partial
   silent     exit 0 without a real report (text: the "Global latencies"
              header; json: the latencytop-report/1 schema, partial false)
   partial    exit 5 without a report marked partial
@@ -1506,7 +1507,11 @@ def judge(rc, out, err, path, opts, fmt, partial):
     if rc in (86, 87, 88):
         return "sanitizer", ["sanitizer: exit %d" % rc]
     outcome = {0: "report", 5: "partial"}.get(rc, "error %d" % rc)
-    if rc not in DOCUMENTED:
+    # a damaged stamp can stretch the trace past what --window can cut:
+    # then the option is what to change (latency-analyze(1), --window)
+    window_too_short = (rc == 1 and "windows allowed; use --window" in errs
+                        and any(o.startswith("--window") for o in opts))
+    if rc not in DOCUMENTED and not window_too_short:
         v.append("exit: status %d is not a documented one" % rc if rc != 1
                  else "exit: 1 (usage) for a valid command line")
     if rc == 5 and not partial:

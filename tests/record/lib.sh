@@ -47,6 +47,7 @@ rt_state() {
 	local t=$RT_TRACEFS f
 	{
 		echo "instances: $(ls "$t/instances" | grep -c '^latency-record' || true) latency-record"
+		echo "instances: $(ls "$t/instances" | grep -c '^latencytop-live' || true) latencytop-live"
 		for f in tracing_on buffer_size_kb current_tracer trace_clock \
 			 buffer_percent set_event events/sched/sched_switch/trigger \
 			 dynamic_events; do
@@ -70,9 +71,9 @@ rt_same_state() {	# rt_same_state BEFORE AFTER WHAT
 	fi
 }
 
-rt_no_instance() {	# no latency-record instance is left
+rt_no_instance() {	# no latency-record (or live) instance is left
 	local left
-	left=$(ls "$RT_TRACEFS/instances" | grep '^latency-record' || true)
+	left=$(ls "$RT_TRACEFS/instances" | grep -E '^(latency-record|latencytop-live)' || true)
 	if [ -z "$left" ]; then ok "$1: no instance left"; else fail "$1: instances left: $left"; fi
 }
 

@@ -105,6 +105,13 @@ struct lt_replay_opts {
 	 */
 	const char *(*cmdline)(void *ctx, int pid);
 	void *cmdline_ctx;
+	/*
+	 * What the running system says of a task first met mid-life (live
+	 * mode reads /proc): its thread group's leader (0: not known) and
+	 * whether it is a kernel thread.  A file cannot say: NULL.
+	 */
+	void (*task_info)(void *ctx, int pid, int *tgid, bool *kthread);
+	void *task_info_ctx;
 	/* every wait seen, and re-charges (see lt_wait_note); NULL: none */
 	lt_note_fn on_note;
 	void *note_ctx;

@@ -484,7 +484,14 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 		if (sub_add(rp, to, path, sub.stack, sub.count, sub.total_ns,
 			    sub.max_ns, sub.max_at_ns) < 0)
 			return -1;
+		/*
+		 * Emptied whole: the row may be charged again in the same
+		 * stack (after a commit), and must then start from nothing.
+		 */
 		rp->subs[s].count = 0;
+		rp->subs[s].total_ns = 0;
+		rp->subs[s].max_ns = 0;
+		rp->subs[s].max_at_ns = 0;
 	}
 	f = &rp->rows[from];
 	lt_hist_free(&f->hist);

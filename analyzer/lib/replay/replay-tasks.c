@@ -58,14 +58,31 @@ uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags)
 	return rp->nr_tasks++;
 }
 
-/* The task a pid names now; tasks first seen mid-life start uncertain. */
+/*
+ * The task a pid names now; tasks first seen mid-life start uncertain,
+ * unless the running system can say whose thread they are.
+ */
 uint32_t lt_rp_task_get(struct lt_replay *rp, int pid)
 {
-	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
+	uint32_t ti = lt_pidtab_get(&rp->pids, pid), li;
+	bool kthread = false;
+	int tgid = 0;
 
 	if (ti != LT_PIDTAB_NONE)
 		return ti;
-	return lt_rp_task_new(rp, pid, LT_TASK_UNCERTAIN);
+	ti = lt_rp_task_new(rp, pid, LT_TASK_UNCERTAIN);
+	if (ti == LT_NO_TASK || !rp->opts.task_info || pid <= 0)
+		return ti;
+	rp->opts.task_info(rp->opts.task_info_ctx, pid, &tgid, &kthread);
+	if (kthread)
+		rp->tasks[ti].flags |= LT_TASK_KTHREAD;
+	if (tgid > 0 && tgid != pid) {
+		/* the leader is asked of its own (it leads itself) */
+		li = lt_rp_task_get(rp, tgid);
+		if (li != LT_NO_TASK)
+			rp->tasks[ti].leader = rp->tasks[li].leader;
+	}
+	return ti;
 }
 
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task)

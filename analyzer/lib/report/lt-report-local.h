@@ -116,6 +116,14 @@ const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
 /* Build every view (whole range and windows) from priv->replay. */
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err);
+/*
+ * ... or from @rp, a replay that is not the report's (live mode's, which
+ * goes on): its rows as they stand; names stay in @rp's strings.
+ */
+int lt_report_build_from(struct lt_report_priv *priv,
+			 const struct lt_replay *rp, lt_symbol_fn sym,
+			 lt_symbol_fn user_sym, void *sym_ctx,
+			 struct lt_error *err);
 
 /*
  * Whether each task of @rp passes @f (lt_task_filter: --pid, --tid,

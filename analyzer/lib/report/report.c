@@ -833,7 +833,15 @@ static int copy_filter(struct lt_report_priv *priv)
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,
 		    lt_symbol_fn user_sym, void *sym_ctx, struct lt_error *err)
 {
-	const struct lt_replay *rp = &priv->replay;
+	return lt_report_build_from(priv, &priv->replay, sym, user_sym,
+				    sym_ctx, err);
+}
+
+int lt_report_build_from(struct lt_report_priv *priv,
+			 const struct lt_replay *rp, lt_symbol_fn sym,
+			 lt_symbol_fn user_sym, void *sym_ctx,
+			 struct lt_error *err)
+{
 	struct lt_report *r = &priv->pub;
 	struct builder b;
 	uint32_t *all = NULL, *by_win = NULL, *start = NULL;

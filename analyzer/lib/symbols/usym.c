@@ -139,7 +139,8 @@ static uint32_t bin_get(struct lt_usym *u, const char *file, size_t len,
 			break;
 		b = &u->bins[*slot];
 		if (strlen(b->path) == len && !memcmp(b->path, file, len) &&
-		    b->bid_len == bid_len && !memcmp(b->bid, bid, bid_len))
+		    b->bid_len == bid_len &&
+		    (!bid_len || !memcmp(b->bid, bid, bid_len)))
 			return *slot;
 	}
 	if (u->nr_bins >= MAX_BINARIES)
@@ -161,7 +162,8 @@ static uint32_t bin_get(struct lt_usym *u, const char *file, size_t len,
 		free(b->path);
 		return UINT32_MAX;
 	}
-	memcpy(b->bid, bid, bid_len);
+	if (bid_len)
+		memcpy(b->bid, bid, bid_len);
 	b->bid_len = (uint8_t)bid_len;
 	u->stats.binaries++;
 	return u->nr_bins++;

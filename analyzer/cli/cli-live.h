@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli-live.h - --live and its options, the same in latency-analyze and
+ * latency-view: parsed, checked against the rest, and the session opened
+ * with what it lacks said on stderr.
+ */
+#ifndef CLI_LIVE_H
+#define CLI_LIVE_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "latencytop.h"
+#include "lt-live.h"
+
+/* Long-only options, apart from each executable's own numbers. */
+enum {
+	CLI_OPT_LIVE = 512,
+	CLI_OPT_SAVE,
+	CLI_OPT_KSTACKS,
+	CLI_OPT_NO_KSTACKS,
+	CLI_OPT_TOP_LEVEL,
+	CLI_OPT_REFRESH,
+	CLI_OPT_STEP,
+};
+
+#define CLI_LIVE_SHORTOPTS "a:b:S"
+#define CLI_LIVE_LONGOPTS						\
+	{ "live",		no_argument,	   NULL, CLI_OPT_LIVE },	\
+	{ "duration",		required_argument, NULL, 'a' },		\
+	{ "save",		required_argument, NULL, CLI_OPT_SAVE },	\
+	{ "buffer-size",	required_argument, NULL, 'b' },		\
+	{ "kernel-stacks",	optional_argument, NULL, CLI_OPT_KSTACKS }, \
+	{ "no-kernel-stacks",	no_argument,	   NULL, CLI_OPT_NO_KSTACKS }, \
+	{ "schedstats",		no_argument,	   NULL, 'S' },		\
+	{ "top-level",		no_argument,	   NULL, CLI_OPT_TOP_LEVEL }
+/* latency-view's: how it shows a window that moves */
+#define CLI_LIVE_VIEW_LONGOPTS						\
+	{ "refresh",		required_argument, NULL, CLI_OPT_REFRESH }, \
+	{ "step",		required_argument, NULL, CLI_OPT_STEP }
+
+struct cli_live {
+	bool live;
+	uint64_t duration_ns;	/* 0: until stopped */
+	uint64_t refresh_ns;	/* the viewer's (0: its default) */
+	struct lt_live_config cfg;	/* opts filled by cli_live_open() */
+	const char *given;	/* a live option given, for the check */
+};
+
+void cli_live_init(struct cli_live *l);
+/*
+ * Option @c with value @val: 1 taken, 0 not one of these, below 0
+ * refused (said why), exit with -ret.
+ */
+int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l);
+/*
+ * After the options: with --live, no trace and none of the options that
+ * need one; without, none of --live's.  0, or the usage exit status
+ * (said why).
+ */
+int cli_live_check(const char *prog, const struct cli_live *l,
+		   const struct lt_options *opts, int optind, int argc,
+		   char **argv);
+/* --help's lines for --live and its options (@view: the viewer's). */
+void cli_usage_live(FILE *out, bool view);
+
+/*
+ * Start: the session opened with @opts, what the kernel lacks said on
+ * stderr (unless @quiet).  0, or the exit status (said why).
+ */
+int cli_live_open(const char *prog, struct cli_live *l,
+		  const struct lt_options *opts, bool quiet,
+		  struct lt_live **out);
+
+/*
+ * SIGINT, SIGTERM and SIGHUP stop a live run (tracefs is then put back)
+ * instead of killing it; cli_live_signal says which came, 0 none.
+ */
+extern volatile sig_atomic_t cli_live_signal;
+void cli_live_catch(void);
+/* Once tracefs is back: die of the signal that stopped the run, as the shell expects. */
+void cli_live_die_of_signal(void);
+
+/*
+ * latency-analyze --live: trace until --duration or a signal, then stop
+ * and make the report.  -1 with *@report (and *@lv, to close after the
+ * report: it holds its names), or the exit status (said why; *@lv, if
+ * set, to close).
+ */
+int cli_live_analyze(const char *prog, struct cli_live *l,
+		     const struct lt_options *opts, bool progress, bool quiet,
+		     struct lt_live **lv, struct lt_report **report);
+
+/* "12.3 s, 45678 events, 0 lost" into @buf: what a live run has seen. */
+const char *cli_live_status(struct lt_live *lv, char *buf, size_t len);
+
+#endif /* CLI_LIVE_H */
