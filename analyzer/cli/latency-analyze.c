@@ -18,8 +18,10 @@
 #include <unistd.h>
 
 #include "cli-args.h"
+#include "cli-format.h"
 #include "cli-live.h"
 #include "cli-load.h"
+#include "cli-sub.h"
 #include "latencytop.h"
 
 static const char *prog = "latency-analyze";
@@ -29,6 +31,7 @@ enum {
 	OPT_STACKS = CLI_OPT_OWN,
 	OPT_NO_PROGRESS,
 	OPT_PRINT_TRANS,
+	OPT_WAITS_STACKS,
 };
 
 static const struct option long_opts[] = {
@@ -39,6 +42,7 @@ static const struct option long_opts[] = {
 	{ "per-thread",		no_argument,	   NULL, 't' },
 	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
 	{ "limit",		required_argument, NULL, 'n' },
+	{ "waits-stacks",	required_argument, NULL, OPT_WAITS_STACKS },
 	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
 	{ "print-trans",	no_argument,	   NULL, OPT_PRINT_TRANS },
 	{ "quiet",		no_argument,	   NULL, 'q' },
@@ -95,32 +99,54 @@ static int print_trans(void)
 	return 0;
 }
 
+/* latency-analyze SUBCOMMAND ...: what does not read one trace */
+static const struct {
+	const char *name, *prog, *args, *summary;
+	int (*main)(const char *prog, int argc, char **argv);
+} subcommands[] = {
+	{ "merge", "latency-analyze merge", "FILE...",
+	  "merge reports (or traces) exactly into one", cli_merge_main },
+	{ "diff", "latency-analyze diff", "BEFORE AFTER",
+	  "what changed, cause by cause (--fail-on for CI)", cli_diff_main },
+};
+
 static void usage(FILE *out)
 {
+	size_t i;
+
 	fprintf(out,
 "Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
 "       %s --live [OPTION]...\n"
+"       %s SUBCOMMAND [OPTION]... FILE...\n"
 "Replay a trace recorded by trace-cmd and report, LatencyTOP style, which\n"
 "processes waited, how long, and why.  A report saved with --format=json\n"
 "can be given instead of the trace, to write it again in another format.\n"
 "\n"
+"Subcommands (SUBCOMMAND --help for theirs):\n", prog, prog, prog);
+	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
+		fprintf(out, "  %-6s %-13s %s\n", subcommands[i].name,
+			subcommands[i].args, subcommands[i].summary);
+	fputs("\n"
 "Record with:\n"
 "  trace-cmd record -e latencytop -e sched_stat_sleep -e sched_stat_blocked \\\n"
 "                   -e sched_switch -e sched_wakeup -T <workload>\n"
 "\n"
 "Output:\n"
-"  -f, --format=FMT       text (default), json (schema latencytop-report/1),\n"
-"                         csv, or folded (flame graph input)\n"
+"  -f, --format=FMT       one of:\n", out);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT) | CLI_INPUT(LT_WRITE_WAITS));
+	fputs(
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
 "                         total, count or avg\n"
 "  -t, --per-thread       a section per thread under each process (text)\n"
 "      --stacks           list each cause's distinct kernel stacks (text)\n"
 "  -n, --limit=N          at most N rows per table in text output\n"
+"      --waits-stacks=FILE  with --format=waits(-jsonl): the kernel stacks\n"
+"                         the rows' stack_id name, into FILE\n"
 "\n"
 "Time:\n"
 "  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
-"                         LatencyTOP's 30-second views\n", prog, prog);
+"                         LatencyTOP's 30-second views\n", out);
 	cli_usage_range(out);
 	fputs("\n", out);
 	cli_usage_live(out, false);
@@ -144,7 +170,8 @@ static void usage(FILE *out)
 "  0  report written          4  trace has no scheduler events\n"
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
 "  2  cannot read a file      6  resource limit or out of memory\n"
-"  3  not a trace, or damaged  9  cannot trace this system (--live)\n"
+"  3  not a trace or report, or damaged   7  reports do not merge (merge)\n"
+"  8  diff: a --fail-on test crossed      9  cannot trace this system (--live)\n"
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
@@ -168,54 +195,14 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/*
- * --stacks, --per-thread and --limit shape the text report only: say so,
- * rather than leave a user to wonder why the JSON or CSV did not change.
- */
-static void warn_text_only(enum lt_format format, bool stacks, bool per_thread,
-			   unsigned int limit, unsigned int max_processes)
-{
-	static const struct {
-		enum lt_format format;
-		const char *name, *stacks, *per_thread, *limit, *procs;
-	} why[] = {
-		{ LT_FORMAT_JSON, "json", "JSON always lists stacks",
-		  "JSON always lists threads", "JSON has every row",
-		  "JSON has every process (--pid, --comm choose them)" },
-		{ LT_FORMAT_CSV, "csv", "CSV has no stacks (--format=folded has)",
-		  "CSV always has thread rows", "CSV has every row",
-		  "CSV has every process (--pid, --comm choose them)" },
-		{ LT_FORMAT_FOLDED, "folded", "folded output is stacks",
-		  "folded output is per process", "folded output has every stack",
-		  "folded output has every process (--pid, --comm choose them)" },
-	};
-	unsigned int i;
-
-	for (i = 0; i < sizeof(why) / sizeof(why[0]); i++) {
-		if (why[i].format != format)
-			continue;
-		if (stacks)
-			warnf("--stacks has no effect with --format=%s: %s",
-				   why[i].name, why[i].stacks);
-		if (per_thread)
-			warnf("--per-thread has no effect with --format=%s: %s",
-				   why[i].name, why[i].per_thread);
-		if (limit)
-			warnf("--limit has no effect with --format=%s: %s",
-				   why[i].name, why[i].limit);
-		if (max_processes)
-			warnf("--max-processes has no effect with --format=%s: %s",
-			      why[i].name, why[i].procs);
-	}
-}
-
 int main(int argc, char **argv)
 {
 	struct cli_lists lists = { 0 };
 	struct cli_live live;
 	struct lt_live *lv = NULL;
-	const char *output = NULL;
-	enum lt_format format = LT_FORMAT_TEXT;
+	const char *output = NULL, *waits_stacks = NULL;
+	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
+	bool given[LT_WOPT_NR];
 	struct lt_options opts, defaults;
 	struct lt_report *report;
 	struct lt_error err = { 0 };
@@ -224,6 +211,12 @@ int main(int argc, char **argv)
 	int c, ret, status;
 	char *end;
 
+	/* a trace called "merge" is ./merge */
+	for (c = 0; argc > 1 && c < (int)(sizeof(subcommands) /
+					   sizeof(subcommands[0])); c++)
+		if (!strcmp(argv[1], subcommands[c].name))
+			return subcommands[c].main(subcommands[c].prog, argc - 1,
+						   argv + 1);
 	lt_options_init(&opts);
 	cli_live_init(&live);
 	/* getopt's own messages name argv[0]: the name, not the path */
@@ -243,17 +236,10 @@ int main(int argc, char **argv)
 			continue;
 		switch (c) {
 		case 'f':
-			if (!strcmp(optarg, "text"))
-				format = LT_FORMAT_TEXT;
-			else if (!strcmp(optarg, "json"))
-				format = LT_FORMAT_JSON;
-			else if (!strcmp(optarg, "csv"))
-				format = LT_FORMAT_CSV;
-			else if (!strcmp(optarg, "folded"))
-				format = LT_FORMAT_FOLDED;
-			else
-				return bad_arg("--format", optarg,
-					       "expected text, json, csv or folded");
+			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT) |
+					     CLI_INPUT(LT_WRITE_WAITS), optarg,
+					     &writer))
+				return lt_error_exit_status(LT_E_USAGE);
 			break;
 		case 'o':
 			output = optarg;
@@ -270,6 +256,9 @@ int main(int argc, char **argv)
 			if (errno || *end || end == optarg || optarg[0] == '-')
 				return bad_arg("--limit", optarg,
 					       "expected a whole number, 0 for no limit");
+			break;
+		case OPT_WAITS_STACKS:
+			waits_stacks = optarg;
 			break;
 		case OPT_NO_PROGRESS:
 			progress = false;
@@ -305,11 +294,30 @@ int main(int argc, char **argv)
 
 	if (!output)
 		opts.width = terminal_width();
-	warn_text_only(format, opts.stacks, opts.per_thread, opts.limit,
-		       opts.max_processes);
-	if (format == LT_FORMAT_FOLDED && opts.window_ns)
-		warnf("--window has no effect with --format=folded: folded "
-		      "output covers the whole trace (--from and --to cut it)");
+	given[LT_WOPT_STACKS] = opts.stacks;
+	given[LT_WOPT_PER_THREAD] = opts.per_thread;
+	given[LT_WOPT_LIMIT] = opts.limit;
+	given[LT_WOPT_WINDOW] = opts.window_ns;
+	given[LT_WOPT_MAX_PROCESSES] = opts.max_processes;
+	cli_warn_ignored(writer, given, warnf);
+	if (writer->input == LT_WRITE_WAITS || waits_stacks) {
+		/* the rows come from a trace's replay, read whole */
+		if (live.live) {
+			fprintf(stderr, "%s: --format=%s: not with --live: record a "
+				"trace, then export its waits\n", prog, writer->name);
+			cli_lists_free(&lists);
+			return lt_error_exit_status(LT_E_USAGE);
+		}
+		status = cli_waits_main(prog, writer, argv[optind], output,
+					waits_stacks, &opts, progress, quiet);
+		cli_lists_free(&lists);
+		return status;
+	}
+	/* its pictures' timeline: the busiest threads' waits, bounded */
+	if (writer->timeline) {
+		opts.timeline_threads = LT_TIMELINE_THREADS;
+		opts.timeline_waits = LT_TIMELINE_WAITS;
+	}
 	lt_options_init(&defaults);
 	if (live.live) {
 		saved = false;
@@ -352,7 +360,7 @@ int main(int argc, char **argv)
 		}
 	}
 	status = 0;
-	if (lt_report_write(report, format, out, &err) < 0) {
+	if (lt_report_write(report, writer->format, out, &err) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);

@@ -32,6 +32,7 @@ extern "C" {
 	_(PARTIAL,	"report is partial",			5)	\
 	_(IO,		"cannot read file",			2)	\
 	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3)	\
+	_(SCHEMA,	"unsupported report schema",		3)	\
 	_(VERSION,	"unsupported trace file version or layout", 3)	\
 	_(COMPRESSION,	"unsupported compression",		3)	\
 	_(TRUNCATED,	"trace file is truncated",		3)	\
@@ -39,6 +40,8 @@ extern "C" {
 	_(NO_EVENTS,	"trace has no scheduler events",	4)	\
 	_(TABLE,	"invalid translation table",		1)	\
 	_(LIMIT,	"resource limit exceeded",		6)	\
+	_(MISMATCH,	"reports do not match",			7)	\
+	_(CROSSED,	"a --fail-on threshold was crossed",	8)	\
 	_(NOMEM,	"out of memory",			6)	\
 	_(TRACING,	"cannot trace the running system",	9)	\
 	_(INTERNAL,	"internal error",			70)
@@ -84,7 +87,10 @@ enum lt_cause_kind {
 const char *lt_cause_kind_name(enum lt_cause_kind kind);
 
 enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
-enum lt_format { LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED };
+enum lt_format {
+	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
+	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL, LT_FORMAT_HTML,
+};
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
@@ -108,6 +114,44 @@ static inline bool lt_task_filter_active(const struct lt_task_filter *f)
 {
 	return f->nr_pids || f->nr_tids || f->nr_comms;
 }
+
+/*
+ * One wait the analysis saw, charged or dropped (lt_options.waits): a row
+ * for an engine built for many (SQLite, DuckDB, ClickHouse...).  Strings
+ * are valid during the call only.
+ */
+struct lt_wait {
+	const char *trace_id;		/* the report's trace.id */
+	int pid, tid;			/* process (thread-group leader), thread */
+	const char *comm;		/* the thread's name, as the report's */
+	bool kernel_thread;		/* the thread is one: the global table
+					   leaves its waits out unless -k */
+	const char *reason, *argument;	/* its cause, as charged or as it would
+					   have been ("" when nothing is known) */
+	enum lt_cause_kind kind;
+	char state;			/* 'S', 'D', 'I' blocked, 'R' waiting
+					   for a CPU, '?' not known */
+	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
+	bool start_known, end_known;	/* else the trace did not show it */
+	const char *dropped;		/* NULL: charged; else why not, the
+					   report's "dropped" counter it adds to */
+	uint32_t stack_id;		/* its kernel stack at switch-out, 0 none */
+};
+
+/* A kernel stack the waits name (its id is the trace's, from 1). */
+struct lt_wait_stack {
+	const char *trace_id;
+	uint32_t id;
+	const char *reason;		/* what it translates to */
+	enum lt_cause_kind kind;
+	bool kernel_thread;		/* a kernel thread's (kthread() in it) */
+	const char *const *frames;	/* symbolised, innermost first */
+	unsigned int nr_frames;
+};
+
+/* 0, or -1 (errno set) to stop the analysis with LT_E_IO. */
+typedef int (*lt_wait_fn)(void *ctx, const struct lt_wait *w);
+typedef int (*lt_wait_stack_fn)(void *ctx, const struct lt_wait_stack *s);
 
 struct lt_options {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
@@ -135,13 +179,46 @@ struct lt_options {
 	lt_progress_fn progress;	/* called now and then while reading,
 					   in the caller's thread */
 	void *progress_ctx;
+	/*
+	 * Every wait the analysis saw, then every stack they name, called
+	 * once the trace is read (a wait's cause may be known only at the
+	 * end), in the caller's thread, in constant memory: they wait in a
+	 * temporary file ($TMPDIR or /tmp) meanwhile.  NULL: none.
+	 */
+	lt_wait_fn waits;
+	lt_wait_stack_fn wait_stacks;
+	void *waits_ctx;
+	/*
+	 * A timeline in the report (lt_report.timeline): the
+	 * @timeline_threads threads with the most charged time, each with
+	 * its @timeline_waits longest waits, and those of its waits that
+	 * the global table names as worst occurrences.  Its size is bounded
+	 * by the two, never by the trace's length; the waits are kept aside
+	 * in a temporary file while the trace is read, as for @waits.  0:
+	 * no timeline.
+	 */
+	unsigned int timeline_threads;
+	unsigned int timeline_waits;
 };
+
+/* The timeline an HTML report has by default: 20 threads, 1000 waits each. */
+#define LT_TIMELINE_THREADS	20
+#define LT_TIMELINE_WAITS	1000
+/* A timeline's thread's waiting time, in this many slices of its range. */
+#define LT_TIMELINE_SLICES	200
 
 void lt_options_init(struct lt_options *opts);
 
 /* ---- the report: plain read-only data ---------------------------------- */
 
-#define LT_REPORT_SCHEMA "latencytop-report/1"
+/*
+ * The JSON schema written; within major version 1, minor versions only
+ * add fields, and the reader takes "latencytop-report/1" and any 1.x.
+ * 1.1 added each row's histogram and the trace's id (the keys of an
+ * exact merge).
+ */
+#define LT_REPORT_SCHEMA "latencytop-report/1.1"
+#define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
 struct lt_report_occurrence {
@@ -162,6 +239,15 @@ struct lt_report_stack {
 	uint64_t count, total_ns, max_ns, max_at_ns;
 };
 
+/*
+ * One bucket of a row's histogram: @count waits from @low_ns up to the
+ * next bucket's low bound (log-linear, 16 buckets per power of two:
+ * lt-hist.h's, whose bounds the schema documents).
+ */
+struct lt_report_bucket {
+	uint64_t low_ns, count;
+};
+
 struct lt_report_row {
 	const char *reason;
 	const char *argument;		/* "" when none */
@@ -175,6 +261,57 @@ struct lt_report_row {
 	unsigned int nr_worst;
 	struct lt_report_stack *stacks;	/* by total, descending */
 	size_t nr_stacks;
+	/*
+	 * The histogram the percentiles come from: the buckets hit, in
+	 * ascending order, and the shortest wait.  What makes reports merge
+	 * exactly; NULL in a report saved before schema 1.1.
+	 */
+	const struct lt_report_bucket *buckets;
+	size_t nr_buckets;
+	uint64_t min_ns;
+	bool no_percentiles;		/* p50..p99 unknown: merged from a row
+					   without a histogram */
+};
+
+/* A cause as a timeline names it. */
+struct lt_report_cause {
+	const char *reason, *argument;
+	enum lt_cause_kind kind;
+};
+
+/* One charged wait of a timeline's thread. */
+struct lt_report_span {
+	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
+	uint32_t cause;			/* in lt_report_timeline.causes */
+	bool worst;			/* a worst occurrence of the whole
+					   range's global table */
+};
+
+/* A thread on the timeline. */
+struct lt_report_lane {
+	int pid, tid;			/* its process's and its own */
+	const char *comm;
+	bool kernel_thread;
+	uint64_t count, total_ns;	/* every charged wait of it */
+	struct lt_report_span *spans;	/* the longest and the worst, by start */
+	size_t nr_spans;
+	/* time it waited in each of the timeline's slices, every wait's */
+	uint64_t *slice_ns;
+};
+
+/*
+ * The busiest threads' waits over the whole range (lt_options.timeline_*):
+ * what a picture of a trace's time can show in a size that does not grow
+ * with its length.
+ */
+struct lt_report_timeline {
+	uint64_t start_ns, end_ns;	/* the whole range's */
+	unsigned int max_threads, max_waits;	/* the bounds it was made with */
+	unsigned int nr_slices;		/* of [start_ns, end_ns), equal */
+	struct lt_report_cause *causes;
+	size_t nr_causes;
+	struct lt_report_lane *lanes;	/* the most charged time first */
+	size_t nr_lanes;
 };
 
 /* Blocked time split by how it was explained. */
@@ -192,7 +329,7 @@ struct lt_report_uncharged {
 
 struct lt_report_thread {
 	int tid;
-	const char *comm;
+	const char *comm;		/* as of its process's as_of_ns */
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
@@ -211,6 +348,26 @@ struct lt_report_process {
 	struct lt_report_thread *threads;
 	size_t nr_threads;
 	struct lt_report_uncharged user_requested;
+	/*
+	 * In a merged report: the trace it ran in (processes of different
+	 * traces stay apart), and the end of the range its names are as of
+	 * (a merge names it as the latest range does).  NULL and 0 in a
+	 * report of one trace: its own, as of its view's end.
+	 */
+	const char *trace;
+	uint64_t as_of_ns;
+};
+
+/* A merged report's processes of one name ("all postgres processes"). */
+struct lt_report_command {
+	const char *comm;
+	bool kernel_thread;
+	uint64_t processes;		/* how many were merged */
+	uint64_t total_ns, max_ns;
+	struct lt_report_coverage coverage;
+	struct lt_report_row *rows;
+	size_t nr_rows;
+	struct lt_report_uncharged user_requested;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -222,6 +379,17 @@ struct lt_report_view {
 	size_t nr_global;
 	struct lt_report_process *processes;	/* by total, descending */
 	size_t nr_processes;
+	struct lt_report_command *commands;	/* merged reports only */
+	size_t nr_commands;
+};
+
+/* One trace of a merged report: what its reports said of it. */
+struct lt_report_trace {
+	const char *id, *path, *format, *uname, *clock;
+	int cpus;
+	uint64_t start_ns, end_ns;	/* the earliest and latest read */
+	uint64_t events, lost_events;	/* the most any of its reports read */
+	uint64_t reports;		/* reports (ranges) of it merged */
 };
 
 struct lt_report_source {
@@ -236,7 +404,11 @@ struct lt_report_missing {
 };
 
 struct lt_report {
+	const char *schema;		/* as saved; LT_REPORT_SCHEMA when made */
 	/* the trace */
+	const char *id;			/* 16 hex digits: format, uname, clock,
+					   first event and CPUs hashed; the
+					   same for every range of one trace */
 	const char *path;
 	const char *format;		/* "trace-cmd", "perf" */
 	int file_version;		/* of that format */
@@ -290,6 +462,14 @@ struct lt_report {
 	struct lt_report_view whole;
 	struct lt_report_view *windows;
 	size_t nr_windows;
+
+	/* a merged report: its traces, by id, and how many reports it holds */
+	struct lt_report_trace *traces;
+	size_t nr_traces;
+	uint64_t merged_reports;
+
+	/* options.timeline_threads: the busiest threads' waits; else NULL */
+	struct lt_report_timeline *timeline;
 };
 
 /*
@@ -318,6 +498,162 @@ bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
+
+/* ---- diff: what changed between two reports, cause by cause ------------ */
+
+/* Where a cause is compared: the tables of each side. */
+enum lt_diff_scope {
+	LT_DIFF_GLOBAL,		/* the global table */
+	LT_DIFF_COMMAND,	/* the processes of one name, added up */
+	LT_DIFF_PROCESS,	/* one process, by name and pid */
+	LT_DIFF_SCOPES
+};
+#define LT_DIFF_SCOPE_BIT(s)	(1u << (s))
+
+enum lt_diff_status {
+	LT_DIFF_SAME,		/* the same figures on both sides */
+	LT_DIFF_CHANGED,
+	LT_DIFF_NEW,		/* only after */
+	LT_DIFF_VANISHED,	/* only before */
+};
+
+/* A cause's figures on one side: zeros where it is absent. */
+struct lt_diff_side {
+	uint64_t count, total_ns, max_ns, avg_ns, p50_ns, p90_ns, p99_ns;
+	double share;			/* percent of its table's total */
+	bool no_percentiles;		/* p50..p99 unknown (see lt_report_row) */
+};
+
+struct lt_diff_row {
+	enum lt_diff_scope scope;
+	const char *comm;		/* command and process scopes, else NULL */
+	int pid;			/* process scope, else 0 */
+	bool kernel_thread;
+	const char *reason, *argument;
+	enum lt_cause_kind kind;
+	enum lt_diff_status status;
+	struct lt_diff_side before, after;
+	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
+};
+
+/* A --fail-on expression and the causes that crossed it. */
+struct lt_diff_check {
+	const char *expr;
+	size_t crossed;			/* rows that crossed it */
+};
+
+struct lt_diff {
+	const char *before_name, *after_name;
+	const struct lt_report *before, *after;	/* as compared (merged form) */
+	unsigned int scopes;		/* LT_DIFF_SCOPE_BIT()s compared */
+	struct lt_diff_row *rows;	/* every cause compared, by scope, then
+					   by how much worse (total's rise) */
+	size_t nr_rows;
+	size_t nr_by_status[LT_DIFF_VANISHED + 1];
+	struct lt_diff_check *checks;
+	size_t nr_checks;
+	bool all;			/* write unchanged causes too */
+};
+
+/*
+ * Compare @before and @after (each analysed or read, of any schema 1.x)
+ * in the @scopes (LT_DIFF_SCOPE_BIT()s), named @before_name and
+ * @after_name.  The reports may be freed after.  0 and *@out, or -1.
+ */
+int lt_diff_make(const struct lt_report *before, const char *before_name,
+		 const struct lt_report *after, const char *after_name,
+		 unsigned int scopes, struct lt_diff **out, struct lt_error *err);
+/*
+ * Test the --fail-on expression @expr on @d's causes (grammar in
+ * latency-analyze(1)): 0 and the number of causes that crossed it in
+ * *@crossed, marked in their rows and added to d->checks; -1 with
+ * LT_E_USAGE and where @expr is malformed.  At most 32 per diff.  With
+ * @d NULL, @expr is only parsed.
+ */
+int lt_diff_check(struct lt_diff *d, const char *expr, size_t *crossed,
+		  struct lt_error *err);
+void lt_diff_free(struct lt_diff *d);
+/* @d as text or JSON (schema "latencytop-diff/1"), through the table. */
+int lt_diff_write(const struct lt_diff *d, enum lt_format format, FILE *out,
+		  struct lt_error *err);
+#define LT_DIFF_SCHEMA "latencytop-diff/1"
+
+/* ---- waits: one row per wait, for SQL engines ------------------------ */
+
+/*
+ * The waits of an analysis written as they come, in @format
+ * (LT_FORMAT_WAITS_CSV: a header line and RFC 4180 rows;
+ * LT_FORMAT_WAITS_JSONL: one JSON object a line) to @out, and the stacks
+ * they name to @stacks (NULL: not written), once attached to the options
+ * of lt_analyze().  Columns: docs/report-schema.md.
+ */
+struct lt_waits_writer;
+struct lt_waits_writer *lt_waits_writer_new(enum lt_format format, FILE *out,
+					    FILE *stacks);
+void lt_waits_writer_attach(struct lt_waits_writer *w, struct lt_options *opts);
+/* The rows written so far. */
+uint64_t lt_waits_writer_rows(const struct lt_waits_writer *w);
+/* Flush and free: 0, or -1 with @err when a write failed. */
+int lt_waits_writer_close(struct lt_waits_writer *w, struct lt_error *err);
+
+/* ---- writers: every output format is a row of one table ---------------- */
+
+/* The options that shape some formats and not others. */
+enum lt_writer_opt {
+	LT_WOPT_STACKS,			/* --stacks */
+	LT_WOPT_PER_THREAD,		/* --per-thread */
+	LT_WOPT_LIMIT,			/* --limit */
+	LT_WOPT_WINDOW,			/* --window */
+	LT_WOPT_MAX_PROCESSES,		/* --max-processes */
+	LT_WOPT_NR
+};
+
+/* What a writer writes: a report (the tables), a diff of two, the waits. */
+enum lt_writer_input { LT_WRITE_REPORT, LT_WRITE_DIFF, LT_WRITE_WAITS };
+
+struct lt_writer {
+	const char *name;		/* --format's word: "json" */
+	enum lt_writer_input input;
+	enum lt_format format;
+	const char *summary;		/* what it writes, for --help and the man page */
+	/*
+	 * per option its command takes: NULL when the writer honours it,
+	 * else why it does not (diff takes no --stacks, --per-thread or
+	 * --limit: NULL there)
+	 */
+	const char *ignores[LT_WOPT_NR];
+	/* its report shows a timeline: analyse with lt_options.timeline_* */
+	bool timeline;
+};
+
+/* The @i-th writer (from 0), or NULL past the last: in --help's order. */
+const struct lt_writer *lt_writer_at(size_t i);
+/* The writer of @input called @name, or NULL. */
+const struct lt_writer *lt_writer_find(enum lt_writer_input input,
+				       const char *name);
+/* "--stacks": the option as the command line spells it. */
+const char *lt_writer_opt_name(enum lt_writer_opt opt);
+/*
+ * The report as one self-contained HTML file (--format=html): the text
+ * report's header, the tables (sortable, filtered by process name), an
+ * off-CPU flame graph, the timeline (lt_report.timeline) and, with
+ * windows, each window's charged time by cause.  It loads nothing when
+ * opened; names from the trace are escaped.  @o says what a viewer shows
+ * (NULL: the whole range, every process).  0, or -1 with @err.
+ */
+struct lt_html_options {
+	long view;			/* -1: the whole range's tables; else
+					   window @view's */
+	const char *filter;		/* processes shown at first: a name
+					   (or pid) holding it, or with a
+					   leading '^' starting with it; NULL
+					   or "": all */
+	int focus_pid;			/* the process open and in sight; 0: none */
+};
+void lt_html_options_init(struct lt_html_options *o);
+int lt_report_write_html(const struct lt_report *report,
+			 const struct lt_html_options *o, FILE *out,
+			 struct lt_error *err);
 /*
  * Parts of the text report, for a viewer to show: its header (trace,
  * file, range, sources, what is missing or lost, what was not charged)
@@ -332,6 +668,25 @@ int lt_report_write_view_head(const struct lt_report *report,
  * with that option would have (for a saved report read back).
  */
 void lt_report_sort(struct lt_report *report, enum lt_sort sort);
+
+/*
+ * Merge @nr reports (analysed traces, saved reports, merged ones) into
+ * *@out, as exactly as one analysis of all their data: counts, totals,
+ * maxima, worst waits and stacks add up, histograms add up bucket by
+ * bucket and the percentiles come from them.  Processes are keyed by
+ * (trace id, pid): the ranges of one trace combine, different traces'
+ * stay apart; the global table is made again from them, and a table per
+ * command ("all postgres processes") is added.  Associative and order
+ * independent, down to the bytes written.  Rows of reports without
+ * histograms (schema 1.0) merge, but with unknown percentiles, and each
+ * such report is named through lt_warning().  Reports made with different
+ * accounting options (cut-off, maxtime, kernel threads) do not merge:
+ * -1 with LT_E_MISMATCH.  @names (NULL: each report's path) name the
+ * inputs in messages.  Windows are not merged.  The inputs may be
+ * freed after.
+ */
+int lt_report_merge(const struct lt_report *const *in, const char *const *names,
+		    size_t nr, struct lt_report **out, struct lt_error *err);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width

@@ -31,6 +31,11 @@ static const char *symbol(void *ctx, uint64_t addr)
 	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
 }
 
+const char *lt_analysis_symbol(void *ctx, uint64_t addr)
+{
+	return symbol(ctx, addr);
+}
+
 /* A user-space frame, named by the input that encoded it. */
 static const char *user_symbol(void *ctx, uint64_t frame)
 {
@@ -414,7 +419,9 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	const struct lt_input_info *info = &in->info;
 	const struct lt_replay_stats *st = &rp->stats;
 	struct lt_report *r = &priv->pub;
+	char id[LT_REPORT_ID_LEN];
 
+	r->schema = LT_REPORT_SCHEMA;
 	r->path = copy(priv, info->path, "");
 	r->format = copy(priv, info->format, "trace-cmd");
 	r->file_version = info->version;
@@ -470,6 +477,8 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	r->unmatched_restore = st->unmatched_restore;
 	r->inconsistent = st->inconsistent;
 	r->unordered = st->unordered;
+	/* from what is filled in above: the same for every range of the trace */
+	r->id = copy(priv, lt_report_id_of(r, id, sizeof(id)), "");
 	r->whole.start_ns = rp->origin_ns;
 	r->whole.end_ns = st->last_ts;
 	if (r->options.to_ns >= 0 &&

@@ -18,6 +18,8 @@
 struct analysis {
 	struct lt_analysis core;
 	struct lt_input *in;
+	struct lt_waits_spill *waits;	/* opts->waits or a timeline: the
+					   replay's notes */
 };
 
 /* One line saying what the file holds instead of scheduler events. */
@@ -185,6 +187,7 @@ static void release(void *ctx)
 	struct analysis *a = ctx;
 
 	lt_analysis_free(&a->core);
+	lt_waits_spill_free(a->waits);
 	lt_input_close(a->in);
 	free(a);
 }
@@ -242,6 +245,18 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	priv->have_replay = core->have_replay;
 	if (ret < 0)
 		goto fail;
+	/*
+	 * Every wait, to be handed over once its cause is final, or for the
+	 * timeline to choose from: the replay's watcher, set before any
+	 * event is fed.
+	 */
+	if (opts->waits || opts->timeline_threads) {
+		a->waits = lt_waits_spill_new(err);
+		if (!a->waits)
+			goto fail;
+		core->rp->opts.on_note = lt_waits_spill_note;
+		core->rp->opts.note_ctx = a->waits;
+	}
 	if (lt_decode_init(&dec, lt_input_formats(a->in), err) < 0)
 		goto fail;
 	have_dec = true;
@@ -306,6 +321,16 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	}
 	if (lt_analysis_report(core, priv, &dec, events, err) < 0)
 		goto fail;
+	/* the trace's id is the report's: known now */
+	if (opts->waits && lt_waits_spill_emit(a->waits, core->rp, priv->pub.id,
+					       lt_analysis_symbol, core, opts,
+					       err) < 0)
+		goto fail;
+	/* the busiest threads are known once the tables are */
+	if (opts->timeline_threads && lt_timeline_build(priv, a->waits, err) < 0)
+		goto fail;
+	lt_waits_spill_free(a->waits);
+	a->waits = NULL;
 	lt_decode_free(&dec);
 	/* the report holds its own copy of every name: the input can go */
 	lt_input_close(a->in);
@@ -314,6 +339,8 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	*out = &priv->pub;
 	return 0;
 fail:
+	/* the waits set aside, not the trace, failed: say where */
+	lt_waits_spill_failed(a->waits, path, err);
 	/* a failure always says what failed, and never exits 0 */
 	if (err->code == LT_E_OK || !err->msg[0])
 		lt_error_set(err, LT_E_INTERNAL,

@@ -56,6 +56,12 @@ int lt_analysis_event(void *a, const struct lt_ev *ev);
 int lt_analysis_record(struct lt_analysis *a, struct lt_decoder *dec,
 		       const struct lt_record *rec);
 
+/*
+ * A kernel address's name, as the report shows it (@ctx: the analysis),
+ * kept as long as the replay's strings: for the waits' stacks.
+ */
+const char *lt_analysis_symbol(void *ctx, uint64_t addr);
+
 /* Wait for symbols loading beside the replay, if they are. */
 void lt_analysis_symbols_join(struct lt_analysis *a);
 /*

@@ -24,6 +24,7 @@
 #include "cli-load.h"
 #include "latencytop.h"
 #include "lv-draw.h"
+#include "lv-html.h"
 #include "lv-live.h"
 #include "lv-model.h"
 #include "lv-term.h"
@@ -218,6 +219,20 @@ static int check_keys(const char *keys, bool to_dump)
 	return 0;
 }
 
+/*
+ * A key to the model, and what it asked of the world: 'w' writes a page
+ * (lv_html_write() says on the status line where, or why not).  0, or -1
+ * when out of memory.
+ */
+static int key(struct lv_model *m, int k, const char *path)
+{
+	if (lv_model_key(m, k) < 0)
+		return -1;
+	if (m->want_html)
+		lv_html_write(m, path);
+	return 0;
+}
+
 /* Play @keys into @m: 0, or -1 when out of memory. */
 static int play(struct lv_model *m, const char *keys, const char *path)
 {
@@ -236,7 +251,7 @@ static int play(struct lv_model *m, const char *keys, const char *path)
 				return -1;
 			continue;
 		}
-		if (lv_model_key(m, k) < 0)
+		if (key(m, k, path) < 0)
 			return -1;
 	}
 	return 0;
@@ -487,7 +502,7 @@ static int run_terminal(struct lv_model *m, const char *keys, const char *path,
 			continue;
 		}
 		k = map_key(ch);
-		if (k >= 0 && lv_model_key(m, k) < 0)
+		if (k >= 0 && key(m, k, path) < 0)
 			goto nomem;
 	}
 	endwin();
@@ -571,6 +586,9 @@ static int parse_args(int argc, char **argv, struct args *a)
 	lt_options_init(&a->opts);
 	cli_live_init(&a->live);
 	a->opts.window_ns = DEFAULT_WINDOW_NS;
+	/* for the page 'w' writes: its timeline's waits */
+	a->opts.timeline_threads = LT_TIMELINE_THREADS;
+	a->opts.timeline_waits = LT_TIMELINE_WAITS;
 	a->base = a->opts;
 	argv[0] = (char *)prog;
 	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS

@@ -109,7 +109,12 @@ enum {
 	_(INFO,		LV_K('i'),						\
 	  "info", "the trace: its sources, what it lacks, what was "	\
 	  "lost and what was not charged",				\
-	  NULL, "back to the tables")
+	  NULL, "back to the tables")					\
+	_(HTML,		LV_K('w'),						\
+	  NULL, "write what is shown as one HTML page, with a flame "	\
+	  "graph and a timeline: TRACE.html in the current directory "	\
+	  "(TRACE-windowN.html for a window)",				\
+	  NULL, NULL)
 
 #define LV_K(...)	{ __VA_ARGS__ }
 

@@ -622,6 +622,10 @@ static int main_request(struct lv_model *m, enum lv_request req)
 		return window_key(m, 1);
 	case LV_REQ_WINDOW_PREV:
 		return window_key(m, -1);
+	case LV_REQ_HTML:
+		/* a file to write: the model only asks (lv-html.h) */
+		m->want_html = true;
+		return 0;
 	default:
 		return 0;
 	}

@@ -48,6 +48,9 @@ struct lv_model {
 	size_t text_page;		/* their lines on screen, as last drawn */
 	bool want_letter;		/* 's' was typed: a letter follows */
 	bool prompt;			/* '/' was typed: a search is typed */
+	bool want_html;			/* 'w' was typed: the page of what is
+					   shown is to be written (lv-html.h),
+					   by whoever holds the file */
 	char input[64];
 	size_t input_len;
 	unsigned int input_skip;	/* bytes left of a character that did

@@ -215,7 +215,7 @@ tmp, name = sys.argv[1], sys.argv[2]
 r = json.load(open(tmp + "/r.json"))
 def bad(msg):
     print("FAIL: %s: %s" % (name, msg)); sys.exit(1)
-if r["schema"] != "latencytop-report/1": bad("schema")
+if not re.fullmatch(r"latencytop-report/1(\.[0-9]+)?", r["schema"]): bad("schema")
 t = r["trace"]
 for k in ("path", "cpus", "start_ns", "end_ns", "events", "lost_events", "sources"):
     if k not in t: bad("trace." + k + " missing")

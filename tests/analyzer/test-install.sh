@@ -84,6 +84,9 @@ echo "view files: $(complete_line "latency-view -k ")"
 echo "trans: $(complete_line "latency-analyze --trans ")"
 echo "analyze options: $(complete_line "latency-analyze -")"
 echo "view options: $(complete_line "latency-view --")"
+echo "subcommand: $(complete_line "latency-analyze me")"
+echo "diff option: $(complete_line "latency-analyze diff --fa")"
+echo "diff format: $(complete_line "latency-analyze diff -f ")"
 ' > "$tmp/got" 2>&1
 
 want() {
@@ -92,12 +95,15 @@ want() {
 want "complete -F _latency_analyze latency-analyze"
 want "complete -F _latency_view latency-view"
 want "option: --format"
-want "format: csv folded json text"
+want "format: csv folded html json text waits waits-jsonl"
 want "format c: csv"
 want "sort: total"
-want "files: a.dat b.json dir"
+want "files: a.dat b.json diff dir merge"
 want "view files: a.dat b.json dir"
 want "trans: d.trans dir"
+want "subcommand: merge"
+want "diff option: --fail-on"
+want "diff format: json text"
 # every long option --help lists, and no other
 for cmd in latency-analyze latency-view; do
 	# the options' own lines: "  -f, --format=FMT ..." or "      --stacks ..."

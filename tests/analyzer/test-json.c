@@ -284,6 +284,83 @@ static void test_report_defaults(void)
 	}
 }
 
+/*
+ * Schema 1.1's histograms: read as written; a row without one (1.0) still
+ * reads, and a null percentile says it is not known.  Bucket bounds by
+ * hand: 992 = 31 << 5 holds 992..1023 (1000 with them), 2048 = 16 << 7
+ * holds 2048..2175.
+ */
+#define HIST_ROW(count, max, min, buckets)				\
+	"{\"kind\": \"unknown\", \"count\": " #count ", \"max_ns\": " #max \
+	", \"hist\": {\"sub_buckets\": 16, \"min_ns\": " #min		\
+	", \"buckets\": " buckets "}}"
+
+static void test_report_hist(void)
+{
+	static const char v11[] =
+		"{\"schema\": \"latencytop-report/1.1\", "
+		"\"trace\": {\"id\": \"host-a\"}, " HAS_PROCESSES
+		"\"global\": [" HIST_ROW(3, 2100, 1000, "[[992, 2], [2048, 1]]") ","
+		" {\"kind\": \"unknown\", \"count\": 1, \"p50_ns\": null}]}";
+	static const char v10a[] =
+		"{" SCHEMA "\"trace\": {\"uname\": \"Linux a\", \"start_ns\": 5, "
+		"\"cpus\": 2}, " HAS_GLOBAL HAS_PROCESSES "\"p\": 1}";
+	static const char v10b[] =
+		"{" SCHEMA "\"trace\": {\"uname\": \"Linux a\", \"start_ns\": 6, "
+		"\"cpus\": 2}, " HAS_GLOBAL HAS_PROCESSES "\"p\": 1}";
+	struct lt_error err = { 0 };
+	struct lt_report *r, *a, *b;
+
+	lt_test_case = "histograms";
+	CHECK(lt_report_parse_json(v11, strlen(v11), "h.json", &r, &err) == 0);
+	if (r) {
+		const struct lt_report_row *row = &r->whole.global[0];
+
+		CHECK_STR(r->schema, "latencytop-report/1.1");
+		CHECK_STR(r->id, "host-a");
+		CHECK_U64(row->nr_buckets, 2);
+		if (row->nr_buckets == 2) {
+			CHECK_U64(row->buckets[0].low_ns, 992);
+			CHECK_U64(row->buckets[0].count, 2);
+			CHECK_U64(row->buckets[1].low_ns, 2048);
+			CHECK_U64(row->buckets[1].count, 1);
+		}
+		CHECK_U64(row->min_ns, 1000);
+		CHECK(!row->no_percentiles);
+		CHECK(r->whole.global[1].buckets == NULL);
+		CHECK(r->whole.global[1].no_percentiles);
+		lt_report_free(r);
+	}
+
+	/* a 1.0 report gets the id its trace would: the same trace, the same */
+	lt_test_case = "ids of 1.0 reports";
+	CHECK(lt_report_parse_json(v10a, strlen(v10a), "a.json", &a, &err) == 0);
+	CHECK(lt_report_parse_json(v10a, strlen(v10a), "a2.json", &r, &err) == 0);
+	CHECK(lt_report_parse_json(v10b, strlen(v10b), "b.json", &b, &err) == 0);
+	if (a && b && r) {
+		CHECK_U64(strlen(a->id), 16);
+		CHECK_STR(a->id, r->id);
+		CHECK(strcmp(a->id, b->id) != 0);
+		CHECK(a->whole.nr_global == 0);
+	}
+	lt_report_free(a);
+	lt_report_free(b);
+	lt_report_free(r);
+
+	lt_test_case = "another major version";
+	{
+		static const char v2[] = "{\"schema\": \"latencytop-report/2\"}";
+
+		memset(&err, 0, sizeof(err));
+		CHECK(lt_report_parse_json(v2, strlen(v2), "v2.json", &r, &err) < 0);
+		CHECK_U64(err.code, LT_E_SCHEMA);
+		CHECK_STR(err.msg, "v2.json: report schema \"latencytop-report/2\": "
+			  "this version reads latencytop-report/1 and its minor "
+			  "versions (1.x) only");
+		CHECK(lt_error_exit_status(err.code) == 3);
+	}
+}
+
 static void test_report_errors(void)
 {
 	static const struct {
@@ -291,7 +368,8 @@ static void test_report_errors(void)
 	} bad[] = {
 		{ "[]", "r.json: not a latencytop report: the top level: expected an object" },
 		{ "{\"schema\": \"other/2\"}",
-		  "r.json: not a latencytop report: schema: not \"latencytop-report/1\"" },
+		  "r.json: not a latencytop report: schema: not \"latencytop-report/1\" "
+		  "or \"latencytop-report/1.x\"" },
 		{ "{\"schema\": \"latencytop-report/1\"}",
 		  "r.json: not a latencytop report: trace: missing" },
 		{ "{" SCHEMA HAS_TRACE HAS_GLOBAL "\"processes\": null}",
@@ -334,6 +412,37 @@ static void test_report_errors(void)
 		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES
 		  "\"global\": [{\"kind\": \"unknown\", \"stacks\": [{\"frames\": [\"f\", \"\\u0000\"]}]}]}",
 		  "r.json: not a latencytop report: global[0].stacks[0].frames[1]: a NUL (\\u0000) in a string" },
+		/* histograms: nothing a merge would carry on unchecked */
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 1000, "[[1000, 2], [2048, 1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[0]: low_ns is no bucket's lower bound (16 buckets per power of two)" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 1000, "[[2048, 1], [992, 2]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[1]: buckets out of ascending order" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 1000, "[[992, 3], [2048, 0]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[1]: an empty bucket (only those hit are listed)" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(4, 2100, 1000, "[[992, 2], [2048, 1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist: its buckets do not add up to the row's count" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 5000, 1000, "[[992, 2], [2048, 1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist: min_ns and the row's max_ns are not in its first and last buckets" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 10, "[[992, 2], [2048, 1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist: min_ns and the row's max_ns are not in its first and last buckets" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 1000, "[[992, 2, 0]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[0]: expected [low_ns, count]" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(3, 2100, 1000, "[[992, 2], [2048, -1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[1]: expected two whole numbers of 0 or more" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": ["
+		  HIST_ROW(2, 992, 992, "[[992, 18446744073709551615], [2048, 1]]") "]}",
+		  "r.json: not a latencytop report: global[0].hist.buckets[1]: counts overflow 64 bits" },
+		{ "{" SCHEMA HAS_TRACE HAS_PROCESSES "\"global\": [{\"kind\": \"unknown\","
+		  " \"hist\": {\"sub_buckets\": 32, \"buckets\": []}}]}",
+		  "r.json: not a latencytop report: global[0].hist: sub_buckets is not 16, the only layout read" },
 		{ "{\"schema\": \"latencytop-report/1\",\n\"global\": [}",
 		  "r.json: not valid JSON: line 2, column 12: '}' where a value should be" },
 	};
@@ -424,6 +533,7 @@ int main(void)
 	test_value_limits();
 	test_report();
 	test_report_defaults();
+	test_report_hist();
 	test_report_errors();
 	return lt_test_done("test-json");
 }

@@ -1243,9 +1243,57 @@ static void test_live_windows(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * Lost events commit a task's provisional rows, stack rows too; charged
+ * again in the same stack, its provisional row starts from nothing: its
+ * stack row must not keep the time it handed over (it did, so the saved
+ * report's stacks added up to more than their row).
+ */
+static void test_commit_then_charge_again(void)
+{
+	static const uint64_t f[] = { 5, 6 };
+	const struct lt_ev script[] = {
+		/* 200 existed before the trace: its charges are provisional */
+		SW(100, 0, 200, BLOCKED, 0),
+		STACK(100, 0, 200, f),
+		WAKE(300, 200),
+		SW(400, 0, 0, RUNNABLE, 200),
+		LOST(500, 0, 1),
+		SW(600, 0, 200, BLOCKED, 0),
+		STACK(600, 0, 200, f),
+		WAKE(900, 200),
+		SW(1000, 0, 0, RUNNABLE, 200),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	uint64_t rows = 0, subs = 0;
+	uint32_t r, s;
+
+	lt_test_case = "commit, then charge again";
+	opts_default(&o);
+	o.resolve = resolve;
+	run(&rp, &o, script);
+	/* 200 us, then 300 us, both in stack [f5] */
+	CHECK_U64(pid_rows(&rp, 200, "[f5]").count, 2);
+	CHECK_U64(pid_rows(&rp, 200, "[f5]").total, 500 * US);
+	for (r = 0; r < rp.nr_rows; r++) {
+		if (!rp.rows[r].count || rp.rows[r].cause == rp.cause_sched)
+			continue;
+		rows += rp.rows[r].total_ns;
+		for (s = rp.rows[r].first_sub; s != UINT32_MAX; s = rp.subs[s].next)
+			if (rp.subs[s].count)
+				subs += rp.subs[s].total_ns;
+	}
+	CHECK_U64(rows, 500 * US);
+	CHECK_U64(subs, 500 * US);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_derived_basic();
+	test_commit_then_charge_again();
 	test_nesting();
 	test_restore_without_set();
 	test_lost_mid_stack();

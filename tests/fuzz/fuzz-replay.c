@@ -7,7 +7,9 @@
  * and stat/switch interleavings.  After the replay it checks what must
  * hold whatever the input: no negative or overlapping waits (a task's
  * charged time never exceeds the trace's span), histograms that agree with
- * their rows, nothing left provisional; then builds and writes the report.
+ * their rows, nothing left provisional, and every wait told to a watcher
+ * (the waits export) once, as the counters count it; then builds and
+ * writes the report.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -105,11 +107,52 @@ static void check(const struct lt_replay *rp)
 	}
 }
 
+/* The notes a watcher of the replay is told, by why not charged. */
+struct notes {
+	uint64_t by_drop[LT_DROP_NR];
+	uint64_t cpu_no_switch_in;
+};
+
+static int count_note(void *ctx, const struct lt_wait_note *n)
+{
+	struct notes *c = ctx;
+
+	if (n->kind != LT_NOTE_WAIT)
+		return 0;
+	if (n->drop >= LT_DROP_NR || (n->start_known && n->end_known &&
+				      n->end < n->start))
+		abort();
+	c->by_drop[n->drop]++;
+	c->cpu_no_switch_in += n->drop == LT_DROP_NO_SWITCH_IN &&
+			       n->state == LT_STATE_RUNNABLE;
+	return 0;
+}
+
+/* One note per wait each counter counts: the export adds up to the report. */
+static void check_notes(const struct lt_replay *rp, const struct notes *c)
+{
+	const struct lt_replay_stats *st = &rp->stats;
+
+	if (c->by_drop[LT_DROP_NONE] != st->charged_count ||
+	    c->by_drop[LT_DROP_USER_REQUESTED] != st->dropped_interruptible ||
+	    c->by_drop[LT_DROP_MAXTIME] != st->dropped_maxtime ||
+	    c->by_drop[LT_DROP_BEFORE_COMPLETE] != st->dropped_incomplete ||
+	    c->by_drop[LT_DROP_ACROSS_LOST] != st->dropped_gap ||
+	    c->by_drop[LT_DROP_PREEMPTED_OR_NEW] != st->cpu_waits_unwoken ||
+	    c->by_drop[LT_DROP_BEGAN_BEFORE] != st->began_before_trace ||
+	    c->by_drop[LT_DROP_UNFINISHED] != st->unfinished ||
+	    c->by_drop[LT_DROP_NO_SWITCH_IN] != st->no_switch_in ||
+	    c->by_drop[LT_DROP_LOST_TRACK] != st->discarded_lost ||
+	    c->cpu_no_switch_in != st->cpu_waits_no_switch_in)
+		abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct lt_replay_opts ro = { 0 };
+	struct notes notes = { { 0 } };
 	struct lt_report_priv *priv;
 	struct lt_error err;
 	uint64_t ts = 1000000000;
@@ -130,6 +173,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ro.from_ns = data[0] & 8 ? 500000 : -1;
 	ro.to_ns = data[0] & 16 ? 50000000 : -1;
 	ro.resolve = data[0] & 32 ? resolve : NULL;
+	ro.on_note = count_note;
+	ro.note_ctx = &notes;
 	priv->pub.options.window_ns = ro.window_ns;
 	priv->pub.options.from_ns = ro.from_ns;
 	priv->pub.options.to_ns = ro.to_ns;
@@ -148,6 +193,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (lt_replay_finish(&priv->replay) < 0)
 		goto out;
 	check(&priv->replay);
+	check_notes(&priv->replay, &notes);
 
 	priv->pub.path = "fuzz";
 	priv->pub.compression = "none";

@@ -37,6 +37,7 @@ design figure that does not hold is a failure.  Exit status: 0 pass, 1 fail,
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -44,7 +45,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import independent  # noqa: E402
 
-SCHEMA = 'latencytop-report/1'
+SCHEMA = 'latencytop-report/1'   # and its minor versions, 1.x
 WAITCPU = 'Scheduler: waiting for cpu'
 MS = 1_000_000
 COUNT_TOL = 0.03
@@ -123,7 +124,7 @@ def bad_rows(rows):
 
 
 def check_schema(ck, rep):
-    if not ck.ok(isinstance(rep, dict) and rep.get('schema') == SCHEMA, 'report schema',
+    if not ck.ok(isinstance(rep, dict) and re.fullmatch(re.escape(SCHEMA) + r'(\.[0-9]+)?', str(rep.get('schema'))), 'report schema',
                  f'got {rep.get("schema") if isinstance(rep, dict) else type(rep).__name__!r}, '
                  f'expected {SCHEMA!r}'):
         return False

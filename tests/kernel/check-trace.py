@@ -204,7 +204,7 @@ def check_analyzer(analyzer, trace, only=None, tasks=None):
     except ValueError as e:
         check(False, "latency-analyze prints JSON (%s)" % e)
         return
-    check(rep.get("schema") == "latencytop-report/1",
+    check(re.fullmatch(r"latencytop-report/1(\.[0-9]+)?", str(rep.get("schema"))),
           "schema is latencytop-report/1")
     check(rep.get("trace", {}).get("events", 0) > 0, "trace.events > 0")
     rows = collections.defaultdict(collections.Counter)

@@ -1560,7 +1560,8 @@ def check_report(out, fmt, want_partial, windows=False):
             d = json.loads(out.decode("utf-8"))
         except (ValueError, UnicodeDecodeError) as e:
             return "no JSON report (%s; %d bytes)" % (str(e)[:80], len(out))
-        if not isinstance(d, dict) or d.get("schema") != "latencytop-report/1":
+        if not isinstance(d, dict) or not re.fullmatch(r"latencytop-report/1(\.[0-9]+)?",
+                                                 str(d.get("schema"))):
             return "JSON without schema latencytop-report/1"
         if d.get("partial") is not want_partial:
             return "JSON partial is %r" % d.get("partial")

@@ -28,7 +28,7 @@ struct state {
 	enum lt_sort sort;
 	long view;
 	size_t proc, gsel, lsel, scroll;
-	bool quit, prompt, want_letter;
+	bool quit, prompt, want_letter, want_html;
 	char filter, msg[256];
 };
 
@@ -48,6 +48,7 @@ static struct state state(const struct lv_model *m)
 	s.quit = m->quit;
 	s.prompt = m->prompt;
 	s.want_letter = m->want_letter;
+	s.want_html = m->want_html;
 	s.filter = m->filter;
 	memcpy(s.msg, m->msg, sizeof(s.msg));
 	return s;
@@ -132,6 +133,7 @@ static void did(const struct lv_model *m, enum lv_request r, const struct state 
 		break;
 	case LV_REQ_WINDOW_NEXT: CHECK(m->view == 0); break;
 	case LV_REQ_WINDOW_PREV: CHECK(m->view == -1 && was->view == 0); break;
+	case LV_REQ_HTML:	CHECK(m->want_html && !was->want_html); break;
 	default:
 		CHECK(!"a request the test does not know: say what it does");
 	}

@@ -476,6 +476,80 @@ def check_windows():
               "%s: the chosen process again" % keys, title or "")
 
 
+def html_page(trace, keys, extra=(), cwd=None):
+    """'w' after @keys in a scratch directory: (status line, {name: text})."""
+    cwd = cwd or tempfile.mkdtemp(prefix="lv-html-")
+    env = dict(os.environ, COLUMNS="100", LINES="30", TERM="vt100")
+    r = subprocess.run([LV, "--dump", "-q"] + list(extra) + ["--keys", keys, trace],
+                       capture_output=True, text=True, env=env, cwd=cwd)
+    check(r.returncode == 0, "w: exit %d" % r.returncode, r.stderr)
+    pages = {}
+    for n in os.listdir(cwd):
+        if not os.path.isfile(os.path.join(cwd, n)):
+            continue
+        with open(os.path.join(cwd, n), encoding="utf-8") as f:
+            pages[n] = f.read()
+    status = r.stdout.split("\n")[:-1][-1] if r.stdout else ""
+    return status, pages
+
+
+def html_totals(text, section="global"):
+    """The Total column of the page's first table in <section id=...>."""
+    part = text.split('<section id="%s">' % section, 1)[1]
+    table = part.split("</table>", 1)[0]
+    # a row's values: maximum, average, p99, count, total, percent
+    return [int(re.findall(r'data-v="([\d.-]+)"', row)[4])
+            for row in re.findall(r"<tr class=[^>]*>(.*?)</tr>", table)]
+
+
+def check_html():
+    """w writes the page of what is shown: its range, filter, process."""
+    trace = TRACES[2]
+    stem = os.path.splitext(os.path.basename(trace))[0]
+    rep = json.loads(subprocess.run([LA, "-q", "--format=json", "-w", "5s", trace],
+                                    capture_output=True, text=True).stdout)
+    status, pages = html_page(trace, "w", ["-w", "5s"])
+    check(status == "wrote %s.html" % stem and list(pages) == [stem + ".html"],
+          "w: the whole trace's page, said on the status line", status + " " + str(list(pages)))
+    page = pages.get(stem + ".html", "")
+    check(html_totals(page) == [r["total_ns"] for r in rep["global"]],
+          "w: the page's global table is the whole trace's")
+    check('"timeline":{"threads":20' in page, "w: the page has a timeline")
+    # a window: its own table, its own file
+    status, pages = html_page(trace, "]w", ["-w", "5s"])
+    page = pages.get(stem + "-window0.html", "")
+    check(status == "wrote %s-window0.html" % stem, "]w: window 0's page", status)
+    check(html_totals(page) == [r["total_ns"] for r in rep["windows"][0]["global"]],
+          "]w: the page's global table is window 0's")
+    check("<p class=\"range\">Window 0: +0 s .. +5.00 s" in page, "]w: the page says which window")
+    # the filter and the process shown
+    second = rep["processes"][1]
+    status, pages = html_page(trace, "<Right>w")
+    page = pages.get(stem + ".html", "")
+    check(re.search(r'<details class="proc" id="p1" open data-name="[^"]*" data-pid="%d"'
+                    % second["pid"], page) is not None and page.count(" open data-name") == 1,
+          "<Right>w: the process shown is the page's open one")
+    letter = rep["processes"][0]["comm"][0]
+    status, pages = html_page(trace, "s%sw" % letter)
+    page = pages.get(stem + ".html", "")
+    check('id="filter" type="search" size="24" placeholder="name or pid (^ for its start)"'
+          ' value="^%s"' % letter in page, "s%sw: the page filters as the bar does" % letter)
+    # where it cannot write, it says so and goes on
+    ro = tempfile.mkdtemp(prefix="lv-html-ro-")
+    os.chmod(ro, 0o500)
+    if os.geteuid() != 0:
+        status, pages = html_page(trace, "w", cwd=ro)
+        check(status.startswith("cannot write %s.html: " % stem) and not pages,
+              "w in a read-only directory: said why", status)
+    else:
+        # root writes anywhere: a file of the same name that is a directory
+        os.chmod(ro, 0o700)
+        os.mkdir(os.path.join(ro, stem + ".html"))
+        status, pages = html_page(trace, "w", cwd=ro)
+        check(status.startswith("cannot write %s.html: " % stem),
+              "w where a directory has the page's name: said why", status)
+
+
 def check_errors():
     def expect(args, status, pattern, tty_env=None):
         r = run([LV] + args)
@@ -1110,6 +1184,7 @@ check_terminal()
 check_interrupt()
 check_keys()
 check_windows()
+check_html()
 check_options()
 check_errors()
 check_names()

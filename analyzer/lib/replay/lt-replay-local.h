@@ -98,6 +98,17 @@ int lt_rp_stack_seen(struct lt_replay *rp, uint32_t task, uint32_t stack);
 /* Resolve every stack and charge their rows to its cause. */
 int lt_rp_resolve_stacks(struct lt_replay *rp);
 
+/*
+ * Tell the watcher (opts.on_note) of wait @w of @task, charged (drop
+ * NONE) or dropped and why; @start_known/@end_known say which ends of @w
+ * the trace showed.  0, or -1 with rp->err set.
+ */
+int lt_rp_note(struct lt_replay *rp, uint32_t task, const struct wait *w,
+	       enum lt_wait_drop drop, bool start_known, bool end_known);
+/* The same for the wait @task is asleep in since its switch-out. */
+int lt_rp_note_sleep(struct lt_replay *rp, uint32_t task, enum lt_wait_drop drop,
+		     uint64_t end, bool end_known);
+
 /* Charging: 0, or -1 with rp->err set. */
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,

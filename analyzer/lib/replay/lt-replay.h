@@ -46,6 +46,52 @@ struct lt_stack_info {
 typedef int (*lt_stack_resolver)(void *ctx, const uint64_t *frames,
 				 unsigned int nr, struct lt_stack_info *out);
 
+/*
+ * Why a wait the replay saw was not charged; the names are the report's
+ * "dropped" counters, each of which counts its notes (lt_wait_note).
+ */
+#define LT_WAIT_DROPS(_)						\
+	_(NONE,			NULL)					\
+	_(USER_REQUESTED,	"interruptible_over_cutoff")		\
+	_(MAXTIME,		"over_maxtime")				\
+	_(BEFORE_COMPLETE,	"before_complete")			\
+	_(ACROSS_LOST,		"across_lost_events")			\
+	_(PREEMPTED_OR_NEW,	"cpu_waits_preempted_or_new")		\
+	_(BEGAN_BEFORE,		"began_before_trace")			\
+	_(UNFINISHED,		"unfinished")				\
+	_(NO_SWITCH_IN,		"no_switch_in")				\
+	_(LOST_TRACK,		"discarded_after_lost_events")
+
+#define LT_DROP_ENUM(name, text) LT_DROP_##name,
+enum lt_wait_drop { LT_WAIT_DROPS(LT_DROP_ENUM) LT_DROP_NR };
+#undef LT_DROP_ENUM
+const char *lt_wait_drop_name(enum lt_wait_drop drop);
+
+/*
+ * What the replay tells a watcher (lt_replay_opts.on_note), as it goes:
+ * every wait it saw, charged or dropped; and for waits charged
+ * provisionally (see replay.c), each re-charge of a task's provisional
+ * rows to an outer reason, and each commit of them (after which none
+ * re-charges).  A wait's cause may be a stack's, resolved only by
+ * lt_replay_finish(): lt_replay_cause() says it then.
+ */
+enum lt_note_kind { LT_NOTE_WAIT, LT_NOTE_RECHARGE, LT_NOTE_COMMIT };
+
+struct lt_wait_note {
+	enum lt_note_kind kind;
+	uint32_t task;
+	uint32_t cause;			/* WAIT, RECHARGE; 0: none known */
+	uint32_t stack;			/* WAIT: at switch-out, 0 for none */
+	enum lt_task_state state;	/* WAIT; OTHER: not known */
+	enum lt_wait_drop drop;		/* WAIT */
+	bool provisional;		/* WAIT, charged: may be re-charged */
+	bool start_known, end_known;	/* WAIT */
+	uint64_t start, end;		/* WAIT, where known */
+};
+
+/* 0, or -1 (errno set) to stop the replay: a failed write, LT_E_IO. */
+typedef int (*lt_note_fn)(void *ctx, const struct lt_wait_note *n);
+
 struct lt_replay_opts {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits above: user requested; 0 = keep all */
 	bool honour_maxtime;		/* drop waits above the reason's maxtime_us */
@@ -66,6 +112,9 @@ struct lt_replay_opts {
 	 */
 	void (*task_info)(void *ctx, int pid, int *tgid, bool *kthread);
 	void *task_info_ctx;
+	/* every wait seen, and re-charges (see lt_wait_note); NULL: none */
+	lt_note_fn on_note;
+	void *note_ctx;
 };
 
 struct lt_cause {
@@ -321,5 +370,7 @@ const uint64_t *lt_replay_stack_frames(const struct lt_replay *rp,
 unsigned int lt_replay_path(const struct lt_replay *rp, uint32_t path,
 			    uint32_t *reasons, unsigned int max);
 bool lt_replay_task_is_kthread(const struct lt_replay *rp, uint32_t task);
+/* A note's cause, once finished: a stack's resolved to the stack's cause. */
+uint32_t lt_replay_cause(const struct lt_replay *rp, uint32_t cause);
 
 #endif /* LT_REPLAY_H */

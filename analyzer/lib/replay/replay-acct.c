@@ -7,6 +7,7 @@
  * (row, path, stack) for drill-down; and the provisional rows of tasks
  * that may turn out to have been inside a reason all along.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -312,6 +313,46 @@ const char *lt_replay_str(const struct lt_replay *rp, uint32_t id)
 	return lt_strtab_get(&rp->strs, id);
 }
 
+/* ---- notes to a watcher (lt_wait_note) ------------------------------- */
+
+const char *lt_wait_drop_name(enum lt_wait_drop drop)
+{
+#define LT_DROP_NAME(name, text) [LT_DROP_##name] = text,
+	static const char *const names[LT_DROP_NR] = { LT_WAIT_DROPS(LT_DROP_NAME) };
+#undef LT_DROP_NAME
+
+	return (unsigned int)drop < LT_DROP_NR ? names[drop] : NULL;
+}
+
+uint32_t lt_replay_cause(const struct lt_replay *rp, uint32_t cause)
+{
+	if ((cause & STACK_CAUSE) && (cause & ~STACK_CAUSE) < rp->nr_stacks)
+		return rp->stacks[cause & ~STACK_CAUSE].cause;
+	return cause < rp->nr_causes ? cause : 0;
+}
+
+/* A watcher's failure (a write of the waits): errno says why. */
+static int note_failed(struct lt_replay *rp)
+{
+	lt_error_set(&rp->err, LT_E_IO, "cannot write the waits: %s",
+		     strerror(errno ? errno : EIO));
+	return -1;
+}
+
+static int note(struct lt_replay *rp, const struct lt_wait_note *n)
+{
+	errno = 0;
+	return rp->opts.on_note(rp->opts.note_ctx, n) < 0 ? note_failed(rp) : 0;
+}
+
+static int note_task(struct lt_replay *rp, enum lt_note_kind kind,
+		     uint32_t task, uint32_t cause)
+{
+	struct lt_wait_note n = { .kind = kind, .task = task, .cause = cause };
+
+	return rp->opts.on_note ? note(rp, &n) : 0;
+}
+
 /* ---- rows ----------------------------------------------------------- */
 
 static uint32_t row_get(struct lt_replay *rp, uint32_t task, uint32_t window,
@@ -443,7 +484,14 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 		if (sub_add(rp, to, path, sub.stack, sub.count, sub.total_ns,
 			    sub.max_ns, sub.max_at_ns) < 0)
 			return -1;
+		/*
+		 * Emptied whole: the row may be charged again in the same
+		 * stack (after a commit), and must then start from nothing.
+		 */
 		rp->subs[s].count = 0;
+		rp->subs[s].total_ns = 0;
+		rp->subs[s].max_ns = 0;
+		rp->subs[s].max_at_ns = 0;
 	}
 	f = &rp->rows[from];
 	lt_hist_free(&f->hist);
@@ -459,6 +507,8 @@ int lt_rp_commit_task(struct lt_replay *rp, uint32_t task)
 {
 	uint32_t r, to;
 
+	if (note_task(rp, LT_NOTE_COMMIT, task, 0) < 0)
+		return -1;
 	for (r = rp->tasks[task].first_row; r != UINT32_MAX;
 	     r = rp->rows[r].next_in_task) {
 		if (!rp->rows[r].provisional || !rp->rows[r].count)
@@ -480,7 +530,7 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task, uint32_t reason)
 	uint32_t cause, r, to;
 
 	cause = lt_rp_cause(rp, LT_CAUSE_ANNOTATED, reason, 0);
-	if (cause == UINT32_MAX)
+	if (cause == UINT32_MAX || note_task(rp, LT_NOTE_RECHARGE, task, cause) < 0)
 		return -1;
 	for (r = rp->tasks[task].first_row; r != UINT32_MAX;
 	     r = rp->rows[r].next_in_task) {
@@ -619,6 +669,36 @@ static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w)
 	return rp->cause_unknown;
 }
 
+int lt_rp_note(struct lt_replay *rp, uint32_t task, const struct wait *w,
+	       enum lt_wait_drop drop, bool start_known, bool end_known)
+{
+	struct lt_wait_note n = {
+		.kind = LT_NOTE_WAIT, .task = task, .stack = w->stack,
+		.state = w->state, .drop = drop, .start_known = start_known,
+		.end_known = end_known, .start = w->start, .end = w->end,
+	};
+
+	if (!rp->opts.on_note)
+		return 0;
+	/* a wait for a CPU is never re-charged: provisional only if blocked */
+	n.provisional = w->provisional && w->state != LT_STATE_RUNNABLE &&
+			drop == LT_DROP_NONE;
+	n.cause = w->state == LT_STATE_OTHER ? 0 : wait_cause(rp, w);
+	return note(rp, &n);
+}
+
+int lt_rp_note_sleep(struct lt_replay *rp, uint32_t task, enum lt_wait_drop drop,
+		     uint64_t end, bool end_known)
+{
+	const struct lt_task *t = &rp->tasks[task];
+	struct wait w;
+
+	if (!rp->opts.on_note)
+		return 0;
+	lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, end);
+	return lt_rp_note(rp, task, &w, drop, true, end_known);
+}
+
 /*
  * LatencyTOP: long interruptible waits are user requested (select,
  * sleep); an idle kernel thread waiting for work is the same thing.
@@ -683,24 +763,26 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	if (lt_rp_before_complete(rp, w->start)) {
 		st->dropped_incomplete++;
 		st->dropped_incomplete_ns += dur;
-		return 0;
+		return lt_rp_note(rp, task, w, LT_DROP_BEFORE_COMPLETE, true, true);
 	}
 	if (lt_rp_across_gap(rp, w->start)) {
 		st->dropped_gap++;
 		st->dropped_gap_ns += dur;
-		return 0;
+		return lt_rp_note(rp, task, w, LT_DROP_ACROSS_LOST, true, true);
 	}
 	if (w->maxtime_us && rp->opts.honour_maxtime &&
 	    dur > (uint64_t)w->maxtime_us * 1000 &&
 	    !user_requested(rp, w, dur)) {
 		st->dropped_maxtime++;
 		st->dropped_maxtime_ns += dur;
-		return 0;
+		return lt_rp_note(rp, task, w, LT_DROP_MAXTIME, true, true);
 	}
 	win = rp->opts.window_ns ? (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
 	if (user_requested(rp, w, dur)) {
 		st->dropped_interruptible++;
 		st->dropped_interruptible_ns += dur;
+		if (lt_rp_note(rp, task, w, LT_DROP_USER_REQUESTED, true, true) < 0)
+			return -1;
 		/* only charged waits need a window: shown where there is one */
 		if (win >= MAX_WINDOWS)
 			return 0;
@@ -749,6 +831,8 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	rp->tasks[task].charged_ns += dur;
 	st->charged_ns += dur;
 	st->charged_count++;
+	if (lt_rp_note(rp, task, w, LT_DROP_NONE, true, true) < 0)
+		return -1;
 	if (w->state == LT_STATE_RUNNABLE)
 		return 0;
 	return sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);

@@ -76,6 +76,16 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 }
 
+/* A wait for a CPU of @ti that is not charged, for the watcher. */
+static int note_cpu_wait(struct lt_replay *rp, uint32_t ti, uint64_t start,
+			 uint64_t end, bool end_known, enum lt_wait_drop drop)
+{
+	struct wait w = { .state = LT_STATE_RUNNABLE, .start = start,
+			  .end = end };
+
+	return lt_rp_note(rp, ti, &w, drop, true, end_known);
+}
+
 /*
  * Task @ti starts running on @cpu at @ts: the wait it was in ends here.
  * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
@@ -100,6 +110,9 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		/* no sched_wakeup seen: waking, else running, ends the wait */
 		if (!seen && !(t->flags & LT_TASK_WAKING)) {
 			rp->stats.no_switch_in++;
+			if (lt_rp_note_sleep(rp, ti, LT_DROP_NO_SWITCH_IN, 0,
+					     false) < 0)
+				return -1;
 			break;
 		}
 		wake = t->flags & LT_TASK_WAKING ? t->waking_ts : ts;
@@ -109,6 +122,9 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		if (wake < ts && !seen) {
 			rp->stats.no_switch_in++;
 			rp->stats.cpu_waits_no_switch_in++;
+			if (note_cpu_wait(rp, ti, wake, 0, false,
+					  LT_DROP_NO_SWITCH_IN) < 0)
+				return -1;
 		}
 		else if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
 			return -1;
@@ -129,12 +145,18 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			    !lt_rp_across_gap(rp, t->rq_start)) {
 				rp->stats.cpu_waits_unwoken++;
 				rp->stats.cpu_waits_unwoken_ns += ts - t->rq_start;
+				if (note_cpu_wait(rp, ti, t->rq_start, ts, true,
+						  LT_DROP_PREEMPTED_OR_NEW) < 0)
+					return -1;
 			}
 			break;
 		}
 		if (!seen) {
 			rp->stats.no_switch_in++;
 			rp->stats.cpu_waits_no_switch_in++;
+			if (note_cpu_wait(rp, ti, rp->tasks[ti].rq_start, 0, false,
+					  LT_DROP_NO_SWITCH_IN) < 0)
+				return -1;
 		} else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
 			return -1;
 		break;
@@ -235,8 +257,16 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 		/* asleep since before we looked: its start is unknown */
 		if (t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
 		    !was_active && !(t->flags & LT_TASK_BORN) &&
-		    !lt_rp_outside(rp, ev->ts))
+		    !lt_rp_outside(rp, ev->ts)) {
+			/* asleep how, since when and in what: not known */
+			struct wait w = { .state = LT_STATE_OTHER, .end = ev->ts };
+
 			rp->stats.began_before_trace++;
+			if (lt_rp_note(rp, ti, &w, LT_DROP_BEGAN_BEFORE, false,
+				       true) < 0)
+				return -1;
+			t = &rp->tasks[ti];
+		}
 		/* runnable now, but no wait we measured ended here */
 		t->run = LT_RUN_RUNNABLE;
 		t->flags &= ~(LT_TASK_WOKEN | LT_TASK_QUEUED);
@@ -307,8 +337,17 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	 * whose state the trace never showed).
 	 */
 	if (start < rp->stats.first_ts) {
-		if (!lt_rp_outside(rp, ev->ts))
+		if (!lt_rp_outside(rp, ev->ts)) {
+			/* the kernel's delay says when; what it was in, not */
+			struct wait before = { .state = state, .start = start,
+					       .end = ev->ts };
+
 			rp->stats.began_before_trace++;
+			if (lt_rp_note(rp, ti, &before, LT_DROP_BEGAN_BEFORE,
+				       true, true) < 0)
+				return -1;
+			t = &rp->tasks[ti];
+		}
 		t->run = LT_RUN_RUNNABLE;
 		t->flags &= ~LT_TASK_PENDING;
 		t->flags |= LT_TASK_WOKEN;
@@ -620,8 +659,14 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 
 		if (t->last_cpu != ev->cpu)
 			continue;
-		if (t->run == LT_RUN_SLEEPING || (t->flags & LT_TASK_PENDING))
+		if (t->run == LT_RUN_SLEEPING || (t->flags & LT_TASK_PENDING)) {
 			st->discarded_lost++;
+			/* woken, its blocked part had ended; asleep, not yet */
+			if (lt_rp_note_sleep(rp, i, LT_DROP_LOST_TRACK, t->wake_ts,
+					     (t->flags & LT_TASK_PENDING) != 0) < 0)
+				return -1;
+			t = &rp->tasks[i];
+		}
 		if (t->run != LT_RUN_OTHER)
 			t->run = LT_RUN_UNKNOWN;
 		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN |
@@ -809,6 +854,8 @@ int lt_replay_finish(struct lt_replay *rp)
 		} else if (rp->tasks[i].run == LT_RUN_SLEEPING) {
 			/* LatencyTOP charges a wait when it ends: this never did */
 			rp->stats.unfinished++;
+			if (lt_rp_note_sleep(rp, i, LT_DROP_UNFINISHED, 0, false) < 0)
+				return -1;
 		}
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;

@@ -50,11 +50,16 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 		csv_str(out, r->reason);
 		fputc(',', out);
 		csv_str(out, r->argument);
-		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%.3f,",
+		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			lt_cause_kind_name(r->kind), r->count, r->total_ns, r->max_ns,
-			r->avg_ns, r->p50_ns, r->p90_ns, r->p99_ns, r->max_at_ns,
-			r->percent);
+			r->avg_ns);
+		/* unknown (merged from a report without histograms): empty */
+		if (r->no_percentiles)
+			fputs(",,,", out);
+		else
+			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->p50_ns,
+				r->p90_ns, r->p99_ns);
+		fprintf(out, ",%" PRIu64 ",%.3f,", r->max_at_ns, r->percent);
 		if (kthread >= 0)
 			fputc(kthread ? '1' : '0', out);
 		/* added at the end, as the schema promises columns are */

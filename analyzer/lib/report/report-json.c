@@ -1,16 +1,23 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * report-json.c - the report as JSON, schema "latencytop-report/1"
+ * report-json.c - the report as JSON, schema "latencytop-report/1.1"
  * (docs/report-schema.md).  Fields are only ever added, never renamed.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "lt-hist.h"
 #include "lt-report-local.h"
 
-/* Valid UTF-8 passes; control characters and stray bytes are escaped. */
-static void put_str(FILE *out, const char *s)
+/*
+ * Valid UTF-8 passes; control characters and stray bytes are escaped.
+ * @script: the string goes inside an HTML <script> element, which ends
+ * at the first "</script" and where "<!--" changes the parsing: so '<',
+ * '>' and '&' are escaped too, and U+2028 and U+2029, which end a line
+ * in JavaScript before ES2019.
+ */
+static void put_str_as(FILE *out, const char *s, bool script)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -22,8 +29,15 @@ static void put_str(FILE *out, const char *s)
 			fprintf(out, "\\%c", *p++);
 			continue;
 		}
-		if (*p < 0x20 || *p == 0x7f) {
+		if (*p < 0x20 || *p == 0x7f ||
+		    (script && (*p == '<' || *p == '>' || *p == '&'))) {
 			fprintf(out, "\\u%04x", *p++);
+			continue;
+		}
+		if (script && p[0] == 0xe2 && p[1] == 0x80 &&
+		    (p[2] == 0xa8 || p[2] == 0xa9)) {
+			fprintf(out, "\\u%04x", p[2] == 0xa8 ? 0x2028 : 0x2029);
+			p += 3;
 			continue;
 		}
 		if (*p < 0x80) {
@@ -42,6 +56,21 @@ static void put_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+static void put_str(FILE *out, const char *s)
+{
+	put_str_as(out, s, false);
+}
+
+void lt_report_json_str(FILE *out, const char *s)
+{
+	put_str(out, s);
+}
+
+void lt_report_json_script_str(FILE *out, const char *s)
+{
+	put_str_as(out, s, true);
+}
+
 static void put_strs(FILE *out, const char *const *v, unsigned int n)
 {
 	unsigned int i;
@@ -55,6 +84,21 @@ static void put_strs(FILE *out, const char *const *v, unsigned int n)
 	fputc(']', out);
 }
 
+/* {"sub_buckets":16,"min_ns":..,"buckets":[[low_ns,count],...]} */
+static void put_hist(FILE *out, const struct lt_report_row *row)
+{
+	size_t i;
+
+	if (!row->buckets)
+		return;
+	fprintf(out, ",\"hist\":{\"sub_buckets\":%u,\"min_ns\":%" PRIu64
+		",\"buckets\":[", LT_HIST_SUB, row->min_ns);
+	for (i = 0; i < row->nr_buckets; i++)
+		fprintf(out, "%s[%" PRIu64 ",%" PRIu64 "]", i ? "," : "",
+			row->buckets[i].low_ns, row->buckets[i].count);
+	fputs("]}", out);
+}
+
 static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 {
 	size_t i;
@@ -64,12 +108,20 @@ static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 	fputs(",\"argument\":", out);
 	put_str(out, row->argument);
 	fprintf(out, ",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
-		",\"max_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64
-		",\"p90_ns\":%" PRIu64 ",\"p99_ns\":%" PRIu64 ",\"max_at_ns\":%" PRIu64
-		",\"max_tid\":%d,\"percent\":%.3f,\"worst\":[",
+		",\"max_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64,
 		lt_cause_kind_name(row->kind), row->count, row->total_ns, row->max_ns,
-		row->avg_ns, row->p50_ns, row->p90_ns, row->p99_ns, row->max_at_ns,
-		row->max_tid, row->percent);
+		row->avg_ns);
+	/* merged from rows without histograms: not known, not 0 */
+	if (row->no_percentiles)
+		fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
+	else
+		fprintf(out, ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
+			",\"p99_ns\":%" PRIu64, row->p50_ns, row->p90_ns,
+			row->p99_ns);
+	fprintf(out, ",\"max_at_ns\":%" PRIu64 ",\"max_tid\":%d,\"percent\":%.3f",
+		row->max_at_ns, row->max_tid, row->percent);
+	put_hist(out, row);
+	fputs(",\"worst\":[", out);
 	for (i = 0; i < row->nr_worst; i++)
 		fprintf(out, "%s{\"dur_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 			",\"tid\":%d}", i ? "," : "", row->worst[i].dur_ns,
@@ -130,6 +182,58 @@ static void put_uncharged(FILE *out, const struct lt_report_uncharged *u)
 		u->count, u->total_ns, u->max_ns);
 }
 
+/* A merged report's tables per command. */
+static void put_commands(FILE *out, const struct lt_report_view *v)
+{
+	size_t i;
+
+	fputs(",\n\"commands\":[", out);
+	for (i = 0; i < v->nr_commands; i++) {
+		const struct lt_report_command *c = &v->commands[i];
+
+		fprintf(out, "%s\n {\"comm\":", i ? "," : "");
+		put_str(out, c->comm);
+		fprintf(out, ",\"kernel_thread\":%s,\"processes\":%" PRIu64
+			",\"total_ns\":%" PRIu64 ",\"coverage\":",
+			c->kernel_thread ? "true" : "false", c->processes,
+			c->total_ns);
+		put_coverage(out, &c->coverage);
+		put_uncharged(out, &c->user_requested);
+		fputs(",\"reasons\":", out);
+		put_rows(out, c->rows, c->nr_rows, true, "  ");
+		fputc('}', out);
+	}
+	fputc(']', out);
+}
+
+/* A merged report's traces, by id. */
+static void put_traces(FILE *out, const struct lt_report *r)
+{
+	size_t i;
+
+	fprintf(out, "\"merged_reports\":%" PRIu64 ",\"traces\":[",
+		r->merged_reports);
+	for (i = 0; i < r->nr_traces; i++) {
+		const struct lt_report_trace *t = &r->traces[i];
+
+		fprintf(out, "%s\n {\"id\":", i ? "," : "");
+		put_str(out, t->id);
+		fputs(",\"path\":", out);
+		put_str(out, t->path);
+		fputs(",\"format\":", out);
+		put_str(out, t->format);
+		fputs(",\"uname\":", out);
+		put_str(out, t->uname);
+		fputs(",\"clock\":", out);
+		put_str(out, t->clock);
+		fprintf(out, ",\"cpus\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%"
+			PRIu64 ",\"events\":%" PRIu64 ",\"lost_events\":%" PRIu64
+			",\"reports\":%" PRIu64 "}", t->cpus, t->start_ns,
+			t->end_ns, t->events, t->lost_events, t->reports);
+	}
+	fputs("],\n", out);
+}
+
 /* The tables of one view, as members of the enclosing object. */
 static void put_view(FILE *out, const struct lt_report_view *v)
 {
@@ -145,7 +249,14 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
-		fprintf(out, "%s\n {\"pid\":%d,\"comm\":", i ? "," : "", p->pid);
+		fprintf(out, "%s\n {\"pid\":%d,", i ? "," : "", p->pid);
+		/* merged: whose, and as of when its names are */
+		if (p->trace) {
+			fputs("\"trace\":", out);
+			put_str(out, p->trace);
+			fprintf(out, ",\"as_of_ns\":%" PRIu64 ",", p->as_of_ns);
+		}
+		fputs("\"comm\":", out);
 		put_str(out, p->comm);
 		fprintf(out, ",\"kernel_thread\":%s,\"total_ns\":%" PRIu64
 			",\"coverage\":", p->kernel_thread ? "true" : "false",
@@ -169,6 +280,8 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 		fputs("]}", out);
 	}
 	fputs("]", out);
+	if (v->nr_commands)
+		put_commands(out, v);
 }
 
 static void put_i64_or_null(FILE *out, int64_t v)
@@ -196,12 +309,14 @@ static const char *sort_name(enum lt_sort s)
 int lt_report_write_json(const struct lt_report *r, FILE *out)
 {
 	const struct lt_options *o = &r->options;
+	char id[LT_REPORT_ID_LEN];
 	size_t i;
 	int cpu;
 
 	fprintf(out, "{\"schema\":\"%s\",\"generator\":\"latency-analyze %s\",\n",
 		LT_REPORT_SCHEMA, LT_VERSION_STRING);
-	fputs("\"trace\":{\"path\":", out);
+	fprintf(out, "\"trace\":{\"id\":\"%s\",\"path\":",
+		lt_report_id_of(r, id, sizeof(id)));
 	put_str(out, r->path);
 	fputs(",\"format\":", out);
 	put_str(out, lt_report_format(r));
@@ -310,6 +425,8 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		fputs("null", out);
 	fputs(",\n", out);
 
+	if (r->nr_traces)
+		put_traces(out, r);
 	put_view(out, &r->whole);
 	fputs(",\n\"windows\":[", out);
 	for (i = 0; i < r->nr_windows; i++) {

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lt-hist.h"
 #include "lt-json.h"
 #include "lt-report-local.h"
 
@@ -204,10 +205,91 @@ static int read_stack(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* One [low_ns, count] pair of a histogram: 0, or -1 (said). */
+static int read_bucket(struct reader *rd, const struct lt_json *e,
+		       const char *where, struct lt_report_bucket *b)
+{
+	const struct lt_json *lo, *n;
+
+	if (e->type != LT_JSON_ARRAY || e->nr != 2)
+		return bad(rd, where, "expected [low_ns, count]");
+	lo = e->child;
+	n = lo->next;
+	if (lo->type != LT_JSON_NUMBER || !lo->is_u64 ||
+	    n->type != LT_JSON_NUMBER || !n->is_u64)
+		return bad(rd, where, "expected two whole numbers of 0 or more");
+	/* a bucket's own bound, or the percentiles would be made up */
+	if (lt_hist_bucket_low(lt_hist_bucket(lo->u64)) != lo->u64)
+		return bad(rd, where, "low_ns is no bucket's lower bound "
+			   "(16 buckets per power of two)");
+	if (!n->u64)
+		return bad(rd, where, "an empty bucket (only those hit are listed)");
+	b->low_ns = lo->u64;
+	b->count = n->u64;
+	return 0;
+}
+
+/*
+ * A row's histogram (schema 1.1): it must hold the row's waits exactly,
+ * its shortest in the first bucket and its longest in the last, or a
+ * merge would carry the damage into percentiles nobody can check.
+ */
+static int read_hist(struct reader *rd, const struct lt_json *o,
+		     const char *where, struct lt_report_row *r)
+{
+	const struct lt_json *h = lt_json_get(o, "hist"), *a, *e;
+	struct lt_report_bucket *bk;
+	uint64_t sub = 0, sum = 0;
+	char w[256], wb[300];
+	bool failed;
+	size_t i;
+
+	if (!h || h->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "hist", -1);
+	if (need_object(rd, h, w) < 0 ||
+	    get_u64(rd, h, "sub_buckets", w, &sub) < 0 ||
+	    get_u64(rd, h, "min_ns", w, &r->min_ns) < 0)
+		return -1;
+	if (sub != LT_HIST_SUB)
+		return bad(rd, w, "sub_buckets is not 16, the only layout read");
+	a = get_array(rd, h, "buckets", w, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr) {
+		if (r->count)
+			return bad(rd, w, "no buckets for the row's waits");
+		return 0;
+	}
+	bk = lt_report_alloc(rd->priv, a->nr, sizeof(*bk));
+	if (!bk)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		at(wb, sizeof(wb), w, "buckets", (long)i);
+		if (read_bucket(rd, e, wb, &bk[i]) < 0)
+			return -1;
+		if (i && bk[i].low_ns <= bk[i - 1].low_ns)
+			return bad(rd, wb, "buckets out of ascending order");
+		sum += bk[i].count;
+		if (sum < bk[i].count)
+			return bad(rd, wb, "counts overflow 64 bits");
+	}
+	if (sum != r->count)
+		return bad(rd, w, "its buckets do not add up to the row's count");
+	if (r->min_ns > r->max_ns ||
+	    lt_hist_bucket(r->min_ns) != lt_hist_bucket(bk[0].low_ns) ||
+	    lt_hist_bucket(r->max_ns) != lt_hist_bucket(bk[i - 1].low_ns))
+		return bad(rd, w, "min_ns and the row's max_ns are not in its "
+			   "first and last buckets");
+	r->buckets = bk;
+	r->nr_buckets = i;
+	return 0;
+}
+
 static int read_row(struct reader *rd, const struct lt_json *o,
 		    const char *where, struct lt_report_row *r)
 {
-	const struct lt_json *a, *e;
+	const struct lt_json *a, *e, *v;
 	const char *kind = NULL;
 	uint64_t sum = 0;
 	bool failed;
@@ -227,8 +309,12 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
 	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
 	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
-	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0)
+	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0 ||
+	    read_hist(rd, o, where, r) < 0)
 		return -1;
+	/* null: merged from a row without a histogram, so not known */
+	v = lt_json_get(o, "p50_ns");
+	r->no_percentiles = v && v->type == LT_JSON_NULL;
 	/* the names the JSON writer gives */
 	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
 		;
@@ -353,6 +439,16 @@ static int read_uncharged(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+static bool find_trace(const struct lt_report *r, const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_traces; i++)
+		if (!strcmp(r->traces[i].id, id))
+			return true;
+	return false;
+}
+
 static int read_process(struct reader *rd, const struct lt_json *o,
 			const char *where, struct lt_report_process *p)
 {
@@ -363,6 +459,8 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 
 	if (need_object(rd, o, where) < 0 ||
 	    get_int(rd, o, "pid", where, &p->pid) < 0 ||
+	    get_str(rd, o, "trace", where, &p->trace, true) < 0 ||
+	    get_u64(rd, o, "as_of_ns", where, &p->as_of_ns) < 0 ||
 	    get_str(rd, o, "comm", where, &p->comm, false) < 0 ||
 	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
@@ -373,6 +471,10 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	for (i = 0; i < p->nr_rows; i++)
 		if (p->rows[i].max_ns > p->max_ns)
 			p->max_ns = p->rows[i].max_ns;
+	/* a merged report's: one of its traces, or merges would mix them */
+	if (p->trace && !find_trace(&rd->priv->pub, p->trace))
+		return bad(rd, at(w, sizeof(w), where, "trace", -1),
+			   "not the id of one of the report's traces");
 	a = get_array(rd, o, "threads", where, &failed);
 	if (failed)
 		return -1;
@@ -397,6 +499,44 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/* A merged report's tables per command. */
+static int read_commands(struct reader *rd, const struct lt_json *o,
+			 const char *where, struct lt_report_view *v)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[256];
+	size_t i, k;
+
+	a = get_array(rd, o, "commands", where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	v->commands = lt_report_alloc(rd->priv, a->nr, sizeof(*v->commands));
+	if (!v->commands)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		struct lt_report_command *c = &v->commands[i];
+
+		at(w, sizeof(w), where, "commands", (long)i);
+		if (need_object(rd, e, w) < 0 ||
+		    get_str(rd, e, "comm", w, &c->comm, false) < 0 ||
+		    get_bool(rd, e, "kernel_thread", w, &c->kernel_thread) < 0 ||
+		    get_u64(rd, e, "processes", w, &c->processes) < 0 ||
+		    get_u64(rd, e, "total_ns", w, &c->total_ns) < 0 ||
+		    read_coverage(rd, e, w, &c->coverage) < 0 ||
+		    read_uncharged(rd, e, w, &c->user_requested) < 0 ||
+		    read_rows(rd, e, "reasons", w, &c->rows, &c->nr_rows) < 0)
+			return -1;
+		for (k = 0; k < c->nr_rows; k++)
+			if (c->rows[k].max_ns > c->max_ns)
+				c->max_ns = c->rows[k].max_ns;
+	}
+	v->nr_commands = i;
+	return 0;
+}
+
 static int read_view(struct reader *rd, const struct lt_json *o,
 		     const char *where, struct lt_report_view *v)
 {
@@ -417,17 +557,19 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "processes", where, &failed);
 	if (failed)
 		return -1;
-	if (!a || !a->nr)
-		return 0;
-	v->processes = lt_report_alloc(rd->priv, a->nr, sizeof(*v->processes));
-	if (!v->processes)
-		return nomem(rd);
-	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
-		if (read_process(rd, e, at(w, sizeof(w), where, "processes", (long)i),
-				 &v->processes[i]) < 0)
-			return -1;
-	v->nr_processes = i;
-	return 0;
+	if (a && a->nr) {
+		v->processes = lt_report_alloc(rd->priv, a->nr,
+					       sizeof(*v->processes));
+		if (!v->processes)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++)
+			if (read_process(rd, e, at(w, sizeof(w), where,
+						   "processes", (long)i),
+					 &v->processes[i]) < 0)
+				return -1;
+		v->nr_processes = i;
+	}
+	return read_commands(rd, o, where, v);
 }
 
 /* options.pids or .tids: task ids, into *@out of *@nr */
@@ -651,6 +793,90 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 	return 0;
 }
 
+/* A merged report's traces: ids unique and in order, as merges make them. */
+static int read_traces(struct reader *rd, const struct lt_json *root,
+		       struct lt_report *r)
+{
+	const struct lt_json *a, *e;
+	bool failed;
+	char w[64];
+	size_t i;
+
+	if (get_u64(rd, root, "merged_reports", "", &r->merged_reports) < 0)
+		return -1;
+	a = get_array(rd, root, "traces", "", &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	r->traces = lt_report_alloc(rd->priv, a->nr, sizeof(*r->traces));
+	if (!r->traces)
+		return nomem(rd);
+	for (i = 0, e = a->child; e; e = e->next, i++) {
+		struct lt_report_trace *t = &r->traces[i];
+
+		at(w, sizeof(w), "", "traces", (long)i);
+		t->reports = 1;
+		if (need_object(rd, e, w) < 0 ||
+		    get_str(rd, e, "id", w, &t->id, false) < 0 ||
+		    get_str(rd, e, "path", w, &t->path, false) < 0 ||
+		    get_str(rd, e, "format", w, &t->format, false) < 0 ||
+		    get_str(rd, e, "uname", w, &t->uname, false) < 0 ||
+		    get_str(rd, e, "clock", w, &t->clock, false) < 0 ||
+		    get_int(rd, e, "cpus", w, &t->cpus) < 0 ||
+		    get_u64(rd, e, "start_ns", w, &t->start_ns) < 0 ||
+		    get_u64(rd, e, "end_ns", w, &t->end_ns) < 0 ||
+		    get_u64(rd, e, "events", w, &t->events) < 0 ||
+		    get_u64(rd, e, "lost_events", w, &t->lost_events) < 0 ||
+		    get_u64(rd, e, "reports", w, &t->reports) < 0)
+			return -1;
+		if (i && strcmp(r->traces[i - 1].id, t->id) >= 0)
+			return bad(rd, w, "ids not unique and in ascending order");
+	}
+	r->nr_traces = i;
+	if (!r->merged_reports)
+		r->merged_reports = 1;
+	return 0;
+}
+
+/*
+ * "latencytop-report/1" and "latencytop-report/1.N" (minor versions only
+ * add fields); another major version is a report this one cannot read,
+ * which says so apart from a file that is no report at all.
+ */
+static int check_schema(struct reader *rd, const struct lt_json *v)
+{
+	static const char family[] = "latencytop-report/";
+	const char *s, *p;
+
+	if (!v || v->type != LT_JSON_STRING || strlen(v->str) != v->str_len)
+		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA_MAJOR
+			   "\" or \"" LT_REPORT_SCHEMA_MAJOR ".x\"");
+	s = v->str;
+	if (!strncmp(s, LT_REPORT_SCHEMA_MAJOR, strlen(LT_REPORT_SCHEMA_MAJOR))) {
+		p = s + strlen(LT_REPORT_SCHEMA_MAJOR);
+		if (!*p)
+			return 0;
+		if (*p++ == '.' && *p >= '0' && *p <= '9') {
+			while (*p >= '0' && *p <= '9')
+				p++;
+			if (!*p)
+				return 0;
+		}
+	}
+	if (!strncmp(s, family, strlen(family))) {
+		char shown[64];
+
+		lt_shown_copy(shown, sizeof(shown), s);
+		lt_error_set(rd->err, LT_E_SCHEMA, "%s: report schema \"%s\": this "
+			     "version reads " LT_REPORT_SCHEMA_MAJOR " and its "
+			     "minor versions (1.x) only", rd->path, shown);
+		return -1;
+	}
+	return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA_MAJOR "\" or \""
+		   LT_REPORT_SCHEMA_MAJOR ".x\"");
+}
+
 static int read_report(struct reader *rd, const struct lt_json *root)
 {
 	static const char *const core[] = { "trace", "global", "processes" };
@@ -667,9 +893,11 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	r->compression = "none";
 	r->format = "trace-cmd";	/* reports saved before it say none */
 	schema = lt_json_get(root, "schema");
-	if (!schema || schema->type != LT_JSON_STRING ||
-	    strcmp(schema->str, LT_REPORT_SCHEMA))
-		return bad(rd, "schema", "not \"" LT_REPORT_SCHEMA "\"");
+	if (check_schema(rd, schema) < 0)
+		return -1;
+	r->schema = lt_report_strdup(rd->priv, schema->str);
+	if (!r->schema)
+		return nomem(rd);
 	/* the schema's core: a file without them is no report, however valid */
 	for (i = 0; i < sizeof(core) / sizeof(core[0]); i++) {
 		e = lt_json_get(root, core[i]);
@@ -678,6 +906,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	}
 	t = lt_json_get(root, "trace");
 	if (need_object(rd, t, "trace") < 0 ||
+	    get_str(rd, t, "id", "trace", &r->id, true) < 0 ||
 	    get_str(rd, t, "path", "trace", &r->path, false) < 0 ||
 	    get_str(rd, t, "format", "trace", &r->format, false) < 0 ||
 	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
@@ -698,7 +927,17 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
 	    read_trace_lists(rd, t, r) < 0)
 		return -1;
+	/* a report saved before 1.1: the id lt_analyze() would have given */
+	if (!r->id || !*r->id) {
+		char id[LT_REPORT_ID_LEN];
+
+		r->id = lt_report_strdup(rd->priv, lt_report_id_of(r, id, sizeof(id)));
+		if (!r->id)
+			return nomem(rd);
+	}
 	if (read_dropped(rd, root, r) < 0)
+		return -1;
+	if (read_traces(rd, root, r) < 0)
 		return -1;
 	if (read_options(rd, root, &r->options) < 0 ||
 	    get_bool(rd, root, "partial", "", &r->partial) < 0 ||

@@ -127,6 +127,8 @@ static void view_widths(const struct lt_report *r,
 	w->avg = (int)strlen("Average");
 	w->total = (int)strlen("Total");
 	widen(w, r, v->global, v->nr_global, 0);
+	for (i = 0; i < v->nr_commands; i++)
+		widen(w, r, v->commands[i].rows, v->commands[i].nr_rows, 0);
 	for (i = 0; i < procs_shown(r, v); i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
@@ -302,6 +304,17 @@ static void put_uncharged(FILE *out, const struct lt_report *r,
 		lt_format_duration(max, sizeof(max), u->max_ns));
 }
 
+int lt_report_text_task_head(const struct lt_report *r,
+			     const struct lt_report_coverage *c,
+			     const struct lt_report_uncharged *u, int indent,
+			     FILE *out)
+{
+	if (c)
+		put_coverage(out, c);
+	put_uncharged(out, r, u, indent);
+	return ferror(out) ? -1 : 0;
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
@@ -314,13 +327,35 @@ static void put_view(FILE *out, const struct lt_report *r,
 	if (v->nr_global)
 		put_rows(out, r, v->global, v->nr_global, 0, &w);
 
+	/* a merged report's "all postgres processes" */
+	for (i = 0; i < v->nr_commands; i++) {
+		const struct lt_report_command *c = &v->commands[i];
+
+		fputs("\nCommand ", out);
+		put_str(out, c->comm);
+		fprintf(out, "%s, %" PRIu64 " process%s: %s\n",
+			c->kernel_thread ? " [kernel thread]" : "", c->processes,
+			c->processes == 1 ? "" : "es",
+			lt_format_duration(total, sizeof(total), c->total_ns));
+		put_coverage(out, &c->coverage);
+		put_uncharged(out, r, &c->user_requested, 0);
+		if (c->nr_rows)
+			put_rows(out, r, c->rows, c->nr_rows, 0, &w);
+	}
+
 	for (i = 0; i < shown; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
 		fputs("\nProcess ", out);
 		put_str(out, p->comm);
-		fprintf(out, " (%d)%s: %s\n", p->pid,
-			p->kernel_thread ? " [kernel thread]" : "",
+		fprintf(out, " (%d)%s", p->pid,
+			p->kernel_thread ? " [kernel thread]" : "");
+		/* a merge's processes of different traces may share a pid */
+		if (p->trace && r->nr_traces > 1) {
+			fputs(" in ", out);
+			put_str(out, p->trace);
+		}
+		fprintf(out, ": %s\n",
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
 		put_uncharged(out, r, &p->user_requested, 0);
@@ -644,9 +679,49 @@ static void put_unordered(FILE *out, const struct lt_report *r)
 	fputc('\n', out);
 }
 
+/* A merged report: its traces, then what was lost and not charged. */
+static int put_merged_header(const struct lt_report *r, FILE *out)
+{
+	char dur[32], from[32], item[400];
+	size_t i;
+	int col;
+
+	fprintf(out, "latency-analyze %s: merged from %" PRIu64 " report%s of "
+		"%zu trace%s%s\n", LT_VERSION_STRING, r->merged_reports,
+		r->merged_reports == 1 ? "" : "s", r->nr_traces,
+		r->nr_traces == 1 ? "" : "s",
+		r->partial ? "  ** PARTIAL REPORT **" : "");
+	for (i = 0; i < r->nr_traces; i++) {
+		const struct lt_report_trace *t = &r->traces[i];
+
+		fprintf(out, "%-*s", HEAD_W, i ? "" : "Traces:");
+		col = HEAD_W;
+		snprintf(item, sizeof(item), "%s %s: %s from %s, %d CPU%s, %" PRIu64
+			 " events, %" PRIu64 " report%s%s%s", t->id, t->path,
+			 lt_format_duration(dur, sizeof(dur), t->end_ns - t->start_ns),
+			 lt_format_stamp(from, sizeof(from), t->start_ns), t->cpus,
+			 t->cpus == 1 ? "" : "s", t->events, t->reports,
+			 t->reports == 1 ? "" : "s", t->uname[0] ? ", " : "",
+			 t->uname);
+		put_words(out, &col, item);
+		fputc('\n', out);
+	}
+	if (r->partial) {
+		fputs("Partial:  ", out);
+		put_str(out, r->partial_reason);
+		fputc('\n', out);
+	}
+	put_lost(out, r);
+	put_not_charged(out, r);
+	return ferror(out) ? -1 : 0;
+}
+
 int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
 	char dur[32], from[32], to[32];
+
+	if (r->nr_traces)
+		return put_merged_header(r, out);
 
 	fprintf(out, "latency-analyze %s: ", LT_VERSION_STRING);
 	put_str(out, r->path);

@@ -9,7 +9,6 @@
  * stacks on the way.
  */
 #define _GNU_SOURCE	/* qsort_r() */
-#include <errno.h>
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -450,6 +449,32 @@ static int row_stacks(struct builder *b, const struct agg *a,
 	return 0;
 }
 
+/* The buckets hit, for the JSON report: what merges it exactly. */
+static int row_buckets(struct builder *b, const struct lt_hist *h,
+		       struct lt_report_row *row)
+{
+	struct lt_report_bucket *bk;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < h->n; i++)
+		n += h->counts[i] != 0;
+	if (!n)
+		return 0;
+	bk = lt_report_alloc(b->priv, n, sizeof(*bk));
+	if (!bk)
+		return -1;
+	for (i = 0, n = 0; i < h->n; i++) {
+		if (!h->counts[i])
+			continue;
+		bk[n].low_ns = lt_hist_bucket_low(h->lo + i);
+		bk[n++].count = h->counts[i];
+	}
+	row->buckets = bk;
+	row->nr_buckets = n;
+	row->min_ns = h->min;
+	return 0;
+}
+
 static int make_row(struct builder *b, const struct agg *a,
 		    struct lt_report_row *row)
 {
@@ -469,6 +494,8 @@ static int make_row(struct builder *b, const struct agg *a,
 	row->max_tid = a->max_tid;
 	memcpy(row->worst, a->worst, sizeof(row->worst));
 	row->nr_worst = a->nr_worst;
+	if (row_buckets(b, &a->hist, row) < 0)
+		return -1;
 	return row_stacks(b, a, row);
 }
 
@@ -754,9 +781,8 @@ static bool name_matches(const char *name, const struct lt_task_filter *f)
 	return false;
 }
 
-/* Whether each task of the replay passes opts.tasks (lt_task_filter). */
-static bool *select_tasks(const struct lt_replay *rp,
-			  const struct lt_task_filter *f)
+bool *lt_report_select_tasks(const struct lt_replay *rp,
+			     const struct lt_task_filter *f)
 {
 	bool *sel = calloc(rp->nr_tasks ? rp->nr_tasks : 1, sizeof(*sel));
 	uint32_t t, leader;
@@ -840,7 +866,7 @@ int lt_report_build_from(struct lt_report_priv *priv,
 		goto nomem;
 	if (lt_task_filter_active(&r->options.tasks)) {
 		if (copy_filter(priv) < 0 ||
-		    !(selected = select_tasks(rp, &r->options.tasks)))
+		    !(selected = lt_report_select_tasks(rp, &r->options.tasks)))
 			goto nomem;
 		b.selected = selected;
 	}
@@ -901,31 +927,18 @@ out:
 	return ret;
 }
 
-int lt_report_write(const struct lt_report *report, enum lt_format format,
-		    FILE *out, struct lt_error *err)
+const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size)
 {
-	int ret;
+	uint64_t h = LT_FNV1A_BASIS;
+	char num[64];
 
-	switch (format) {
-	case LT_FORMAT_JSON:
-		ret = lt_report_write_json(report, out);
-		break;
-	case LT_FORMAT_CSV:
-		ret = lt_report_write_csv(report, out);
-		break;
-	case LT_FORMAT_FOLDED:
-		ret = lt_report_write_folded(report, out);
-		break;
-	case LT_FORMAT_TEXT:
-	default:
-		ret = lt_report_write_text(report, out);
-		break;
-	}
-	/* a short report is still in the buffer: the flush is the write */
-	if (ret < 0 || fflush(out)) {
-		lt_error_set(err, LT_E_IO, "cannot write the report: %s",
-			     strerror(errno ? errno : EIO));
-		return -1;
-	}
-	return 0;
+	if (r->id && *r->id)
+		return r->id;
+	snprintf(num, sizeof(num), "%" PRIu64 " %d", r->start_ns, r->cpus);
+	h = lt_fnv1a_str(h, lt_report_format(r));
+	h = lt_fnv1a_str(h, r->uname ? r->uname : "");
+	h = lt_fnv1a_str(h, r->clock ? r->clock : "");
+	h = lt_fnv1a_str(h, num);
+	snprintf(buf, size, "%016" PRIx64, h);
+	return buf;
 }

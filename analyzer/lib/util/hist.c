@@ -104,23 +104,43 @@ int lt_hist_merge(struct lt_hist *dst, const struct lt_hist *src)
 	return 0;
 }
 
+uint64_t lt_hist_rank(uint64_t total, double q)
+{
+	uint64_t rank;
+
+	if (!total || q <= 0)
+		return 0;
+	if (q >= 1)
+		return total;
+	/* the smallest value with at least q of the values at or below it */
+	rank = (uint64_t)(q * (double)total);
+	if ((double)rank < q * (double)total)
+		rank++;
+	return rank ? rank : 1;
+}
+
+uint64_t lt_hist_bucket_value(unsigned int b, uint64_t min, uint64_t max)
+{
+	uint64_t lo = lt_hist_bucket_low(b), hi = lt_hist_bucket_high(b), v;
+
+	/* the middle of what the bucket can hold: min and max bound it too */
+	if (lo < min)
+		lo = min;
+	if (hi > max)
+		hi = max;
+	v = lo / 2 + hi / 2;
+	return v < lo ? lo : v;
+}
+
 uint64_t lt_hist_quantile(const struct lt_hist *h, double q)
 {
-	uint64_t rank, seen = 0, v, lo, hi;
+	uint64_t rank = lt_hist_rank(h->total, q), seen = 0;
 	unsigned int i;
 
 	if (!h->total)
 		return 0;
-	if (q <= 0)
-		return h->min;
-	if (q >= 1)
-		return h->max;
-	/* the smallest value with at least q of the values at or below it */
-	rank = (uint64_t)(q * (double)h->total);
-	if ((double)rank < q * (double)h->total)
-		rank++;
 	if (!rank)
-		rank = 1;
+		return h->min;
 	/* the last value is the maximum, known exactly: "p99 < max" misleads */
 	if (rank >= h->total)
 		return h->max;
@@ -131,15 +151,7 @@ uint64_t lt_hist_quantile(const struct lt_hist *h, double q)
 	}
 	if (i == h->n)
 		return h->max;
-	/* the middle of what the bucket can hold: min and max bound it too */
-	lo = lt_hist_bucket_low(h->lo + i);
-	hi = lt_hist_bucket_high(h->lo + i);
-	if (lo < h->min)
-		lo = h->min;
-	if (hi > h->max)
-		hi = h->max;
-	v = lo / 2 + hi / 2;
-	return v < lo ? lo : v;
+	return lt_hist_bucket_value(h->lo + i, h->min, h->max);
 }
 
 size_t lt_hist_bytes(const struct lt_hist *h)

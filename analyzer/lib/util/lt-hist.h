@@ -35,6 +35,14 @@ int lt_hist_merge(struct lt_hist *dst, const struct lt_hist *src);
  * bounded by min and max; the maximum exactly for the last rank.
  */
 uint64_t lt_hist_quantile(const struct lt_hist *h, double q);
+/*
+ * Its parts, for a copy of the buckets kept elsewhere (a saved report's):
+ * the nearest rank of @q among @total values (0 when the answer is the
+ * minimum, @total when it is the maximum), and the value a rank falling
+ * in bucket @b stands for, given the smallest and largest values.
+ */
+uint64_t lt_hist_rank(uint64_t total, double q);
+uint64_t lt_hist_bucket_value(unsigned int b, uint64_t min, uint64_t max);
 size_t lt_hist_bytes(const struct lt_hist *h);
 
 #endif /* LT_HIST_H */

@@ -1,0 +1,1127 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * report-merge.c - lt_report_merge(): many reports as one.
+ *
+ * Everything a row holds combines exactly: counts and totals add, the
+ * longest wait is the longest, the five worst are the five worst of all,
+ * stacks add up by (reason path, frames), and histograms add up bucket
+ * by bucket, so the percentiles of the merge are those one analysis of
+ * all the waits would give.  Processes are keyed by (trace id, pid), so
+ * that the ranges of one trace combine and different machines' stay
+ * apart; the global table is made again from the merged processes (as
+ * the report builder makes it from the replay), and a table per command
+ * is added.
+ *
+ * Merging is associative and order independent down to the bytes
+ * written: every choice (which comm, which of equal longest waits, the
+ * order of rows, stacks, processes) is made by a total order on values,
+ * never by which input came first, and sums saturate instead of wrapping.
+ */
+#define _GNU_SOURCE	/* qsort_r() */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lt-hist.h"
+#include "lt-report-local.h"
+
+struct merger {
+	struct lt_report_priv *priv;
+	struct lt_error *err;
+	enum lt_sort sort;
+};
+
+/* A process of an input, with what its key and its names need. */
+struct proc_ref {
+	const char *trace;
+	const struct lt_report_process *p;
+	uint64_t as_of;
+};
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+static int nomem(struct merger *m)
+{
+	lt_error_set(m->err, LT_E_NOMEM, "out of memory merging the reports");
+	return -1;
+}
+
+static const char *dup(struct merger *m, const char *s)
+{
+	return lt_report_strdup(m->priv, s ? s : "");
+}
+
+/* NULL-safe strcmp: a missing name sorts first */
+static int scmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* ---- rows ------------------------------------------------------------- */
+
+static int cmp_cause(const struct lt_report_row *a, const struct lt_report_row *b)
+{
+	int c = scmp(a->reason, b->reason);
+
+	if (c)
+		return c;
+	c = scmp(a->argument, b->argument);
+	return c ? c : (int)a->kind - (int)b->kind;
+}
+
+static int cmp_row_ptrs(const void *pa, const void *pb)
+{
+	return cmp_cause(*(const struct lt_report_row *const *)pa,
+			 *(const struct lt_report_row *const *)pb);
+}
+
+/* The worst first: longest, then earliest, then the lower tid. */
+static int cmp_occ(const void *pa, const void *pb)
+{
+	const struct lt_report_occurrence *a = pa, *b = pb;
+	int c = cmp_u64(b->dur_ns, a->dur_ns);
+
+	if (c)
+		return c;
+	c = cmp_u64(a->end_ns, b->end_ns);
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int cmp_strv(const char *const *a, unsigned int na,
+		    const char *const *b, unsigned int nb)
+{
+	unsigned int i;
+	int c;
+
+	for (i = 0; i < na && i < nb; i++) {
+		c = scmp(a[i], b[i]);
+		if (c)
+			return c;
+	}
+	return (na > nb) - (na < nb);
+}
+
+static int cmp_stack_key(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_strv(a->path, a->path_depth, b->path, b->path_depth);
+
+	if (c)
+		return c;
+	c = cmp_strv(a->frames, a->nr_frames, b->frames, b->nr_frames);
+	return c ? c : cmp_strv(a->user_frames, a->nr_user_frames,
+				b->user_frames, b->nr_user_frames);
+}
+
+/* By total, then count, then the key (path, frames, user frames): a total order. */
+static int cmp_stack_out(const void *pa, const void *pb)
+{
+	const struct lt_report_stack *a = pa, *b = pb;
+	int c = cmp_u64(b->total_ns, a->total_ns);
+
+	if (c)
+		return c;
+	c = cmp_u64(b->count, a->count);
+	return c ? c : cmp_stack_key(a, b);
+}
+
+static const char *const *dup_strv(struct merger *m, const char *const *v,
+				   unsigned int n)
+{
+	const char **out;
+	unsigned int i;
+
+	if (!n)
+		return NULL;
+	out = lt_report_alloc(m->priv, n, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!(out[i] = dup(m, v[i])))
+			return NULL;
+	return out;
+}
+
+static int merge_stacks(struct merger *m, const struct lt_report_row *const *src,
+			size_t n, struct lt_report_row *dst)
+{
+	struct lt_report_stack *all, *st;
+	size_t nr = 0, i, k, out = 0;
+	int ret = -1;
+
+	for (i = 0; i < n; i++)
+		nr += src[i]->nr_stacks;
+	if (!nr)
+		return 0;
+	all = malloc(nr * sizeof(*all));
+	if (!all)
+		return nomem(m);
+	for (i = 0, nr = 0; i < n; i++)
+		for (k = 0; k < src[i]->nr_stacks; k++)
+			all[nr++] = src[i]->stacks[k];
+	qsort(all, nr, sizeof(*all), cmp_stack_key);
+	for (i = 0; i < nr; i++) {
+		st = &all[out - (out ? 1 : 0)];
+		if (out && !cmp_stack_key(st, &all[i])) {
+			/* of equal longest waits, the earliest */
+			if (all[i].max_ns > st->max_ns ||
+			    (all[i].max_ns == st->max_ns &&
+			     all[i].max_at_ns < st->max_at_ns)) {
+				st->max_ns = all[i].max_ns;
+				st->max_at_ns = all[i].max_at_ns;
+			}
+			st->count = sat_add(st->count, all[i].count);
+			st->total_ns = sat_add(st->total_ns, all[i].total_ns);
+			continue;
+		}
+		all[out++] = all[i];
+	}
+	qsort(all, out, sizeof(*all), cmp_stack_out);
+	dst->stacks = lt_report_alloc(m->priv, out, sizeof(*dst->stacks));
+	if (!dst->stacks)
+		goto fail;
+	for (i = 0; i < out; i++) {
+		st = &dst->stacks[i];
+		*st = all[i];
+		st->path = dup_strv(m, all[i].path, all[i].path_depth);
+		st->frames = dup_strv(m, all[i].frames, all[i].nr_frames);
+		st->user_frames = dup_strv(m, all[i].user_frames,
+					   all[i].nr_user_frames);
+		if ((all[i].path_depth && !st->path) ||
+		    (all[i].nr_frames && !st->frames) ||
+		    (all[i].nr_user_frames && !st->user_frames))
+			goto fail;
+	}
+	dst->nr_stacks = out;
+	ret = 0;
+fail:
+	free(all);
+	return ret < 0 ? nomem(m) : 0;
+}
+
+/*
+ * The value at quantile @q of @row's buckets, as lt_hist_quantile()
+ * gives it for the same histogram (its parts are shared).
+ */
+static uint64_t row_quantile(const struct lt_report_row *row, double q)
+{
+	uint64_t rank = lt_hist_rank(row->count, q), seen = 0;
+	size_t i;
+
+	if (!row->count)
+		return 0;
+	if (!rank)
+		return row->min_ns;
+	if (rank >= row->count)
+		return row->max_ns;
+	for (i = 0; i < row->nr_buckets; i++) {
+		seen += row->buckets[i].count;
+		if (seen >= rank)
+			return lt_hist_bucket_value(lt_hist_bucket(row->buckets[i].low_ns),
+						    row->min_ns, row->max_ns);
+	}
+	return row->max_ns;
+}
+
+static int cmp_buckets(const void *pa, const void *pb)
+{
+	return cmp_u64(((const struct lt_report_bucket *)pa)->low_ns,
+		       ((const struct lt_report_bucket *)pb)->low_ns);
+}
+
+/* The buckets of @src (all with histograms), added bound by bound. */
+static int merge_buckets(struct merger *m, const struct lt_report_row *const *src,
+			 size_t n, struct lt_report_row *dst)
+{
+	struct lt_report_bucket *all, *bk;
+	size_t nr = 0, i, k, out = 0;
+	bool first = true;
+
+	for (i = 0; i < n; i++) {
+		nr += src[i]->nr_buckets;
+		if (!src[i]->count)
+			continue;
+		if (first || src[i]->min_ns < dst->min_ns)
+			dst->min_ns = src[i]->min_ns;
+		first = false;
+	}
+	if (!nr)
+		return 0;
+	all = malloc(nr * sizeof(*all));
+	if (!all)
+		return nomem(m);
+	for (i = 0, nr = 0; i < n; i++)
+		for (k = 0; k < src[i]->nr_buckets; k++)
+			all[nr++] = src[i]->buckets[k];
+	qsort(all, nr, sizeof(*all), cmp_buckets);
+	for (i = 0; i < nr; i++) {
+		if (out && all[out - 1].low_ns == all[i].low_ns)
+			all[out - 1].count = sat_add(all[out - 1].count, all[i].count);
+		else
+			all[out++] = all[i];
+	}
+	bk = lt_report_alloc(m->priv, out, sizeof(*bk));
+	if (!bk) {
+		free(all);
+		return nomem(m);
+	}
+	memcpy(bk, all, out * sizeof(*bk));
+	free(all);
+	dst->buckets = bk;
+	dst->nr_buckets = out;
+	return 0;
+}
+
+/* Rows @src[0..n), all of one cause, into @dst. */
+static int merge_row(struct merger *m, const struct lt_report_row *const *src,
+		     size_t n, struct lt_report_row *dst, bool stacks)
+{
+	struct lt_report_occurrence occ[LT_REPORT_WORST * 8], *all = occ;
+	size_t i, k, nocc = 0, with_hist = 0, with_count = 0;
+	const struct lt_report_row *best = NULL;
+
+	memset(dst, 0, sizeof(*dst));
+	dst->reason = dup(m, src[0]->reason);
+	dst->argument = dup(m, src[0]->argument);
+	if (!dst->reason || !dst->argument)
+		return nomem(m);
+	dst->kind = src[0]->kind;
+	for (i = 0; i < n; i++) {
+		const struct lt_report_row *r = src[i];
+
+		dst->count = sat_add(dst->count, r->count);
+		dst->total_ns = sat_add(dst->total_ns, r->total_ns);
+		if (!best || r->max_ns > best->max_ns ||
+		    (r->max_ns == best->max_ns &&
+		     (r->max_at_ns < best->max_at_ns ||
+		      (r->max_at_ns == best->max_at_ns && r->max_tid < best->max_tid))))
+			best = r;
+		nocc += r->nr_worst;
+		with_count += r->count != 0;
+		with_hist += r->count && r->buckets;
+	}
+	dst->max_ns = best->max_ns;
+	dst->max_at_ns = best->max_at_ns;
+	dst->max_tid = best->max_tid;
+	dst->avg_ns = dst->count ? dst->total_ns / dst->count : 0;
+
+	if (nocc > sizeof(occ) / sizeof(occ[0])) {
+		all = malloc(nocc * sizeof(*all));
+		if (!all)
+			return nomem(m);
+	}
+	for (i = 0, nocc = 0; i < n; i++)
+		for (k = 0; k < src[i]->nr_worst && k < LT_REPORT_WORST; k++)
+			all[nocc++] = src[i]->worst[k];
+	qsort(all, nocc, sizeof(*all), cmp_occ);
+	dst->nr_worst = nocc < LT_REPORT_WORST ? (unsigned int)nocc : LT_REPORT_WORST;
+	memcpy(dst->worst, all, dst->nr_worst * sizeof(*all));
+	if (all != occ)
+		free(all);
+
+	if (with_hist == with_count) {
+		if (merge_buckets(m, src, n, dst) < 0)
+			return -1;
+		dst->p50_ns = row_quantile(dst, 0.50);
+		dst->p90_ns = row_quantile(dst, 0.90);
+		dst->p99_ns = row_quantile(dst, 0.99);
+	} else if (with_count == 1) {
+		/* one row that had waits: its own percentiles hold */
+		for (i = 0; !src[i]->count; i++)
+			;
+		dst->p50_ns = src[i]->p50_ns;
+		dst->p90_ns = src[i]->p90_ns;
+		dst->p99_ns = src[i]->p99_ns;
+		dst->no_percentiles = src[i]->no_percentiles;
+	} else {
+		dst->no_percentiles = true;
+	}
+	return stacks ? merge_stacks(m, src, n, dst) : 0;
+}
+
+/* Order a table's rows: the sort key, the total, then the cause. */
+static int cmp_rows_out(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_row *a = pa, *b = pb;
+	enum lt_sort by = *(const enum lt_sort *)arg;
+	uint64_t ka, kb;
+	int c;
+
+	switch (by) {
+	case LT_SORT_TOTAL:
+		ka = a->total_ns, kb = b->total_ns;
+		break;
+	case LT_SORT_COUNT:
+		ka = a->count, kb = b->count;
+		break;
+	case LT_SORT_AVG:
+		ka = a->avg_ns, kb = b->avg_ns;
+		break;
+	default:
+		ka = a->max_ns, kb = b->max_ns;
+		break;
+	}
+	c = cmp_u64(kb, ka);
+	if (c)
+		return c;
+	c = cmp_u64(b->total_ns, a->total_ns);
+	return c ? c : cmp_cause(a, b);
+}
+
+/*
+ * Rows @src[0..n) of any causes into a table (*@rows, *@nr), its total
+ * and, if @cov, its time by kind.
+ */
+static int merge_table(struct merger *m, const struct lt_report_row **src,
+		       size_t n, bool stacks, struct lt_report_row **rows,
+		       size_t *nr, uint64_t *total,
+		       struct lt_report_coverage *cov)
+{
+	size_t i, j, k = 0, groups = 0;
+
+	*rows = NULL;
+	*nr = 0;
+	*total = 0;
+	if (!n)
+		return 0;
+	qsort(src, n, sizeof(*src), cmp_row_ptrs);
+	for (i = 0; i < n; i++)
+		groups += !i || cmp_cause(src[i - 1], src[i]);
+	*rows = lt_report_alloc(m->priv, groups, sizeof(**rows));
+	if (!*rows)
+		return nomem(m);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !cmp_cause(src[i], src[j]); j++)
+			;
+		if (merge_row(m, src + i, j - i, &(*rows)[k], stacks) < 0)
+			return -1;
+		*total = sat_add(*total, (*rows)[k].total_ns);
+		if (cov)
+			cov->ns[(*rows)[k].kind < LT_CAUSE_NR ? (*rows)[k].kind :
+				LT_CAUSE_UNKNOWN] += (*rows)[k].total_ns;
+		k++;
+	}
+	*nr = k;
+	for (i = 0; i < k; i++)
+		(*rows)[i].percent = *total ? 100.0 * (double)(*rows)[i].total_ns /
+					      (double)*total : 0;
+	if (k > 1)
+		qsort_r(*rows, k, sizeof(**rows), cmp_rows_out, &m->sort);
+	return 0;
+}
+
+/* ---- processes, threads, commands --------------------------------------- */
+
+static int cmp_proc_key(const struct proc_ref *a, const struct proc_ref *b)
+{
+	int c = scmp(a->trace, b->trace);
+
+	return c ? c : (a->p->pid > b->p->pid) - (a->p->pid < b->p->pid);
+}
+
+static int cmp_proc_refs(const void *pa, const void *pb)
+{
+	return cmp_proc_key(pa, pb);
+}
+
+/* Whose names hold: the latest range's, then the greater name. */
+static bool newer(uint64_t as_of, const char *comm, uint64_t as_of2,
+		  const char *comm2)
+{
+	return as_of > as_of2 || (as_of == as_of2 && scmp(comm, comm2) > 0);
+}
+
+static void add_uncharged(struct lt_report_uncharged *d,
+			  const struct lt_report_uncharged *s)
+{
+	d->count = sat_add(d->count, s->count);
+	d->total_ns = sat_add(d->total_ns, s->total_ns);
+	if (s->max_ns > d->max_ns)
+		d->max_ns = s->max_ns;
+}
+
+struct thread_ref {
+	const struct lt_report_thread *t;
+	uint64_t as_of;
+};
+
+static int cmp_thread_refs(const void *pa, const void *pb)
+{
+	const struct thread_ref *a = pa, *b = pb;
+
+	return (a->t->tid > b->t->tid) - (a->t->tid < b->t->tid);
+}
+
+static int cmp_threads_out(const void *pa, const void *pb)
+{
+	const struct lt_report_thread *a = pa, *b = pb;
+	int c = cmp_u64(b->total_ns, a->total_ns);
+
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+static int merge_threads(struct merger *m, const struct proc_ref *g, size_t n,
+			 struct lt_report_process *dst)
+{
+	struct thread_ref *refs;
+	const struct lt_report_row **rows = NULL;
+	size_t nr = 0, i, j, k, nrows, cap = 0, groups = 0, t = 0;
+	int ret = -1;
+
+	for (i = 0; i < n; i++)
+		nr += g[i].p->nr_threads;
+	if (!nr)
+		return 0;
+	refs = malloc(nr * sizeof(*refs));
+	if (!refs)
+		return nomem(m);
+	for (i = 0, nr = 0; i < n; i++)
+		for (k = 0; k < g[i].p->nr_threads; k++) {
+			refs[nr].t = &g[i].p->threads[k];
+			refs[nr++].as_of = g[i].as_of;
+		}
+	qsort(refs, nr, sizeof(*refs), cmp_thread_refs);
+	for (i = 0; i < nr; i++)
+		groups += !i || refs[i - 1].t->tid != refs[i].t->tid;
+	dst->threads = lt_report_alloc(m->priv, groups, sizeof(*dst->threads));
+	if (!dst->threads)
+		goto nomem;
+	for (i = 0; i < nr; i = j) {
+		struct lt_report_thread *th = &dst->threads[t++];
+		const struct thread_ref *name = &refs[i];
+
+		for (j = i, nrows = 0; j < nr && refs[j].t->tid == refs[i].t->tid; j++)
+			nrows += refs[j].t->nr_rows;
+		if (nrows > cap) {
+			const struct lt_report_row **r = realloc(rows, nrows * sizeof(*r));
+
+			if (!r)
+				goto nomem;
+			rows = r;
+			cap = nrows;
+		}
+		th->tid = refs[i].t->tid;
+		for (k = i, nrows = 0; k < j; k++) {
+			const struct lt_report_thread *s = refs[k].t;
+			size_t x;
+
+			if (newer(refs[k].as_of, s->comm, name->as_of, name->t->comm))
+				name = &refs[k];
+			add_uncharged(&th->user_requested, &s->user_requested);
+			for (x = 0; x < s->nr_rows; x++)
+				rows[nrows++] = &s->rows[x];
+		}
+		th->comm = dup(m, name->t->comm);
+		if (!th->comm)
+			goto nomem;
+		if (merge_table(m, rows, nrows, false, &th->rows, &th->nr_rows,
+				&th->total_ns, NULL) < 0)
+			goto out;
+	}
+	dst->nr_threads = t;
+	qsort(dst->threads, t, sizeof(*dst->threads), cmp_threads_out);
+	ret = 0;
+	goto out;
+nomem:
+	nomem(m);
+out:
+	free(refs);
+	free(rows);
+	return ret;
+}
+
+/* One process from the group @g[0..n) of equal (trace, pid). */
+static int merge_process(struct merger *m, const struct proc_ref *g, size_t n,
+			 struct lt_report_process *dst)
+{
+	const struct lt_report_row **rows;
+	const struct proc_ref *name = &g[0];
+	size_t i, k, nrows = 0;
+	int ret;
+
+	memset(dst, 0, sizeof(*dst));
+	for (i = 0; i < n; i++) {
+		nrows += g[i].p->nr_rows;
+		dst->kernel_thread |= g[i].p->kernel_thread;
+		if (newer(g[i].as_of, g[i].p->comm, name->as_of, name->p->comm))
+			name = &g[i];
+		if (g[i].as_of > dst->as_of_ns)
+			dst->as_of_ns = g[i].as_of;
+		add_uncharged(&dst->user_requested, &g[i].p->user_requested);
+	}
+	dst->pid = g[0].p->pid;
+	dst->comm = dup(m, name->p->comm);
+	dst->trace = dup(m, g[0].trace);
+	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
+	if (!dst->comm || !dst->trace || !rows) {
+		free(rows);
+		return nomem(m);
+	}
+	for (i = 0, nrows = 0; i < n; i++)
+		for (k = 0; k < g[i].p->nr_rows; k++)
+			rows[nrows++] = &g[i].p->rows[k];
+	ret = merge_table(m, rows, nrows, true, &dst->rows, &dst->nr_rows,
+			  &dst->total_ns, &dst->coverage);
+	free(rows);
+	if (ret < 0)
+		return -1;
+	for (i = 0; i < dst->nr_rows; i++)
+		if (dst->rows[i].max_ns > dst->max_ns)
+			dst->max_ns = dst->rows[i].max_ns;
+	return merge_threads(m, g, n, dst);
+}
+
+static int proc_order(const struct lt_report_process *a,
+		      const struct lt_report_process *b, enum lt_sort by)
+{
+	int c;
+
+	/* user processes first, as the report builder orders them */
+	if (a->kernel_thread != b->kernel_thread)
+		return a->kernel_thread ? 1 : -1;
+	c = by == LT_SORT_MAX ? cmp_u64(b->max_ns, a->max_ns) : 0;
+	if (c)
+		return c;
+	c = cmp_u64(b->total_ns, a->total_ns);
+	if (c)
+		return c;
+	c = (a->pid > b->pid) - (a->pid < b->pid);
+	return c ? c : scmp(a->trace, b->trace);
+}
+
+static int cmp_procs_out(const void *pa, const void *pb, void *arg)
+{
+	return proc_order(pa, pb, *(const enum lt_sort *)arg);
+}
+
+static int cmp_comm_key(const struct lt_report_process *a,
+			const struct lt_report_process *b)
+{
+	int c = scmp(a->comm, b->comm);
+
+	return c ? c : (int)a->kernel_thread - (int)b->kernel_thread;
+}
+
+static int cmp_proc_ptrs_by_comm(const void *pa, const void *pb)
+{
+	return cmp_comm_key(*(const struct lt_report_process *const *)pa,
+			    *(const struct lt_report_process *const *)pb);
+}
+
+static int cmp_commands_out(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_command *a = pa, *b = pb;
+	enum lt_sort by = *(const enum lt_sort *)arg;
+	int c;
+
+	if (a->kernel_thread != b->kernel_thread)
+		return a->kernel_thread ? 1 : -1;
+	c = by == LT_SORT_MAX ? cmp_u64(b->max_ns, a->max_ns) : 0;
+	if (c)
+		return c;
+	c = cmp_u64(b->total_ns, a->total_ns);
+	return c ? c : scmp(a->comm, b->comm);
+}
+
+/* The processes of @v, one table per (comm, kernel thread). */
+static int make_commands(struct merger *m, struct lt_report_view *v)
+{
+	const struct lt_report_process **ps;
+	const struct lt_report_row **rows = NULL;
+	size_t i, j, k, x, groups = 0, nrows, cap = 0, c = 0;
+	int ret = -1;
+
+	if (!v->nr_processes)
+		return 0;
+	ps = malloc(v->nr_processes * sizeof(*ps));
+	if (!ps)
+		return nomem(m);
+	for (i = 0; i < v->nr_processes; i++)
+		ps[i] = &v->processes[i];
+	qsort(ps, v->nr_processes, sizeof(*ps), cmp_proc_ptrs_by_comm);
+	for (i = 0; i < v->nr_processes; i++)
+		groups += !i || cmp_comm_key(ps[i - 1], ps[i]);
+	v->commands = lt_report_alloc(m->priv, groups, sizeof(*v->commands));
+	if (!v->commands)
+		goto nomem;
+	for (i = 0; i < v->nr_processes; i = j) {
+		struct lt_report_command *cmd = &v->commands[c++];
+
+		for (j = i, nrows = 0; j < v->nr_processes &&
+			     !cmp_comm_key(ps[i], ps[j]); j++)
+			nrows += ps[j]->nr_rows;
+		if (nrows > cap) {
+			const struct lt_report_row **r = realloc(rows, nrows * sizeof(*r));
+
+			if (!r)
+				goto nomem;
+			rows = r;
+			cap = nrows;
+		}
+		cmd->comm = ps[i]->comm;	/* the report's copy already */
+		cmd->kernel_thread = ps[i]->kernel_thread;
+		for (k = i, nrows = 0; k < j; k++) {
+			cmd->processes++;
+			add_uncharged(&cmd->user_requested, &ps[k]->user_requested);
+			for (x = 0; x < ps[k]->nr_rows; x++)
+				rows[nrows++] = &ps[k]->rows[x];
+		}
+		if (merge_table(m, rows, nrows, true, &cmd->rows, &cmd->nr_rows,
+				&cmd->total_ns, &cmd->coverage) < 0)
+			goto out;
+		for (x = 0; x < cmd->nr_rows; x++)
+			if (cmd->rows[x].max_ns > cmd->max_ns)
+				cmd->max_ns = cmd->rows[x].max_ns;
+	}
+	v->nr_commands = c;
+	if (c > 1)
+		qsort_r(v->commands, c, sizeof(*v->commands), cmp_commands_out,
+			&m->sort);
+	ret = 0;
+	goto out;
+nomem:
+	nomem(m);
+out:
+	free(ps);
+	free(rows);
+	return ret;
+}
+
+/* The view's processes, global table and commands from @in's. */
+static int merge_view(struct merger *m, const struct lt_report *const *in,
+		      size_t nr, bool kernel_threads, struct lt_report_view *v)
+{
+	const struct lt_report_row **rows = NULL;
+	struct proc_ref *refs;
+	size_t n = 0, i, j, k, groups = 0, p = 0, nrows = 0;
+	int ret = -1;
+
+	for (i = 0; i < nr; i++)
+		n += in[i]->whole.nr_processes;
+	refs = malloc((n ? n : 1) * sizeof(*refs));
+	if (!refs)
+		return nomem(m);
+	for (i = 0, n = 0; i < nr; i++) {
+		const struct lt_report_view *w = &in[i]->whole;
+
+		for (k = 0; k < w->nr_processes; k++) {
+			refs[n].p = &w->processes[k];
+			refs[n].trace = w->processes[k].trace ?
+					w->processes[k].trace : in[i]->id;
+			/* a process's names are as of its range's end */
+			refs[n].as_of = w->processes[k].as_of_ns ?
+					w->processes[k].as_of_ns : w->end_ns;
+			n++;
+		}
+	}
+	qsort(refs, n, sizeof(*refs), cmp_proc_refs);
+	for (i = 0; i < n; i++)
+		groups += !i || cmp_proc_key(&refs[i - 1], &refs[i]);
+	v->processes = lt_report_alloc(m->priv, groups, sizeof(*v->processes));
+	if (!v->processes)
+		goto nomem;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !cmp_proc_key(&refs[i], &refs[j]); j++)
+			;
+		if (merge_process(m, refs + i, j - i, &v->processes[p++]) < 0)
+			goto out;
+	}
+	v->nr_processes = p;
+
+	/*
+	 * The global table: every process's rows, kernel threads' if asked.
+	 * A report alone keeps its own, the same but for the percentiles of
+	 * one saved before histograms (a diff puts a report in merged form).
+	 */
+	for (i = 0; i < p; i++)
+		nrows += v->processes[i].nr_rows;
+	if (nr == 1)
+		nrows = in[0]->whole.nr_global;
+	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
+	if (!rows)
+		goto nomem;
+	if (nr == 1) {
+		for (k = 0; k < nrows; k++)
+			rows[k] = &in[0]->whole.global[k];
+	}
+	for (i = 0, nrows = nr == 1 ? nrows : 0; i < p && nr > 1; i++) {
+		if (v->processes[i].kernel_thread && !kernel_threads)
+			continue;
+		for (k = 0; k < v->processes[i].nr_rows; k++)
+			rows[nrows++] = &v->processes[i].rows[k];
+	}
+	if (merge_table(m, rows, nrows, true, &v->global, &v->nr_global,
+			&v->total_ns, &v->coverage) < 0)
+		goto out;
+	if (make_commands(m, v) < 0)
+		goto out;
+	if (p > 1)
+		qsort_r(v->processes, p, sizeof(*v->processes), cmp_procs_out,
+			&m->sort);
+	ret = 0;
+	goto out;
+nomem:
+	nomem(m);
+out:
+	free(refs);
+	free(rows);
+	return ret;
+}
+
+/* ---- traces and the rest -------------------------------------------- */
+
+static int cmp_trace_ids(const void *pa, const void *pb)
+{
+	return scmp(((const struct lt_report_trace *)pa)->id,
+		    ((const struct lt_report_trace *)pb)->id);
+}
+
+/* The smaller name: what equal traces said, whatever the order. */
+static const char *least(const char *a, const char *b)
+{
+	return scmp(a, b) <= 0 ? a : b;
+}
+
+static int merge_traces(struct merger *m, const struct lt_report *const *in,
+			size_t nr)
+{
+	struct lt_report *r = &m->priv->pub;
+	struct lt_report_trace *all, *t;
+	size_t n = 0, i, k, out = 0;
+
+	for (i = 0; i < nr; i++)
+		n += in[i]->nr_traces ? in[i]->nr_traces : 1;
+	all = malloc(n * sizeof(*all));
+	if (!all)
+		return nomem(m);
+	for (i = 0, n = 0; i < nr; i++) {
+		const struct lt_report *s = in[i];
+
+		if (s->nr_traces) {
+			for (k = 0; k < s->nr_traces; k++)
+				all[n++] = s->traces[k];
+			continue;
+		}
+		t = &all[n++];
+		memset(t, 0, sizeof(*t));
+		t->id = s->id;
+		t->path = s->path;
+		t->format = lt_report_format(s);
+		t->uname = s->uname;
+		t->clock = s->clock;
+		t->cpus = s->cpus;
+		t->start_ns = s->start_ns;
+		t->end_ns = s->end_ns;
+		t->events = s->events;
+		t->lost_events = s->lost_events;
+		t->reports = 1;
+	}
+	qsort(all, n, sizeof(*all), cmp_trace_ids);
+	for (i = 0; i < n; i++) {
+		t = &all[out - (out ? 1 : 0)];
+		if (!out || scmp(t->id, all[i].id)) {
+			all[out++] = all[i];
+			continue;
+		}
+		/* ranges of one trace: what it read at most, from first to last */
+		t->path = least(t->path, all[i].path);
+		t->format = least(t->format, all[i].format);
+		t->uname = least(t->uname, all[i].uname);
+		t->clock = least(t->clock, all[i].clock);
+		if (all[i].cpus > t->cpus)
+			t->cpus = all[i].cpus;
+		if (all[i].start_ns < t->start_ns)
+			t->start_ns = all[i].start_ns;
+		if (all[i].end_ns > t->end_ns)
+			t->end_ns = all[i].end_ns;
+		if (all[i].events > t->events)
+			t->events = all[i].events;
+		if (all[i].lost_events > t->lost_events)
+			t->lost_events = all[i].lost_events;
+		t->reports = sat_add(t->reports, all[i].reports);
+	}
+	r->traces = lt_report_alloc(m->priv, out, sizeof(*r->traces));
+	if (!r->traces) {
+		free(all);
+		return nomem(m);
+	}
+	for (i = 0; i < out; i++) {
+		t = &r->traces[i];
+		*t = all[i];
+		t->id = dup(m, all[i].id);
+		t->path = dup(m, all[i].path);
+		t->format = dup(m, all[i].format);
+		t->uname = dup(m, all[i].uname);
+		t->clock = dup(m, all[i].clock);
+		if (!t->id || !t->path || !t->format || !t->uname || !t->clock) {
+			free(all);
+			return nomem(m);
+		}
+	}
+	r->nr_traces = out;
+	free(all);
+	return 0;
+}
+
+/* What the traces have in common, else "" (a merged report's header). */
+static const char *common(struct merger *m, size_t off)
+{
+	const struct lt_report *r = &m->priv->pub;
+	const char *v = *(const char *const *)((const char *)&r->traces[0] + off);
+	size_t i;
+
+	for (i = 1; i < r->nr_traces; i++)
+		if (scmp(v, *(const char *const *)((const char *)&r->traces[i] + off)))
+			return "";
+	return v;
+}
+
+/* Counts of waits not charged, and why: they add up. */
+static const size_t dropped_fields[] = {
+	offsetof(struct lt_report, dropped_interruptible),
+	offsetof(struct lt_report, dropped_interruptible_ns),
+	offsetof(struct lt_report, dropped_maxtime),
+	offsetof(struct lt_report, dropped_maxtime_ns),
+	offsetof(struct lt_report, began_before_trace),
+	offsetof(struct lt_report, unfinished),
+	offsetof(struct lt_report, no_switch_in),
+	offsetof(struct lt_report, cpu_waits_no_switch_in),
+	offsetof(struct lt_report, cpu_waits_unwoken),
+	offsetof(struct lt_report, cpu_waits_unwoken_ns),
+	offsetof(struct lt_report, lost_gaps),
+	offsetof(struct lt_report, lost_gaps_unknown),
+	offsetof(struct lt_report, dropped_incomplete),
+	offsetof(struct lt_report, dropped_incomplete_ns),
+	offsetof(struct lt_report, dropped_gap),
+	offsetof(struct lt_report, dropped_gap_ns),
+	offsetof(struct lt_report, discarded_lost),
+	offsetof(struct lt_report, resync),
+	offsetof(struct lt_report, unmatched_restore),
+	offsetof(struct lt_report, inconsistent),
+	offsetof(struct lt_report, unordered),
+	offsetof(struct lt_report, damaged_records),
+};
+
+static uint64_t *u64_at(struct lt_report *r, size_t off)
+{
+	return (uint64_t *)((char *)r + off);
+}
+
+static void merge_top(struct merger *m, const struct lt_report *const *in,
+		      size_t nr)
+{
+	struct lt_report *r = &m->priv->pub;
+	size_t i, k;
+
+	r->merged_reports = 0;
+	for (i = 0; i < nr; i++) {
+		const struct lt_report *s = in[i];
+
+		r->merged_reports = sat_add(r->merged_reports,
+					    s->merged_reports ? s->merged_reports : 1);
+		for (k = 0; k < sizeof(dropped_fields) / sizeof(dropped_fields[0]); k++)
+			*u64_at(r, dropped_fields[k]) =
+				sat_add(*u64_at(r, dropped_fields[k]),
+					*u64_at((struct lt_report *)s, dropped_fields[k]));
+		if (s->partial && (!r->partial ||
+				   scmp(s->partial_reason, r->partial_reason) < 0))
+			r->partial_reason = s->partial_reason;
+		r->partial |= s->partial;
+		if (!i || s->whole.start_ns < r->whole.start_ns)
+			r->whole.start_ns = s->whole.start_ns;
+		if (!i || s->whole.end_ns > r->whole.end_ns)
+			r->whole.end_ns = s->whole.end_ns;
+	}
+	r->path = common(m, offsetof(struct lt_report_trace, path));
+	r->format = common(m, offsetof(struct lt_report_trace, format));
+	r->uname = common(m, offsetof(struct lt_report_trace, uname));
+	r->clock = common(m, offsetof(struct lt_report_trace, clock));
+	r->compression = "";
+	for (i = 0; i < r->nr_traces; i++) {
+		const struct lt_report_trace *t = &r->traces[i];
+
+		if (t->cpus > r->cpus)
+			r->cpus = t->cpus;
+		if (!i || t->start_ns < r->start_ns)
+			r->start_ns = t->start_ns;
+		if (t->end_ns > r->end_ns)
+			r->end_ns = t->end_ns;
+		r->events = sat_add(r->events, t->events);
+		r->lost_events = sat_add(r->lost_events, t->lost_events);
+	}
+	r->complete_from_ns = r->start_ns;
+	if (r->whole.end_ns < r->whole.start_ns)
+		r->whole.end_ns = r->whole.start_ns;
+}
+
+/* The id of a merge: its trace's, or made from all of theirs. */
+static int merge_id(struct merger *m)
+{
+	struct lt_report *r = &m->priv->pub;
+	uint64_t h = LT_FNV1A_BASIS;
+	char buf[32];
+	size_t i;
+
+	if (r->nr_traces == 1) {
+		r->id = r->traces[0].id;
+		return 0;
+	}
+	/* the ids are sorted: the same set, the same id */
+	for (i = 0; i < r->nr_traces; i++)
+		h = lt_fnv1a_str(h, r->traces[i].id);
+	snprintf(buf, sizeof(buf), "merged-%016llx", (unsigned long long)h);
+	r->id = dup(m, buf);
+	return r->id ? 0 : nomem(m);
+}
+
+static const char *name_of(const struct lt_report *r, const char *const *names,
+			   size_t i)
+{
+	if (names && names[i])
+		return names[i];
+	return r->path && *r->path ? r->path : "a merged report";
+}
+
+/* The accounting options: reports made under different ones do not add. */
+static int same_accounting(const struct lt_report *const *in,
+			   const char *const *names, size_t nr,
+			   struct lt_error *err)
+{
+	const struct lt_options *a = &in[0]->options, *b;
+	char va[32], vb[32];
+	size_t i;
+
+	for (i = 1; i < nr; i++) {
+		b = &in[i]->options;
+		if (a->sleep_cutoff_ns != b->sleep_cutoff_ns) {
+			lt_error_set(err, LT_E_MISMATCH, "%s: made with --sleep-cutoff "
+				     "%s, %s with %s: reports of different "
+				     "accounting options do not merge",
+				     name_of(in[i], names, i),
+				     lt_format_duration(vb, sizeof(vb), b->sleep_cutoff_ns),
+				     name_of(in[0], names, 0),
+				     lt_format_duration(va, sizeof(va), a->sleep_cutoff_ns));
+			return -1;
+		}
+		if (a->honour_maxtime != b->honour_maxtime ||
+		    a->kernel_threads != b->kernel_threads) {
+			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --%s, %s %s it: "
+				     "reports of different accounting options do "
+				     "not merge", name_of(in[i], names, i),
+				     (a->honour_maxtime != b->honour_maxtime ?
+				      !b->honour_maxtime : b->kernel_threads) ?
+				     "with" : "without",
+				     a->honour_maxtime != b->honour_maxtime ?
+				     "no-maxtime" : "kernel-threads",
+				     name_of(in[0], names, 0),
+				     (a->honour_maxtime != b->honour_maxtime ?
+				      !a->honour_maxtime : a->kernel_threads) ?
+				     "with" : "without");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static size_t rows_lacking(const struct lt_report_row *rows, size_t nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += rows[i].count && !rows[i].buckets && !rows[i].no_percentiles;
+	return n;
+}
+
+/* Reports without histograms merge, but their percentiles cannot. */
+static void warn_no_hist(const struct lt_report *const *in,
+			 const char *const *names, size_t nr)
+{
+	size_t i, k, n;
+
+	for (i = 0; i < nr; i++) {
+		const struct lt_report_view *v = &in[i]->whole;
+
+		for (k = 0, n = 0; k < v->nr_processes; k++)
+			n += rows_lacking(v->processes[k].rows,
+					  v->processes[k].nr_rows);
+		if (!n)
+			continue;
+		if (!in[i]->schema || !strcmp(in[i]->schema, LT_REPORT_SCHEMA_MAJOR))
+			lt_warning("%s: a report of schema %s has no histograms: "
+				   "its percentiles cannot be merged (merged "
+				   "rows it adds to have none)",
+				   name_of(in[i], names, i), LT_REPORT_SCHEMA_MAJOR);
+		else
+			lt_warning("%s: %zu process rows without histograms (merged "
+				   "from a report that had none): their percentiles "
+				   "cannot be merged (merged rows they add to have "
+				   "none)", name_of(in[i], names, i), n);
+	}
+}
+
+int lt_report_merge(const struct lt_report *const *in, const char *const *names,
+		    size_t nr, struct lt_report **out, struct lt_error *err)
+{
+	return lt_report_merge_as(in, names, nr, true, out, err);
+}
+
+int lt_report_merge_as(const struct lt_report *const *in,
+		       const char *const *names, size_t nr, bool warn,
+		       struct lt_report **out, struct lt_error *err)
+{
+	struct lt_report_priv *priv;
+	struct lt_report *r;
+	struct merger m;
+	size_t i;
+
+	*out = NULL;
+	memset(err, 0, sizeof(*err));
+	if (!nr) {
+		lt_error_set(err, LT_E_USAGE, "no report to merge");
+		return -1;
+	}
+	if (same_accounting(in, names, nr, err) < 0)
+		return -1;
+	priv = calloc(1, sizeof(*priv));
+	if (!priv) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory merging the reports");
+		return -1;
+	}
+	r = &priv->pub;
+	m.priv = priv;
+	m.err = err;
+	/* the inputs' order if they agree, else LatencyTOP's */
+	m.sort = in[0]->options.sort;
+	for (i = 1; i < nr; i++)
+		if (in[i]->options.sort != m.sort)
+			m.sort = LT_SORT_MAX;
+	lt_options_init(&r->options);
+	r->options.sort = m.sort;
+	r->options.sleep_cutoff_ns = in[0]->options.sleep_cutoff_ns;
+	r->options.honour_maxtime = in[0]->options.honour_maxtime;
+	r->options.kernel_threads = in[0]->options.kernel_threads;
+	r->schema = LT_REPORT_SCHEMA;
+	r->saved = true;	/* made from reports: options cannot change it */
+
+	if (warn)
+		warn_no_hist(in, names, nr);
+	if (merge_traces(&m, in, nr) < 0 || merge_id(&m) < 0)
+		goto fail;
+	merge_top(&m, in, nr);
+	if (merge_view(&m, in, nr, r->options.kernel_threads, &r->whole) < 0)
+		goto fail;
+	*out = r;
+	return 0;
+fail:
+	lt_report_free(r);
+	return -1;
+}
