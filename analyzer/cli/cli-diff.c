@@ -209,6 +209,25 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	}
 	if (cli_analysis_check(prog, &opts))
 		goto usage;
+	/* a test of a scope --by leaves out: said now, before the analysis */
+	if (nfail) {
+		struct lt_diff *probe = calloc(1, sizeof(*probe));
+
+		if (!probe) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			status = lt_error_exit_status(LT_E_NOMEM);
+			goto out;
+		}
+		probe->scopes = scopes;
+		ret = 0;
+		for (i = 0; i < nfail && !ret; i++)
+			ret = lt_diff_check(probe, fail_on[i], &n, &err);
+		lt_diff_free(probe);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto usage;
+		}
+	}
 	if (!quiet) {
 		bool given[LT_WOPT_NR] = {
 			[LT_WOPT_WINDOW] = opts.window_ns != 0,

@@ -267,6 +267,14 @@ def check_errors(la, bp, ap, tmp):
                             ('max>1s~', 8, 'expected a cause pattern')):
         one_line_error(la, ['diff', '--fail-on', expr, bp, ap], 1,
                        "--fail-on '%s': at column %d: %s" % (expr, col, what))
+    # a test of a table --by leaves out could never cross: refused, or CI
+    # would pass whatever changed
+    one_line_error(la, ['diff', '--fail-on', 'process:max>0ns', bp, ap], 1,
+                   "--fail-on 'process:max>0ns': process: the process tables "
+                   "are not compared (add process to --by)")
+    one_line_error(la, ['diff', '--by', 'process', '--fail-on', 'count>+1', bp, ap], 1,
+                   "--fail-on 'count>+1': global: the global table is not "
+                   "compared (add global to --by)")
     # wrong arguments: the line, then where help is, as for latency-analyze
     for args, text in ((['--by', 'thread'], "--by: invalid value 'thread'"),
                        (['--format', 'csv'], "--format: invalid value 'csv': "

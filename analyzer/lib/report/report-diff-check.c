@@ -320,6 +320,25 @@ int lt_diff_check(struct lt_diff *d, const char *expr, size_t *crossed,
 	/* parsed only: a command line checked before its long analysis */
 	if (!d)
 		return 0;
+	/* a test of a table not compared could never cross: CI would pass */
+	for (k = 0; k < nt; k++) {
+		static const char *const by[LT_DIFF_SCOPES] = {
+			[LT_DIFF_GLOBAL] = "global",
+			[LT_DIFF_COMMAND] = "command",
+			[LT_DIFF_PROCESS] = "process",
+		};
+
+		if (tests[k].scopes & d->scopes)
+			continue;
+		for (i = 0; i + 1 < LT_DIFF_SCOPES; i++)
+			if (tests[k].scopes == LT_DIFF_SCOPE_BIT(i))
+				break;
+		lt_error_set(err, LT_E_USAGE, "--fail-on '%s': %s: the %s "
+			     "table%s not compared (add %s to --by)", expr,
+			     by[i], by[i], i == LT_DIFF_GLOBAL ? " is" : "s are",
+			     by[i]);
+		return -1;
+	}
 	checks = realloc(d->checks, (d->nr_checks + 1) * sizeof(*checks));
 	copy = strdup(expr);
 	if (!checks || !copy) {
