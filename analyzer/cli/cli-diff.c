@@ -50,7 +50,7 @@ static void usage(const char *prog, FILE *out)
 "with --format=json (merged ones too) or traces, analysed first.\n"
 "\n"
 "  -f, --format=FMT       one of:\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF));
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF), "text");
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "      --by=SCOPES        the tables compared, a comma-separated list of\n"

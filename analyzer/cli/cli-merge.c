@@ -39,8 +39,8 @@ static void usage(const char *prog, FILE *out)
 "and a table per command combine them.  The order of the FILEs does not\n"
 "matter, nor how merges are grouped: the output is the same, byte for byte.\n"
 "\n"
-"  -f, --format=FMT       json (default: what merges again), or:\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT));
+"  -f, --format=FMT       one of (json, the default, is what merges again):\n", prog);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT), "json");
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max, total, count or avg\n"
