@@ -343,6 +343,24 @@ def check_errors(la, bp, ap, tmp):
               'mismatched options: one line each, exit 1, 3, 3, 2, 7')
 
 
+def check_merged_header(la, bp, ap, tmp):
+    """A side merged from two traces (two machines, two clocks) has no
+    span: the text says how many reports and traces, not one's start to
+    the other's end."""
+    m = os.path.join(tmp, 'two-traces.json')
+    p = run(la, ['merge', '-o', m, bp, ap])
+    if p.returncode:
+        fail('merge %s %s: exit %d %r' % (bp, ap, p.returncode, p.stderr))
+        return
+    p = run(la, ['diff', m, ap])
+    line = [l for l in p.stdout.split('\n') if l.startswith('Before:')]
+    if p.returncode or not line or ': 2 reports of 2 traces, ' not in line[0] or \
+       ' from ' in line[0]:
+        fail('diff of a merge of two traces: exit %d, header %r' % (p.returncode, line))
+    else:
+        print('ok   diff: a side merged from two traces says so, with no span')
+
+
 def main():
     la, before, after = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -353,6 +371,7 @@ def main():
             bp, ap, b, a = got
             check_fail_on(la, bp, ap, b, a)
             check_errors(la, bp, ap, tmp)
+            check_merged_header(la, bp, ap, tmp)
     print('test-diff: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 

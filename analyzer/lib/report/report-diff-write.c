@@ -198,12 +198,19 @@ static void text_side(FILE *out, const char *head, const char *name,
 
 	fprintf(out, "%-10s", head);
 	text_str(out, name);
-	fprintf(out, ": %s from %s, %" PRIu64 " events, trace %s",
-		lt_format_duration(dur, sizeof(dur), r->whole.end_ns - r->whole.start_ns),
-		lt_format_stamp(at, sizeof(at), r->whole.start_ns), r->events, r->id);
-	if (r->merged_reports > 1)
-		fprintf(out, " (%" PRIu64 " reports of %zu traces)",
-			r->merged_reports, r->nr_traces);
+	/* traces of many machines: one's start to another's end is no span */
+	if (r->nr_traces > 1)
+		fprintf(out, ": %" PRIu64 " reports of %zu traces, %" PRIu64
+			" events, trace %s", r->merged_reports, r->nr_traces,
+			r->events, r->id);
+	else
+		fprintf(out, ": %s from %s, %" PRIu64 " events, trace %s",
+			lt_format_duration(dur, sizeof(dur),
+					   r->whole.end_ns - r->whole.start_ns),
+			lt_format_stamp(at, sizeof(at), r->whole.start_ns),
+			r->events, r->id);
+	if (r->nr_traces <= 1 && r->merged_reports > 1)
+		fprintf(out, " (%" PRIu64 " reports merged)", r->merged_reports);
 	fputc('\n', out);
 }
 
