@@ -82,6 +82,8 @@ static void usage(const char *prog, FILE *out)
 "  1  invalid arguments or a malformed --fail-on expression\n"
 "  2  cannot read a file              3  not a trace or report, damaged, or\n"
 "  4  no scheduler events                a report schema not read (not 1.x)\n"
+"  5  written, a side is partial (--partial, or a partial report), and\n"
+"     no --fail-on crossed\n"
 "  6  resource limit or out of memory\n"
 "See latency-analyze(1).\n", out);
 }
@@ -275,6 +277,16 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 			fprintf(stderr, "%s: a --fail-on threshold was crossed\n",
 				prog);
 		status = lt_error_exit_status(LT_E_CROSSED);
+	}
+	/* a side read only up to its damage (--partial) is not all the data */
+	for (i = 0; i < 2; i++) {
+		if (!side[i]->partial)
+			continue;
+		fprintf(stderr, "%s: %s (the diff's %s side is partial)\n",
+			prog, side[i]->partial_reason ? side[i]->partial_reason :
+			argv[optind + i], i ? "after" : "before");
+		if (!status)
+			status = lt_error_exit_status(LT_E_PARTIAL);
 	}
 	goto out;
 usage:

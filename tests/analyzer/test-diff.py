@@ -361,6 +361,38 @@ def check_merged_header(la, bp, ap, tmp):
         print('ok   diff: a side merged from two traces says so, with no span')
 
 
+def check_partial(la, bp, ap, tmp):
+    """A side read only up to damage is marked, said, and exits 5 (8 if a
+    --fail-on crossed): a CI diff must not pass on half a trace."""
+    with open(bp) as f:
+        r = json.load(f)
+    r['partial'] = True
+    r['partial_reason'] = 'damaged.dat: CPU 1 data: cut short'
+    part = os.path.join(tmp, 'partial.json')
+    with open(part, 'w') as f:
+        json.dump(r, f)
+    p = run(la, ['diff', part, ap])
+    line = [l for l in p.stdout.split('\n') if l.startswith('Before:')]
+    err = p.stderr.strip().split('\n')
+    if p.returncode != 5 or not line or 'PARTIAL: damaged.dat: CPU 1 data' not in line[0] \
+       or len(err) != 1 or "(the diff's before side is partial)" not in err[0]:
+        fail('diff of a partial side: exit %d, header %r, stderr %r'
+             % (p.returncode, line, p.stderr))
+        return
+    p = run(la, ['diff', '-f', 'json', ap, part])
+    d = json.loads(p.stdout) if p.stdout else {}
+    if p.returncode != 5 or d.get('after', {}).get('partial') is not True or \
+       d['before'].get('partial') is not False:
+        fail('diff --format=json of a partial side: exit %d, %r'
+             % (p.returncode, {k: d.get(k) for k in ('before', 'after')}))
+        return
+    p = run(la, ['diff', '--fail-on', 'any:count>=0', part, ap])
+    if p.returncode != 8:
+        fail('diff of a partial side, a --fail-on crossed: exit %d, want 8' % p.returncode)
+        return
+    print('ok   diff: a partial side is marked, said, exit 5 (8 when a --fail-on crossed)')
+
+
 def main():
     la, before, after = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -372,6 +404,7 @@ def main():
             check_fail_on(la, bp, ap, b, a)
             check_errors(la, bp, ap, tmp)
             check_merged_header(la, bp, ap, tmp)
+            check_partial(la, bp, ap, tmp)
     print('test-diff: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 
