@@ -210,6 +210,8 @@ def check_fail_on(la, bp, ap, b, a):
         ('count >= %d , p50 > +1000000s' % counts[len(counts) // 2],
          lambda f0, f1: f1['count'] >= counts[len(counts) // 2]),
         ('p99>+20%~Sched*', lambda f0, f1, c=None: None),
+        # blanks may surround the parts, the scope's colon too
+        (' global : total > +10ms ', lambda f0, f1: f1['total_ns'] - f0['total_ns'] > 10e6),
     ]
     n = len(FAILS)
     for expr, test in cases:

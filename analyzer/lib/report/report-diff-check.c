@@ -89,13 +89,15 @@ static int parse_scope_metric(struct parser *ps, struct test *t)
 		{ "process", LT_DIFF_SCOPE_BIT(LT_DIFF_PROCESS) },
 		{ "any", ~0u },
 	};
-	size_t n, i;
+	size_t n, i, colon;
 
 	blanks(ps);
 	n = word(ps);
 	t->scopes = LT_DIFF_SCOPE_BIT(LT_DIFF_GLOBAL);
-	/* "command:p99...": a scope, then the metric */
-	if (n && ps->p[n] == ':') {
+	/* "command:p99...": a scope, then the metric (blanks around ':') */
+	for (colon = n; ps->p[colon] == ' ' || ps->p[colon] == '\t'; colon++)
+		;
+	if (n && ps->p[colon] == ':') {
 		for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
 			if (is(ps->p, n, scopes[i].name))
 				break;
@@ -103,7 +105,7 @@ static int parse_scope_metric(struct parser *ps, struct test *t)
 			return fail(ps, "expected a scope: global, command, "
 				    "process or any");
 		t->scopes = scopes[i].bits;
-		ps->p += n + 1;
+		ps->p += colon + 1;
 		blanks(ps);
 		n = word(ps);
 	}
