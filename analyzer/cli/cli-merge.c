@@ -145,6 +145,29 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 		status = lt_error_exit_status(err.code);
 		goto out;
 	}
+	/*
+	 * They did merge: two reports of one trace whose ranges overlap (a
+	 * file given twice, the whole trace and a slice of it) added their
+	 * common waits twice.  Merged inputs keep only their ranges' span,
+	 * so only plain reports are compared - never a false alarm.
+	 */
+	for (i = 0; !quiet && i < n; i++) {
+		int j;
+
+		for (j = i + 1; j < n; j++) {
+			const struct lt_report *a = in[i], *b = in[j];
+
+			if (a->merged_reports > 1 || b->merged_reports > 1 ||
+			    !a->id || !b->id || strcmp(a->id, b->id) ||
+			    a->whole.start_ns >= b->whole.end_ns ||
+			    b->whole.start_ns >= a->whole.end_ns)
+				continue;
+			fprintf(stderr, "%s: warning: %s and %s: ranges of one "
+				"trace (%s) that overlap: the waits in both are "
+				"counted twice\n", prog, argv[optind + i],
+				argv[optind + j], a->id);
+		}
+	}
 	/* what shapes the text is this run's to say, as for a saved report */
 	merged->options.max_processes = opts.max_processes;
 	out = cli_output_open(prog, output, argv + optind, argc - optind, &status);
