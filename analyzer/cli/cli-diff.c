@@ -50,7 +50,7 @@ static void usage(const char *prog, FILE *out)
 "with --format=json (merged ones too) or traces, analysed first.\n"
 "\n"
 "  -f, --format=FMT       one of:\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF));
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF), "text");
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "      --by=SCOPES        the tables compared, a comma-separated list of\n"
@@ -82,6 +82,8 @@ static void usage(const char *prog, FILE *out)
 "  1  invalid arguments or a malformed --fail-on expression\n"
 "  2  cannot read a file              3  not a trace or report, damaged, or\n"
 "  4  no scheduler events                a report schema not read (not 1.x)\n"
+"  5  written, a side is partial (--partial, or a partial report), and\n"
+"     no --fail-on crossed\n"
 "  6  resource limit or out of memory\n"
 "See latency-analyze(1).\n", out);
 }
@@ -209,6 +211,25 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	}
 	if (cli_analysis_check(prog, &opts))
 		goto usage;
+	/* a test of a scope --by leaves out: said now, before the analysis */
+	if (nfail) {
+		struct lt_diff *probe = calloc(1, sizeof(*probe));
+
+		if (!probe) {
+			fprintf(stderr, "%s: out of memory\n", prog);
+			status = lt_error_exit_status(LT_E_NOMEM);
+			goto out;
+		}
+		probe->scopes = scopes;
+		ret = 0;
+		for (i = 0; i < nfail && !ret; i++)
+			ret = lt_diff_check(probe, fail_on[i], &n, &err);
+		lt_diff_free(probe);
+		if (ret < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			goto usage;
+		}
+	}
 	if (!quiet) {
 		bool given[LT_WOPT_NR] = {
 			[LT_WOPT_WINDOW] = opts.window_ns != 0,
@@ -256,6 +277,16 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 			fprintf(stderr, "%s: a --fail-on threshold was crossed\n",
 				prog);
 		status = lt_error_exit_status(LT_E_CROSSED);
+	}
+	/* a side read only up to its damage (--partial) is not all the data */
+	for (i = 0; i < 2; i++) {
+		if (!side[i]->partial)
+			continue;
+		fprintf(stderr, "%s: %s (the diff's %s side is partial)\n",
+			prog, side[i]->partial_reason ? side[i]->partial_reason :
+			argv[optind + i], i ? "after" : "before");
+		if (!status)
+			status = lt_error_exit_status(LT_E_PARTIAL);
 	}
 	goto out;
 usage:

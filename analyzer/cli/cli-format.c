@@ -40,14 +40,22 @@ int cli_parse_format(const char *prog, unsigned int inputs, const char *val,
 	return cli_bad_arg(prog, "--format", val, what);
 }
 
-void cli_usage_formats(FILE *out, unsigned int inputs)
+void cli_usage_formats(FILE *out, unsigned int inputs, const char *dflt)
 {
+	static const char mark[] = " (the default)";
 	const struct lt_writer *w;
-	size_t i;
+	size_t i, n;
 
-	for (i = 0; (w = lt_writer_at(i)); i++)
-		if (inputs & CLI_INPUT(w->input))
-			fprintf(out, "%25s%-12s %s\n", "", w->name, w->summary);
+	for (i = 0; (w = lt_writer_at(i)); i++) {
+		if (!(inputs & CLI_INPUT(w->input)))
+			continue;
+		/* the table's default is latency-analyze's: not merge's */
+		n = strlen(w->summary);
+		if (n > sizeof(mark) - 1 && strcmp(w->name, dflt) &&
+		    !strcmp(w->summary + n - (sizeof(mark) - 1), mark))
+			n -= sizeof(mark) - 1;
+		fprintf(out, "%25s%-12s %.*s\n", "", w->name, (int)n, w->summary);
+	}
 }
 
 void cli_warn_ignored(const struct lt_writer *w, const bool *given,

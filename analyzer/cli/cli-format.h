@@ -24,8 +24,11 @@ int cli_parse_format(const char *prog, unsigned int inputs, const char *val,
  * "text, json, csv or folded": the writers of @inputs, into @buf.
  */
 const char *cli_format_names(unsigned int inputs, char *buf, size_t size);
-/* --help's lines for the formats of @inputs, under an --format line. */
-void cli_usage_formats(FILE *out, unsigned int inputs);
+/*
+ * --help's lines for the formats of @inputs, under an --format line;
+ * a "(the default)" in a summary is kept only for the writer named @dflt.
+ */
+void cli_usage_formats(FILE *out, unsigned int inputs, const char *dflt);
 /*
  * The options given (@given[LT_WOPT_*]) that writer @w ignores, each
  * warned about through @warn with the reason the table gives.

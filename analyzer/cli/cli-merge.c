@@ -39,8 +39,8 @@ static void usage(const char *prog, FILE *out)
 "and a table per command combine them.  The order of the FILEs does not\n"
 "matter, nor how merges are grouped: the output is the same, byte for byte.\n"
 "\n"
-"  -f, --format=FMT       json (default: what merges again), or:\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT));
+"  -f, --format=FMT       one of (json, the default, is what merges again):\n", prog);
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT), "json");
 	fputs(
 "  -o, --output=FILE      write to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max, total, count or avg\n"
@@ -144,6 +144,29 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		status = lt_error_exit_status(err.code);
 		goto out;
+	}
+	/*
+	 * They did merge: two reports of one trace whose ranges overlap (a
+	 * file given twice, the whole trace and a slice of it) added their
+	 * common waits twice.  Merged inputs keep only their ranges' span,
+	 * so only plain reports are compared - never a false alarm.
+	 */
+	for (i = 0; !quiet && i < n; i++) {
+		int j;
+
+		for (j = i + 1; j < n; j++) {
+			const struct lt_report *a = in[i], *b = in[j];
+
+			if (a->merged_reports > 1 || b->merged_reports > 1 ||
+			    !a->id || !b->id || strcmp(a->id, b->id) ||
+			    a->whole.start_ns >= b->whole.end_ns ||
+			    b->whole.start_ns >= a->whole.end_ns)
+				continue;
+			fprintf(stderr, "%s: warning: %s and %s: ranges of one "
+				"trace (%s) that overlap: the waits in both are "
+				"counted twice\n", prog, argv[optind + i],
+				argv[optind + j], a->id);
+		}
 	}
 	/* what shapes the text is this run's to say, as for a saved report */
 	merged->options.max_processes = opts.max_processes;

@@ -10,9 +10,25 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli-load.h"
 #include "cli-sub.h"
+
+/*
+ * No report, no file: a failed analysis leaves no --output (nor
+ * --waits-stacks) behind, as the other formats create none, rather than a
+ * CSV of only its header that a loader would take for a trace without
+ * waits.  Only a regular file is removed (never -o /dev/null).
+ */
+static void discard(const char *path, FILE *f)
+{
+	struct stat st;
+
+	if (path && f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode))
+		unlink(path);
+}
 
 int cli_waits_main(const char *prog, const struct lt_writer *w,
 		   const char *path, const char *output, const char *stacks,
@@ -25,7 +41,7 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 	struct lt_error err = { 0 };
 	FILE *out = NULL, *sout = NULL;
 	int status = 0;
-	bool saved;
+	bool saved, failed = false;
 
 	if (w->input != LT_WRITE_WAITS) {
 		fprintf(stderr, "%s: --waits-stacks: only with --format=waits or "
@@ -67,6 +83,7 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 		else
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
 		status = lt_error_exit_status(err.code);
+		failed = true;
 	} else if (report->partial) {
 		fprintf(stderr, "%s: %s (the waits are those read before it)\n",
 			prog, report->partial_reason);
@@ -76,6 +93,10 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
+	}
+	if (failed) {
+		discard(output, out);
+		discard(stacks, sout);
 	}
 out:
 	lt_report_free(report);

@@ -133,7 +133,8 @@ static void usage(FILE *out)
 "\n"
 "Output:\n"
 "  -f, --format=FMT       one of:\n", out);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT) | CLI_INPUT(LT_WRITE_WAITS));
+	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT) | CLI_INPUT(LT_WRITE_WAITS),
+			  "text");
 	fputs(
 "  -o, --output=FILE      write the report to FILE instead of stdout\n"
 "  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"

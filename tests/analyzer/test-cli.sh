@@ -46,6 +46,13 @@ one_line() {
 
 expect 0 '^Usage: latency-analyze' -- "$LA" --help
 expect 0 '^latency-analyze [0-9]' -- "$LA" --version
+# each command's help calls its own default format the default, none other
+expect 0 'text +LatencyTOP.s tables \(the default\)' -- "$LA" --help
+expect 0 'json, the default' -- "$LA" merge --help
+if "$LA" merge --help | grep -q '(the default)'; then
+	echo "FAIL: merge --help calls text the default: merge writes json"
+	fail=1
+fi
 expect 1 'missing TRACE.dat' -- "$LA"
 expect 1 'only one trace' -- "$LA" a.dat b.dat
 expect 1 "^latency-analyze: (unrecognized|invalid) option" -- "$LA" --bogus x.dat

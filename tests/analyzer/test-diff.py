@@ -210,6 +210,8 @@ def check_fail_on(la, bp, ap, b, a):
         ('count >= %d , p50 > +1000000s' % counts[len(counts) // 2],
          lambda f0, f1: f1['count'] >= counts[len(counts) // 2]),
         ('p99>+20%~Sched*', lambda f0, f1, c=None: None),
+        # blanks may surround the parts, the scope's colon too
+        (' global : total > +10ms ', lambda f0, f1: f1['total_ns'] - f0['total_ns'] > 10e6),
     ]
     n = len(FAILS)
     for expr, test in cases:
@@ -267,6 +269,14 @@ def check_errors(la, bp, ap, tmp):
                             ('max>1s~', 8, 'expected a cause pattern')):
         one_line_error(la, ['diff', '--fail-on', expr, bp, ap], 1,
                        "--fail-on '%s': at column %d: %s" % (expr, col, what))
+    # a test of a table --by leaves out could never cross: refused, or CI
+    # would pass whatever changed
+    one_line_error(la, ['diff', '--fail-on', 'process:max>0ns', bp, ap], 1,
+                   "--fail-on 'process:max>0ns': process: the process tables "
+                   "are not compared (add process to --by)")
+    one_line_error(la, ['diff', '--by', 'process', '--fail-on', 'count>+1', bp, ap], 1,
+                   "--fail-on 'count>+1': global: the global table is not "
+                   "compared (add global to --by)")
     # wrong arguments: the line, then where help is, as for latency-analyze
     for args, text in ((['--by', 'thread'], "--by: invalid value 'thread'"),
                        (['--format', 'csv'], "--format: invalid value 'csv': "
@@ -335,6 +345,56 @@ def check_errors(la, bp, ap, tmp):
               'mismatched options: one line each, exit 1, 3, 3, 2, 7')
 
 
+def check_merged_header(la, bp, ap, tmp):
+    """A side merged from two traces (two machines, two clocks) has no
+    span: the text says how many reports and traces, not one's start to
+    the other's end."""
+    m = os.path.join(tmp, 'two-traces.json')
+    p = run(la, ['merge', '-o', m, bp, ap])
+    if p.returncode:
+        fail('merge %s %s: exit %d %r' % (bp, ap, p.returncode, p.stderr))
+        return
+    p = run(la, ['diff', m, ap])
+    line = [l for l in p.stdout.split('\n') if l.startswith('Before:')]
+    if p.returncode or not line or ': 2 reports of 2 traces, ' not in line[0] or \
+       ' from ' in line[0]:
+        fail('diff of a merge of two traces: exit %d, header %r' % (p.returncode, line))
+    else:
+        print('ok   diff: a side merged from two traces says so, with no span')
+
+
+def check_partial(la, bp, ap, tmp):
+    """A side read only up to damage is marked, said, and exits 5 (8 if a
+    --fail-on crossed): a CI diff must not pass on half a trace."""
+    with open(bp) as f:
+        r = json.load(f)
+    r['partial'] = True
+    r['partial_reason'] = 'damaged.dat: CPU 1 data: cut short'
+    part = os.path.join(tmp, 'partial.json')
+    with open(part, 'w') as f:
+        json.dump(r, f)
+    p = run(la, ['diff', part, ap])
+    line = [l for l in p.stdout.split('\n') if l.startswith('Before:')]
+    err = p.stderr.strip().split('\n')
+    if p.returncode != 5 or not line or 'PARTIAL: damaged.dat: CPU 1 data' not in line[0] \
+       or len(err) != 1 or "(the diff's before side is partial)" not in err[0]:
+        fail('diff of a partial side: exit %d, header %r, stderr %r'
+             % (p.returncode, line, p.stderr))
+        return
+    p = run(la, ['diff', '-f', 'json', ap, part])
+    d = json.loads(p.stdout) if p.stdout else {}
+    if p.returncode != 5 or d.get('after', {}).get('partial') is not True or \
+       d['before'].get('partial') is not False:
+        fail('diff --format=json of a partial side: exit %d, %r'
+             % (p.returncode, {k: d.get(k) for k in ('before', 'after')}))
+        return
+    p = run(la, ['diff', '--fail-on', 'any:count>=0', part, ap])
+    if p.returncode != 8:
+        fail('diff of a partial side, a --fail-on crossed: exit %d, want 8' % p.returncode)
+        return
+    print('ok   diff: a partial side is marked, said, exit 5 (8 when a --fail-on crossed)')
+
+
 def main():
     la, before, after = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -345,6 +405,8 @@ def main():
             bp, ap, b, a = got
             check_fail_on(la, bp, ap, b, a)
             check_errors(la, bp, ap, tmp)
+            check_merged_header(la, bp, ap, tmp)
+            check_partial(la, bp, ap, tmp)
     print('test-diff: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 

@@ -255,6 +255,15 @@ def check_trace(la, trace, opts, rng, ncuts, tmp):
         if ab is not None and bc is not None and not (x == y == z == m):
             fail('%s: merge((a,b),c), merge(a,(b,c)), reversed and shuffled '
                  'orders differ' % what)
+    # ranges that touch are not said to overlap; the whole and a range are
+    p = run(la, ['merge', '--no-progress'] + order, os.path.join(tmp, 'w.json'))
+    if p.returncode or 'overlap' in p.stderr:
+        fail('%s: merge of its ranges: exit %d, %r' % (what, p.returncode, p.stderr))
+    p = run(la, ['merge', '--no-progress', os.path.join(tmp, 'whole.json'), files[0]],
+            os.path.join(tmp, 'w.json'))
+    if p.returncode or 'that overlap: the waits in both are counted twice' not in p.stderr:
+        fail('%s: merge of the whole and a range: exit %d, no overlap warning: %r'
+             % (what, p.returncode, p.stderr))
     if len(FAILS) == n:
         print('ok   %s: %d ranges merge into the whole (%d processes)'
               % (what, len(files), len(whole['processes'])))

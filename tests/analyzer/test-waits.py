@@ -301,9 +301,23 @@ def check_cli(la, trace, tmp):
         if p.returncode != status or len(lines) != 1 or text not in lines[0]:
             fail('latency-analyze %s: exit %d, %r; want %d and %r'
                  % (' '.join(args), p.returncode, p.stderr, status, text))
+    # a trace that cannot be read leaves no file behind (as the other
+    # formats): not a CSV of only its header, loaded as a trace without waits
+    garbage = os.path.join(tmp, 'garbage.dat')
+    with open(garbage, 'wb') as f:
+        f.write(b'not a trace\n' * 100)
+    for bad, status in ((os.path.join(tmp, 'missing.dat'), 2), (garbage, 3)):
+        for fmt in ('waits', 'waits-jsonl'):
+            out, st = os.path.join(tmp, 'bad.out'), os.path.join(tmp, 'bad.stacks')
+            p = run([la, '-q', '--format=' + fmt, '-o', out, '--waits-stacks', st, bad])
+            if p.returncode != status or os.path.exists(out) or os.path.exists(st):
+                fail('--format=%s -o %s %s: exit %d (want %d), left %s'
+                     % (fmt, out, bad, p.returncode, status,
+                        [f for f in (out, st) if os.path.exists(f)]))
     if len(FAILS) == n:
         print('ok   --format=waits: a saved report, a lone --waits-stacks, one file '
-              'for both, a full disk, no temporary directory: one line each')
+              'for both, a full disk, no temporary directory: one line each; '
+              'an unreadable trace leaves no file')
 
 
 def main():

@@ -295,6 +295,15 @@ def check_sort_filter(b, name, view):
               % (name, f, got[0], got[2]))
 
 
+def check_labels(b, name, sel, what):
+    """An axis's labels, left to right, each 4 px or more clear of the next."""
+    boxes = b.eval("""Array.from(document.querySelectorAll('%s')).map(e => {
+      const r = e.getBoundingClientRect(); return [r.left, r.right]; })""" % sel)
+    clash = [(a, c) for a, c in zip(boxes, boxes[1:]) if a[1] + 4 > c[0]]
+    check(boxes and not clash, "%s: %s's %d labels do not overlap%s"
+          % (name, what, len(boxes), " (%d do)" % len(clash) if clash else ""))
+
+
 def check_timeline(b, name, rep, data):
     tl = data["timeline"]
     if rep.get("saved_input"):
@@ -313,6 +322,7 @@ def check_timeline(b, name, rep, data):
         return
     n = b.eval("document.querySelectorAll('#tl-chart rect.span').length")
     check(n > 0, "%s: %d waits drawn on the timeline" % (name, n))
+    check_labels(b, name, "#tl-chart .axis text", "the timeline's time axis")
     z = b.eval("""(() => {
       const a = LT.tl.t1 - LT.tl.t0;
       document.getElementById('tl-in').click();

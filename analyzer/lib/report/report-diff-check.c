@@ -89,13 +89,15 @@ static int parse_scope_metric(struct parser *ps, struct test *t)
 		{ "process", LT_DIFF_SCOPE_BIT(LT_DIFF_PROCESS) },
 		{ "any", ~0u },
 	};
-	size_t n, i;
+	size_t n, i, colon;
 
 	blanks(ps);
 	n = word(ps);
 	t->scopes = LT_DIFF_SCOPE_BIT(LT_DIFF_GLOBAL);
-	/* "command:p99...": a scope, then the metric */
-	if (n && ps->p[n] == ':') {
+	/* "command:p99...": a scope, then the metric (blanks around ':') */
+	for (colon = n; ps->p[colon] == ' ' || ps->p[colon] == '\t'; colon++)
+		;
+	if (n && ps->p[colon] == ':') {
 		for (i = 0; i < sizeof(scopes) / sizeof(scopes[0]); i++)
 			if (is(ps->p, n, scopes[i].name))
 				break;
@@ -103,7 +105,7 @@ static int parse_scope_metric(struct parser *ps, struct test *t)
 			return fail(ps, "expected a scope: global, command, "
 				    "process or any");
 		t->scopes = scopes[i].bits;
-		ps->p += n + 1;
+		ps->p += colon + 1;
 		blanks(ps);
 		n = word(ps);
 	}
@@ -320,6 +322,25 @@ int lt_diff_check(struct lt_diff *d, const char *expr, size_t *crossed,
 	/* parsed only: a command line checked before its long analysis */
 	if (!d)
 		return 0;
+	/* a test of a table not compared could never cross: CI would pass */
+	for (k = 0; k < nt; k++) {
+		static const char *const by[LT_DIFF_SCOPES] = {
+			[LT_DIFF_GLOBAL] = "global",
+			[LT_DIFF_COMMAND] = "command",
+			[LT_DIFF_PROCESS] = "process",
+		};
+
+		if (tests[k].scopes & d->scopes)
+			continue;
+		for (i = 0; i + 1 < LT_DIFF_SCOPES; i++)
+			if (tests[k].scopes == LT_DIFF_SCOPE_BIT(i))
+				break;
+		lt_error_set(err, LT_E_USAGE, "--fail-on '%s': %s: the %s "
+			     "table%s not compared (add %s to --by)", expr,
+			     by[i], by[i], i == LT_DIFF_GLOBAL ? " is" : "s are",
+			     by[i]);
+		return -1;
+	}
 	checks = realloc(d->checks, (d->nr_checks + 1) * sizeof(*checks));
 	copy = strdup(expr);
 	if (!checks || !copy) {

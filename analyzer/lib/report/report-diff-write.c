@@ -198,12 +198,24 @@ static void text_side(FILE *out, const char *head, const char *name,
 
 	fprintf(out, "%-10s", head);
 	text_str(out, name);
-	fprintf(out, ": %s from %s, %" PRIu64 " events, trace %s",
-		lt_format_duration(dur, sizeof(dur), r->whole.end_ns - r->whole.start_ns),
-		lt_format_stamp(at, sizeof(at), r->whole.start_ns), r->events, r->id);
-	if (r->merged_reports > 1)
-		fprintf(out, " (%" PRIu64 " reports of %zu traces)",
-			r->merged_reports, r->nr_traces);
+	/* traces of many machines: one's start to another's end is no span */
+	if (r->nr_traces > 1)
+		fprintf(out, ": %" PRIu64 " reports of %zu traces, %" PRIu64
+			" events, trace %s", r->merged_reports, r->nr_traces,
+			r->events, r->id);
+	else
+		fprintf(out, ": %s from %s, %" PRIu64 " events, trace %s",
+			lt_format_duration(dur, sizeof(dur),
+					   r->whole.end_ns - r->whole.start_ns),
+			lt_format_stamp(at, sizeof(at), r->whole.start_ns),
+			r->events, r->id);
+	if (r->nr_traces <= 1 && r->merged_reports > 1)
+		fprintf(out, " (%" PRIu64 " reports merged)", r->merged_reports);
+	/* a damaged trace read up to its damage: its side is not all of it */
+	if (r->partial) {
+		fputs(", PARTIAL: ", out);
+		text_str(out, r->partial_reason ? r->partial_reason : "damaged");
+	}
 	fputc('\n', out);
 }
 
@@ -317,12 +329,19 @@ static void json_report(FILE *out, const char *name, const struct lt_report *r)
 	fprintf(out, ",\"start_ns\":%" PRIu64 ",\"end_ns\":%" PRIu64
 		",\"events\":%" PRIu64 ",\"merged_reports\":%" PRIu64
 		",\"options\":{\"sleep_cutoff_ns\":%" PRIu64
-		",\"honour_maxtime\":%s,\"kernel_threads\":%s}}",
+		",\"honour_maxtime\":%s,\"kernel_threads\":%s}",
 		r->whole.start_ns, r->whole.end_ns, r->events,
 		r->merged_reports ? r->merged_reports : 1,
 		r->options.sleep_cutoff_ns,
 		r->options.honour_maxtime ? "true" : "false",
 		r->options.kernel_threads ? "true" : "false");
+	fprintf(out, ",\"partial\":%s,\"partial_reason\":",
+		r->partial ? "true" : "false");
+	if (r->partial && r->partial_reason)
+		lt_report_json_str(out, r->partial_reason);
+	else
+		fputs("null", out);
+	fputc('}', out);
 }
 
 int lt_diff_write_json(const struct lt_diff *d, FILE *out)

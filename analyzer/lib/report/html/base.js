@@ -151,14 +151,18 @@ LT.width = function (el) {
 	return Math.max(320, Math.floor(el.getBoundingClientRect().width));
 };
 
-/* Steps of 1, 2, 5 x 10^k: about @n ticks over @span. */
+/*
+ * Steps of 1, 2, 5 x 10^k: at most @n ticks over @span (the smallest such
+ * step no shorter than @span / @n), so labels sized for @n fit.
+ */
 LT.ticks = function (t0, t1, n) {
-	var span = t1 - t0, raw = span / n, p, step, t, out = [];
+	var span = t1 - t0, raw = span / n, p, r, step, t, out = [];
 
 	if (span <= 0)
 		return out;
 	p = Math.pow(10, Math.floor(Math.log10(raw)));
-	step = raw / p < 2 ? p : raw / p < 5 ? 2 * p : 5 * p;
+	r = raw / p * (1 - 1e-9);
+	step = r <= 1 ? p : r <= 2 ? 2 * p : r <= 5 ? 5 * p : 10 * p;
 	for (t = Math.ceil(t0 / step) * step; t <= t1; t += step)
 		out.push(t);
 	return out;
