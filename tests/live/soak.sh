@@ -28,17 +28,17 @@
 #     same events enabled, the same settings (tests/record/lib.sh);
 #   - the load is gone.
 #
-# Measured (2026-12-06, 91463e0's script before the queue figure was read,
-# 2 vCPUs shared with other sessions): 10 minutes, 414 M events, 0 lost,
-# 11% of a core (readers 2.9%); VmRSS 3.9 MB at the start, 37.5 MB after
-# the warm-up (45 s), 63 MB at 150 s, flat to 300 s (61-64 MB while other
-# sessions made 12,500 tasks), 84 MB at 330 s, 89.8 MB at the end: steps,
-# not a slope, and not with the tasks (~50,000 made in all).  Likely the
-# readers' page queue: its chunks are malloc'd on the reader threads, so a
-# burst the replay falls behind on leaves its high-water mark in their
-# arenas; the queue figure is read since, not yet over 10 minutes.  The
-# 75 s ctest: 40.2 MB after warm-up, 40.7 MB at the end, 9.2 MB of pages
-# at most.
+# Measured (2026-12-06, 2 vCPUs shared with other sessions), 10 minutes:
+#   - machine quiet (821 tasks made meanwhile): 572 M events, 0 lost, 17%
+#     of a core (readers 7%); VmRSS 4.3 MB at the start, 29.1 MB after the
+#     warm-up (45 s), 30.5 MB at the end, 37.4 MB at most (462 s), 17.6 MB
+#     of pages waiting at most: flat.
+#   - other sessions busy (~50,000 tasks made meanwhile, the pre-queue-figure
+#     script): 414 M events, 0 lost; 3.9 MB, 37.5 MB after the warm-up,
+#     89.8 MB at the end, in steps (flat 61-64 MB from 150 to 300 s while
+#     12,500 tasks came, +22 MB at 330 s).  The replay keeps every task and
+#     every distinct kernel stack it met; which of them made the steps is
+#     not established.
 #
 # usage: soak.sh DURATION [LATENCY_VIEW]    e.g. soak.sh 10m
 #   SOAK_WINDOW (default 30s) the window, SOAK_EVERY (5) seconds between
