@@ -206,6 +206,8 @@ int lt_report_text_task_head(const struct lt_report *r,
 			     FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);
+/* @s as one CSV field, RFC 4180: quoted only when it must be. */
+void lt_csv_str(FILE *out, const char *s);
 int lt_report_write_folded(const struct lt_report *r, FILE *out);
 /* lt_report_write_html() of the whole range, for the writers table. */
 int lt_report_write_html_table(const struct lt_report *r, FILE *out);

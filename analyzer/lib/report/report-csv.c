@@ -9,8 +9,7 @@
 
 #include "lt-report-local.h"
 
-/* RFC 4180 quoting: only when needed. */
-static void csv_str(FILE *out, const char *s)
+void lt_csv_str(FILE *out, const char *s)
 {
 	const char *p;
 
@@ -45,11 +44,11 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 		if (tid >= 0)
 			fprintf(out, "%d", tid);
 		fputc(',', out);
-		csv_str(out, comm);
+		lt_csv_str(out, comm);
 		fputc(',', out);
-		csv_str(out, r->reason);
+		lt_csv_str(out, r->reason);
 		fputc(',', out);
-		csv_str(out, r->argument);
+		lt_csv_str(out, r->argument);
 		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 			lt_cause_kind_name(r->kind), r->count, r->total_ns, r->max_ns,
 			r->avg_ns);

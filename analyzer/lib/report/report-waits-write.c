@@ -27,24 +27,6 @@ struct lt_waits_writer {
 	lt_waits_stack_fn stack;
 };
 
-/* RFC 4180: quoted only when it must be. */
-static void csv_str(FILE *out, const char *s)
-{
-	const char *p;
-
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* Frames innermost first, ';' between, as one RFC 4180 field. */
 static void csv_frames(FILE *out, const char *const *f, unsigned int n)
 {
@@ -91,13 +73,13 @@ int lt_waits_csv_row(struct lt_waits_writer *ww, const struct lt_wait *w)
 		fputs(waits_head, out);
 		ww->head = true;
 	}
-	csv_str(out, w->trace_id);
+	lt_csv_str(out, w->trace_id);
 	fprintf(out, ",%d,%d,", w->pid, w->tid);
-	csv_str(out, w->comm);
+	lt_csv_str(out, w->comm);
 	fprintf(out, ",%d,", w->kernel_thread);
-	csv_str(out, w->reason);
+	lt_csv_str(out, w->reason);
 	fputc(',', out);
-	csv_str(out, w->argument);
+	lt_csv_str(out, w->argument);
 	fprintf(out, ",%s,%c,", lt_cause_kind_name(w->kind), w->state);
 	csv_opt_u64(out, w->start_known, w->start_ns);
 	fputc(',', out);
@@ -176,9 +158,9 @@ int lt_waits_csv_stack(struct lt_waits_writer *ww, const struct lt_wait_stack *s
 		fputs(stacks_head, out);
 		ww->stacks_head = true;
 	}
-	csv_str(out, st->trace_id);
+	lt_csv_str(out, st->trace_id);
 	fprintf(out, ",%u,", st->id);
-	csv_str(out, st->reason);
+	lt_csv_str(out, st->reason);
 	fprintf(out, ",%s,%d,", lt_cause_kind_name(st->kind), st->kernel_thread);
 	csv_frames(out, st->frames, st->nr_frames);
 	fputc('\n', out);
