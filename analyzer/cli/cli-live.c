@@ -109,7 +109,7 @@ static int refuse(const char *prog, const char *what)
 }
 
 int cli_live_check(const char *prog, const struct cli_live *l,
-		   const struct lt_options *opts, int optind, int argc,
+		   const struct lt_options *opts, int first, int argc,
 		   char **argv)
 {
 	char msg[300];
@@ -121,9 +121,9 @@ int cli_live_check(const char *prog, const struct cli_live *l,
 			 "was recorded already", l->given);
 		return refuse(prog, msg);
 	}
-	if (optind < argc) {
+	if (first < argc) {
 		snprintf(msg, sizeof(msg), "--live reads the running system, "
-			 "not a file: '%.200s' given too", argv[optind]);
+			 "not a file: '%.200s' given too", argv[first]);
 		return refuse(prog, msg);
 	}
 	if (opts->from_ns >= 0 || opts->to_ns >= 0)

@@ -56,12 +56,12 @@ void cli_live_init(struct cli_live *l);
  */
 int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l);
 /*
- * After the options: with --live, no trace and none of the options that
- * need one; without, none of --live's.  0, or the usage exit status
- * (said why).
+ * After the options (argv[first], the first operand): with --live, no
+ * trace and none of the options that need one; without, none of
+ * --live's.  0, or the usage exit status (said why).
  */
 int cli_live_check(const char *prog, const struct cli_live *l,
-		   const struct lt_options *opts, int optind, int argc,
+		   const struct lt_options *opts, int first, int argc,
 		   char **argv);
 /* --help's lines for --live and its options (@view: the viewer's). */
 void cli_usage_live(FILE *out, bool view);
