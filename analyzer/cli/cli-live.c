@@ -316,7 +316,7 @@ int cli_live_analyze(const char *prog, struct cli_live *l,
 		if (deadline && (deadline - now) / 1000000 < (uint64_t)timeout)
 			timeout = (int)((deadline - now) / 1000000) + 1;
 		poll(&p, 1, timeout);
-		if (lt_live_pump(lv, 0, &err) < 0)
+		if (lt_live_pump(lv, LT_LIVE_PUMP_BATCH, &err) < 0)
 			goto fail;
 		now = mono_ns();
 		if (show && now - shown >= 1000000000ULL) {

@@ -78,6 +78,12 @@ int lt_live_fd(const struct lt_live *lv);
  * replayed, or -1 with @err (a reader failed, out of memory).
  */
 int64_t lt_live_pump(struct lt_live *lv, uint64_t max, struct lt_error *err);
+/*
+ * A caller's @max: "all" never ends while the readers bring records faster
+ * than the replay takes them, and between calls a caller looks at its
+ * clock, its signals and its keys.
+ */
+#define LT_LIVE_PUMP_BATCH	200000
 
 /* The report as it stands (see above); lt_report_free() it. */
 int lt_live_report(struct lt_live *lv, struct lt_report **out,

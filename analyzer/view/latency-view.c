@@ -662,6 +662,8 @@ static int browse(struct args *a)
 	int ret;
 
 	if (a->live.live) {
+		/* a signal from here on stops tracing and puts tracefs back */
+		catch_stop();
 		ret = lv_live_start(prog, &a->live, &a->opts, a->quiet, &live);
 		if (ret)
 			return ret;

@@ -15,8 +15,6 @@
 #include "lv-live.h"
 
 #define DEFAULT_REFRESH_NS	1000000000ULL
-/* replayed per tick at most: keys are read between ticks */
-#define PUMP_MAX		200000
 
 struct lv_live {
 	struct cli_live *cl;
@@ -114,7 +112,7 @@ int lv_live_start(const char *prog, struct cli_live *cl,
 	l->next_ns = now + l->refresh_ns;
 	l->end_ns = cl->duration_ns ? now + cl->duration_ns : 0;
 	l->last_ns = now;
-	if (lt_live_pump(l->lv, 0, &l->err) < 0 ||
+	if (lt_live_pump(l->lv, LT_LIVE_PUMP_BATCH, &l->err) < 0 ||
 	    lt_live_report(l->lv, &l->shown, &l->err) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, l->err.msg);
 		ret = lt_error_exit_status(l->err.code);
@@ -186,7 +184,7 @@ int lv_live_tick(struct lv_live *l, struct lv_model *m)
 
 	if (l->stopped)
 		return 0;
-	if (lt_live_pump(l->lv, PUMP_MAX, &l->err) < 0)
+	if (lt_live_pump(l->lv, LT_LIVE_PUMP_BATCH, &l->err) < 0)
 		return -1;
 	now = mono_ns();
 	if (l->end_ns && now >= l->end_ns)
