@@ -37,8 +37,10 @@ import shutil
 import subprocess
 import sys
 
-LINE_RE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
-                     r'(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<event>\w+):\s*(?P<rest>.*)$')
+# trace-cmd report -t now and then (one run in ~40 here, under load)
+# prints each stamp as bare nanoseconds right after the CPU: "[000]1464179963720:"
+LINE_RE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s*'
+                     r'(?:(?P<sec>\d+)\.(?P<frac>\d+)|(?P<ns>\d+)):\s+(?P<event>\w+):\s*(?P<rest>.*)$')
 LOST_RE = re.compile(r'^CPU:(\d+) \[(?:\d+ )?EVENTS DROPPED\]')
 NEXT_PID_RE = re.compile(r'next_pid=(\d+)')
 
@@ -75,7 +77,9 @@ class Trace:
             m = LINE_RE.match(line)
             if not m:
                 continue
-            cpu, ts = int(m.group('cpu')), ts_ns(m.group('sec'), m.group('frac'))
+            cpu = int(m.group('cpu'))
+            ts = (int(m.group('ns')) if m.group('ns') else
+                  ts_ns(m.group('sec'), m.group('frac')))
             if self.start is None or ts < self.start:
                 self.start = ts
             if cpu in pending:

@@ -80,8 +80,10 @@ import sys
 
 CUTOFF_NS = 5_000_000
 
-LINE_RE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+'
-                     r'(?P<sec>\d+)\.(?P<frac>\d+):\s+(?P<event>\w+):\s+(?P<rest>.*)$')
+# trace-cmd report -t now and then (one run in ~40 here, under load)
+# prints each stamp as bare nanoseconds right after the CPU: "[000]1464179963720:"
+LINE_RE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s*'
+                     r'(?:(?P<sec>\d+)\.(?P<frac>\d+)|(?P<ns>\d+)):\s+(?P<event>\w+):\s+(?P<rest>.*)$')
 SWITCH_RE = re.compile(r'^prev_comm=(?P<prev_comm>.*) prev_pid=(?P<prev_pid>-?\d+) '
                        r'prev_prio=-?\d+ prev_state=(?P<state>\S+) ==> '
                        r'next_comm=(?P<next_comm>.*) next_pid=(?P<next_pid>-?\d+) '
@@ -236,9 +238,12 @@ class Counter:
         event = m['event']
         if event not in self.events:
             return
-        if len(m['frac']) != 9:
+        if m['ns']:
+            ts = int(m['ns'])
+        elif len(m['frac']) != 9:
             raise Error(f'timestamps are not in ns (run trace-cmd report -t): {line!r}')
-        ts = int(m['sec']) * 1_000_000_000 + int(m['frac'])
+        else:
+            ts = int(m['sec']) * 1_000_000_000 + int(m['frac'])
         if self.last_ns is not None and ts < self.last_ns:
             raise Error(f'trace-cmd report output is not in time order at {line!r}')
         if self.first_ns is None:

@@ -43,8 +43,8 @@ USER_WAIT_NS = 5_000_000
 RUNQUEUE_ROW = "Scheduler: waiting for cpu"
 
 LINE = re.compile(
-    r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s+"
-    r"(?:\S+\s+)?(?P<ts>\d+\.\d+):\s+(?P<event>\w+):\s*(?P<rest>.*)$")
+    r"^\s*(?P<comm>.+?)-(?P<pid>\d+)\s+\[(?P<cpu>\d+)\]\s*"
+    r"(?:\S+\s+)?(?P<ts>\d+(?:\.\d+)?):\s+(?P<event>\w+):\s*(?P<rest>.*)$")
 FIELD = re.compile(r"(\w+)=('([^']*)'|\S+)")
 
 failures = []
@@ -87,7 +87,10 @@ class Task:
 
 
 def ts_ns(text):
-    """'17.256862196' (trace-cmd report -t) -> ns."""
+    """'17.256862196' (trace-cmd report -t) -> ns; now and then trace-cmd
+    prints bare nanoseconds ('17256862196'), which are taken as they are."""
+    if "." not in text:
+        return int(text)
     sec, _, frac = text.partition(".")
     return int(sec) * 1_000_000_000 + int((frac + "000000000")[:9])
 
