@@ -38,15 +38,6 @@
  */
 #define SLACK_NS		(20 * 1000000ULL)
 
-/* Every page read, per CPU, until the end writes them as a trace.dat. */
-struct spill {
-	int cpus;
-	int *fds;
-	char **paths;
-	atomic_int error;	/* errno of the first write that failed */
-	atomic_int error_cpu;
-};
-
 struct lt_live {
 	struct lt_live_config cfg;
 	struct lt_options opts;		/* the analysis points here */
@@ -67,7 +58,7 @@ struct lt_live {
 	uint64_t step_ns, window_ns;
 	bool stopped, finished, restored;
 	int out_fd;
-	struct spill spill;
+	struct ltr_cpu_files spill;	/* every page read, with an output */
 	uint64_t *lost_per_cpu;		/* the stats' copy */
 	uint64_t reader_cpu_ns;		/* the readers', once they are gone */
 	char instance[64];
@@ -106,86 +97,14 @@ static int from_ltr(struct lt_error *err, const struct ltr_error *le)
 
 /* ---- the readers' side ------------------------------------------------- */
 
-static int spill_open(struct spill *k, const char *out, int cpus,
-		      struct lt_error *err)
-{
-	int i;
-
-	k->cpus = cpus;
-	k->fds = calloc((size_t)cpus, sizeof(*k->fds));
-	k->paths = calloc((size_t)cpus, sizeof(*k->paths));
-	if (!k->fds || !k->paths) {
-		lt_error_set(err, LT_E_NOMEM, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < cpus; i++)
-		k->fds[i] = -1;
-	for (i = 0; i < cpus; i++) {
-		if (asprintf(&k->paths[i], "%s.cpu%d", out, i) < 0) {
-			k->paths[i] = NULL;
-			lt_error_set(err, LT_E_NOMEM, "out of memory");
-			return -1;
-		}
-		k->fds[i] = open(k->paths[i], O_RDWR | O_CREAT | O_TRUNC |
-				 O_CLOEXEC, 0644);
-		if (k->fds[i] < 0) {
-			lt_error_set(err, LT_E_IO, "cannot write %s: %s",
-				     k->paths[i], strerror(errno));
-			return -1;
-		}
-	}
-	return 0;
-}
-
-static void spill_close(struct spill *k)
-{
-	int i;
-
-	for (i = 0; k->fds && i < k->cpus; i++) {
-		if (k->fds[i] >= 0)
-			close(k->fds[i]);
-		if (k->paths[i])
-			unlink(k->paths[i]);
-		free(k->paths[i]);
-	}
-	free(k->fds);
-	free(k->paths);
-	k->fds = NULL;
-	k->paths = NULL;
-}
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t r;
-
-	while (len) {
-		r = write(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return r ? errno : ENOSPC;
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
 /* A reader's pages: to disk (with an output), then to the merge. */
 static int pages_in(void *ctx, int cpu, const void *pages, size_t len)
 {
 	struct lt_live *lv = ctx;
-	int e, zero = 0;
+	int e;
 
-	if (lv->spill.fds) {
-		e = write_all(lv->spill.fds[cpu], pages, len);
-		if (e) {
-			if (atomic_compare_exchange_strong(&lv->spill.error,
-							   &zero, e))
-				atomic_store(&lv->spill.error_cpu, cpu);
-			return e;
-		}
-	}
+	if (lv->spill.fds && (e = ltr_cpu_files_write(&lv->spill, cpu, pages, len)))
+		return e;
 	return lt_live_merge_pages(lv->m, cpu, pages, len);
 }
 
@@ -313,9 +232,9 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 			      &lv->m, err) < 0)
 		return -1;
 	if (lv->cfg.output &&
-	    spill_open(&lv->spill, lv->cfg.output, ltr_session_cpus(lv->s),
-		       err) < 0)
-		return -1;
+	    ltr_cpu_files_open(&lv->spill, lv->cfg.output,
+			       ltr_session_cpus(lv->s), &le))
+		return from_ltr(err, &le);
 	so.pages = pages_in;
 	so.ctx = lv;
 	so.poll_ms = lv->cfg.poll_ms;
@@ -593,7 +512,7 @@ void lt_live_close(struct lt_live *lv)
 	ltr_meta_free(lv->meta);
 	if (lv->fmt_fd >= 0)
 		close(lv->fmt_fd);
-	spill_close(&lv->spill);
+	ltr_cpu_files_close(&lv->spill);
 	if (lv->out_fd >= 0) {
 		close(lv->out_fd);
 		/* a trace.dat never finished is no trace.dat */

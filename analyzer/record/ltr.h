@@ -21,6 +21,7 @@
 #ifndef LTR_H
 #define LTR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -291,6 +292,28 @@ unsigned int ltr_probe_maxactive(const struct ltr_probe_site *site,
 int ltr_probe_lines(const struct ltr_probe_site *site, unsigned int maxactive,
 		    char *set_line, size_t set_len,
 		    char *restore_line, size_t restore_len);
+
+/* ---- each CPU's pages in a file of its own, OUT.cpuN ---------------------- */
+
+struct ltr_cpu_files {
+	int cpus;
+	int *fds;		/* the trace.dat writer reads them back */
+	char **paths;
+	atomic_int error;	/* errno of the first write that failed */
+	atomic_int error_cpu;
+};
+
+/* Create (truncate) OUT.cpu0 .. OUT.cpuN-1: 0, or -1 with @err. */
+int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
+		       struct ltr_error *err);
+/*
+ * Append @cpu's pages to the files @files (an ltr_cpu_files: the stream's
+ * pages callback as it is), from that CPU's reader thread: 0, or the
+ * errno, the first failure's kept in error and error_cpu.
+ */
+int ltr_cpu_files_write(void *files, int cpu, const void *pages, size_t len);
+/* Close and remove the files; again does nothing. */
+void ltr_cpu_files_close(struct ltr_cpu_files *f);
 
 #ifdef __cplusplus
 }

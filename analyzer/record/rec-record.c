@@ -128,93 +128,6 @@ static int catch_signals(void)
 
 /* ---- the per-CPU files ---------------------------------------------------- */
 
-struct sink {
-	const char *out;
-	int cpus;
-	int *fds;
-	char **paths;
-	atomic_int error;	/* errno of the first failed write */
-	atomic_int error_cpu;
-};
-
-static int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	ssize_t r;
-
-	while (len) {
-		r = write(fd, p, len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			if (!r)
-				errno = ENOSPC;
-			return -1;
-		}
-		p += r;
-		len -= (size_t)r;
-	}
-	return 0;
-}
-
-static int sink_pages(void *ctx, int cpu, const void *pages, size_t len)
-{
-	struct sink *k = ctx;
-	int zero = 0;
-
-	if (write_all(k->fds[cpu], pages, len) < 0) {
-		int e = errno;
-
-		if (atomic_compare_exchange_strong(&k->error, &zero, e))
-			atomic_store(&k->error_cpu, cpu);
-		return e;
-	}
-	return 0;
-}
-
-static int sink_open(struct sink *k, const char *out, int cpus)
-{
-	int i;
-
-	k->out = out;
-	k->cpus = cpus;
-	k->fds = calloc((size_t)cpus, sizeof(*k->fds));
-	k->paths = calloc((size_t)cpus, sizeof(*k->paths));
-	if (!k->fds || !k->paths)
-		return rec_fail(LTR_E_NOMEM, "out of memory");
-	for (i = 0; i < cpus; i++)
-		k->fds[i] = -1;
-	for (i = 0; i < cpus; i++) {
-		if (asprintf(&k->paths[i], "%s.cpu%d", out, i) < 0) {
-			k->paths[i] = NULL;
-			return rec_fail(LTR_E_NOMEM, "out of memory");
-		}
-		k->fds[i] = open(k->paths[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 0644);
-		if (k->fds[i] < 0)
-			return rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
-					k->paths[i], strerror(errno));
-	}
-	return 0;
-}
-
-static void sink_close(struct sink *k)
-{
-	int i;
-
-	for (i = 0; k->fds && i < k->cpus; i++) {
-		if (k->fds[i] >= 0)
-			close(k->fds[i]);
-		if (k->paths[i])
-			unlink(k->paths[i]);
-		free(k->paths[i]);
-	}
-	free(k->fds);
-	free(k->paths);
-	k->fds = NULL;
-	k->paths = NULL;
-}
-
 /* ---- the command ----------------------------------------------------------- */
 
 /* Whether @cmd can be run: with a '/', that file; else found in $PATH. */
@@ -301,7 +214,7 @@ struct rec {
 	struct ltr_session *s;
 	struct ltr_stream *st;
 	struct ltr_meta *meta;
-	struct sink sink;
+	struct ltr_cpu_files sink;
 	struct ltr_probes *probes;
 	uint64_t *missed_before;
 	pid_t child;
@@ -609,14 +522,15 @@ static int record(struct rec *r)
 	if (ltr_session_open(&cfg, &r->s, &err))
 		return rec_fail_err(&err);
 	decide_schedstats(r);
-	status = sink_open(&r->sink, r->out, ltr_session_cpus(r->s));
-	if (status)
+	if (ltr_cpu_files_open(&r->sink, r->out, ltr_session_cpus(r->s), &err)) {
+		status = rec_fail_err(&err);
 		goto out;
+	}
 	if (got_signal) {
 		status = rec_fail(LTR_E_INTERRUPTED, "interrupted before tracing began");
 		goto out;
 	}
-	so.pages = sink_pages;
+	so.pages = ltr_cpu_files_write;
 	so.ctx = &r->sink;
 	if (ltr_stream_start(r->s, &so, &r->st, &err) ||
 	    ltr_session_start(r->s, &err) || ltr_meta_begin(r->s, &r->meta, &err)) {
@@ -715,7 +629,7 @@ out:
 	ltr_meta_free(r->meta);
 	ltr_probes_free(r->probes);
 	free(r->missed_before);
-	sink_close(&r->sink);
+	ltr_cpu_files_close(&r->sink);
 	return status;
 }
 
