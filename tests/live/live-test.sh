@@ -79,11 +79,16 @@ check "the screen says it is live and stopped" test $? -eq 0
 COLUMNS=120 LINES=60 "$LV" --dump -k -w 500ms --keys ']]]]]]]]]]]]]]]]]]]][' \
 	"$tmp/v.dat" > "$tmp/saved.screen" 2> "$tmp/err2"
 check "the offline viewer reads -o's file" test $? -eq 0
-# the span ("+3.50 s .. +4.00 s"), then the global table from its heading
-# to the process bar; where the cursor is depends on the keys that led there
+# the span ("+3.50 s .. +4.00 s"), then the global table: its heading, the
+# column heads and each row (a row ends in its percentage).  Taken by what
+# the lines are, not by what follows them: the process bar below starts with
+# "[" only when its first process is the selected one, and where the cursor
+# is depends on the keys and the timing that led there.
 table() {
 	sed -n '1s/.*\(+[^ ]* [^ ]* \.\. +[^ ]* [^ ]*\).*/\1/p' "$1"
-	sed -n '/^Global latencies/,/^\[/p' "$1" | sed '$d; s/^>/ /'
+	awk '/^Global latencies/ { on = 1; print; next }
+	     on && (/^ Cause / || /%$/) { sub(/^>/, " "); print; next }
+	     on { exit }' "$1"
 }
 table "$tmp/live.screen" > "$tmp/t1"
 table "$tmp/saved.screen" > "$tmp/t2"
