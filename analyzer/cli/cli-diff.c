@@ -146,6 +146,7 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 	bool progress = true, quiet = false, all = false, saved, crossed = false;
 	int c, ret, i, nfail = 0, status = 0;
 	size_t n;
+	struct cli_output o;
 	FILE *out;
 
 	lt_options_init(&opts);
@@ -262,7 +263,7 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 		}
 		crossed |= n > 0;
 	}
-	out = cli_output_open(prog, output, argv + optind, 2, &status);
+	out = cli_output_open(prog, &o, output, argv + optind, 2, &status);
 	if (!out)
 		goto out;
 	if (lt_diff_write(d, writer->format, out, &err) < 0) {
@@ -270,7 +271,7 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
 	}
-	status = cli_output_close(prog, output, out, status);
+	status = cli_output_close(prog, &o, !status, status);
 	/* the diff is written either way: CI shows it, then fails */
 	if (!status && crossed) {
 		if (!quiet)

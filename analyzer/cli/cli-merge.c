@@ -69,7 +69,9 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 	struct lt_error err = { 0 };
 	bool progress = true, quiet = false, sort_given = false, saved;
 	int c, ret, i, n = 0, status = 0;
+	struct cli_output o;
 	FILE *out;
+	bool complete = true;
 
 	lt_options_init(&opts);
 	argv[0] = (char *)prog;
@@ -170,19 +172,21 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 	}
 	/* what shapes the text is this run's to say, as for a saved report */
 	merged->options.max_processes = opts.max_processes;
-	out = cli_output_open(prog, output, argv + optind, argc - optind, &status);
+	out = cli_output_open(prog, &o, output, argv + optind, argc - optind,
+			      &status);
 	if (!out)
 		goto out;
 	if (lt_report_write(merged, writer->format, out, &err) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
+		complete = false;
 	} else if (merged->partial) {
 		fprintf(stderr, "%s: %s (the merged report is partial)\n", prog,
 			merged->partial_reason);
 		status = lt_error_exit_status(LT_E_PARTIAL);
 	}
-	status = cli_output_close(prog, output, out, status);
+	status = cli_output_close(prog, &o, complete, status);
 out:
 	lt_report_free(merged);
 	for (i = 0; i < n; i++)

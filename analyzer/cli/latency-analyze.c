@@ -208,8 +208,10 @@ int main(int argc, char **argv)
 	struct lt_report *report;
 	struct lt_error err = { 0 };
 	bool progress = true, sort_given = false, saved;
-	FILE *out = stdout;
-	int c, ret, status;
+	struct cli_output o;
+	FILE *out;
+	bool complete = true;
+	int c, ret, status = 0;
 	char *end;
 
 	/* a trace called "merge" is ./merge */
@@ -349,33 +351,28 @@ int main(int argc, char **argv)
 		if (sort_given)
 			lt_report_sort(report, opts.sort);
 	}
-	if (output) {
-		out = fopen(output, "w");
-		if (!out) {
-			fprintf(stderr, "%s: %s: cannot write: %s\n", prog, output,
-				strerror(errno));
-			lt_report_free(report);
-			lt_live_close(lv);
-			cli_lists_free(&lists);
-			return lt_error_exit_status(LT_E_IO);
-		}
+	/* -o naming the trace would replace it with its own report */
+	out = cli_output_open(prog, &o, output, lv ? NULL : argv + optind,
+			      lv ? 0 : 1, &status);
+	if (!out) {
+		lt_report_free(report);
+		lt_live_close(lv);
+		cli_lists_free(&lists);
+		return status;
 	}
 	status = 0;
 	if (lt_report_write(report, writer->format, out, &err) < 0) {
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
+		complete = false;
 	} else if (report->partial) {
 		/* the reason names the file, and where the damage is */
 		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
 			report->partial_reason);
 		status = lt_error_exit_status(LT_E_PARTIAL);
 	}
-	if (output && fclose(out) && !status) {
-		fprintf(stderr, "%s: %s: write error: %s\n", prog, output,
-			strerror(errno));
-		status = lt_error_exit_status(LT_E_IO);
-	}
+	status = cli_output_close(prog, &o, complete, status);
 	lt_report_free(report);
 	/* the report's names were the live replay's: it goes after */
 	lt_live_close(lv);

@@ -27,6 +27,7 @@
 #include "lt-analysis.h"
 #include "lt-live-merge.h"
 #include "lt-live.h"
+#include "lt-outfile.h"
 #include "ltr-dat.h"
 
 #define DEFAULT_WINDOW_NS	(30 * 1000000000ULL)
@@ -57,7 +58,7 @@ struct lt_live {
 	uint64_t started_ns;
 	uint64_t step_ns, window_ns;
 	bool stopped, finished, restored;
-	int out_fd;
+	struct lt_outfile out;		/* --save's trace.dat */
 	struct ltr_cpu_files spill;	/* every page read, with an output */
 	uint64_t *lost_per_cpu;		/* the stats' copy */
 	uint64_t reader_cpu_ns;		/* the readers', once they are gone */
@@ -265,7 +266,7 @@ int lt_live_open(const struct lt_live_config *cfg, struct lt_live **out,
 	lv->cfg = *cfg;
 	lv->opts = cfg->opts;
 	lv->fmt_fd = -1;
-	lv->out_fd = -1;
+	lv->out.fd = -1;
 	lv->window_ns = cfg->window_ns ? cfg->window_ns : DEFAULT_WINDOW_NS;
 	lv->step_ns = cfg->step_ns ? cfg->step_ns : lv->window_ns / 30;
 	if (lv->step_ns < MIN_STEP_NS)
@@ -274,10 +275,9 @@ int lt_live_open(const struct lt_live_config *cfg, struct lt_live **out,
 		lv->step_ns = lv->window_ns;
 	/* the live replay has no end: a range from its start means nothing */
 	lv->opts.from_ns = lv->opts.to_ns = -1;
+	/* a temporary beside the output until the trace.dat is complete */
 	if (cfg->output) {
-		lv->out_fd = open(cfg->output, O_RDWR | O_CREAT | O_TRUNC |
-				  O_CLOEXEC, 0644);
-		if (lv->out_fd < 0) {
+		if (lt_outfile_open(&lv->out, cfg->output)) {
 			lt_error_set(err, LT_E_IO, "cannot write %s: %s",
 				     cfg->output, strerror(errno));
 			goto fail;
@@ -429,8 +429,13 @@ static int write_output(struct lt_live *lv, struct lt_error *err)
 
 	in->page_size = (uint32_t)ltr_stream_page_size(lv->st);
 	in->cpu_fds = lv->spill.fds;
-	if (ltr_dat_write(lv->out_fd, lv->cfg.output, in, &le))
+	if (ltr_dat_write(lv->out.fd, lv->cfg.output, in, &le))
 		return from_ltr(err, &le);
+	if (lt_outfile_commit(&lv->out, NULL)) {
+		lt_error_set(err, LT_E_IO, "cannot write %s: %s", lv->cfg.output,
+			     strerror(errno));
+		return -1;
+	}
 	return 0;
 }
 
@@ -513,12 +518,8 @@ void lt_live_close(struct lt_live *lv)
 	if (lv->fmt_fd >= 0)
 		close(lv->fmt_fd);
 	ltr_cpu_files_close(&lv->spill);
-	if (lv->out_fd >= 0) {
-		close(lv->out_fd);
-		/* a trace.dat never finished is no trace.dat */
-		if (!lv->finished)
-			unlink(lv->cfg.output);
-	}
+	/* a trace.dat never finished is no trace.dat: its temporary goes */
+	lt_outfile_abort(&lv->out, NULL);
 	free(lv->lost_per_cpu);
 	free(lv);
 }

@@ -3,6 +3,10 @@
  * cpu-files.c - each CPU's ring-buffer pages in a file of its own while
  * tracing runs (latency-record always, --live with --save), until the
  * trace.dat writer copies them in.
+ *
+ * They live in a private directory (mode 0700) beside the output, made
+ * for the run: nothing of anybody else's can be named like them, and a
+ * link planted there could not be followed (O_EXCL | O_NOFOLLOW).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -12,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lt-outfile.h"
 #include "ltr-local.h"
 
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
@@ -28,14 +33,20 @@ int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
 	}
 	for (i = 0; i < cpus; i++)
 		f->fds[i] = -1;
+	f->dir = lt_outfile_scratch_dir(out);
+	if (!f->dir) {
+		ltr_error_set(err, LTR_E_OUTPUT, "cannot make a directory for %s's per-CPU pages: %s",
+			      out, strerror(errno));
+		return -1;
+	}
 	for (i = 0; i < cpus; i++) {
-		if (asprintf(&f->paths[i], "%s.cpu%d", out, i) < 0) {
+		if (asprintf(&f->paths[i], "%s/cpu%d", f->dir, i) < 0) {
 			f->paths[i] = NULL;
 			ltr_error_set(err, LTR_E_NOMEM, "out of memory");
 			return -1;
 		}
-		f->fds[i] = open(f->paths[i], O_RDWR | O_CREAT | O_TRUNC |
-				 O_CLOEXEC, 0644);
+		f->fds[i] = open(f->paths[i], O_RDWR | O_CREAT | O_EXCL |
+				 O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (f->fds[i] < 0) {
 			ltr_error_set(err, LTR_E_OUTPUT, "cannot write %s: %s",
 				      f->paths[i], strerror(errno));
@@ -73,4 +84,8 @@ void ltr_cpu_files_close(struct ltr_cpu_files *f)
 	free(f->paths);
 	f->fds = NULL;
 	f->paths = NULL;
+	if (f->dir)
+		lt_outfile_scratch_remove(f->dir);
+	free(f->dir);
+	f->dir = NULL;
 }

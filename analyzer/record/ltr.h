@@ -293,17 +293,21 @@ int ltr_probe_lines(const struct ltr_probe_site *site, unsigned int maxactive,
 		    char *set_line, size_t set_len,
 		    char *restore_line, size_t restore_len);
 
-/* ---- each CPU's pages in a file of its own, OUT.cpuN ---------------------- */
+/* ---- each CPU's pages in a file of its own, DIR/cpuN ---------------------- */
 
 struct ltr_cpu_files {
 	int cpus;
+	char *dir;		/* private, beside the output (lt-outfile.h) */
 	int *fds;		/* the trace.dat writer reads them back */
 	char **paths;
 	atomic_int error;	/* errno of the first write that failed */
 	atomic_int error_cpu;
 };
 
-/* Create (truncate) OUT.cpu0 .. OUT.cpuN-1: 0, or -1 with @err. */
+/*
+ * Create cpu0 .. cpuN-1 in a new private directory beside @out (under
+ * $TMPDIR where @out is not a regular file): 0, or -1 with @err.
+ */
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
 		       struct ltr_error *err);
 /*
@@ -312,7 +316,7 @@ int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
  * errno, the first failure's kept in error and error_cpu.
  */
 int ltr_cpu_files_write(void *files, int cpu, const void *pages, size_t len);
-/* Close and remove the files; again does nothing. */
+/* Close and remove the files and their directory; again does nothing. */
 void ltr_cpu_files_close(struct ltr_cpu_files *f);
 
 #ifdef __cplusplus

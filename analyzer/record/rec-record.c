@@ -31,6 +31,7 @@
 
 #include "latencytop.h"
 #include "ltr-dat.h"
+#include "lt-outfile.h"
 #include "rec.h"
 
 enum { OPT_NO_STACKS = 256, OPT_NO_SCHEDSTATS, OPT_TOP_LEVEL,
@@ -157,7 +158,8 @@ static bool command_found(const char *cmd)
  * Start @argv; its exec's failure comes back through a close-on-exec
  * pipe as an errno.  The pid, or -1 (and *exec_errno).
  */
-static pid_t start_command(char *const argv[], int *exec_errno)
+static pid_t start_command(char *const argv[], bool stdout_is_trace,
+			   int *exec_errno)
 {
 	int errp[2], e = 0;
 	sigset_t none;
@@ -180,6 +182,9 @@ static pid_t start_command(char *const argv[], int *exec_errno)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		/* -o -: the command's output must not run into the trace */
+		if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
 		(void)!write(errp[1], &e, sizeof(e));
@@ -209,8 +214,7 @@ struct rec {
 	bool top_level, report;
 	char **cmd;
 
-	int out_fd;
-	bool out_existed, out_written;
+	struct lt_outfile out_file;	/* a temporary until the trace is complete */
 	struct ltr_session *s;
 	struct ltr_stream *st;
 	struct ltr_meta *meta;
@@ -548,7 +552,7 @@ static int record(struct rec *r)
 		 r->cmd ? "" : r->duration_ns ? "" : ": Ctrl-C to stop");
 	t0 = now_ns();
 	if (r->cmd) {
-		r->child = start_command(r->cmd, &e);
+		r->child = start_command(r->cmd, lt_outfile_is_stdout(r->out), &e);
 		if (r->child < 0) {
 			status = rec_fail(LTR_E_COMMAND, "cannot run '%s': %s",
 					  r->cmd[0], strerror(e));
@@ -593,9 +597,8 @@ static int record(struct rec *r)
 
 		in->page_size = (uint32_t)ltr_stream_page_size(r->st);
 		in->cpu_fds = r->sink.fds;
-		r->out_written = true;
-		if (ftruncate(r->out_fd, 0) < 0 || lseek(r->out_fd, 0, SEEK_SET) < 0 ||
-		    ltr_dat_write(r->out_fd, r->out, in, &err)) {
+		if (ltr_dat_write(r->out_file.fd, r->out, in, &err) ||
+		    lt_outfile_commit(&r->out_file, NULL)) {
 			int s2 = err.code ? rec_fail_err(&err) :
 				 rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
 					  r->out, strerror(errno));
@@ -610,7 +613,9 @@ static int record(struct rec *r)
 	rec_note("wrote %s: %.1f s, %" PRIu64 " events, %.1f MB of ring buffer pages, %s",
 		 r->out, (double)(t1 - t0) / 1e9, events, (double)bytes / 1e6,
 		 lost ? "events LOST (above)" : "no events lost");
-	if (r->report) {
+	if (r->out_file.in_place) {
+		/* standard output, a device, a FIFO: nothing to read back */
+	} else if (r->report) {
 		print_report(r->out);
 		rec_note("again: latency-analyze %s;  browse: latency-view %s", r->out, r->out);
 	} else {
@@ -639,24 +644,22 @@ int rec_record_main(int argc, char *argv[])
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	r.out_fd = -1;
+	r.out_file.fd = -1;
 	status = parse_args(&r, argc, argv);
 	if (status)
 		return status;
 	/*
 	 * The output first: a path that cannot be written fails before
-	 * tracefs is touched.  An older trace there stays until the new one
-	 * is written.
+	 * tracefs is touched.  The trace goes to a temporary beside it,
+	 * renamed over it when complete: an older trace there stays as it
+	 * was if this one fails, and what is not a regular file (-o
+	 * /dev/null, a FIFO) is written as it is, never removed.
 	 */
-	r.out_existed = access(r.out, F_OK) == 0;
-	r.out_fd = open(r.out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (r.out_fd < 0)
+	if (lt_outfile_open(&r.out_file, r.out))
 		return rec_fail(LTR_E_OUTPUT, "cannot write %s: %s", r.out,
 				strerror(errno));
 	status = record(&r);
-	close(r.out_fd);
-	/* no empty or half-written trace.dat left behind */
-	if (status && (!r.out_existed || r.out_written))
-		unlink(r.out);
+	/* after a commit, nothing: else the temporary goes, only it */
+	lt_outfile_abort(&r.out_file, NULL);
 	return status;
 }
