@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * rec.h - what latency-record's commands share (latency-record.c).
+ * rec.h - latency-record's commands, and what they share (rec-common.c).
  */
 #ifndef REC_H
 #define REC_H
@@ -23,6 +23,8 @@ void rec_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int rec_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The option getopt_long() refused, as one line. */
 int rec_bad_option(char *const argv[], int optopt_seen);
+/* The library's notes (ltr_set_log_fn()): warnings, and notes unless -q. */
+void rec_log_to_stderr(void *ctx, enum ltr_log_level level, const char *msg);
 
 int rec_record_main(int argc, char *argv[]);
 int rec_doctor_main(int argc, char *argv[]);

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-html.h"
+#include "html-local.h"
 #include "lt-test.h"
 
 #define US 1000ULL

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lt-json.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 #include "lt-test.h"
 
 static struct lt_json *parse(const char *text, char *msg, size_t len)

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 #include "lt-test.h"
 
 #define US 1000ULL

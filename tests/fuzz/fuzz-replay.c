@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 static const int pids[] = { 0, 1, 2, 100, 101, 102, 103, 104, 105, 200, 201, 300 };
 static const char *const strs[] = { "fsync", "Reading from a pipe", "",

@@ -17,7 +17,7 @@
 
 #include "lt-live-merge.h"
 #include "lt-test.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 struct rec {
 	enum lt_record_kind kind;

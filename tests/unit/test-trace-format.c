@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "lt-test.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 #define COMMON								\
 	"format:\n"							\

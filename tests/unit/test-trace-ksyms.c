@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "lt-test.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* A kallsyms text with what real ones hold, and a few oddities. */
 static char *make_text(size_t *len)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "lt-test.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 #define PAGE_SIZE 4096
 

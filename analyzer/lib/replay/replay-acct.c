@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-replay-local.h"
+#include "replay-local.h"
 
 int lt_rp_grow(void **vec, uint32_t nr, uint32_t *cap, size_t elem,
 	       uint32_t max)

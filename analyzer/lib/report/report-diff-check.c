@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 #define MAX_CHECKS	32
 #define GLOB_MAX	256

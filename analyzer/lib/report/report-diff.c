@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 /* One cause of one table of one side, to be paired. */
 struct entry {

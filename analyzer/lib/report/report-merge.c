@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "lt-hist.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 struct merger {
 	struct lt_report_priv *priv;

@@ -13,7 +13,7 @@
 
 #include "lt-hist.h"
 #include "lt-json.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 #define MAX_JSON_BYTES	(256u << 20)
 

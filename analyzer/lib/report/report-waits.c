@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 enum { F_START = 1, F_END = 2, F_PROVISIONAL = 4 };
 

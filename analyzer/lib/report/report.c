@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 enum level { LVL_THREAD, LVL_PROCESS, LVL_GLOBAL };
 

@@ -19,7 +19,7 @@
 
 #include "lt-bigmem.h"
 #include "lt-thread.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static void *own_alloc(void *opaque, size_t size)
 {

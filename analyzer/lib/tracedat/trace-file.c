@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static const unsigned char trace_magic[10] = {
 	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- one "field:" line ---------------------------------------------- */
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "lt-bigmem.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- kallsyms -------------------------------------------------------- */
 

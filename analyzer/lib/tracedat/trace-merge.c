@@ -16,7 +16,7 @@
  * that wants all-or-nothing stops at the first -1; one that reports what
  * it could (--partial) keeps calling until 0.
  */
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static inline uint64_t merge_key(const struct cpu_stream *cs)
 {

@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "lt-bigmem.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size)

@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 
 #include "lt-thread.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 struct lt_trace_range {
 	struct cpu_stream cs;

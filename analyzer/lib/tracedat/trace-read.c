@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- errors ---------------------------------------------------------- */
 

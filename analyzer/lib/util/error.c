@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "latencytop.h"
-#include "lt-report-local.h"
+#include "lt-text.h"
 
 #define LT_ERR_MSG(name, msg, status) [LT_E_##name] = msg,
 static const char *const lt_err_msgs[] = { LT_ERRORS(LT_ERR_MSG) };

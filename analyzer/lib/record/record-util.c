@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * util.c - errors, notes, the shared lock and file helpers of the
+ * recording library (ltr.h, record-local.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <tracefs.h>
+
+#include "record-local.h"
+
+#define LTR_ERR_MSG(name, msg, status) [LTR_E_##name] = msg,
+static const char *const err_msgs[] = { LTR_ERRORS(LTR_ERR_MSG) };
+#undef LTR_ERR_MSG
+
+#define LTR_ERR_STATUS(name, msg, status) [LTR_E_##name] = status,
+static const int err_status[] = { LTR_ERRORS(LTR_ERR_STATUS) };
+#undef LTR_ERR_STATUS
+
+const char *ltr_strerror(enum ltr_errcode code)
+{
+	if ((unsigned int)code >= LTR_E_MAX)
+		return "unknown error";
+	return err_msgs[code];
+}
+
+int ltr_exit_status(enum ltr_errcode code)
+{
+	if ((unsigned int)code >= LTR_E_MAX)
+		return err_status[LTR_E_INTERNAL];
+	return err_status[code];
+}
+
+void ltr_error_set(struct ltr_error *err, enum ltr_errcode code,
+		   const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	if (!err)
+		return;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	/* one line, whatever a quoted file name held */
+	for (p = err->msg; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f)
+			*p = '?';
+}
+
+static ltr_log_fn log_fn;
+static void *log_ctx;
+
+void ltr_set_log_fn(ltr_log_fn fn, void *ctx)
+{
+	log_fn = fn;
+	log_ctx = ctx;
+}
+
+void ltr_log(enum ltr_log_level level, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	if (!log_fn)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	log_fn(log_ctx, level, msg);
+}
+
+const char *ltr_lock_path(const char *path)
+{
+	const char *env = getenv("LT_LOCK");
+
+	if (path && *path)
+		return path;
+	return env && *env ? env : LTR_LOCK_PATH;
+}
+
+int ltr_lock_take(const char *path, struct ltr_error *err)
+{
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		ltr_error_set(err, ltr_errno_code(errno),
+			      "cannot open the tracefs lock %s: %s", path,
+			      strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		int e = errno;
+
+		close(fd);
+		if (e == EWOULDBLOCK)
+			ltr_error_set(err, LTR_E_BUSY,
+				      "tracefs busy: %s is held by another recording of the top-level instance",
+				      path);
+		else
+			ltr_error_set(err, LTR_E_TRACEFS,
+				      "cannot lock %s: %s", path, strerror(e));
+		return -1;
+	}
+	return fd;
+}
+
+void ltr_lock_release(int fd)
+{
+	if (fd >= 0) {
+		flock(fd, LOCK_UN);
+		close(fd);
+	}
+}
+
+char *ltr_read_file(const char *path, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *buf, *nb;
+	ssize_t r;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = malloc(cap);
+	if (!buf)
+		goto fail;
+	for (;;) {
+		if (cap - n < 2) {
+			nb = realloc(buf, cap * 2);
+			if (!nb)
+				goto fail;
+			buf = nb;
+			cap *= 2;
+		}
+		r = read(fd, buf + n, cap - n - 1);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			goto fail;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	buf[n] = '\0';
+	if (len)
+		*len = n;
+	return buf;
+fail:
+	e = errno;
+	free(buf);
+	close(fd);
+	errno = e;
+	return NULL;
+}
+
+int ltr_write_file(const char *path, const char *text)
+{
+	size_t len = strlen(text);
+	ssize_t r;
+	int fd, e;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	do
+		r = write(fd, text, len);
+	while (r < 0 && errno == EINTR);
+	e = errno;
+	close(fd);
+	if (r < 0) {
+		errno = e;
+		return -1;
+	}
+	if ((size_t)r != len) {
+		errno = EIO;
+		return -1;
+	}
+	return 0;
+}
+
+int ltr_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	ssize_t r;
+
+	while (len) {
+		r = write(fd, p, len);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -1;
+		if (r == 0) {
+			errno = ENOSPC;
+			return -1;
+		}
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
+
+char *ltr_path_join(const char *dir, const char *name)
+{
+	size_t a = strlen(dir), b = strlen(name);
+	char *p = malloc(a + b + 2);
+
+	if (!p)
+		return NULL;
+	memcpy(p, dir, a);
+	p[a] = '/';
+	memcpy(p + a + 1, name, b + 1);
+	return p;
+}
+
+enum ltr_errcode ltr_errno_code(int e)
+{
+	switch (e) {
+	case EACCES:
+	case EPERM:
+	case EROFS:
+		return LTR_E_PERM;
+	case ENOENT:
+	case ENOTDIR:
+		return LTR_E_UNSUPPORTED;
+	case EBUSY:
+		return LTR_E_BUSY;
+	case ENOMEM:
+		return LTR_E_NOMEM;
+	default:
+		return LTR_E_TRACEFS;
+	}
+}
+
+char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
+		       struct ltr_error *err)
+{
+	static const char default_dir[] = "/sys/kernel/tracing";
+	const char *env = getenv("LT_TRACEFS");
+	const char *dir = want;
+	char *copy;
+
+	*mounted = false;
+	if (!dir && env && *env)
+		dir = env;
+	if (dir) {
+		/* a directory of the caller's: libtracefs is to use it too */
+		if (tracefs_set_tracing_dir((char *)dir) < 0) {
+			ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+			return NULL;
+		}
+	} else {
+		/*
+		 * tracefs_tracing_dir() keeps what it found;
+		 * tracefs_tracing_dir_is_mounted() hands out a copy that
+		 * must not be freed (a leak per call), so it is not used.
+		 */
+		dir = tracefs_tracing_dir();
+		if (!dir && mount_it) {
+			if (mount("nodev", default_dir, "tracefs", 0, NULL) < 0) {
+				ltr_error_set(err, errno == EPERM || errno == EACCES ?
+					      LTR_E_PERM : LTR_E_NO_TRACEFS,
+					      "tracefs is not mounted and cannot be mounted on %s: %s (mount -t tracefs nodev %s, as root)",
+					      default_dir, strerror(errno), default_dir);
+				return NULL;
+			}
+			*mounted = true;
+			dir = tracefs_tracing_dir();
+		}
+		if (!dir) {
+			ltr_error_set(err, LTR_E_NO_TRACEFS,
+				      "tracefs is not mounted (mount -t tracefs nodev %s)",
+				      default_dir);
+			return NULL;
+		}
+	}
+	copy = strdup(dir);
+	if (!copy)
+		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	return copy;
+}
