@@ -122,12 +122,12 @@ static void test_formats(void)
 		const char *why;
 
 		lt_test_case = c->name;
-		et = parse_event_format(c->system, c->text, strlen(c->text),
-					c->klong, &why);
+		et = lt_trace_parse_event_format(c->system, c->text, strlen(c->text),
+						 c->klong, &why);
 		if (c->id < 0) {
 			CHECK(et == NULL);
 			CHECK(why != NULL);
-			free_event_type(et);
+			lt_trace_free_event_type(et);
 			continue;
 		}
 		CHECK(et != NULL);
@@ -150,7 +150,7 @@ static void test_formats(void)
 		}
 		lt_test_case = c->name;
 		CHECK(lt_event_type_field(et, "no_such_field", &f) == -1);
-		free_event_type(et);
+		lt_trace_free_event_type(et);
 	}
 }
 
@@ -198,8 +198,8 @@ static void test_header_page(void)
 		int ret;
 
 		lt_test_case = c->name;
-		ret = parse_header_page(&t, &err, c->text, strlen(c->text),
-					c->file_long);
+		ret = lt_trace_parse_header_page(&t, &err, c->text, strlen(c->text),
+						 c->file_long);
 		if (c->code == LT_E_OK) {
 			CHECK(ret == 0);
 			CHECK_U64(t.commit_size, c->commit_size);

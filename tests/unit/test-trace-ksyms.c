@@ -104,7 +104,7 @@ static void test_pieces(void)
 
 	lt_test_case = "whole";
 	trace_init(&whole);
-	CHECK(parse_kallsyms(&whole, &err, text, len) == 0);
+	CHECK(lt_trace_parse_kallsyms(&whole, &err, text, len) == 0);
 	/* sym_ and crlf_ lines of t/T/w/W, mod_fn_ of any type */
 	CHECK(whole.nr_ksyms > 8000 && whole.nr_ksyms < 12000);
 	CHECK_STR(lt_trace_ksym(&whole, whole.ksyms[whole.nr_ksyms - 1].addr,
@@ -116,16 +116,16 @@ static void test_pieces(void)
 		snprintf(name, sizeof(name), "pieces of %zu", sizes[i]);
 		lt_test_case = name;
 		trace_init(&cut);
-		CHECK(ksym_parse_begin(&cut, &err, &kp, len) == 0);
+		CHECK(lt_trace_ksym_parse_begin(&cut, &err, &kp, len) == 0);
 		for (off = 0; off < len; off += n) {
 			n = len - off < sizes[i] ? len - off : sizes[i];
-			CHECK(ksym_parse_feed(&cut, &err, &kp, text + off, n) == 0);
+			CHECK(lt_trace_ksym_parse_feed(&cut, &err, &kp, text + off, n) == 0);
 		}
-		CHECK(ksym_parse_end(&cut, &err, &kp) == 0);
+		CHECK(lt_trace_ksym_parse_end(&cut, &err, &kp) == 0);
 		same_table(&whole, &cut);
-		ksym_free(&cut);
+		lt_trace_ksym_free(&cut);
 	}
-	ksym_free(&whole);
+	lt_trace_ksym_free(&whole);
 	free(text);
 }
 
@@ -153,14 +153,14 @@ static void test_order(void)
 
 	lt_test_case = "order";
 	trace_init(&t);
-	CHECK(parse_kallsyms(&t, &err, text, sizeof(text) - 1) == 0);
+	CHECK(lt_trace_parse_kallsyms(&t, &err, text, sizeof(text) - 1) == 0);
 	CHECK_U64(t.nr_ksyms, 7);
 	for (i = 0; i < t.nr_ksyms && i < 7; i++)
 		CHECK_STR(t.ksym_names + t.ksyms[i].name, want[i]);
 	CHECK_STR(lt_trace_ksym(&t, 0xffffffff81000014ULL, NULL), "b");
 	CHECK_STR(lt_trace_ksym(&t, 0xffffffff8100001cULL, NULL), "between");
 	CHECK_STR(lt_trace_ksym(&t, 0xffffffffc0000fffULL, NULL), "m0");
-	ksym_free(&t);
+	lt_trace_ksym_free(&t);
 }
 
 /* The sample's table read alone, to compare with. */

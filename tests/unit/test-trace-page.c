@@ -294,13 +294,13 @@ static void run_case(const struct page_case *c, bool big, int klong)
 	t.page_size = PAGE_SIZE;
 	t.sys_page = 4096;
 	t.comp = LT_COMP_NONE;
-	stream_init(&t, &cs, 3, 0, len);
+	lt_trace_stream_init(&t, &cs, 3, 0, len);
 
 	for (i = 0; i < 16; i++) {
 		const struct out *o = &c->out[i];
 		const struct rb_rec *r;
 
-		ret = i ? stream_next(&t, &cs) : stream_fill(&t, &cs);
+		ret = i ? stream_next(&t, &cs) : lt_trace_stream_fill(&t, &cs);
 		if (o->kind == O_END) {
 			CHECK(ret == 0);
 			break;
@@ -326,8 +326,8 @@ static void run_case(const struct page_case *c, bool big, int klong)
 			CHECK_U64(r->size, o->val);
 		}
 	}
-	stream_free(&t, &cs);
-	stream_free_kept(&t);
+	lt_trace_stream_free(&t, &cs);
+	lt_trace_stream_free_kept(&t);
 	close(t.fd);
 }
 

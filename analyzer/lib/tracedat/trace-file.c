@@ -39,7 +39,7 @@ static char *xstrndup(const char *s, size_t n)
 static int nomem(const struct lt_trace *t, struct lt_error *err,
 		 const char *what)
 {
-	return trace_fail(t, err, LT_E_NOMEM, "%s: out of memory", what);
+	return lt_trace_fail(t, err, LT_E_NOMEM, "%s: out of memory", what);
 }
 
 /* ---- header info: header_page, header_event -------------------------- */
@@ -51,32 +51,32 @@ static int read_header_info(struct lt_trace *t, struct lt_error *err,
 	const char *text;
 	size_t len;
 
-	if (rd_bytes(t, err, r, "\"header_page\" tag", 12, &magic))
+	if (lt_trace_rd_bytes(t, err, r, "\"header_page\" tag", 12, &magic))
 		return -1;
 	if (memcmp(magic, "header_page", 12)) {
 		r->pos -= 12;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"header_page\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"header_page\"");
 	}
-	if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_page",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_page",
+				   &text, &len))
 		return -1;
-	if (parse_header_page(t, err, text, len, t->info.long_size))
+	if (lt_trace_parse_header_page(t, err, text, len, t->info.long_size))
 		return -1;
 
-	if (rd_bytes(t, err, r, "\"header_event\" tag", 13, &magic))
+	if (lt_trace_rd_bytes(t, err, r, "\"header_event\" tag", 13, &magic))
 		return -1;
 	if (memcmp(magic, "header_event", 13)) {
 		r->pos -= 13;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"header_event\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"header_event\"");
 	}
 	/* Fixed since 2.6.31; the page decoder knows it. */
-	return rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_event",
-			     &text, &len);
+	return lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_event",
+				      &text, &len);
 }
 
-/* Where the text rd_sized_text() just gave stays (not in the window). */
+/* Where the text lt_trace_rd_sized_text() just gave stays (not in the window). */
 static inline const char *rd_kept(const struct rd *r, size_t len)
 {
 	return (const char *)r->p + r->pos - len;
@@ -85,7 +85,7 @@ static inline const char *rd_kept(const struct rd *r, size_t len)
 /*
  * @count (@what, of system @sys if not NULL), just read, of items of at
  * least @each bytes: over @limit it is damage; more than the rest holds,
- * truncation or damage as rd_need() says (a file cut inside its formats
+ * truncation or damage as lt_trace_rd_need() says (a file cut inside its formats
  * leaves a count that fits the limit but not the bytes left).
  */
 static int rd_count(const struct lt_trace *t, struct lt_error *err,
@@ -103,9 +103,9 @@ static int rd_count(const struct lt_trace *t, struct lt_error *err,
 		snprintf(item, sizeof(item), "%s %u", what, count);
 	r->pos -= 4;
 	if (count > limit)
-		return rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
-			       item);
-	return rd_need(t, err, r, 4 + (size_t)count * each, item);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
+					item);
+	return lt_trace_rd_need(t, err, r, 4 + (size_t)count * each, item);
 }
 
 static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
@@ -115,18 +115,18 @@ static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
 	uint32_t count, i;
 	size_t len;
 
-	if (rd_u32(t, err, r, "ftrace format count", &count))
+	if (lt_trace_rd_u32(t, err, r, "ftrace format count", &count))
 		return -1;
 	/* Each format needs at least its 8-byte size. */
 	if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
 		     "ftrace format count", NULL))
 		return -1;
 	for (i = 0; i < count; i++) {
-		if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
-				  "ftrace event format", &text, &len))
+		if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+					   "ftrace event format", &text, &len))
 			return -1;
-		if (add_event_format(t, err, "ftrace", text, rd_kept(r, len),
-				     len))
+		if (lt_trace_add_event_format(t, err, "ftrace", text, rd_kept(r, len),
+					      len))
 			return -1;
 	}
 	return 0;
@@ -140,33 +140,33 @@ static int read_event_formats(struct lt_trace *t, struct lt_error *err,
 	size_t len, syslen;
 	char sys[256];
 
-	if (rd_u32(t, err, r, "event system count", &systems))
+	if (lt_trace_rd_u32(t, err, r, "event system count", &systems))
 		return -1;
 	/* A system needs at least a 1-byte name and a 4-byte count. */
 	if (rd_count(t, err, r, systems, LT_MAX_SYSTEMS, 5,
 		     "event system count", NULL))
 		return -1;
 	for (s = 0; s < systems; s++) {
-		if (rd_str(t, err, r, "event system name", &name, &syslen))
+		if (lt_trace_rd_str(t, err, r, "event system name", &name, &syslen))
 			return -1;
 		if (syslen > 255) {
 			r->pos -= syslen + 1;
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "event system name of %zu bytes", syslen);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"event system name of %zu bytes", syslen);
 		}
 		/* a window's copy lasts until the next read */
 		memcpy(sys, name, syslen + 1);
-		if (rd_u32(t, err, r, "event count", &count))
+		if (lt_trace_rd_u32(t, err, r, "event count", &count))
 			return -1;
 		if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
 			     "event count", sys))
 			return -1;
 		for (i = 0; i < count; i++) {
-			if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
-					  "event format", &text, &len))
+			if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+						   "event format", &text, &len))
 				return -1;
-			if (add_event_format(t, err, sys, text,
-					     rd_kept(r, len), len))
+			if (lt_trace_add_event_format(t, err, sys, text,
+						      rd_kept(r, len), len))
 				return -1;
 		}
 	}
@@ -181,9 +181,9 @@ static int read_windowed(int (*fn)(struct lt_trace *, struct lt_error *,
 	struct rd_win w;
 	int ret;
 
-	rd_win_start(t, r, &w);
+	lt_trace_rd_win_start(t, r, &w);
 	ret = fn(t, err, r);
-	rd_win_end(r, &w);
+	lt_trace_rd_win_end(r, &w);
 	return ret;
 }
 
@@ -240,39 +240,39 @@ static int opt_buffer(struct lt_trace *t, struct lt_error *err,
 
 	o.len = o.pos + size;
 	o.what = id == OPT_BUFFER ? "BUFFER option" : "BUFFER_TEXT option";
-	if (rd_u64(t, err, &o, "buffer offset", &off) ||
-	    rd_str(t, err, &o, "instance name", &name, NULL))
+	if (lt_trace_rd_u64(t, err, &o, "buffer offset", &off) ||
+	    lt_trace_rd_str(t, err, &o, "instance name", &name, NULL))
 		return -1;
 	if (*name) {
 		/* Another instance: counted, not read. */
 		if (++t->info.nr_buffers > LT_MAX_BUFFERS)
-			return rd_fail(t, err, LT_E_LIMIT, r,
-				       "more than %u instance buffers",
-				       LT_MAX_BUFFERS);
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+						"more than %u instance buffers",
+						LT_MAX_BUFFERS);
 		return 0;
 	}
 	if (t->info.version < 7)
 		return 0;
 	if (id == OPT_BUFFER_TEXT)
-		return rd_fail(t, err, LT_E_VERSION, r,
-			       "the top instance holds latency (text) data, not flyrecord data; not supported");
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, r,
+					"the top instance holds latency (text) data, not flyrecord data; not supported");
 	if (sec->have_top)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "a second BUFFER option for the top instance");
-	if (rd_str(t, err, &o, "trace clock", &clock, NULL) ||
-	    rd_u32(t, err, &o, "buffer page size", &page_size) ||
-	    rd_u32(t, err, &o, "buffer CPU count", &cpus))
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"a second BUFFER option for the top instance");
+	if (lt_trace_rd_str(t, err, &o, "trace clock", &clock, NULL) ||
+	    lt_trace_rd_u32(t, err, &o, "buffer page size", &page_size) ||
+	    lt_trace_rd_u32(t, err, &o, "buffer CPU count", &cpus))
 		return -1;
 	if (cpus > LT_MAX_CPUS) {
 		o.pos -= 4;
-		return rd_fail(t, err, LT_E_LIMIT, &o,
-			       "%u CPUs, more than the limit of %u",
-			       cpus, LT_MAX_CPUS);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, &o,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
 	}
 	if ((uint64_t)cpus * 20 > o.len - o.pos)
-		return rd_fail(t, err, LT_E_CORRUPT, &o,
-			       "CPU table of %u CPUs does not fit in the option",
-			       cpus);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &o,
+					"CPU table of %u CPUs does not fit in the option",
+					cpus);
 	sec->have_top = true;
 	sec->top_off = off;
 	sec->top_page_size = page_size;
@@ -316,7 +316,7 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		text = opt_text(data, size);
 		if (!text)
 			return nomem(t, err, "CPUSTAT option");
-		ret = parse_cpustat(t, err, text, strlen(text), (*nr_cpustat)++);
+		ret = lt_trace_parse_cpustat(t, err, text, strlen(text), (*nr_cpustat)++);
 		free(text);
 		break;
 	case OPT_BUFFER:
@@ -350,9 +350,9 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		break;
 	case OPT_TSC2NSEC:
 		if (size < 16)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "TSC2NSEC option of %u bytes, needs 16",
-				       size);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"TSC2NSEC option of %u bytes, needs 16",
+						size);
 		t->tsc_mult = get32(data, t->swap);
 		t->tsc_shift = get32(data + 4, t->swap);
 		/*
@@ -361,8 +361,8 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		 */
 		t->tsc_offset = get64(data + 8, t->swap);
 		if (t->tsc_shift > 63)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "TSC2NSEC shift %u", t->tsc_shift);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"TSC2NSEC shift %u", t->tsc_shift);
 		break;
 	case OPT_HEADER_INFO:
 	case OPT_FTRACE_EVENTS:
@@ -373,9 +373,9 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		if (t->info.version < 7)
 			break;
 		if (size < 8)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "section option %u of %u bytes, needs 8",
-				       id, size);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"section option %u of %u bytes, needs 8",
+						id, size);
 		sec->off[id] = get64(data, t->swap);
 		break;
 	default:
@@ -394,15 +394,15 @@ static int read_options_v6(struct lt_trace *t, struct lt_error *err,
 	uint32_t size;
 
 	for (;;) {
-		if (rd_u16(t, err, r, "option id", &id))
+		if (lt_trace_rd_u16(t, err, r, "option id", &id))
 			return -1;
 		if (id == OPT_DONE)
 			return 0;
-		if (rd_u32(t, err, r, "option size", &size))
+		if (lt_trace_rd_u32(t, err, r, "option size", &size))
 			return -1;
 		if (size > r->len - r->pos) {
 			r->pos -= 6;
-			rd_need(t, err, r, (uint64_t)size + 6, "option");
+			lt_trace_rd_need(t, err, r, (uint64_t)size + 6, "option");
 			return -1;
 		}
 		if (handle_option(t, err, r, id, size, sec, &nr_cpustat))
@@ -421,10 +421,10 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	struct rd r;
 
 	*buf = NULL;
-	if (section_header(t, err, off, want, what, &r, &flags, &size))
+	if (lt_trace_section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
-	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
-			    what, body, buf);
+	return lt_trace_section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
+				     what, body, buf);
 }
 
 /* The header of the section at @off is sane and its body in the file. */
@@ -435,14 +435,14 @@ static int check_section(struct lt_trace *t, struct lt_error *err,
 	uint64_t size;
 	struct rd r;
 
-	if (section_header(t, err, off, want, what, &r, &flags, &size))
+	if (lt_trace_section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
 	if (size > r.len - r.pos) {
 		r.pos -= 8;
-		return rd_fail(t, err, LT_E_TRUNCATED, &r,
-			       "section size %llu runs past the end of the file (size 0x%llx)",
-			       (unsigned long long)size,
-			       (unsigned long long)t->size);
+		return lt_trace_rd_fail(t, err, LT_E_TRUNCATED, &r,
+					"section size %llu runs past the end of the file (size 0x%llx)",
+					(unsigned long long)size,
+					(unsigned long long)t->size);
 	}
 	return 0;
 }
@@ -467,14 +467,14 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 	while (off) {
 		for (i = 0; i < nr_visited; i++) {
 			if (visited[i] == off)
-				return trace_fail(t, err, LT_E_CORRUPT,
-						  "options sections form a loop at offset 0x%llx",
-						  (unsigned long long)off);
+				return lt_trace_fail(t, err, LT_E_CORRUPT,
+						     "options sections form a loop at offset 0x%llx",
+						     (unsigned long long)off);
 		}
 		if (nr_visited == LT_MAX_OPTION_SECTIONS)
-			return trace_fail(t, err, LT_E_LIMIT,
-					  "more than %u options sections",
-					  LT_MAX_OPTION_SECTIONS);
+			return lt_trace_fail(t, err, LT_E_LIMIT,
+					     "more than %u options sections",
+					     LT_MAX_OPTION_SECTIONS);
 		visited[nr_visited++] = off;
 
 		if (open_section(t, err, off, OPT_DONE, "options section",
@@ -486,15 +486,15 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 
 			sec->kept += r.len;
 			if (sec->kept > LT_MAX_OPTIONS_MEM) {
-				section_buf_free(buf);
-				return trace_fail(t, err, LT_E_LIMIT,
-						  "options section at offset 0x%llx: options take more than %u MB",
-						  (unsigned long long)off,
-						  LT_MAX_OPTIONS_MEM >> 20);
+				lt_trace_section_buf_free(buf);
+				return lt_trace_fail(t, err, LT_E_LIMIT,
+						     "options section at offset 0x%llx: options take more than %u MB",
+						     (unsigned long long)off,
+						     LT_MAX_OPTIONS_MEM >> 20);
 			}
 			bufs = realloc(sec->bufs, (sec->nr_bufs + 1) * sizeof(*bufs));
 			if (!bufs) {
-				section_buf_free(buf);
+				lt_trace_section_buf_free(buf);
 				return nomem(t, err, "options section");
 			}
 			sec->bufs = bufs;
@@ -502,23 +502,23 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 		}
 		for (n = 0;; n++) {
 			if (n == LT_MAX_OPTIONS)
-				return rd_fail(t, err, LT_E_LIMIT, &r,
-					       "more than %u options",
-					       LT_MAX_OPTIONS);
-			if (rd_u16(t, err, &r, "option id", &id) ||
-			    rd_u32(t, err, &r, "option size", &size))
+				return lt_trace_rd_fail(t, err, LT_E_LIMIT, &r,
+							"more than %u options",
+							LT_MAX_OPTIONS);
+			if (lt_trace_rd_u16(t, err, &r, "option id", &id) ||
+			    lt_trace_rd_u32(t, err, &r, "option size", &size))
 				return -1;
 			if (size > r.len - r.pos) {
 				r.pos -= 6;
-				return rd_fail(t, err, LT_E_CORRUPT, &r,
-					       "option %u of %u bytes runs past the end of the section",
-					       id, size);
+				return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+							"option %u of %u bytes runs past the end of the section",
+							id, size);
 			}
 			if (id == OPT_DONE) {
 				if (size < 8)
-					return rd_fail(t, err, LT_E_CORRUPT, &r,
-						       "DONE option of %u bytes, needs 8",
-						       size);
+					return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+								"DONE option of %u bytes, needs 8",
+								size);
 				off = get64(r.p + r.pos, t->swap);
 				break;
 			}
@@ -560,10 +560,10 @@ static int add_stream(struct lt_trace *t, struct lt_error *err,
 	 * so a file cut short still gives what it holds (--partial).
 	 */
 	if (size > UINT64_MAX - off)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "CPU %d data size 0x%llx overflows",
-			       cpu, (unsigned long long)size);
-	stream_init(t, cs, cpu, off, size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"CPU %d data size 0x%llx overflows",
+					cpu, (unsigned long long)size);
+	lt_trace_stream_init(t, cs, cpu, off, size);
 	t->nr_streams++;
 	t->data_total += size;
 	return 0;
@@ -581,8 +581,8 @@ static int read_flyrecord_v6(struct lt_trace *t, struct lt_error *err,
 	if (alloc_streams(t, err, cpus))
 		return -1;
 	for (i = 0; i < cpus; i++) {
-		if (rd_u64(t, err, r, "CPU data offset", &off) ||
-		    rd_u64(t, err, r, "CPU data size", &size))
+		if (lt_trace_rd_u64(t, err, r, "CPU data offset", &off) ||
+		    lt_trace_rd_u64(t, err, r, "CPU data size", &size))
 			return -1;
 		if (add_stream(t, err, r, i, off, size))
 			return -1;
@@ -594,7 +594,7 @@ static int read_flyrecord_v6(struct lt_trace *t, struct lt_error *err,
 	 * writers had bugs there, so a bad one is ignored, as libtracecmd does.
 	 */
 	if (t->have_traceclock && !t->clock &&
-	    rd_sized_text(t, NULL, r, 8, 4096, "trace clock", &text, &len) == 0) {
+	    lt_trace_rd_sized_text(t, NULL, r, 8, 4096, "trace clock", &text, &len) == 0) {
 		clock = xstrndup(text, len);
 		if (clock) {
 			set_clock_from(t, clock);
@@ -621,25 +621,25 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 		return alloc_streams(t, err, 0);
 	}
 	if (sec->top_off >= t->size)
-		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "flyrecord section at offset 0x%llx is past the end of the file (size 0x%llx)",
-				  (unsigned long long)sec->top_off,
-				  (unsigned long long)t->size);
-	rd_file(t, &r, sec->top_off, t->size - sec->top_off,
-		"flyrecord section");
-	if (read_section_header(t, err, &r, &id, &flags, &size))
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "flyrecord section at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     (unsigned long long)sec->top_off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, sec->top_off, t->size - sec->top_off,
+			 "flyrecord section");
+	if (lt_trace_read_section_header(t, err, &r, &id, &flags, &size))
 		return -1;
 	if (id != OPT_BUFFER) {
 		r.pos = 0;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "section id is %u, expected %u (BUFFER)",
-			       id, OPT_BUFFER);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"section id is %u, expected %u (BUFFER)",
+					id, OPT_BUFFER);
 	}
 	if (flags & SEC_FL_COMPRESS) {
 		if (t->comp == LT_COMP_NONE) {
 			r.pos = 0;
-			return rd_fail(t, err, LT_E_CORRUPT, &r,
-				       "compressed CPU data in a file without compression");
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+						"compressed CPU data in a file without compression");
 		}
 	} else {
 		/* CPU data is stored plain even in a compressing file. */
@@ -652,9 +652,9 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 
 		if (ps < LT_MIN_PAGE_SIZE || ps > LT_MAX_PAGE_SIZE ||
 		    (ps & (ps - 1)))
-			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
-				       "buffer page size %u is not a power of two in 4 KiB..1 MiB",
-				       ps);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+						"buffer page size %u is not a power of two in 4 KiB..1 MiB",
+						ps);
 		t->page_size = ps;
 		t->info.page_size = ps;
 	}
@@ -666,9 +666,9 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 		off = get64(p + 4, t->swap);
 		size = get64(p + 12, t->swap);
 		if (cpu >= LT_MAX_CPUS)
-			return rd_fail(t, err, LT_E_LIMIT, &sec->top_rd,
-				       "CPU id %u is over the limit of %u",
-				       cpu, LT_MAX_CPUS);
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, &sec->top_rd,
+						"CPU id %u is over the limit of %u",
+						cpu, LT_MAX_CPUS);
 		if (add_stream(t, err, &sec->top_rd, cpu, off, size))
 			return -1;
 		if ((int)cpu > max_cpu)
@@ -677,9 +677,9 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
 	for (i = 1; i < t->nr_streams; i++) {
 		if (t->streams[i].cpu == t->streams[i - 1].cpu)
-			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
-				       "CPU %d is listed twice",
-				       t->streams[i].cpu);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+						"CPU %d is listed twice",
+						t->streams[i].cpu);
 	}
 	t->info.cpus = max_cpu + 1;
 	return 0;
@@ -708,8 +708,8 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 	int ret;
 
 	if (!sec->off[OPT_HEADER_INFO])
-		return trace_fail(t, err, LT_E_CORRUPT,
-				  "no HEADER_INFO option: the ring-buffer layout is unknown");
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "no HEADER_INFO option: the ring-buffer layout is unknown");
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		uint16_t id = order[i].id;
@@ -746,13 +746,13 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 			ret = 0;
 			break;
 		default:
-			ret = rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
-					    "saved cmdlines", &text, &len);
+			ret = lt_trace_rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
+						     "saved cmdlines", &text, &len);
 			if (!ret)
-				ret = parse_cmdlines(t, err, text, len);
+				ret = lt_trace_parse_cmdlines(t, err, text, len);
 			break;
 		}
-		section_buf_free(buf);
+		lt_trace_section_buf_free(buf);
 		if (ret)
 			return -1;
 	}
@@ -774,54 +774,54 @@ static int read_v6(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	    read_windowed(read_event_formats, t, err, r))
 		return -1;
 	r->what = "kallsyms";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+				   &text, &len))
 		return -1;
 	/* Parsed when first needed: many analyses never need symbols. */
 	t->ksym_text = text;
 	t->ksym_len = len;
 	r->what = "printk formats";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+				   &text, &len))
 		return -1;
 	r->what = "saved cmdlines";
-	if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE, "saved cmdlines",
-			  &text, &len) ||
-	    parse_cmdlines(t, err, text, len))
+	if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE, "saved cmdlines",
+				   &text, &len) ||
+	    lt_trace_parse_cmdlines(t, err, text, len))
 		return -1;
 	r->what = "header";
-	if (rd_u32(t, err, r, "CPU count", &cpus))
+	if (lt_trace_rd_u32(t, err, r, "CPU count", &cpus))
 		return -1;
 	if (cpus > LT_MAX_CPUS) {
 		r->pos -= 4;
-		return rd_fail(t, err, LT_E_LIMIT, r,
-			       "%u CPUs, more than the limit of %u",
-			       cpus, LT_MAX_CPUS);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
 	}
 
-	if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+	if (lt_trace_rd_bytes(t, err, r, "data type tag", 10, &tag))
 		return -1;
 	if (!memcmp(tag, "options  ", 10)) {
 		r->what = "options";
 		if (read_options_v6(t, err, r, sec))
 			return -1;
 		r->what = "header";
-		if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+		if (lt_trace_rd_bytes(t, err, r, "data type tag", 10, &tag))
 			return -1;
 	}
 	if (!memcmp(tag, "latency  ", 10)) {
 		r->pos -= 10;
-		return rd_fail(t, err, LT_E_VERSION, r,
-			       "latency (text) trace, not flyrecord data; not supported");
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, r,
+					"latency (text) trace, not flyrecord data; not supported");
 	}
 	if (memcmp(tag, "flyrecord", 10)) {
 		r->pos -= 10;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"flyrecord\" or \"options\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"flyrecord\" or \"options\"");
 	}
 	r->what = "flyrecord CPU table";
 	if ((uint64_t)cpus * 16 > r->len - r->pos) {
-		rd_need(t, err, r, (uint64_t)cpus * 16, "CPU table");
+		lt_trace_rd_need(t, err, r, (uint64_t)cpus * 16, "CPU table");
 		return -1;
 	}
 	return read_flyrecord_v6(t, err, r, cpus);
@@ -840,45 +840,45 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 	int ret;
 
 	memset(&sec, 0, sizeof(sec));
-	rd_file(t, &r, 0, t->size, "header");
+	lt_trace_rd_file(t, &r, 0, t->size, "header");
 	if (t->size < sizeof(trace_magic) ||
 	    memcmp(t->map, trace_magic, sizeof(trace_magic)))
-		return trace_fail(t, err, LT_E_NOT_TRACE,
-				  "no trace-cmd magic at offset 0 (not a trace.dat file)");
+		return lt_trace_fail(t, err, LT_E_NOT_TRACE,
+				     "no trace-cmd magic at offset 0 (not a trace.dat file)");
 	r.pos = sizeof(trace_magic);
-	if (rd_str(t, err, &r, "version string", &s, &len))
+	if (lt_trace_rd_str(t, err, &r, "version string", &s, &len))
 		return -1;
 	if (len == 0 || len > 8 || strspn(s, "0123456789") != len) {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_NOT_TRACE, &r,
-			       "bad version string");
+		return lt_trace_rd_fail(t, err, LT_E_NOT_TRACE, &r,
+					"bad version string");
 	}
 	t->info.version = atoi(s);
 	if (t->info.version != 6 && t->info.version != 7) {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_VERSION, &r,
-			       "file format version %d; only 6 and 7 are supported",
-			       t->info.version);
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, &r,
+					"file format version %d; only 6 and 7 are supported",
+					t->info.version);
 	}
-	if (rd_bytes(t, err, &r, "endianness and long size", 2, &p))
+	if (lt_trace_rd_bytes(t, err, &r, "endianness and long size", 2, &p))
 		return -1;
 	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
 		r.pos -= 2;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "endianness %u / long size %u (expected 0|1 and 4|8)",
-			       p[0], p[1]);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"endianness %u / long size %u (expected 0|1 and 4|8)",
+					p[0], p[1]);
 	}
 	t->info.big_endian = p[0];
 	t->info.long_size = p[1];
 	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	if (rd_u32(t, err, &r, "page size", &page_size))
+	if (lt_trace_rd_u32(t, err, &r, "page size", &page_size))
 		return -1;
 	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
 	    (page_size & (page_size - 1))) {
 		r.pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "page size %u is not a power of two in 4 KiB..1 MiB",
-			       page_size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"page size %u is not a power of two in 4 KiB..1 MiB",
+					page_size);
 	}
 	t->page_size = page_size;
 	t->info.page_size = page_size;
@@ -891,8 +891,8 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		goto out;
 	}
 
-	if (rd_str(t, err, &r, "compression name", &s, &len) ||
-	    rd_str(t, err, &r, "compression version", &zver, NULL))
+	if (lt_trace_rd_str(t, err, &r, "compression name", &s, &len) ||
+	    lt_trace_rd_str(t, err, &r, "compression version", &zver, NULL))
 		return -1;
 	if (!strcmp(s, "none")) {
 		t->comp = LT_COMP_NONE;
@@ -902,19 +902,19 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		t->comp = LT_COMP_ZLIB;
 	} else {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_COMPRESSION, &r,
-			       "compression \"%.32s\" is not supported (only zstd and zlib)",
-			       s);
+		return lt_trace_rd_fail(t, err, LT_E_COMPRESSION, &r,
+					"compression \"%.32s\" is not supported (only zstd and zlib)",
+					s);
 	}
 	t->compression = strdup(s);
 	if (!t->compression)
 		return nomem(t, err, "header");
-	if (rd_u64(t, err, &r, "options offset", &opt_off))
+	if (lt_trace_rd_u64(t, err, &r, "options offset", &opt_off))
 		return -1;
 	if (!opt_off) {
 		r.pos -= 8;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "no options section");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"no options section");
 	}
 	ret = read_options_v7(t, err, opt_off, &sec);
 	if (!ret)
@@ -923,13 +923,13 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		ret = read_flyrecord_v7(t, err, &sec);
 out:
 	for (i = 0; i < sec.nr_bufs; i++)
-		section_buf_free(sec.bufs[i]);
+		lt_trace_section_buf_free(sec.bufs[i]);
 	free(sec.bufs);
 	if (ret)
 		return -1;
 	if (!t->commit_size)
-		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
-	return finish_event_formats(t, err);
+		return lt_trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	return lt_trace_finish_event_formats(t, err);
 }
 
 int lt_trace_open(struct lt_trace **out, const char *path,
@@ -960,27 +960,27 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
 		/* "-" is a file name here, but the user likely meant stdin */
-		trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
-			   errno == ENOENT && !strcmp(path, "-") ?
-			   " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
+		lt_trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
+			      errno == ENOENT && !strcmp(path, "-") ?
+			      " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
 		goto fail;
 	}
 	if (fstat(t->fd, &st) < 0) {
-		trace_fail(t, err, LT_E_IO, "cannot stat: %s", strerror(errno));
+		lt_trace_fail(t, err, LT_E_IO, "cannot stat: %s", strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
-			   "not a regular file" :
-			   "not a regular file (a trace is mapped, not streamed: save it first)");
+		lt_trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
+			      "not a regular file" :
+			      "not a regular file (a trace is mapped, not streamed: save it first)");
 		goto fail;
 	}
 	if (st.st_size == 0) {
-		trace_fail(t, err, LT_E_NOT_TRACE, "empty file");
+		lt_trace_fail(t, err, LT_E_NOT_TRACE, "empty file");
 		goto fail;
 	}
 	if ((uint64_t)st.st_size > SIZE_MAX) {
-		trace_fail(t, err, LT_E_LIMIT, "file too large to map");
+		lt_trace_fail(t, err, LT_E_LIMIT, "file too large to map");
 		goto fail;
 	}
 	t->size = st.st_size;
@@ -988,12 +988,12 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	if (map == MAP_FAILED) {
 		/* no room in the address space is a limit, not a bad file */
 		if (errno == ENOMEM)
-			trace_fail(t, err, LT_E_NOMEM,
-				   "out of memory to map its %llu bytes",
-				   (unsigned long long)t->size);
+			lt_trace_fail(t, err, LT_E_NOMEM,
+				      "out of memory to map its %llu bytes",
+				      (unsigned long long)t->size);
 		else
-			trace_fail(t, err, LT_E_IO, "cannot map: %s",
-				   strerror(errno));
+			lt_trace_fail(t, err, LT_E_IO, "cannot map: %s",
+				      strerror(errno));
 		goto fail;
 	}
 	t->map = map;
@@ -1023,14 +1023,14 @@ void lt_trace_close(struct lt_trace *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->nr_streams; i++)
-		stream_free(t, &t->streams[i]);
+		lt_trace_stream_free(t, &t->streams[i]);
 	free(t->streams);
-	stream_free_kept(t);
+	lt_trace_stream_free_kept(t);
 	free(t->heap);
-	decomp_free_ctxs(t);
+	lt_trace_decomp_free_ctxs(t);
 	pthread_mutex_destroy(&t->zctx_lock);
-	free_event_formats(t);
-	ksym_free(t);
+	lt_trace_free_event_formats(t);
+	lt_trace_ksym_free(t);
 	free(t->cmdlines);
 	free(t->cmdline_names);
 	free(t->cmdline_by_pid);
@@ -1088,36 +1088,36 @@ static int read_tracing_data(struct lt_trace *t, struct lt_error *err,
 
 	if (r->len < sizeof(trace_magic) ||
 	    memcmp(r->p, trace_magic, sizeof(trace_magic)))
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "no tracing data magic");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"no tracing data magic");
 	r->pos = sizeof(trace_magic);
-	if (rd_str(t, err, r, "version string", &s, &len))
+	if (lt_trace_rd_str(t, err, r, "version string", &s, &len))
 		return -1;
 	if (len == 0 || len > 8 || strspn(s, "0123456789.") != len ||
 	    sscanf(s, "%u.%u", &major, &minor) < 1) {
 		r->pos -= len + 1;
-		return rd_fail(t, err, LT_E_CORRUPT, r, "bad version string");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r, "bad version string");
 	}
-	if (rd_bytes(t, err, r, "endianness and long size", 2, &p))
+	if (lt_trace_rd_bytes(t, err, r, "endianness and long size", 2, &p))
 		return -1;
 	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
 		r->pos -= 2;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "endianness %u / long size %u (expected 0|1 and 4|8)",
-			       p[0], p[1]);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"endianness %u / long size %u (expected 0|1 and 4|8)",
+					p[0], p[1]);
 	}
 	t->info.big_endian = p[0];
 	t->info.long_size = p[1];
 	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	if (rd_u32(t, err, r, "page size", &page_size))
+	if (lt_trace_rd_u32(t, err, r, "page size", &page_size))
 		return -1;
 	/* perf writes the machine's page size: 4 KiB to 64 KiB */
 	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
 	    (page_size & (page_size - 1))) {
 		r->pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "page size %u is not a power of two in 4 KiB..1 MiB",
-			       page_size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"page size %u is not a power of two in 4 KiB..1 MiB",
+					page_size);
 	}
 	t->page_size = page_size;
 	t->info.page_size = page_size;
@@ -1132,25 +1132,25 @@ static int read_tracing_data(struct lt_trace *t, struct lt_error *err,
 		return -1;
 	/* recent perf writes an empty one: it resolves symbols itself */
 	r->what = "tracing data kallsyms";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+				   &text, &len))
 		return -1;
 	t->ksym_text = text;
 	t->ksym_len = len;
 	r->what = "tracing data printk formats";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+				   &text, &len))
 		return -1;
 	if (major > 0 || minor >= 6) {
 		r->what = "tracing data saved cmdlines";
-		if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE,
-				  "saved cmdlines", &text, &len) ||
-		    parse_cmdlines(t, err, text, len))
+		if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE,
+					   "saved cmdlines", &text, &len) ||
+		    lt_trace_parse_cmdlines(t, err, text, len))
 			return -1;
 	}
 	if (!t->commit_size)
-		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
-	return finish_event_formats(t, err);
+		return lt_trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	return lt_trace_finish_event_formats(t, err);
 }
 
 /*

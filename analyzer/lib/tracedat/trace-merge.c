@@ -55,7 +55,7 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	while (t->nr_primed < t->nr_streams) {
 		i = t->nr_primed++;
 		cs = &t->streams[i];
-		ret = stream_fill(t, cs);
+		ret = lt_trace_stream_fill(t, cs);
 		if (ret > 0) {
 			t->heap[t->heap_len].ts = merge_key(cs);
 			t->heap[t->heap_len].idx = i;
@@ -73,13 +73,13 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	t->last = i;
 	if (!stream_cur(cs)->lost)
 		cs->prev_ts = stream_cur(cs)->ts;
-	trace_fill_record(t, cs, rec);
+	lt_trace_fill_record(t, cs, rec);
 	return 1;
 }
 
 /* The stream's current ring-buffer record as an lt_record. */
-void trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
-		       struct lt_record *rec)
+void lt_trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+			  struct lt_record *rec)
 {
 	const struct rb_rec *r = stream_cur(cs);
 

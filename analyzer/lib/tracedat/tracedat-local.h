@@ -373,62 +373,62 @@ struct lt_trace {
 };
 
 /* trace-read.c */
-int trace_fail(const struct lt_trace *t, struct lt_error *err,
+int lt_trace_fail(const struct lt_trace *t, struct lt_error *err,
 	       enum lt_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-int rd_fail(const struct lt_trace *t, struct lt_error *err,
+int lt_trace_rd_fail(const struct lt_trace *t, struct lt_error *err,
 	    enum lt_errcode code, const struct rd *r, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-int rd_need(const struct lt_trace *t, struct lt_error *err,
+int lt_trace_rd_need(const struct lt_trace *t, struct lt_error *err,
 	    const struct rd *r, size_t n, const char *item);
-int rd_u16(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_u16(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, uint16_t *v);
-int rd_u32(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_u32(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, uint32_t *v);
-int rd_u64(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_u64(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, uint64_t *v);
-int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	   const char *item, const char **s, size_t *len);
-int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	     const char *item, size_t n, const unsigned char **p);
 /* A reader over [off, off + len) of the file, clipped to the file. */
-void rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
+void lt_trace_rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
 	     uint64_t len, const char *what);
-/* Reads of @r, a reader of the map, through window @w until rd_win_end(). */
-void rd_win_start(const struct lt_trace *t, struct rd *r, struct rd_win *w);
-void rd_win_end(struct rd *r, struct rd_win *w);
+/* Reads of @r, a reader of the map, through window @w until lt_trace_rd_win_end(). */
+void lt_trace_rd_win_start(const struct lt_trace *t, struct rd *r, struct rd_win *w);
+void lt_trace_rd_win_end(struct rd *r, struct rd_win *w);
 /* A text blob: its size (@size_bytes, 4 or 8), then the text; over @cap: LIMIT. */
-int rd_sized_text(struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_rd_sized_text(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		  int size_bytes, uint64_t cap, const char *item,
 		  const char **text, size_t *len);
 /* A v7 section header (id, flags, description, size) at @r. */
-int read_section_header(struct lt_trace *t, struct lt_error *err,
+int lt_trace_read_section_header(struct lt_trace *t, struct lt_error *err,
 			struct rd *r, uint16_t *id, uint16_t *flags,
 			uint64_t *size);
 /*
  * The header of the section at @off, expecting id @want: @r is left just
  * past it, over the rest of the file.
  */
-int section_header(struct lt_trace *t, struct lt_error *err, uint64_t off,
+int lt_trace_section_header(struct lt_trace *t, struct lt_error *err, uint64_t off,
 		   uint16_t want, const char *what, struct rd *r,
 		   uint16_t *flags, uint64_t *size);
 
 /* trace-decomp.c */
 /* what decompressing gave: out of memory is not damage (exit 6, not 3) */
 enum { DECOMP_OK, DECOMP_BAD, DECOMP_NOMEM };
-int decomp_block(struct lt_trace *t, const void *src,
+int lt_trace_decomp_block(struct lt_trace *t, const void *src,
 		 size_t srclen, void *dst, size_t dstlen);
-void decomp_free_ctxs(struct lt_trace *t);
+void lt_trace_decomp_free_ctxs(struct lt_trace *t);
 /*
  * Read the section body at @r (positioned after the section header):
  * compressed or not, return a reader over the (decompressed) body.
- * *@buf is set to memory the caller frees with section_buf_free() (NULL
+ * *@buf is set to memory the caller frees with lt_trace_section_buf_free() (NULL
  * when not compressed).
  */
-int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		 uint64_t sec_off, uint64_t sec_size, bool compressed,
 		 const char *what, struct rd *body, unsigned char **buf);
-void section_buf_free(unsigned char *buf);
+void lt_trace_section_buf_free(unsigned char *buf);
 /* A piece of a section body, in order; -1 stops the reading. */
 typedef int (*section_piece_fn)(void *ctx, const unsigned char *p, size_t n);
 /*
@@ -437,49 +437,49 @@ typedef int (*section_piece_fn)(void *ctx, const unsigned char *p, size_t n);
  * @fn runs (in the caller's thread).  0, or -1 with @err set, or -1 when
  * @fn stopped (@err untouched).  On -1, @fn may have seen part of it.
  */
-int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
+int lt_trace_section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		   uint64_t sec_size, bool compressed, const char *what,
 		   bool helper, section_piece_fn fn, void *ctx);
 
 /* trace-format.c */
-int parse_header_page(struct lt_trace *t, struct lt_error *err,
+int lt_trace_parse_header_page(struct lt_trace *t, struct lt_error *err,
 		      const char *text, size_t len, int file_long);
 /* @text is read now; @kept, the same bytes, stays for the type (below) */
-int add_event_format(struct lt_trace *t, struct lt_error *err,
+int lt_trace_add_event_format(struct lt_trace *t, struct lt_error *err,
 		     const char *system, const char *text, const char *kept,
 		     size_t len);
-int finish_event_formats(struct lt_trace *t, struct lt_error *err);
-void free_event_formats(struct lt_trace *t);
+int lt_trace_finish_event_formats(struct lt_trace *t, struct lt_error *err);
+void lt_trace_free_event_formats(struct lt_trace *t);
 /*
  * One format text as a new type (its name and ID now, the rest when first
  * asked for); NULL with @why set if unusable, or NULL alone on ENOMEM.
  * @text is not copied: it must last as long as the type.
  */
-struct lt_event_type *parse_event_format(const char *system,
+struct lt_event_type *lt_trace_parse_event_format(const char *system,
 					 const char *text, size_t len,
 					 int kernel_long, const char **why);
-void free_event_type(struct lt_event_type *type);
+void lt_trace_free_event_type(struct lt_event_type *type);
 
 /* trace-page.c */
-void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
+void lt_trace_stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 		 uint64_t off, uint64_t size);
-void stream_free(struct lt_trace *t, struct cpu_stream *cs);
-/* Free the stream buffers stream_free() kept for reuse. */
-void stream_free_kept(struct lt_trace *t);
+void lt_trace_stream_free(struct lt_trace *t, struct cpu_stream *cs);
+/* Free the stream buffers lt_trace_stream_free() kept for reuse. */
+void lt_trace_stream_free_kept(struct lt_trace *t);
 /*
  * Drop the mapped file pages from *@released (or @start, the first time)
  * to @end, once they are @step or more, and move *@released on.  Safe
  * whatever else points there: the mapping stays and pages fault back in
  * from the file.
  */
-void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
+void lt_trace_drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 		 uint64_t end, uint64_t step);
 /*
  * Decode the next batch of records (from the current page, or the next
  * page that has any): 1, 0 at the end, -1 on damage (cs->err).  Records
  * decoded before damage are delivered first; the error comes next time.
  */
-int stream_fill(struct lt_trace *t, struct cpu_stream *cs);
+int lt_trace_stream_fill(struct lt_trace *t, struct cpu_stream *cs);
 
 /* Move to the next record: 1, 0 at the end, -1 on damage. */
 static inline int stream_next(struct lt_trace *t, struct cpu_stream *cs)
@@ -488,7 +488,7 @@ static inline int stream_next(struct lt_trace *t, struct cpu_stream *cs)
 		cs->bi++;
 		return 1;
 	}
-	return stream_fill(t, cs);
+	return lt_trace_stream_fill(t, cs);
 }
 
 static inline const struct rb_rec *stream_cur(const struct cpu_stream *cs)
@@ -497,13 +497,13 @@ static inline const struct rb_rec *stream_cur(const struct cpu_stream *cs)
 }
 
 /* The stream's current record, as lt_trace_next() hands it out. */
-void trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+void lt_trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
 		       struct lt_record *rec);
 /*
  * Decode one page in memory (for tests and the stream): set up
  * the page cursor on @cs.  Returns 0 or -1 with cs->err set.
  */
-int page_load(struct lt_trace *t, struct cpu_stream *cs,
+int lt_trace_page_load(struct lt_trace *t, struct cpu_stream *cs,
 	      const unsigned char *page, size_t avail, uint64_t where);
 
 /* trace-ksyms.c */
@@ -517,22 +517,22 @@ struct ksym_parse {
 	size_t held;		/* of a line the last piece cut: */
 	char line[1024];	/* longer than any symbol's line (cut) */
 };
-int ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
+int lt_trace_ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
 		     struct ksym_parse *kp, size_t len);
-int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
+int lt_trace_ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
 		    struct ksym_parse *kp, const char *text, size_t len);
-int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
+int lt_trace_ksym_parse_end(struct lt_trace *t, struct lt_error *err,
 		   struct ksym_parse *kp);
 /* The symbol table's memory (lt_trace_close()). */
-void ksym_free(struct lt_trace *t);
+void lt_trace_ksym_free(struct lt_trace *t);
 /* After a failure: the symbols parsed so far dropped. */
-void ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp);
+void lt_trace_ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp);
 /* begin, feed and end at once */
-int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
+int lt_trace_parse_kallsyms(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len);
-int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
+int lt_trace_parse_cmdlines(struct lt_trace *t, struct lt_error *err,
 		   const char *text, size_t len);
-int parse_cpustat(struct lt_trace *t, struct lt_error *err,
+int lt_trace_parse_cpustat(struct lt_trace *t, struct lt_error *err,
 		  const char *text, size_t len, unsigned int nth);
 
 #endif /* LT_TRACE_LOCAL_H */
