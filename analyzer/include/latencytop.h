@@ -23,30 +23,42 @@ extern "C" {
 #define LT_VERSION_STRING "0.1.0"
 
 /*
- * Error codes.  The third column is the exit status latency-analyze uses,
- * so one table documents both.
+ * Error codes, one table for the library and every program: the name,
+ * its text, and the exit status of latency-analyze (and latency-view) and
+ * of latency-record for it, so the table documents all three (their man
+ * pages list the statuses).  NA marks a code the program never meets
+ * (it would exit as for INTERNAL).  Tracing that cannot be set up is one
+ * status for latency-analyze --live (9) and several for latency-record.
  */
 #define LT_ERRORS(_)							\
-	_(OK,		"success",				0)	\
-	_(USAGE,	"invalid argument",			1)	\
-	_(PARTIAL,	"report is partial",			5)	\
-	_(IO,		"cannot read file",			2)	\
-	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3)	\
-	_(SCHEMA,	"unsupported report schema",		3)	\
-	_(VERSION,	"unsupported trace file version or layout", 3)	\
-	_(COMPRESSION,	"unsupported compression",		3)	\
-	_(TRUNCATED,	"trace file is truncated",		3)	\
-	_(CORRUPT,	"trace file is damaged",		3)	\
-	_(NO_EVENTS,	"trace has no scheduler events",	4)	\
-	_(TABLE,	"invalid translation table",		1)	\
-	_(LIMIT,	"resource limit exceeded",		6)	\
-	_(MISMATCH,	"reports do not match",			7)	\
-	_(CROSSED,	"a --fail-on threshold was crossed",	8)	\
-	_(NOMEM,	"out of memory",			6)	\
-	_(TRACING,	"cannot trace the running system",	9)	\
-	_(INTERNAL,	"internal error",			70)
+	_(OK,		"success",				0,	0)	\
+	_(USAGE,	"invalid argument",			1,	1)	\
+	_(PARTIAL,	"report is partial",			5,	NA)	\
+	_(IO,		"cannot read file",			2,	2)	\
+	_(OUTPUT,	"cannot write the output",		2,	2)	\
+	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3,	NA)	\
+	_(SCHEMA,	"unsupported report schema",		3,	NA)	\
+	_(VERSION,	"unsupported trace file version or layout", 3,	NA)	\
+	_(COMPRESSION,	"unsupported compression",		3,	NA)	\
+	_(TRUNCATED,	"trace file is truncated",		3,	NA)	\
+	_(CORRUPT,	"trace file is damaged",		3,	NA)	\
+	_(NO_EVENTS,	"trace has no scheduler events",	4,	NA)	\
+	_(TABLE,	"invalid translation table",		1,	NA)	\
+	_(LIMIT,	"resource limit exceeded",		6,	6)	\
+	_(MISMATCH,	"reports do not match",			7,	NA)	\
+	_(CROSSED,	"a --fail-on threshold was crossed",	8,	NA)	\
+	_(NOMEM,	"out of memory",			6,	6)	\
+	_(TRACING,	"cannot trace the running system",	9,	3)	\
+	_(NO_TRACEFS,	"tracefs is not available",		9,	3)	\
+	_(PERM,		"permission denied",			9,	3)	\
+	_(UNSUPPORTED,	"not supported by this kernel",		9,	3)	\
+	_(BUSY,		"tracefs busy",				9,	4)	\
+	_(COMMAND,	"cannot run the command",		9,	5)	\
+	_(TRACEFS,	"tracefs refused a setting",		9,	7)	\
+	_(INTERRUPTED,	"interrupted",				9,	8)	\
+	_(INTERNAL,	"internal error",			70,	70)
 
-#define LT_ERR_ENUM(name, msg, status) LT_E_##name,
+#define LT_ERR_ENUM(name, msg, analyze, record) LT_E_##name,
 enum lt_errcode { LT_ERRORS(LT_ERR_ENUM) LT_E_MAX };
 #undef LT_ERR_ENUM
 
@@ -59,8 +71,10 @@ struct lt_error {
 };
 
 const char *lt_strerror(enum lt_errcode code);
-/* Exit status for a failure with this code (see LT_ERRORS). */
+/* latency-analyze's exit status for a failure with this code (LT_ERRORS) */
 int lt_error_exit_status(enum lt_errcode code);
+/* ... and latency-record's */
+int lt_error_record_status(enum lt_errcode code);
 void lt_error_set(struct lt_error *err, enum lt_errcode code,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -8,7 +8,8 @@
  *   latency-record probes install|list|remove         kprobe latencytop events
  *
  * Each command is parse -> validate -> work -> clean up, and exits with
- * the status LTR_ERRORS gives its failure (ltr.h, latency-record(1)).
+ * the status its failure's code has in LT_ERRORS' last column
+ * (latencytop.h, latency-record(1)).
  */
 #include <string.h>
 

@@ -14,7 +14,7 @@
 const char *rec_prog = "latency-record";
 bool rec_quiet;
 
-int rec_fail(enum ltr_errcode code, const char *fmt, ...)
+int rec_fail(enum lt_errcode code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -23,10 +23,10 @@ int rec_fail(enum ltr_errcode code, const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	return ltr_exit_status(code);
+	return lt_error_record_status(code);
 }
 
-int rec_fail_err(const struct ltr_error *err)
+int rec_fail_err(const struct lt_error *err)
 {
 	return rec_fail(err->code, "%s", err->msg);
 }
@@ -53,7 +53,7 @@ int rec_usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, " (see %s --help)\n", rec_prog);
-	return ltr_exit_status(LTR_E_USAGE);
+	return lt_error_record_status(LT_E_USAGE);
 }
 
 int rec_bad_option(char *const argv[], int opt_seen)

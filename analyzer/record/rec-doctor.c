@@ -183,7 +183,7 @@ static void check_probes(void)
 {
 	struct ltr_probe_site *sites;
 	struct ltr_probes *p;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n, inst = 0, skipped = 0;
 
 	if (ltr_probes_scan(&p, &err)) {
@@ -215,7 +215,7 @@ int rec_doctor_main(int argc, char *argv[])
 	const char *mounted = NULL;
 	struct ltr_session *s = NULL;
 	struct ltr_config cfg;
-	struct ltr_error err;
+	struct lt_error err;
 	unsigned int kb;
 	char *top_kb, path[4096];
 
@@ -247,11 +247,11 @@ int rec_doctor_main(int argc, char *argv[])
 	ltr_config_init(&cfg);
 	if (ltr_session_open(&cfg, &s, &err)) {
 		gap("recording", "no", err.msg, "no recording is possible",
-		    err.code == LTR_E_BUSY ? "wait for the other recording" : "");
+		    err.code == LT_E_BUSY ? "wait for the other recording" : "");
 		printf("\n%d gap%s: latency-record cannot record here\n", gaps,
 		       gaps == 1 ? "" : "s");
-		return ltr_exit_status(err.code == LTR_E_BUSY ? LTR_E_BUSY :
-				       LTR_E_UNSUPPORTED);
+		return lt_error_record_status(err.code == LT_E_BUSY ? LT_E_BUSY :
+				       LT_E_UNSUPPORTED);
 	}
 	if (ltr_session_instance_name(s))
 		line("instances", "ok", "an instance of its own works (%s/instances/...): another tracer is not disturbed",

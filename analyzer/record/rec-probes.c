@@ -71,7 +71,7 @@ static const char *state_name(enum ltr_probe_state s)
 static void print_skipped(struct ltr_probe_site *sites, size_t n,
 			  const char *groups)
 {
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i;
 
 	for (i = 0; i < n; i++)
@@ -84,11 +84,11 @@ static void print_skipped(struct ltr_probe_site *sites, size_t n,
 static int do_list(struct ltr_probes *p, bool all)
 {
 	struct ltr_probe_site *sites;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n = ltr_probes_sites(p, &sites), installed = 0;
 
 	if (!ltr_probes_supported(p))
-		return rec_fail(LTR_E_UNSUPPORTED,
+		return rec_fail(LT_E_UNSUPPORTED,
 				"this kernel has no kprobe events (no %s/kprobe_events: CONFIG_KPROBE_EVENTS is off)",
 				ltr_probes_tracefs(p));
 	if (ltr_probes_profile(p, &err))
@@ -122,7 +122,7 @@ static int do_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 		      bool dry_run)
 {
 	struct ltr_probe_site *sites;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n = ltr_probes_sites(p, &sites), before = 0, after = 0, wanted = 0;
 	char set[512], restore[512];
 
@@ -170,7 +170,7 @@ int rec_probes_main(int argc, char *argv[])
 	struct ltr_probes_opts o = { .groups = "default" };
 	bool dry_run = false, all = false, force = false;
 	struct ltr_probes *p;
-	struct ltr_error err;
+	struct lt_error err;
 	const char *what;
 	int c, status;
 

@@ -312,7 +312,7 @@ static int parse_args(struct rec *r, int argc, char *argv[])
 	if (optind < argc) {
 		r->cmd = &argv[optind];
 		if (!command_found(r->cmd[0]))
-			return rec_fail(LTR_E_COMMAND, "cannot run '%s': %s",
+			return rec_fail(LT_E_COMMAND, "cannot run '%s': %s",
 					r->cmd[0], strchr(r->cmd[0], '/') ?
 					strerror(errno) : "not found in PATH");
 	}
@@ -376,7 +376,7 @@ static void decide_schedstats(struct rec *r)
 static void probes_snapshot(struct rec *r, bool after)
 {
 	struct ltr_probe_site *sites;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n;
 	uint64_t missed = 0;
 
@@ -512,7 +512,7 @@ static int record(struct rec *r)
 {
 	struct ltr_stream_opts so = { 0 };
 	struct ltr_config cfg;
-	struct ltr_error err = { 0 }, rerr;
+	struct lt_error err = { 0 }, rerr;
 	uint64_t t0, t1, events, lost, bytes = 0;
 	int status = 0, e, cpu;
 	bool restored = false;
@@ -522,7 +522,7 @@ static int record(struct rec *r)
 	cfg.buffer_kb = r->buffer_kb;
 	cfg.stacks = r->stacks;
 	if (catch_signals() < 0)
-		return rec_fail(LTR_E_INTERNAL, "pipe: %s", strerror(errno));
+		return rec_fail(LT_E_INTERNAL, "pipe: %s", strerror(errno));
 	if (ltr_session_open(&cfg, &r->s, &err))
 		return rec_fail_err(&err);
 	decide_schedstats(r);
@@ -531,7 +531,7 @@ static int record(struct rec *r)
 		goto out;
 	}
 	if (got_signal) {
-		status = rec_fail(LTR_E_INTERRUPTED, "interrupted before tracing began");
+		status = rec_fail(LT_E_INTERRUPTED, "interrupted before tracing began");
 		goto out;
 	}
 	so.pages = ltr_cpu_files_write;
@@ -554,7 +554,7 @@ static int record(struct rec *r)
 	if (r->cmd) {
 		r->child = start_command(r->cmd, lt_outfile_is_stdout(r->out), &e);
 		if (r->child < 0) {
-			status = rec_fail(LTR_E_COMMAND, "cannot run '%s': %s",
+			status = rec_fail(LT_E_COMMAND, "cannot run '%s': %s",
 					  r->cmd[0], strerror(e));
 			goto out;
 		}
@@ -572,9 +572,9 @@ static int record(struct rec *r)
 		int we = atomic_load(&r->sink.error);
 
 		if (we)
-			status = rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
-					  r->sink.paths[atomic_load(&r->sink.error_cpu)],
-					  strerror(we));
+			status = rec_fail(LT_E_OUTPUT, "cannot write %s: %s (CPU %d's pages, kept in %s)",
+					  r->out, strerror(we),
+					  atomic_load(&r->sink.error_cpu), r->sink.dir);
 		else
 			status = rec_fail_err(&err);
 		goto out;
@@ -600,7 +600,7 @@ static int record(struct rec *r)
 		if (ltr_dat_write(r->out_file.fd, r->out, in, &err) ||
 		    lt_outfile_commit(&r->out_file, NULL)) {
 			int s2 = err.code ? rec_fail_err(&err) :
-				 rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
+				 rec_fail(LT_E_OUTPUT, "cannot write %s: %s",
 					  r->out, strerror(errno));
 
 			status = status ? status : s2;
@@ -656,7 +656,7 @@ int rec_record_main(int argc, char *argv[])
 	 * /dev/null, a FIFO) is written as it is, never removed.
 	 */
 	if (lt_outfile_open(&r.out_file, r.out))
-		return rec_fail(LTR_E_OUTPUT, "cannot write %s: %s", r.out,
+		return rec_fail(LT_E_OUTPUT, "cannot write %s: %s", r.out,
 				strerror(errno));
 	status = record(&r);
 	/* after a commit, nothing: else the temporary goes, only it */

@@ -14,9 +14,9 @@ extern const char *rec_prog;
 extern bool rec_quiet;
 
 /* "latency-record: MSG" on stderr; returns the exit status of @code. */
-int rec_fail(enum ltr_errcode code, const char *fmt, ...)
+int rec_fail(enum lt_errcode code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-int rec_fail_err(const struct ltr_error *err);
+int rec_fail_err(const struct lt_error *err);
 /* A note on stderr (not with -q). */
 void rec_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line for a bad command line, and the usage exit status. */

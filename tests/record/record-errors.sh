@@ -63,7 +63,7 @@ if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2> /dev/null; then
 	kill "$loadpid"; wait "$loadpid" 2> /dev/null; loadpid=
 	rt_state "$tmp/after"
 	unlock
-	expect 2 "cannot write $tmp/small/t.dat.cpu[0-9]+: No space left on device" "a full disk"
+	expect 2 "cannot write $tmp/small/t.dat: No space left on device \\(CPU [0-9]+'s pages, kept in $tmp/small/\\.t\\.dat\\.d\\.[^/]+\\)" "a full disk"
 	rt_same_state "$tmp/before" "$tmp/after" "a full disk"
 	rt_no_instance "a full disk"
 	check "a full disk: nothing left in it ($(ls "$tmp/small" | tr '\n' ' '))" \

@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 	};
 	struct ltr_dat_format fmt;
 	struct ltr_dat_input in;
-	struct ltr_error err;
+	struct lt_error err;
 	char path[4096], cpu_path[4096];
 	int fds[3], out, cpu;
 
@@ -286,19 +286,19 @@ int main(int argc, char **argv)
 	read_back(path);
 	analyze_back(path);
 
-	/* a full disk: one line naming the file, LTR_E_OUTPUT */
+	/* a full disk: one line naming the file, LT_E_OUTPUT */
 	out = open("/dev/full", O_WRONLY);
 	if (out >= 0) {
 		int r = ltr_dat_write(out, "/dev/full", &in, &err);
 
-		CHECK(r < 0 && err.code == LTR_E_OUTPUT && strstr(err.msg, "/dev/full") &&
+		CHECK(r < 0 && err.code == LT_E_OUTPUT && strstr(err.msg, "/dev/full") &&
 		      strstr(err.msg, "No space left") && !strchr(err.msg, '\n'),
 		      "writing to /dev/full: %d, \"%s\"", r, r ? err.msg : "");
 		close(out);
 	}
 	/* inconsistent input: refused, not written */
 	in.page_size = 3000;
-	CHECK(ltr_dat_write(1, "stdout", &in, &err) < 0 && err.code == LTR_E_USAGE,
+	CHECK(ltr_dat_write(1, "stdout", &in, &err) < 0 && err.code == LT_E_USAGE,
 	      "a page size of 3000 was accepted");
 
 	if (!failures)

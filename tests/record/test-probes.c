@@ -95,7 +95,7 @@ static void test_sites(void)
 {
 	struct ltr_probe_site *sites;
 	struct ltr_probes *p;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, j, n;
 
 	if (ltr_probes_table(&p, &err)) {
@@ -197,7 +197,7 @@ static void test_sizing_and_groups(void)
 		{ "sync", "syn", -1 },
 	};
 	struct ltr_probe_site s;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i;
 
 	memset(&s, 0, sizeof(s));
@@ -214,7 +214,7 @@ static void test_sizing_and_groups(void)
 		CHECK(r == sel[i].want, "%s in \"%s\": %d, want %d", sel[i].group,
 		      sel[i].list, r, sel[i].want);
 		if (r < 0)
-			CHECK(err.code == LTR_E_USAGE && !strchr(err.msg, '\n'),
+			CHECK(err.code == LT_E_USAGE && !strchr(err.msg, '\n'),
 			      "error \"%s\"", err.msg);
 	}
 }

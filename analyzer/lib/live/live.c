@@ -80,22 +80,6 @@ void lt_live_config_init(struct lt_live_config *cfg)
 	cfg->stacks = LTR_STACKS_SWITCH;
 }
 
-/* lt_record's failure as ours: tracing failures exit with their own status. */
-static int from_ltr(struct lt_error *err, const struct ltr_error *le)
-{
-	enum lt_errcode code;
-
-	switch (le->code) {
-	case LTR_E_NOMEM:	code = LT_E_NOMEM; break;
-	case LTR_E_OUTPUT:	code = LT_E_IO; break;
-	case LTR_E_USAGE:	code = LT_E_USAGE; break;
-	case LTR_E_INTERNAL:	code = LT_E_INTERNAL; break;
-	default:		code = LT_E_TRACING; break;
-	}
-	lt_error_set(err, code, "%s", le->msg);
-	return -1;
-}
-
 /* ---- the readers' side ------------------------------------------------- */
 
 /* A reader's pages: to disk (with an output), then to the merge. */
@@ -126,7 +110,6 @@ static int open_formats(struct lt_live *lv, struct lt_error *err)
 {
 	struct ltr_dat_input *in = ltr_meta_input(lv->meta);
 	struct lt_input_open oo = { 0 };
-	struct ltr_error le = { 0 };
 	int cpus = ltr_session_cpus(lv->s), *null_fds, i, ret = -1;
 	char path[64];
 
@@ -155,10 +138,8 @@ static int open_formats(struct lt_live *lv, struct lt_error *err)
 	in->cpu_fds = null_fds;
 	/* the buffers' counts now say nothing of the hours to come */
 	in->cpustats = NULL;
-	if (ltr_dat_write(lv->fmt_fd, "live formats", in, &le)) {
-		from_ltr(err, &le);
+	if (ltr_dat_write(lv->fmt_fd, "live formats", in, err))
 		goto out;
-	}
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", lv->fmt_fd);
 	if (lt_input_open(&lv->in, path, LT_INPUT_TRACEDAT, &oo, err) < 0)
 		goto out;
@@ -213,7 +194,6 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 {
 	struct ltr_stream_opts so = { 0 };
 	struct ltr_config rc;
-	struct ltr_error le = { 0 };
 
 	ltr_config_init(&rc);
 	/* told apart from a recording's by ls instances */
@@ -225,8 +205,8 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 	rc.stacks = lv->cfg.stacks;
 	/* watermarks are CLOCK_MONOTONIC: the events' stamps must be too */
 	rc.clock = "mono";
-	if (ltr_session_open(&rc, &lv->s, &le))
-		return from_ltr(err, &le);
+	if (ltr_session_open(&rc, &lv->s, err))
+		return -1;
 	if (lv->cfg.schedstats && ltr_session_schedstats_off(lv->s))
 		ltr_session_want_schedstats(lv->s, true);
 	if (lt_live_merge_new(ltr_session_cpus(lv->s), lv->cfg.queue_limit,
@@ -234,18 +214,18 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 		return -1;
 	if (lv->cfg.output &&
 	    ltr_cpu_files_open(&lv->spill, lv->cfg.output,
-			       ltr_session_cpus(lv->s), &le))
-		return from_ltr(err, &le);
+			       ltr_session_cpus(lv->s), err))
+		return -1;
 	so.pages = pages_in;
 	so.ctx = lv;
 	so.poll_ms = lv->cfg.poll_ms;
 	so.partial = true;
 	so.drained = drained;
-	if (ltr_stream_start(lv->s, &so, &lv->st, &le) ||
-	    ltr_session_start(lv->s, &le) ||
-	    ltr_meta_begin(lv->s, &lv->meta, &le) ||
-	    ltr_meta_end(lv->s, lv->meta, &le))
-		return from_ltr(err, &le);
+	if (ltr_stream_start(lv->s, &so, &lv->st, err) ||
+	    ltr_session_start(lv->s, err) ||
+	    ltr_meta_begin(lv->s, &lv->meta, err) ||
+	    ltr_meta_end(lv->s, lv->meta, err))
+		return -1;
 	lv->started_ns = mono_ns();
 	return 0;
 }
@@ -330,18 +310,17 @@ static int record_out(void *ctx, const struct lt_record *rec)
 /* A reader that failed: why, from lt_record, as ours. */
 static int reader_failed(struct lt_live *lv, struct lt_error *err)
 {
-	struct ltr_error le = { 0 };
 	int e = atomic_load(&lv->spill.error);
 
 	lt_live_merge_unblock(lv->m);
 	if (e) {
-		lt_error_set(err, LT_E_IO, "cannot write %s: %s",
-			     lv->spill.paths[atomic_load(&lv->spill.error_cpu)],
-			     strerror(e));
+		lt_error_set(err, LT_E_IO, "cannot write %s: %s (CPU %d's pages, kept in %s)",
+			     lv->cfg.output, strerror(e),
+			     atomic_load(&lv->spill.error_cpu), lv->spill.dir);
 		return -1;
 	}
-	if (ltr_stream_stop(lv->st, &le))
-		return from_ltr(err, &le);
+	if (ltr_stream_stop(lv->st, err))
+		return -1;
 	lt_error_set(err, LT_E_TRACING, "a reader of the ring buffers stopped");
 	return -1;
 }
@@ -425,12 +404,11 @@ int lt_live_report(struct lt_live *lv, struct lt_report **out,
 static int write_output(struct lt_live *lv, struct lt_error *err)
 {
 	struct ltr_dat_input *in = ltr_meta_input(lv->meta);
-	struct ltr_error le = { 0 };
 
 	in->page_size = (uint32_t)ltr_stream_page_size(lv->st);
 	in->cpu_fds = lv->spill.fds;
-	if (ltr_dat_write(lv->out.fd, lv->cfg.output, in, &le))
-		return from_ltr(err, &le);
+	if (ltr_dat_write(lv->out.fd, lv->cfg.output, in, err))
+		return -1;
 	if (lt_outfile_commit(&lv->out, NULL)) {
 		lt_error_set(err, LT_E_IO, "cannot write %s: %s", lv->cfg.output,
 			     strerror(errno));
@@ -442,7 +420,6 @@ static int write_output(struct lt_live *lv, struct lt_error *err)
 int lt_live_stop(struct lt_live *lv, struct lt_report **out,
 		 struct lt_error *err)
 {
-	struct ltr_error le = { 0 };
 	int64_t n;
 
 	if (out)
@@ -454,16 +431,16 @@ int lt_live_stop(struct lt_live *lv, struct lt_report **out,
 	lv->stopped = true;
 	/* the readers read what is left, and never wait for room again */
 	lt_live_merge_unblock(lv->m);
-	if (ltr_session_stop(lv->s, &le) || ltr_stream_stop(lv->st, &le)) {
+	if (ltr_session_stop(lv->s, err) || ltr_stream_stop(lv->st, err)) {
 		if (atomic_load(&lv->spill.error))
 			return reader_failed(lv, err);
-		return from_ltr(err, &le);
+		return -1;
 	}
 	n = lt_live_merge_run(lv->m, 0, true, 0, record_out, lv, err);
 	if (n < 0)
 		return replay_failed(lv, err);
-	if (lv->cfg.output && ltr_meta_end(lv->s, lv->meta, &le))
-		return from_ltr(err, &le);
+	if (lv->cfg.output && ltr_meta_end(lv->s, lv->meta, err))
+		return -1;
 	if (lt_analysis_symbols_needed(&lv->a, err) < 0)
 		return -1;
 	if (lt_replay_finish(&lv->rp) < 0)
@@ -478,7 +455,7 @@ int lt_live_stop(struct lt_live *lv, struct lt_report **out,
 
 int lt_live_restore(struct lt_live *lv, struct lt_error *err)
 {
-	struct ltr_error le = { 0 };
+	struct lt_error le = { 0 };
 
 	if (lv->restored || !lv->s)
 		return 0;
@@ -492,8 +469,8 @@ int lt_live_restore(struct lt_live *lv, struct lt_error *err)
 		ltr_stream_free(lv->st);
 		lv->st = NULL;
 	}
-	if (ltr_session_restore(lv->s, &le))
-		return from_ltr(err, &le);
+	if (ltr_session_restore(lv->s, err))
+		return -1;
 	return 0;
 }
 

@@ -60,9 +60,9 @@ struct lt_live_config {
 void lt_live_config_init(struct lt_live_config *cfg);
 
 /*
- * Set up tracing, start the readers.  0, or -1 with @err (LT_E_TRACING:
- * not root, no tracefs, sched_switch missing, tracefs busy; LT_E_IO:
- * @output cannot be written), tracefs left as it was.
+ * Set up tracing, start the readers.  0, or -1 with @err (a tracing code,
+ * exit status 9: not root, no tracefs, sched_switch missing, tracefs busy;
+ * LT_E_IO or LT_E_OUTPUT: @output cannot be written), tracefs left as it was.
  */
 int lt_live_open(const struct lt_live_config *cfg, struct lt_live **out,
 		 struct lt_error *err);

@@ -20,7 +20,7 @@
 #include "record-local.h"
 
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
-		       struct ltr_error *err)
+		       struct lt_error *err)
 {
 	int i;
 
@@ -28,27 +28,27 @@ int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
 	f->fds = calloc((size_t)cpus, sizeof(*f->fds));
 	f->paths = calloc((size_t)cpus, sizeof(*f->paths));
 	if (!f->fds || !f->paths) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	for (i = 0; i < cpus; i++)
 		f->fds[i] = -1;
 	f->dir = lt_outfile_scratch_dir(out);
 	if (!f->dir) {
-		ltr_error_set(err, LTR_E_OUTPUT, "cannot make a directory for %s's per-CPU pages: %s",
+		lt_error_set(err, LT_E_OUTPUT, "cannot make a directory for %s's per-CPU pages: %s",
 			      out, strerror(errno));
 		return -1;
 	}
 	for (i = 0; i < cpus; i++) {
 		if (asprintf(&f->paths[i], "%s/cpu%d", f->dir, i) < 0) {
 			f->paths[i] = NULL;
-			ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+			lt_error_set(err, LT_E_NOMEM, "out of memory");
 			return -1;
 		}
 		f->fds[i] = open(f->paths[i], O_RDWR | O_CREAT | O_EXCL |
 				 O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (f->fds[i] < 0) {
-			ltr_error_set(err, LTR_E_OUTPUT, "cannot write %s: %s",
+			lt_error_set(err, LT_E_OUTPUT, "cannot write %s: %s",
 				      f->paths[i], strerror(errno));
 			return -1;
 		}

@@ -223,7 +223,7 @@ static int copy_data(struct out *o, int src, uint64_t len)
 }
 
 int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
-		  struct ltr_error *err)
+		  struct lt_error *err)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c',
 				      'i', 'n', 'g' };
@@ -236,14 +236,14 @@ int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
 	if (in->cpus <= 0 || !in->page_size || (in->page_size & (in->page_size - 1)) ||
 	    !in->header_page || !in->header_event || !in->cpu_fds ||
 	    (in->long_size != 4 && in->long_size != 8)) {
-		ltr_error_set(err, LTR_E_USAGE, "%s: nothing consistent to write", name);
+		lt_error_set(err, LT_E_USAGE, "%s: nothing consistent to write", name);
 		return -1;
 	}
 	o = malloc(sizeof(*o));
 	sizes = calloc((size_t)in->cpus, sizeof(*sizes));
 	offs = calloc((size_t)in->cpus, sizeof(*offs));
 	if (!o || !sizes || !offs) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		goto out;
 	}
 	o->fd = fd;
@@ -253,7 +253,7 @@ int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
 	o->error = 0;
 	for (cpu = 0; cpu < in->cpus; cpu++) {
 		if (fstat(in->cpu_fds[cpu], &st) < 0) {
-			ltr_error_set(err, LTR_E_OUTPUT,
+			lt_error_set(err, LT_E_OUTPUT,
 				      "%s: cannot read CPU %d's data: %s", name,
 				      cpu, strerror(errno));
 			goto out;
@@ -317,7 +317,7 @@ int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
 		if (flush_out(o) < 0)
 			break;
 		if (o->pos != offs[cpu]) {
-			ltr_error_set(err, LTR_E_INTERNAL,
+			lt_error_set(err, LT_E_INTERNAL,
 				      "%s: CPU %d's data at %llu, not %llu", name,
 				      cpu, (unsigned long long)o->pos,
 				      (unsigned long long)offs[cpu]);
@@ -327,7 +327,7 @@ int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
 			break;
 	}
 	if (flush_out(o) < 0 || o->error) {
-		ltr_error_set(err, LTR_E_OUTPUT, "cannot write %s: %s", name,
+		lt_error_set(err, LT_E_OUTPUT, "cannot write %s: %s", name,
 			      strerror(o->error));
 		goto out;
 	}

@@ -60,11 +60,11 @@ struct ltr_dat_input {
 
 /*
  * Write the trace.dat to @fd (positioned at 0, empty); @name only for
- * messages.  0, or -1 with @err (LTR_E_OUTPUT: a write failed, e.g. the
- * disk is full; LTR_E_USAGE: the input is inconsistent).
+ * messages.  0, or -1 with @err (LT_E_OUTPUT: a write failed, e.g. the
+ * disk is full; LT_E_USAGE: the input is inconsistent).
  */
 int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
-		  struct ltr_error *err);
+		  struct lt_error *err);
 
 /* ---- the input, read from a tracefs session ----------------------------- */
 
@@ -77,7 +77,7 @@ struct ltr_meta;
  * After ltr_session_start().
  */
 int ltr_meta_begin(struct ltr_session *s, struct ltr_meta **out,
-		   struct ltr_error *err);
+		   struct lt_error *err);
 /*
  * Read what a recording changes: kallsyms (modules loaded meanwhile),
  * saved cmdlines, printk formats and each CPU's ring-buffer stats.
@@ -86,7 +86,7 @@ int ltr_meta_begin(struct ltr_session *s, struct ltr_meta **out,
  * read goes).
  */
 int ltr_meta_end(struct ltr_session *s, struct ltr_meta *m,
-		 struct ltr_error *err);
+		 struct lt_error *err);
 /* The writer's input; cpu_fds are the caller's to set. */
 struct ltr_dat_input *ltr_meta_input(struct ltr_meta *m);
 void ltr_meta_free(struct ltr_meta *m);

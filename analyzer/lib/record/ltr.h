@@ -15,7 +15,7 @@
  *            site table in kernel/include/latencytop-sites.h
  *   meta     what a trace.dat needs besides the pages (formats, kallsyms)
  *
- * Nothing here exits or prints: failures come back as an ltr_error (one
+ * Nothing here exits or prints: failures come back as an lt_error (one
  * line naming the file, what and why), notes through ltr_set_log_fn().
  */
 #ifndef LTR_H
@@ -26,41 +26,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "latencytop.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /*
- * Error codes: name, text, and the exit status latency-record gives for
- * them, so one table documents all three (as latencytop.h's LT_ERRORS).
+ * Failures are latencytop.h's struct lt_error, codes and exit statuses
+ * from its one table (LT_ERRORS: latency-record's are its last column).
  */
-#define LTR_ERRORS(_)							\
-	_(OK,		"success",					0)  \
-	_(USAGE,	"invalid argument",				1)  \
-	_(OUTPUT,	"cannot write the output",			2)  \
-	_(NO_TRACEFS,	"tracefs is not available",			3)  \
-	_(PERM,		"permission denied",				3)  \
-	_(UNSUPPORTED,	"not supported by this kernel",			3)  \
-	_(BUSY,		"tracefs busy",					4)  \
-	_(COMMAND,	"cannot run the command",			5)  \
-	_(NOMEM,	"out of memory",				6)  \
-	_(TRACEFS,	"tracefs refused a setting",			7)  \
-	_(INTERRUPTED,	"interrupted",					8)  \
-	_(INTERNAL,	"internal error",				70)
-
-#define LTR_ERR_ENUM(name, msg, status) LTR_E_##name,
-enum ltr_errcode { LTR_ERRORS(LTR_ERR_ENUM) LTR_E_MAX };
-#undef LTR_ERR_ENUM
-
-struct ltr_error {
-	enum ltr_errcode code;
-	char msg[512];
-};
-
-const char *ltr_strerror(enum ltr_errcode code);
-int ltr_exit_status(enum ltr_errcode code);
-void ltr_error_set(struct ltr_error *err, enum ltr_errcode code,
-		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Notes on what was done or could not be: default, none shown. */
 enum ltr_log_level { LTR_LOG_INFO, LTR_LOG_WARN };
@@ -120,7 +95,7 @@ struct ltr_session;
  * nothing else yet.  The first thing that stops it is the error.
  */
 int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
-		     struct ltr_error *err);
+		     struct lt_error *err);
 /* The events and what is known of them (after start: which were enabled). */
 size_t ltr_session_events(const struct ltr_session *s,
 			  const struct ltr_event **events);
@@ -136,16 +111,16 @@ bool ltr_session_schedstats_exist(const struct ltr_session *s);
  * Size the buffers, enable the events (those that fail are noted, not
  * fatal, but sched_switch is), the stacks and schedstats, start tracing.
  */
-int ltr_session_start(struct ltr_session *s, struct ltr_error *err);
+int ltr_session_start(struct ltr_session *s, struct lt_error *err);
 /* Stop writing into the buffers (tracing_on 0): the readers flush after. */
-int ltr_session_stop(struct ltr_session *s, struct ltr_error *err);
+int ltr_session_stop(struct ltr_session *s, struct lt_error *err);
 /*
  * Undo every change, newest first: events, options, triggers, buffer
  * sizes, tracing_on, schedstats, the instance, the lock.  Safe to call
  * twice and after any failure; 0, or -1 with the first setting it could
  * not restore (the rest were still tried).
  */
-int ltr_session_restore(struct ltr_session *s, struct ltr_error *err);
+int ltr_session_restore(struct ltr_session *s, struct lt_error *err);
 /* Restore (quietly: call ltr_session_restore() to hear of failures) and free. */
 void ltr_session_close(struct ltr_session *s);
 
@@ -197,7 +172,7 @@ struct ltr_stream_opts {
 
 /* Open every CPU's trace_pipe_raw and start a reader on each. */
 int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
-		     struct ltr_stream **out, struct ltr_error *err);
+		     struct ltr_stream **out, struct lt_error *err);
 size_t ltr_stream_page_size(const struct ltr_stream *st);
 /* Readable once a reader failed: for the caller's poll(). */
 int ltr_stream_failed_fd(const struct ltr_stream *st);
@@ -206,7 +181,7 @@ bool ltr_stream_failed(const struct ltr_stream *st);
  * After ltr_session_stop(): each reader reads what is left and ends.
  * 0, or -1 with the first reader's failure.
  */
-int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err);
+int ltr_stream_stop(struct ltr_stream *st, struct lt_error *err);
 uint64_t ltr_stream_bytes(const struct ltr_stream *st, int cpu);
 /* CPU time the readers have used, in all (their own cost), in ns. */
 uint64_t ltr_stream_cpu_ns(const struct ltr_stream *st);
@@ -247,16 +222,16 @@ struct ltr_probes_opts {
  * events supported, the latencytop events static (patch, module) or
  * dynamic, each site installed or not.  Needs tracefs (and root).
  */
-int ltr_probes_scan(struct ltr_probes **out, struct ltr_error *err);
+int ltr_probes_scan(struct ltr_probes **out, struct lt_error *err);
 /* The site table only, without tracefs (for --dry-run): every site absent. */
-int ltr_probes_table(struct ltr_probes **out, struct ltr_error *err);
+int ltr_probes_table(struct ltr_probes **out, struct lt_error *err);
 /* Whether latencytop kprobe events exist (after a scan, install or remove). */
 bool ltr_probes_any(const struct ltr_probes *p);
 /* Whether tracefs has kprobe events (after ltr_probes_scan()). */
 bool ltr_probes_supported(const struct ltr_probes *p);
 /* Whether a site's group is selected by a --groups list; -1: a bad list. */
 int ltr_probes_selected(const char *group, const char *list,
-			struct ltr_error *err);
+			struct lt_error *err);
 const char *ltr_probes_tracefs(const struct ltr_probes *p);
 size_t ltr_probes_sites(const struct ltr_probes *p,
 			struct ltr_probe_site **sites);
@@ -269,15 +244,15 @@ bool ltr_probes_static_events(const struct ltr_probes *p);
  * could be made.
  */
 int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
-		       struct ltr_error *err);
+		       struct lt_error *err);
 /*
  * Remove our two events (all their probe points) and nothing else; busy
  * (enabled in some instance) unless @force, which disables them first.
  */
 int ltr_probes_remove(struct ltr_probes *p, bool force,
-		      const struct ltr_probes_opts *o, struct ltr_error *err);
+		      const struct ltr_probes_opts *o, struct lt_error *err);
 /* Read kprobe_profile into each site's hits and missed counts. */
-int ltr_probes_profile(struct ltr_probes *p, struct ltr_error *err);
+int ltr_probes_profile(struct ltr_probes *p, struct lt_error *err);
 void ltr_probes_free(struct ltr_probes *p);
 
 /* Tasks alive when the table was made (/proc/loadavg), for maxactive. */
@@ -309,7 +284,7 @@ struct ltr_cpu_files {
  * $TMPDIR where @out is not a regular file): 0, or -1 with @err.
  */
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
-		       struct ltr_error *err);
+		       struct lt_error *err);
 /*
  * Append @cpu's pages to the files @files (an ltr_cpu_files: the stream's
  * pages callback as it is), from that CPU's reader thread: 0, or the

@@ -26,15 +26,15 @@ struct ltr_meta {
 	int cpus;
 };
 
-static int nomem(struct ltr_error *err)
+static int nomem(struct lt_error *err)
 {
-	ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
 	return -1;
 }
 
 /* @rel under the tracing directory, whole; NULL with @err. */
 static char *read_tracefs(const struct ltr_session *s, const char *base,
-			  const char *rel, size_t *len, struct ltr_error *err)
+			  const char *rel, size_t *len, struct lt_error *err)
 {
 	char *path = ltr_path_join(base ? base : ltr_session_tracefs(s), rel);
 	char *text;
@@ -45,7 +45,7 @@ static char *read_tracefs(const struct ltr_session *s, const char *base,
 	}
 	text = ltr_read_file(path, len);
 	if (!text)
-		ltr_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
+		lt_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
 			      path, strerror(errno));
 	free(path);
 	return text;
@@ -53,7 +53,7 @@ static char *read_tracefs(const struct ltr_session *s, const char *base,
 
 static int add_format(const struct ltr_session *s, struct ltr_meta *m,
 		      const char *system, const char *name,
-		      struct ltr_error *err)
+		      struct lt_error *err)
 {
 	struct ltr_dat_format *f;
 	char rel[512];
@@ -89,7 +89,7 @@ static int add_format(const struct ltr_session *s, struct ltr_meta *m,
 
 /* Every ftrace event's format, as trace-cmd stores them. */
 static int add_ftrace_formats(const struct ltr_session *s, struct ltr_meta *m,
-			      struct ltr_error *err)
+			      struct lt_error *err)
 {
 	char *dir = ltr_path_join(ltr_session_tracefs(s), "events/ftrace");
 	struct dirent *de;
@@ -101,7 +101,7 @@ static int add_ftrace_formats(const struct ltr_session *s, struct ltr_meta *m,
 		return nomem(err);
 	d = opendir(dir);
 	if (!d) {
-		ltr_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
+		lt_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
 			      dir, strerror(errno));
 		free(dir);
 		return -1;
@@ -131,7 +131,7 @@ static int add_ftrace_formats(const struct ltr_session *s, struct ltr_meta *m,
 /* "local" from "[local] global counter ...". */
 static char *current_clock(const struct ltr_session *s)
 {
-	struct ltr_error err;
+	struct lt_error err;
 	char *text = read_tracefs(s, ltr_session_dir(s), "trace_clock", NULL, &err);
 	char *open, *close, *clock;
 
@@ -145,7 +145,7 @@ static char *current_clock(const struct ltr_session *s)
 }
 
 int ltr_meta_begin(struct ltr_session *s, struct ltr_meta **out,
-		   struct ltr_error *err)
+		   struct lt_error *err)
 {
 	const struct ltr_event *ev;
 	struct ltr_meta *m;
@@ -178,7 +178,7 @@ fail:
 }
 
 int ltr_meta_end(struct ltr_session *s, struct ltr_meta *m,
-		 struct ltr_error *err)
+		 struct lt_error *err)
 {
 	struct utsname u;
 	size_t len;

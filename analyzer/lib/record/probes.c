@@ -88,9 +88,9 @@ struct ltr_probes {
 	bool tracefs_bug_noted;
 };
 
-static int nomem(struct ltr_error *err)
+static int nomem(struct lt_error *err)
 {
-	ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
 	return -1;
 }
 
@@ -135,12 +135,12 @@ static bool group_selected(const char *group, const char *list)
 	return false;
 }
 
-static int check_groups(const char *list, struct ltr_error *err)
+static int check_groups(const char *list, struct lt_error *err)
 {
 	const char *p = list;
 
 	if (!*p) {
-		ltr_error_set(err, LTR_E_USAGE, "--groups: empty list");
+		lt_error_set(err, LT_E_USAGE, "--groups: empty list");
 		return -1;
 	}
 	while (*p) {
@@ -148,7 +148,7 @@ static int check_groups(const char *list, struct ltr_error *err)
 
 		if (!(n == 3 && !strncmp(p, "all", 3)) &&
 		    !(n == 7 && !strncmp(p, "default", 7)) && !group_known(p, n)) {
-			ltr_error_set(err, LTR_E_USAGE,
+			lt_error_set(err, LT_E_USAGE,
 				      "--groups: no group \"%.*s\" (groups: see latency-record probes list --all)",
 				      (int)n, p);
 			return -1;
@@ -271,7 +271,7 @@ static struct ltr_probe_site *site_of(struct ltr_probes *p, const char *symbol)
 }
 
 /* Each site's state from the probe points that exist now. */
-static int read_installed(struct ltr_probes *p, struct ltr_error *err)
+static int read_installed(struct ltr_probes *p, struct lt_error *err)
 {
 	struct tracefs_dynevent **all;
 	bool set[NR_SITES] = { false }, restore[NR_SITES] = { false };
@@ -324,7 +324,7 @@ static int read_installed(struct ltr_probes *p, struct ltr_error *err)
 	return 0;
 }
 
-static int find_tracefs(struct ltr_probes *p, struct ltr_error *err)
+static int find_tracefs(struct ltr_probes *p, struct lt_error *err)
 {
 	char path[4096];
 	struct stat st;
@@ -337,20 +337,20 @@ static int find_tracefs(struct ltr_probes *p, struct ltr_error *err)
 	if (mounted)
 		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s", p->tracefs);
 	if (access(p->tracefs, R_OK | X_OK) < 0) {
-		ltr_error_set(err, errno == ENOENT ? LTR_E_NO_TRACEFS : LTR_E_PERM,
+		lt_error_set(err, errno == ENOENT ? LT_E_NO_TRACEFS : LT_E_PERM,
 			      "cannot read %s: %s%s", p->tracefs, strerror(errno),
 			      errno == ENOENT ? "" : " (latency-record needs root)");
 		return -1;
 	}
 	if (stat(file_in(p, "events/header_page", path, sizeof(path)), &st) < 0) {
-		ltr_error_set(err, LTR_E_NO_TRACEFS, "no tracefs at %s", p->tracefs);
+		lt_error_set(err, LT_E_NO_TRACEFS, "no tracefs at %s", p->tracefs);
 		return -1;
 	}
 	p->kprobes = stat(file_in(p, "kprobe_events", path, sizeof(path)), &st) == 0;
 	return 0;
 }
 
-int ltr_probes_table(struct ltr_probes **out, struct ltr_error *err)
+int ltr_probes_table(struct ltr_probes **out, struct lt_error *err)
 {
 	struct ltr_probes *p;
 	size_t i;
@@ -368,7 +368,7 @@ int ltr_probes_table(struct ltr_probes **out, struct ltr_error *err)
 		s->maxtime_us = site_defs[i].maxtime_us;
 		s->in_default = group_in_default(s->group);
 		if (!lt_probe_key_of(s->reason, s->key, sizeof(s->key))) {
-			ltr_error_set(err, LTR_E_INTERNAL,
+			lt_error_set(err, LT_E_INTERNAL,
 				      "the reason \"%s\" of %s cannot be a probe's key",
 				      s->reason, s->symbol);
 			ltr_probes_free(p);
@@ -381,7 +381,7 @@ int ltr_probes_table(struct ltr_probes **out, struct ltr_error *err)
 	return 0;
 }
 
-int ltr_probes_scan(struct ltr_probes **out, struct ltr_error *err)
+int ltr_probes_scan(struct ltr_probes **out, struct lt_error *err)
 {
 	bool found[NR_SITES] = { false };
 	struct ltr_probes *p;
@@ -450,7 +450,7 @@ const char *ltr_probes_tracefs(const struct ltr_probes *p)
 }
 
 int ltr_probes_selected(const char *group, const char *list,
-			struct ltr_error *err)
+			struct lt_error *err)
 {
 	if (check_groups(list, err))
 		return -1;
@@ -467,16 +467,16 @@ void ltr_probes_free(struct ltr_probes *p)
 
 /* ---- install ------------------------------------------------------------ */
 
-static int usable(const struct ltr_probes *p, struct ltr_error *err)
+static int usable(const struct ltr_probes *p, struct lt_error *err)
 {
 	if (!p->kprobes) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "this kernel has no kprobe events (no %s/kprobe_events: CONFIG_KPROBE_EVENTS is off); use kernel/module or the patched kernel",
 			      p->tracefs);
 		return -1;
 	}
 	if (p->static_events) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "the latencytop events exist already, from the patched kernel or kernel/module: no probes needed");
 		return -1;
 	}
@@ -556,7 +556,7 @@ static int create_set(struct ltr_probe_site *s)
 	return ret;
 }
 
-static int take_lock(const char *path, struct ltr_error *err)
+static int take_lock(const char *path, struct lt_error *err)
 {
 	int tries, fd = -1;
 
@@ -565,7 +565,7 @@ static int take_lock(const char *path, struct ltr_error *err)
 		struct timespec ts = { 0, 100 * 1000 * 1000 };
 
 		fd = ltr_lock_take(ltr_lock_path(path), err);
-		if (fd >= 0 || err->code != LTR_E_BUSY)
+		if (fd >= 0 || err->code != LT_E_BUSY)
 			break;
 		nanosleep(&ts, NULL);
 	}
@@ -573,7 +573,7 @@ static int take_lock(const char *path, struct ltr_error *err)
 }
 
 int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
-		       struct ltr_error *err)
+		       struct lt_error *err)
 {
 	const char *groups = o->groups ? o->groups : "default";
 	unsigned int made = 0, wanted = 0;
@@ -614,7 +614,7 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 			last_error(s, e);
 			s->state = LTR_PROBE_SKIPPED;
 			if (e == EACCES || e == EPERM) {
-				ltr_error_set(err, LTR_E_PERM,
+				lt_error_set(err, LT_E_PERM,
 					      "cannot write %s/kprobe_events: %s (latency-record needs root)",
 					      p->tracefs, strerror(e));
 				ret = -1;
@@ -633,7 +633,7 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 		made++;
 	}
 	if (!ret && !made && wanted) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "no site of --groups=%s could be probed on this kernel (see latency-record probes list)",
 			      groups);
 		ret = -1;
@@ -679,7 +679,7 @@ static char *enabled_where(const struct ltr_probes *p)
 }
 
 int ltr_probes_remove(struct ltr_probes *p, bool force,
-		      const struct ltr_probes_opts *o, struct ltr_error *err)
+		      const struct ltr_probes_opts *o, struct lt_error *err)
 {
 	static const enum tracefs_dynevent_type types[] = {
 		TRACEFS_DYNEVENT_KPROBE, TRACEFS_DYNEVENT_KRETPROBE };
@@ -689,7 +689,7 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 	size_t i;
 
 	if (!p->kprobes) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "this kernel has no kprobe events (no %s/kprobe_events): nothing to remove",
 			      p->tracefs);
 		return -1;
@@ -699,7 +699,7 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 		return -1;
 	where = force ? NULL : enabled_where(p);
 	if (where) {
-		ltr_error_set(err, LTR_E_BUSY,
+		lt_error_set(err, LT_E_BUSY,
 			      "tracefs busy: the latencytop probe events are enabled in %s (a recording?); stop it, or remove with --force",
 			      where);
 		free(where);
@@ -717,7 +717,7 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 			if (!dev)
 				break;
 			if (tracefs_dynevent_destroy(dev, force) < 0) {
-				ltr_error_set(err, ltr_errno_code(errno),
+				lt_error_set(err, ltr_errno_code(errno),
 					      "cannot remove " SYSTEM "/%s from %s/dynamic_events: %s",
 					      events[i], p->tracefs, strerror(errno));
 				ret = -1;
@@ -728,7 +728,7 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 		}
 	}
 	if (read_installed(p, err) == 0 && p->ours && !ret) {
-		ltr_error_set(err, LTR_E_TRACEFS,
+		lt_error_set(err, LT_E_TRACEFS,
 			      "latencytop probe points are left in %s/dynamic_events after removing them",
 			      p->tracefs);
 		ret = -1;
@@ -739,7 +739,7 @@ int ltr_probes_remove(struct ltr_probes *p, bool force,
 
 /* ---- kprobe_profile ----------------------------------------------------- */
 
-int ltr_probes_profile(struct ltr_probes *p, struct ltr_error *err)
+int ltr_probes_profile(struct ltr_probes *p, struct lt_error *err)
 {
 	char pe[4096], pp[4096];
 	char *events, *profile, *el, *pl, *en, *pn;
@@ -754,7 +754,7 @@ int ltr_probes_profile(struct ltr_probes *p, struct ltr_error *err)
 	events = ltr_read_file(file_in(p, "kprobe_events", pe, sizeof(pe)), NULL);
 	profile = ltr_read_file(file_in(p, "kprobe_profile", pp, sizeof(pp)), NULL);
 	if (!events || !profile) {
-		ltr_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
+		lt_error_set(err, ltr_errno_code(errno), "cannot read %s: %s",
 			      events ? pp : pe, strerror(errno));
 		free(events);
 		free(profile);

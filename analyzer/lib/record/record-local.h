@@ -20,9 +20,9 @@ void ltr_log(enum ltr_log_level level, const char *fmt, ...)
 const char *ltr_lock_path(const char *path);
 /*
  * Take the shared tracefs lock without waiting: its fd, or -1 with
- * LTR_E_BUSY (held by someone) or LTR_E_PERM/LTR_E_TRACEFS.
+ * LT_E_BUSY (held by someone) or LT_E_PERM/LT_E_TRACEFS.
  */
-int ltr_lock_take(const char *path, struct ltr_error *err);
+int ltr_lock_take(const char *path, struct lt_error *err);
 void ltr_lock_release(int fd);
 
 /*
@@ -44,9 +44,9 @@ char *ltr_path_join(const char *dir, const char *name);
  * (*mounted then true).  libtracefs is set to use it.  NULL with @err.
  */
 char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
-		       struct ltr_error *err);
+		       struct lt_error *err);
 
 /* What a failed open or write of a tracefs file means, as an error code. */
-enum ltr_errcode ltr_errno_code(int e);
+enum lt_errcode ltr_errno_code(int e);
 
 #endif /* LTR_LOCAL_H */

@@ -17,46 +17,6 @@
 
 #include "record-local.h"
 
-#define LTR_ERR_MSG(name, msg, status) [LTR_E_##name] = msg,
-static const char *const err_msgs[] = { LTR_ERRORS(LTR_ERR_MSG) };
-#undef LTR_ERR_MSG
-
-#define LTR_ERR_STATUS(name, msg, status) [LTR_E_##name] = status,
-static const int err_status[] = { LTR_ERRORS(LTR_ERR_STATUS) };
-#undef LTR_ERR_STATUS
-
-const char *ltr_strerror(enum ltr_errcode code)
-{
-	if ((unsigned int)code >= LTR_E_MAX)
-		return "unknown error";
-	return err_msgs[code];
-}
-
-int ltr_exit_status(enum ltr_errcode code)
-{
-	if ((unsigned int)code >= LTR_E_MAX)
-		return err_status[LTR_E_INTERNAL];
-	return err_status[code];
-}
-
-void ltr_error_set(struct ltr_error *err, enum ltr_errcode code,
-		   const char *fmt, ...)
-{
-	va_list ap;
-	char *p;
-
-	if (!err)
-		return;
-	err->code = code;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	/* one line, whatever a quoted file name held */
-	for (p = err->msg; *p; p++)
-		if ((unsigned char)*p < 0x20 || *p == 0x7f)
-			*p = '?';
-}
-
 static ltr_log_fn log_fn;
 static void *log_ctx;
 
@@ -88,14 +48,14 @@ const char *ltr_lock_path(const char *path)
 	return env && *env ? env : LTR_LOCK_PATH;
 }
 
-int ltr_lock_take(const char *path, struct ltr_error *err)
+int ltr_lock_take(const char *path, struct lt_error *err)
 {
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 
 	if (fd < 0)
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		ltr_error_set(err, ltr_errno_code(errno),
+		lt_error_set(err, ltr_errno_code(errno),
 			      "cannot open the tracefs lock %s: %s", path,
 			      strerror(errno));
 		return -1;
@@ -105,11 +65,11 @@ int ltr_lock_take(const char *path, struct ltr_error *err)
 
 		close(fd);
 		if (e == EWOULDBLOCK)
-			ltr_error_set(err, LTR_E_BUSY,
+			lt_error_set(err, LT_E_BUSY,
 				      "tracefs busy: %s is held by another recording of the top-level instance",
 				      path);
 		else
-			ltr_error_set(err, LTR_E_TRACEFS,
+			lt_error_set(err, LT_E_TRACEFS,
 				      "cannot lock %s: %s", path, strerror(e));
 		return -1;
 	}
@@ -226,27 +186,27 @@ char *ltr_path_join(const char *dir, const char *name)
 	return p;
 }
 
-enum ltr_errcode ltr_errno_code(int e)
+enum lt_errcode ltr_errno_code(int e)
 {
 	switch (e) {
 	case EACCES:
 	case EPERM:
 	case EROFS:
-		return LTR_E_PERM;
+		return LT_E_PERM;
 	case ENOENT:
 	case ENOTDIR:
-		return LTR_E_UNSUPPORTED;
+		return LT_E_UNSUPPORTED;
 	case EBUSY:
-		return LTR_E_BUSY;
+		return LT_E_BUSY;
 	case ENOMEM:
-		return LTR_E_NOMEM;
+		return LT_E_NOMEM;
 	default:
-		return LTR_E_TRACEFS;
+		return LT_E_TRACEFS;
 	}
 }
 
 char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
-		       struct ltr_error *err)
+		       struct lt_error *err)
 {
 	static const char default_dir[] = "/sys/kernel/tracing";
 	const char *env = getenv("LT_TRACEFS");
@@ -259,7 +219,7 @@ char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
 	if (dir) {
 		/* a directory of the caller's: libtracefs is to use it too */
 		if (tracefs_set_tracing_dir((char *)dir) < 0) {
-			ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+			lt_error_set(err, LT_E_NOMEM, "out of memory");
 			return NULL;
 		}
 	} else {
@@ -271,8 +231,8 @@ char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
 		dir = tracefs_tracing_dir();
 		if (!dir && mount_it) {
 			if (mount("nodev", default_dir, "tracefs", 0, NULL) < 0) {
-				ltr_error_set(err, errno == EPERM || errno == EACCES ?
-					      LTR_E_PERM : LTR_E_NO_TRACEFS,
+				lt_error_set(err, errno == EPERM || errno == EACCES ?
+					      LT_E_PERM : LT_E_NO_TRACEFS,
 					      "tracefs is not mounted and cannot be mounted on %s: %s (mount -t tracefs nodev %s, as root)",
 					      default_dir, strerror(errno), default_dir);
 				return NULL;
@@ -281,7 +241,7 @@ char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
 			dir = tracefs_tracing_dir();
 		}
 		if (!dir) {
-			ltr_error_set(err, LTR_E_NO_TRACEFS,
+			lt_error_set(err, LT_E_NO_TRACEFS,
 				      "tracefs is not mounted (mount -t tracefs nodev %s)",
 				      default_dir);
 			return NULL;
@@ -289,6 +249,6 @@ char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
 	}
 	copy = strdup(dir);
 	if (!copy)
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 	return copy;
 }

@@ -152,7 +152,7 @@ unsigned int ltr_buffer_kb_default(enum ltr_stacks stacks, int cpus)
 /* ---- the journal -------------------------------------------------------- */
 
 static int push_undo(struct ltr_session *s, enum undo_kind kind,
-		     const char *path, const char *value, struct ltr_error *err)
+		     const char *path, const char *value, struct lt_error *err)
 {
 	struct undo *u;
 
@@ -177,7 +177,7 @@ static int push_undo(struct ltr_session *s, enum undo_kind kind,
 	s->nr_undo++;
 	return 0;
 nomem:
-	ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
 	return -1;
 }
 
@@ -210,13 +210,13 @@ static char *read_line(const char *path)
  * instance's removal undoes it: no journal entry.
  */
 static int set_file(struct ltr_session *s, const char *rel, const char *value,
-		    const char *old, const char *what, struct ltr_error *err)
+		    const char *old, const char *what, struct lt_error *err)
 {
 	char *path = ifile(s, rel), *was = NULL;
 	int ret = -1;
 
 	if (!path) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	if (!s->inst) {
@@ -225,7 +225,7 @@ static int set_file(struct ltr_session *s, const char *rel, const char *value,
 		if (was && !old)
 			was[strcspn(was, " \t")] = '\0';
 		if (!was) {
-			ltr_error_set(err, ltr_errno_code(errno),
+			lt_error_set(err, ltr_errno_code(errno),
 				      "cannot read %s (%s): %s", path, what,
 				      strerror(errno));
 			goto out;
@@ -234,7 +234,7 @@ static int set_file(struct ltr_session *s, const char *rel, const char *value,
 			goto out;
 	}
 	if (ltr_write_file(path, value) < 0) {
-		ltr_error_set(err, ltr_errno_code(errno),
+		lt_error_set(err, ltr_errno_code(errno),
 			      "cannot set %s to \"%s\" (%s): %s", path, value,
 			      what, strerror(errno));
 		/* nothing changed: nothing to undo */
@@ -251,16 +251,16 @@ out:
 
 /* Write @value into the instance file @rel, not to be undone. */
 static int write_rel(struct ltr_session *s, const char *rel, const char *value,
-		     const char *what, struct ltr_error *err)
+		     const char *what, struct lt_error *err)
 {
 	char *path = ifile(s, rel);
 
 	if (!path) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	if (ltr_write_file(path, value) < 0) {
-		ltr_error_set(err, ltr_errno_code(errno),
+		lt_error_set(err, ltr_errno_code(errno),
 			      "cannot set %s to \"%s\" (%s): %s", path, value,
 			      what, strerror(errno));
 		free(path);
@@ -292,7 +292,7 @@ static int count_cpus(const char *dir)
 	return n;
 }
 
-static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
+static int find_tracefs(struct ltr_session *s, struct lt_error *err)
 {
 	struct stat st;
 	bool mounted;
@@ -310,7 +310,7 @@ static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
 			return -1;
 	}
 	if (access(s->tracefs, R_OK | X_OK) < 0) {
-		ltr_error_set(err, errno == ENOENT ? LTR_E_NO_TRACEFS : LTR_E_PERM,
+		lt_error_set(err, errno == ENOENT ? LT_E_NO_TRACEFS : LT_E_PERM,
 			      errno == ENOENT ? "no tracefs at %s: %s" :
 			      "cannot read %s: %s (latency-record needs root)",
 			      s->tracefs, strerror(errno));
@@ -320,7 +320,7 @@ static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
 	r = events ? stat(events, &st) : -1;
 	free(events);
 	if (r < 0) {
-		ltr_error_set(err, LTR_E_NO_TRACEFS,
+		lt_error_set(err, LT_E_NO_TRACEFS,
 			      "no tracefs at %s (it has no events/header_page)",
 			      s->tracefs);
 		return -1;
@@ -329,7 +329,7 @@ static int find_tracefs(struct ltr_session *s, struct ltr_error *err)
 	events = ltr_path_join(s->tracefs, "events/sched/sched_switch/enable");
 	r = events ? access(events, W_OK) : 0;
 	if (r < 0 && errno != ENOENT) {
-		ltr_error_set(err, LTR_E_PERM, "cannot write %s: %s (latency-record needs root)",
+		lt_error_set(err, LT_E_PERM, "cannot write %s: %s (latency-record needs root)",
 			      events, strerror(errno));
 		free(events);
 		return -1;
@@ -397,14 +397,14 @@ static char *top_level_user(const struct ltr_session *s)
 	return msg;
 }
 
-static int open_top_level(struct ltr_session *s, struct ltr_error *err)
+static int open_top_level(struct ltr_session *s, struct lt_error *err)
 {
 	const char *lock = ltr_lock_path(s->cfg.lock_path);
 	char *user;
 
 	s->dir = strdup(s->tracefs);
 	if (!s->dir) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	s->lock_fd = ltr_lock_take(lock, err);
@@ -412,7 +412,7 @@ static int open_top_level(struct ltr_session *s, struct ltr_error *err)
 		return -1;
 	user = top_level_user(s);
 	if (user) {
-		ltr_error_set(err, LTR_E_BUSY,
+		lt_error_set(err, LT_E_BUSY,
 			      "tracefs busy: the top-level instance of %s is in use (%s); stop that tracer, or record without --top-level",
 			      s->tracefs, user);
 		free(user);
@@ -421,7 +421,7 @@ static int open_top_level(struct ltr_session *s, struct ltr_error *err)
 	return 0;
 }
 
-static int open_instance(struct ltr_session *s, struct ltr_error *err)
+static int open_instance(struct ltr_session *s, struct lt_error *err)
 {
 	char name[64];
 	const char *n = s->cfg.instance;
@@ -433,7 +433,7 @@ static int open_instance(struct ltr_session *s, struct ltr_error *err)
 		n = name;
 	}
 	if (tracefs_instance_exists(n)) {
-		ltr_error_set(err, LTR_E_BUSY,
+		lt_error_set(err, LT_E_BUSY,
 			      "tracefs busy: the instance %s/instances/%s exists already (another recording?)",
 			      s->tracefs, n);
 		return -1;
@@ -445,7 +445,7 @@ static int open_instance(struct ltr_session *s, struct ltr_error *err)
 		tracefs_instance_free(s->inst);
 		s->inst = NULL;
 		if (e == EACCES || e == EPERM) {
-			ltr_error_set(err, LTR_E_PERM,
+			lt_error_set(err, LT_E_PERM,
 				      "cannot create %s/instances/%s: %s (latency-record needs root)",
 				      s->tracefs, n, strerror(e));
 			return -1;
@@ -460,7 +460,7 @@ static int open_instance(struct ltr_session *s, struct ltr_error *err)
 	if (!s->instance_name || !dir) {
 		free(dir);
 		tracefs_instance_destroy(s->inst);
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	s->dir = dir;
@@ -515,7 +515,7 @@ static void look_at_events(struct ltr_session *s)
 }
 
 int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
-		     struct ltr_error *err)
+		     struct lt_error *err)
 {
 	struct ltr_session *s;
 	char *v;
@@ -524,7 +524,7 @@ int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
 	*out = NULL;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
 	s->cfg = *cfg;
@@ -543,13 +543,13 @@ int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
 		goto fail;
 	s->cpus = count_cpus(s->dir);
 	if (s->cpus <= 0) {
-		ltr_error_set(err, LTR_E_NO_TRACEFS,
+		lt_error_set(err, LT_E_NO_TRACEFS,
 			      "no per_cpu directories in %s", s->dir);
 		goto fail;
 	}
 	look_at_events(s);
 	if (s->events[5].state == LTR_EVENT_MISSING) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "this kernel has no sched:sched_switch event in %s: nothing to record",
 			      s->tracefs);
 		goto fail;
@@ -597,7 +597,7 @@ bool ltr_session_schedstats_exist(const struct ltr_session *s)
 
 /* ---- start and stop ----------------------------------------------------- */
 
-static int set_buffer(struct ltr_session *s, struct ltr_error *err)
+static int set_buffer(struct ltr_session *s, struct lt_error *err)
 {
 	unsigned int kb = s->cfg.buffer_kb;
 	char val[32];
@@ -609,7 +609,7 @@ static int set_buffer(struct ltr_session *s, struct ltr_error *err)
 		snprintf(val, sizeof(val), "%u", kb);
 		ret = set_file(s, "buffer_size_kb", val, NULL,
 			       "the per-CPU buffer size", err);
-		if (!ret || err->code != LTR_E_NOMEM || kb <= 1024)
+		if (!ret || err->code != LT_E_NOMEM || kb <= 1024)
 			break;
 		/* the kernel could not allocate it: ask for less */
 		ltr_log(LTR_LOG_WARN, "no memory for %u kB per CPU: trying %u kB",
@@ -622,9 +622,9 @@ static int set_buffer(struct ltr_session *s, struct ltr_error *err)
 	return 0;
 }
 
-static int enable_events(struct ltr_session *s, struct ltr_error *err)
+static int enable_events(struct ltr_session *s, struct lt_error *err)
 {
-	struct ltr_error e2;
+	struct lt_error e2;
 	char rel[256];
 	size_t i;
 
@@ -651,7 +651,7 @@ static int enable_events(struct ltr_session *s, struct ltr_error *err)
 	return 0;
 }
 
-static int enable_stacks(struct ltr_session *s, struct ltr_error *err)
+static int enable_stacks(struct ltr_session *s, struct lt_error *err)
 {
 	static const char trigger_rel[] = "events/sched/sched_switch/trigger";
 	static const char *const triggers[] = { STACK_TRIGGER, "stacktrace" };
@@ -664,7 +664,7 @@ static int enable_stacks(struct ltr_session *s, struct ltr_error *err)
 	if (how == LTR_STACKS_SWITCH) {
 		path = ifile(s, trigger_rel);
 		if (!path) {
-			ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+			lt_error_set(err, LT_E_NOMEM, "out of memory");
 			return -1;
 		}
 		for (i = 0; i < LTR_ARRAY_SIZE(triggers); i++) {
@@ -724,7 +724,7 @@ static bool has_clock(const char *before, const char *after, const char *clock)
  * The trace clock asked for: "[local] global mono ..." names the one in
  * use, which is what goes back.
  */
-static int set_clock(struct ltr_session *s, struct ltr_error *err)
+static int set_clock(struct ltr_session *s, struct lt_error *err)
 {
 	char *path, *text, *open, *close;
 	int ret;
@@ -734,7 +734,7 @@ static int set_clock(struct ltr_session *s, struct ltr_error *err)
 	path = ifile(s, "trace_clock");
 	text = path ? ltr_read_file(path, NULL) : NULL;
 	if (!text) {
-		ltr_error_set(err, path ? ltr_errno_code(errno) : LTR_E_NOMEM,
+		lt_error_set(err, path ? ltr_errno_code(errno) : LT_E_NOMEM,
 			      "cannot read %s (the trace clock): %s",
 			      path ? path : "trace_clock", strerror(errno));
 		free(path);
@@ -745,7 +745,7 @@ static int set_clock(struct ltr_session *s, struct ltr_error *err)
 	if (close)
 		*close = '\0';
 	if (!close || !has_clock(text, close + 1, s->cfg.clock)) {
-		ltr_error_set(err, LTR_E_UNSUPPORTED,
+		lt_error_set(err, LT_E_UNSUPPORTED,
 			      "%s: this kernel has no \"%s\" trace clock",
 			      path, s->cfg.clock);
 		ret = -1;
@@ -758,10 +758,10 @@ static int set_clock(struct ltr_session *s, struct ltr_error *err)
 	return ret;
 }
 
-int ltr_session_start(struct ltr_session *s, struct ltr_error *err)
+int ltr_session_start(struct ltr_session *s, struct lt_error *err)
 {
 	if (s->started || s->restored) {
-		ltr_error_set(err, LTR_E_INTERNAL, "session started twice");
+		lt_error_set(err, LT_E_INTERNAL, "session started twice");
 		return -1;
 	}
 	s->started = true;
@@ -789,7 +789,7 @@ int ltr_session_start(struct ltr_session *s, struct ltr_error *err)
 	return write_rel(s, "tracing_on", "1", "tracing on/off", err);
 }
 
-int ltr_session_stop(struct ltr_session *s, struct ltr_error *err)
+int ltr_session_stop(struct ltr_session *s, struct lt_error *err)
 {
 	if (!s->started || s->restored)
 		return 0;
@@ -823,7 +823,7 @@ static int undo_one(const struct undo *u)
 	return -1;
 }
 
-int ltr_session_restore(struct ltr_session *s, struct ltr_error *err)
+int ltr_session_restore(struct ltr_session *s, struct lt_error *err)
 {
 	int ret = 0;
 
@@ -835,11 +835,11 @@ int ltr_session_restore(struct ltr_session *s, struct ltr_error *err)
 		if (undo_one(u) < 0 && !ret) {
 			ret = -1;
 			if (u->kind == UNDO_WRITE)
-				ltr_error_set(err, ltr_errno_code(errno),
+				lt_error_set(err, ltr_errno_code(errno),
 					      "cannot restore %s to \"%s\": %s",
 					      u->path, u->value, strerror(errno));
 			else
-				ltr_error_set(err, ltr_errno_code(errno),
+				lt_error_set(err, ltr_errno_code(errno),
 					      "cannot remove %s: %s%s", u->path,
 					      strerror(errno),
 					      errno == EBUSY ? " (a reader has it open; rmdir it once that ends)" : "");
@@ -858,7 +858,7 @@ int ltr_session_restore(struct ltr_session *s, struct ltr_error *err)
 
 void ltr_session_close(struct ltr_session *s)
 {
-	struct ltr_error err;
+	struct lt_error err;
 
 	if (!s)
 		return;

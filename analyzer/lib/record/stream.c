@@ -234,7 +234,7 @@ static void close_readers(struct ltr_stream *st)
 
 void ltr_stream_free(struct ltr_stream *st)
 {
-	struct ltr_error err;
+	struct lt_error err;
 	int i;
 
 	if (!st)
@@ -256,7 +256,7 @@ void ltr_stream_free(struct ltr_stream *st)
 }
 
 int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
-		     struct ltr_stream **out, struct ltr_error *err)
+		     struct ltr_stream **out, struct lt_error *err)
 {
 	const char *dir = ltr_session_dir(s);
 	sigset_t all, old;
@@ -266,7 +266,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 
 	*out = NULL;
 	if (!dir || !o->pages) {
-		ltr_error_set(err, LTR_E_INTERNAL, "no session or no page callback to stream");
+		lt_error_set(err, LT_E_INTERNAL, "no session or no page callback to stream");
 		return -1;
 	}
 	st = calloc(1, sizeof(*st));
@@ -284,7 +284,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 		st->r[i].fd = -1;
 	if (pipe2(st->stop_pipe, O_CLOEXEC) < 0 ||
 	    pipe2(st->fail_pipe, O_CLOEXEC | O_NONBLOCK) < 0) {
-		ltr_error_set(err, LTR_E_INTERNAL, "pipe: %s", strerror(errno));
+		lt_error_set(err, LT_E_INTERNAL, "pipe: %s", strerror(errno));
 		goto fail;
 	}
 	for (i = 0; i < st->cpus; i++) {
@@ -298,7 +298,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 			goto nomem;
 		r->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 		if (r->fd < 0) {
-			ltr_error_set(err, ltr_errno_code(errno), "cannot open %s: %s",
+			lt_error_set(err, ltr_errno_code(errno), "cannot open %s: %s",
 				      path, strerror(errno));
 			free(path);
 			goto fail;
@@ -317,7 +317,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 		e = pthread_create(&st->r[i].thread, NULL, reader_thread, &st->r[i]);
 		if (e) {
 			pthread_sigmask(SIG_SETMASK, &old, NULL);
-			ltr_error_set(err, LTR_E_INTERNAL,
+			lt_error_set(err, LT_E_INTERNAL,
 				      "cannot start the reader of CPU %d: %s", i,
 				      strerror(e));
 			goto fail;
@@ -328,7 +328,7 @@ int ltr_stream_start(struct ltr_session *s, const struct ltr_stream_opts *o,
 	*out = st;
 	return 0;
 nomem:
-	ltr_error_set(err, LTR_E_NOMEM, "out of memory");
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
 fail:
 	ltr_stream_free(st);
 	return -1;
@@ -349,7 +349,7 @@ bool ltr_stream_failed(const struct ltr_stream *st)
 	return atomic_load(&st->failed);
 }
 
-int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err)
+int ltr_stream_stop(struct ltr_stream *st, struct lt_error *err)
 {
 	char byte = 1;
 	int i, ret = 0;
@@ -369,9 +369,9 @@ int ltr_stream_stop(struct ltr_stream *st, struct ltr_error *err)
 
 		if (r->error && !ret) {
 			ret = -1;
-			ltr_error_set(err, r->error == ENOSPC || r->error == EDQUOT ||
+			lt_error_set(err, r->error == ENOSPC || r->error == EDQUOT ||
 					   !strcmp(r->doing, "storing") ?
-				      LTR_E_OUTPUT : LTR_E_TRACEFS,
+				      LT_E_OUTPUT : LT_E_TRACEFS,
 				      "%s CPU %d's trace data: %s", r->doing,
 				      r->cpu, strerror(r->error));
 		}
