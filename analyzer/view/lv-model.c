@@ -47,6 +47,46 @@ const struct lt_report_process *lv_model_process(const struct lv_model *m)
 	return lv_model_proc_at(m, m->proc);
 }
 
+bool lv_model_name_shared(const struct lv_model *m, size_t i)
+{
+	return i < m->nr_procs && m->same_name[m->procs[i]];
+}
+
+static int by_comm(const void *a, const void *b)
+{
+	const struct lt_report_process *const *x = a, *const *y = b;
+
+	return strcmp((*x)->comm, (*y)->comm);
+}
+
+/*
+ * Which of @v's processes share a name: the view's, not the bar's, so
+ * that a name reads the same whatever the filter.  0, or -1 (no memory).
+ */
+static int mark_same_names(struct lv_model *m, const struct lt_report_view *v)
+{
+	const struct lt_report_process **by;
+	size_t i, j, k;
+
+	if (!v->nr_processes)
+		return 0;
+	by = malloc(v->nr_processes * sizeof(*by));
+	if (!by)
+		return -1;
+	for (i = 0; i < v->nr_processes; i++)
+		by[i] = &v->processes[i];
+	qsort(by, v->nr_processes, sizeof(*by), by_comm);
+	for (i = 0; i < v->nr_processes; i = k) {
+		for (k = i + 1; k < v->nr_processes &&
+		     !strcmp(by[k]->comm, by[i]->comm); k++)
+			;
+		for (j = i; j < k; j++)
+			m->same_name[by[j] - v->processes] = k - i > 1;
+	}
+	free(by);
+	return 0;
+}
+
 static struct lv_table *focused(struct lv_model *m)
 {
 	return m->focus == LV_FOCUS_PROCESS ? &m->local : &m->global;
@@ -150,12 +190,19 @@ static int rebuild_keeping(struct lv_model *m, struct cause global,
 		lt_report_sort(m->rep, m->sort);
 	if (v->nr_processes > m->cap_procs) {
 		size_t *n = realloc(m->procs, v->nr_processes * sizeof(*n));
+		bool *same;
 
 		if (!n)
 			return -1;
 		m->procs = n;
+		same = realloc(m->same_name, v->nr_processes * sizeof(*same));
+		if (!same)
+			return -1;
+		m->same_name = same;
 		m->cap_procs = v->nr_processes;
 	}
+	if (mark_same_names(m, v) < 0)
+		return -1;
 	m->nr_procs = 0;
 	m->proc = 0;
 	/* --max-processes: the first that pass, as latency-analyze's sections */
@@ -279,6 +326,7 @@ int lv_model_swap(struct lv_model *m, struct lt_report *rep)
 void lv_model_free(struct lv_model *m)
 {
 	free(m->procs);
+	free(m->same_name);
 	memset(m, 0, sizeof(*m));
 }
 

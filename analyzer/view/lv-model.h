@@ -37,6 +37,8 @@ struct lv_model {
 	char filter;			/* processes starting with it; 0: all */
 	size_t *procs;			/* the view's processes passing the filter */
 	size_t nr_procs, cap_procs;
+	bool *same_name;		/* by the view's process: another of the
+					   view has its name (the bar adds pids) */
 	size_t proc;			/* selected, in procs */
 	int pid;			/* the user's choice, kept across windows
 					   and filters even where it is absent */
@@ -111,6 +113,11 @@ const struct lt_report_view *lv_model_view(const struct lv_model *m);
 const struct lt_report_process *lv_model_process(const struct lv_model *m);
 const struct lt_report_process *lv_model_proc_at(const struct lv_model *m,
 						 size_t i);
+/*
+ * Whether the bar's process @i shares its name with another process of
+ * the view (a dozen "sh"): the bar tells them apart by their pids.
+ */
+bool lv_model_name_shared(const struct lv_model *m, size_t i);
 /* The row under the focused table's cursor, or NULL. */
 const struct lt_report_row *lv_model_row(const struct lv_model *m);
 const char *lv_model_sort_name(enum lt_sort sort);

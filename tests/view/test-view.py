@@ -143,6 +143,14 @@ def ns(text):
     return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
 
 
+def bar_name(procs, k):
+    """Process @k of a view's procs as the bar names it: "sh(22423)" where
+    another process of the view has its name, else the name alone."""
+    comm, pid = procs[k][0][:2]
+    alike = sum(p[0][0] == comm for p in procs)
+    return "%s(%s)" % (comm, pid) if alike > 1 else comm
+
+
 def process_title(lines):
     for i, l in enumerate(lines):
         if l.startswith("Process "):
@@ -200,7 +208,8 @@ def check_trace(trace):
                 % (title, comm, pid, total)):
             continue
         same_rows(view_rows(s, i + 1), rows, "%s process %s" % (name, comm), title)
-        check("[%s]" % comm in s[i - 1], "%s: %s marked in the bar" % (name, comm), s[i - 1])
+        check("[%s]" % bar_name(want["procs"], k) in s[i - 1],
+              "%s: %s marked in the bar" % (name, bar_name(want["procs"], k)), s[i - 1])
     # details of the first global row: its numbers as the report has them
     if want["rows"]:
         cause, mx, avg, count, total, pct = want["rows"][0]
@@ -307,7 +316,7 @@ def check_keys():
           "bar: more to the right", s[i - 1])
     s = screen(trace, "<Right>" * 12, cols=80, lines=24)
     i, _ = process_title(s)
-    check(s[i - 1].startswith("<") and "[%s]" % want["procs"][12][0][0] in s[i - 1],
+    check(s[i - 1].startswith("<") and "[%s]" % bar_name(want["procs"], 12) in s[i - 1],
           "bar: scrolled, more to the left", s[i - 1])
     # vi keys
     check(screen(trace, "jj") == screen(trace, "<Down><Down>"), "j is Down")
@@ -962,6 +971,25 @@ def check_interrupt():
     os.close(fd)
 
 
+def check_names_apart():
+    """Processes named alike are told apart in the bar by their pids: on
+    every sample, the bar (a screen wide enough for all of it) names the
+    report's processes in order, with "(pid)" exactly where another
+    process has the name, and no two names read the same."""
+    for trace in sorted(os.path.join(SAMPLES, f) for f in os.listdir(SAMPLES)
+                        if f.endswith(".dat")):
+        name = os.path.basename(trace)
+        want = text_report(trace)[0]["procs"]
+        s = screen(trace, "", cols=3000, lines=24)
+        i, _ = process_title(s)
+        bar = re.findall(r"[\[ ]([^\s\[\]<>]+)[\] ]", s[i - 1] + " ")
+        labels = [bar_name(want, j) for j in range(len(want))]
+        check(bar == labels, "%s: the bar's %d names, with pids where names repeat"
+              % (name, len(labels)), "\n".join(difflib_lines(bar, labels)))
+        check(len(set(bar)) == len(bar), "%s: no two names in the bar read the same "
+              "(%d of %d with their pids)" % (name, sum("(" in b for b in bar), len(bar)))
+
+
 def check_keys_more():
     """htop's F-keys, what an unknown key and the last match say."""
     trace = TRACES[0]
@@ -1191,6 +1219,7 @@ check_names()
 check_wrap()
 random_walk()
 check_keys_more()
+check_names_apart()
 check_widths()
 check_mouse()
 check_filters()
