@@ -30,6 +30,17 @@ struct lv_table {
 	size_t page;		/* rows on screen, as last drawn */
 };
 
+/* The cursor as a search's match left it (lv-model.c compares them). */
+struct lv_search_at {
+	const struct lt_report *rep;
+	long view;
+	char filter;
+	enum lt_sort sort;
+	int pid;
+	enum lv_focus focus;
+	size_t gsel, lsel;
+};
+
 struct lv_model {
 	struct lt_report *rep;		/* sorted as shown: 'o' reorders it */
 	long view;			/* -1: the whole trace; else a window */
@@ -58,6 +69,17 @@ struct lv_model {
 	unsigned int input_skip;	/* bytes left of a character that did
 					   not fit: dropped, not cut */
 	char search[64];
+	/*
+	 * The search's last match, in the screen's order (the global
+	 * table's rows, then each process of the bar: itself, then its
+	 * rows): n and N go on from it while the cursor stays where it
+	 * put it (found_at), else from the cursor.
+	 */
+	bool found;
+	int found_part;			/* 0: the global table; 1: a process */
+	size_t found_proc;		/* in procs */
+	long found_row;			/* -1: the process itself */
+	struct lv_search_at found_at;
 	char msg[256];			/* a one-line answer on the status line */
 	bool quit;
 	int cols, lines;		/* the screen's size (lv_model_resize()) */
