@@ -237,7 +237,6 @@ static void table(const struct lv_table *t, enum lt_sort sort, int y, int rows,
 /* The process bar: names side by side, scrolled to keep the cursor's in sight. */
 static void process_bar(const struct lv_model *m, int y)
 {
-	const struct lt_report_process *p;
 	int x, start, pos = 0, len, right;
 	char prefix[32] = "";
 	size_t i;
@@ -253,8 +252,7 @@ static void process_bar(const struct lv_model *m, int y)
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
 		char name[LV_BAR_NAME_BYTES];
 
-		p = lv_model_proc_at(m, i);
-		len = lv_bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
+		len = lv_bar_name(name, sizeof(name), m, i) + 1;
 		if (pos + len > start && pos - start + x < right) {
 			int skip = pos < start ? start - pos : 0, over, col;
 			const char *rest;

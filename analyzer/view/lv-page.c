@@ -361,7 +361,8 @@ static void help_page(struct lv_page *pg)
 	add(pg, "%s", "");
 	add_hang(pg, 0, "The top table is the global one (every user process; "
 		 "kernel threads too with --kernel-threads); below the process "
-		 "bar, the selected process's own table.");
+		 "bar, the selected process's own table.  Processes that share "
+		 "a name carry their pid in the bar: sh(22423).");
 	add(pg, "%s", "");
 	add(pg, "Keys on the tables:");
 	help_keys(pg, false);

@@ -11,14 +11,15 @@ must show:
   but the file itself (it must open offline);
 - the text report's header and the global table's head, as they are;
 - the global, process (and thread) tables with the JSON report's
-  numbers, row for row; the process list's totals;
+  numbers, row for row; the process list's totals, and its names
+  told apart: "sync(22910)" where another process has the name;
 - a flame graph whose root is the global table's charged total (every
   process's with the kernel threads box ticked), which a real click on a
   process zooms to;
-- sorting by a column, the process filter, the timeline's zoom, the
-  windows' columns (with --window), a screenshot that is not blank
-  (its size and its number of colours, not its pixels), and a PDF when
-  printed.
+- sorting by a column, the process filter (also by "sync(22910)"),
+  the timeline's zoom, the windows' columns (with --window), a
+  screenshot that is not blank (its size and its number of colours,
+  not its pixels), and a PDF when printed.
 HOSTILE.trs (mktrace.py) names tasks, causes and frames with HTML,
 script and quotes: they must be shown as text, and nothing of theirs may
 become an element or run.
@@ -210,10 +211,24 @@ def check_tables(b, name, rep, view, page, text_header, text_head, per_thread):
         want = [None, str(w["pid"]), str(w["total_ns"]),
                 str(max([x["max_ns"] for x in w["reasons"]] or [0])),
                 str(sum(x["count"] for x in w["reasons"]))]
-        if r["cells"][1:5] != want[1:5] or r["text"] != shown(w["comm"]):
+        if r["cells"][1:5] != want[1:5] or r["text"] != list_name(w, procs):
             bad.append("%r %r, the JSON's %r" % (r["text"], r["cells"], want))
     check(not bad and len(page["list"]) == len(procs),
           "%s: the process list's totals%s" % (name, ": " + "; ".join(bad[:3]) if bad else ""))
+    # processes named alike are told apart by their pids, the others not
+    alike = [w for w in procs if list_name(w, procs) != shown(w["comm"])]
+    texts = [r["text"] for r in page["list"]]
+    if len(set((w["comm"], w["pid"]) for w in procs)) == len(procs):
+        check(len(set(texts)) == len(texts),
+              "%s: no two links of the process list read the same (%d named alike: %s)"
+              % (name, len(alike), ", ".join(list_name(w, procs) for w in alike[:3])))
+
+
+def list_name(w, procs):
+    """A process as the process list names it: "sync(22910)" where
+    another process of the report has its name."""
+    alike = sum(p["comm"] == w["comm"] for p in procs)
+    return shown(w["comm"]) + ("(%d)" % w["pid"] if alike > 1 else "")
 
 
 def check_flame(b, name, rep, view):
@@ -293,6 +308,22 @@ def check_sort_filter(b, name, view):
         check(got[0] >= 1 and got[1] and got[3] == got[2],
               "%s: the filter %r shows %d of %d processes, then all again"
               % (name, f, got[0], got[2]))
+    # a name as the list writes it, "sync(22910)": that process alone
+    alike = [w for w in view["processes"] if list_name(w, view["processes"]) != shown(w["comm"])]
+    if alike:
+        f = list_name(alike[-1], view["processes"]).lower()
+        got = b.eval("""((f) => {
+          const i = document.getElementById('filter');
+          i.value = f; i.dispatchEvent(new Event('input'));
+          const vis = Array.from(document.querySelectorAll('#proc-list tbody tr:not([hidden])'))
+            .map(r => r.dataset.pid);
+          const count = document.getElementById('filter-count').textContent;
+          i.value = ''; i.dispatchEvent(new Event('input'));
+          return [vis, count];
+        })(%s)""" % json.dumps(f))
+        want = [w["pid"] for w in view["processes"] if w["pid"] == alike[-1]["pid"]]
+        check(got[0] == [str(p) for p in want] and got[1].startswith("%d of " % len(want)),
+              "%s: the filter %r shows that process (%s)" % (name, f, got[1]))
 
 
 def check_labels(b, name, sel, what):

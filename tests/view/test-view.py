@@ -27,6 +27,8 @@ import time
 import unicodedata
 
 LV, LA, SAMPLES, DATA = sys.argv[1:5]
+HERE = os.path.dirname(os.path.abspath(__file__))
+MKTRACE = os.path.join(HERE, "..", "tools", "mktrace.py")
 REAL = os.path.join(DATA, "real")
 TRACES = [os.path.join(SAMPLES, "local-golden-stacks.dat"),
           os.path.join(SAMPLES, "kernel-patched-6.1.dat"),
@@ -143,6 +145,14 @@ def ns(text):
     return float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[unit]
 
 
+def bar_name(procs, k):
+    """Process @k of a view's procs as the bar names it: "sh(22423)" where
+    another process of the view has its name, else the name alone."""
+    comm, pid = procs[k][0][:2]
+    alike = sum(p[0][0] == comm for p in procs)
+    return "%s(%s)" % (comm, pid) if alike > 1 else comm
+
+
 def process_title(lines):
     for i, l in enumerate(lines):
         if l.startswith("Process "):
@@ -167,7 +177,8 @@ def check_search_own_cause(trace, want):
                 continue
             s = screen(trace, "/" + c + "<Enter>")
             _, title = process_title(s)
-            check(s[-1].strip() == "cause %s of %s (%s)" % (c, comm, pid) and title and
+            check(re.match(r"match 1 of 1: %s in %s \(%s\)$" % (re.escape(c), re.escape(comm), pid),
+                           s[-1].strip()) and title and
                   title.startswith("Process %s (%s)" % (comm, pid)),
                   "search finds %s's own cause %r" % (comm, c), "%r / %r" % (s[-1], title))
             own_cause_searches.append(c)
@@ -200,7 +211,8 @@ def check_trace(trace):
                 % (title, comm, pid, total)):
             continue
         same_rows(view_rows(s, i + 1), rows, "%s process %s" % (name, comm), title)
-        check("[%s]" % comm in s[i - 1], "%s: %s marked in the bar" % (name, comm), s[i - 1])
+        check("[%s]" % bar_name(want["procs"], k) in s[i - 1],
+              "%s: %s marked in the bar" % (name, bar_name(want["procs"], k)), s[i - 1])
     # details of the first global row: its numbers as the report has them
     if want["rows"]:
         cause, mx, avg, count, total, pct = want["rows"][0]
@@ -280,7 +292,8 @@ def check_keys():
     check(title and title.startswith("Process %s (%s)" % (comm, pid)),
           "search finds pid " + pid, title or "")
     s = screen(trace, "/zzzz-none<Enter>")
-    check(s[-1].startswith("'zzzz-none': no process or cause"), "search misses", s[-1])
+    check(s[-1].rstrip() == "'zzzz-none': no process, thread or cause has it",
+          "search misses", s[-1])
     # paging moves by what is on screen; resize refills the table
     s = screen(trace, "", cols=120, lines=16)
     page = len(view_rows(s, 2))
@@ -307,7 +320,7 @@ def check_keys():
           "bar: more to the right", s[i - 1])
     s = screen(trace, "<Right>" * 12, cols=80, lines=24)
     i, _ = process_title(s)
-    check(s[i - 1].startswith("<") and "[%s]" % want["procs"][12][0][0] in s[i - 1],
+    check(s[i - 1].startswith("<") and "[%s]" % bar_name(want["procs"], 12) in s[i - 1],
           "bar: scrolled, more to the left", s[i - 1])
     # vi keys
     check(screen(trace, "jj") == screen(trace, "<Down><Down>"), "j is Down")
@@ -325,7 +338,8 @@ def check_keys():
               "n finds the next bash", "%s / %s" % (t1, t2))
     s = screen(trace, "/on a file<Enter>")
     cur = [r[1] for r in view_rows(s, 2) if r[0]]
-    check(cur == ["fsync() on a file"] and s[-1] == "cause fsync() on a file",
+    check(cur == ["fsync() on a file"] and s[-1].rstrip() == "match 1 of %d: fsync() on a "
+          "file (global table)" % len(search_matches(trace, "on a file")),
           "search finds a cause", "%r %r" % (cur, s[-1]))
     check(process_title(screen(trace, "/xx<BS><BS>" + comm + "<Enter>"))[1].startswith(
           "Process %s (" % comm), "Backspace in the prompt")
@@ -800,8 +814,16 @@ def check_names():
         check((process_title(s)[1] or "").startswith("Process caf??-?? ("),
               "in the C locale, bytes over 0x7e as '?'", process_title(s)[1] or "")
         # a search types a UTF-8 name a byte at a time; <BS> takes a character
+        # the global causes with "数据" come first on the screen, then the process
         s = view("<Right>/数据<Enter>")
-        check((process_title(s)[1] or "").startswith("Process 数据库线程 ("),
+        check(s[-1].startswith("match 1 of 3: Ожидание диска 数据库 ü"),
+              "a UTF-8 search finds its cause", s[-1])
+        s = view("<Right>/数据<Enter>n")
+        check(s[-1].rstrip() == "match 2 of 3: Ждём 数据 (global table)",
+              "a UTF-8 search finds its second cause", s[-1])
+        s = view("<Right>/数据<Enter>nn")
+        check((process_title(s)[1] or "").startswith("Process 数据库线程 (") and
+              s[-1].startswith("match 3 of 3: process 数据库线程 ("),
               "a UTF-8 search finds its process", process_title(s)[1] or "")
         s = view("/数据<BS>")
         check(s[-1].rstrip() == "/数", "<BS> in a search takes a whole UTF-8 character",
@@ -962,6 +984,152 @@ def check_interrupt():
     os.close(fd)
 
 
+def search_matches(trace, needle, extra=()):
+    """What the viewer's search finds, as its help says, worked out from
+    the JSON report: in the screen's order, the global table's causes,
+    then each process of the bar (the report's order): the process, by
+    its name, pid, "name(pid)", a thread's name or tid; then its table's
+    causes.  Each as the status line names it."""
+    r = json.loads(subprocess.run([LA, "-q", "-f", "json"] + list(extra) + [trace],
+                                  capture_output=True, text=True).stdout)
+    n = needle.lower()
+
+    def cause(x):
+        return x["reason"] + (" (%s)" % x["argument"] if x["argument"] else "")
+
+    def hit(x):
+        return n in x["reason"].lower() or n in x["argument"].lower()
+
+    out = ["%s (global table)" % cause(x) for x in r["global"] if hit(x)]
+    for p in r["processes"]:
+        both = "%s(%d)" % (p["comm"], p["pid"])
+        if n in p["comm"].lower() or needle == str(p["pid"]) or \
+                ("(" in n and n in both.lower()):
+            out.append("process %s (%d)" % (p["comm"], p["pid"]))
+        else:
+            t = [t for t in p["threads"] if n in t["comm"].lower() or needle == str(t["tid"])]
+            if t:
+                out.append("process %s (%d), thread %s (%d)" % (p["comm"], p["pid"],
+                                                                 t[0]["comm"], t[0]["tid"]))
+        out += ["%s in %s (%d)" % (cause(x), p["comm"], p["pid"])
+                for x in p["reasons"] if hit(x)]
+    return out
+
+
+def check_search_order(trace, needle, least):
+    """/needle, then n through every match and round, then N back: the
+    status line says each, "match k of n", in the screen's order."""
+    name = os.path.basename(trace)
+    want = search_matches(trace, needle)
+    n = len(want)
+    if not check(n >= least, "%s: /%s has %d matches or more (%d)" % (name, needle, least, n),
+                 "\n".join(want)):
+        return
+    for k in range(n + 1):
+        s = screen(trace, "/%s<Enter>%s" % (needle, "n" * k), cols=200)
+        line = "match %d of %d%s: %s" % (k % n + 1, n, ", from the top again" if k == n else "",
+                                         want[k % n])
+        if not check(s[-1].rstrip() == line[:200], "%s: /%s, n x %d: %s" % (name, needle, k, line),
+                     s[-1]):
+            return
+    for k in range(1, n + 1):
+        s = screen(trace, "/%s<Enter>%s" % (needle, "N" * k), cols=200)
+        i = (-k) % n
+        line = "match %d of %d%s: %s" % (i + 1, n, ", from the end again" if k == 1 else "",
+                                         want[i])
+        if not check(s[-1].rstrip() == line[:200], "%s: /%s, N x %d: %s" % (name, needle, k, line),
+                     s[-1]):
+            return
+    # where n leaves it: the process shown, the row under the cursor
+    last = screen(trace, "/%s<Enter>%s" % (needle, "n" * (n - 1)), cols=200)
+    m = re.match(r"(.*) in (.*) \((\d+)\)$", want[-1])
+    if m:
+        i, title = process_title(last)
+        cur = [r[1] for r in view_rows(last, i + 1) if r[0]]
+        check(title.startswith("Process %s (%s)" % (m.group(2), m.group(3))) and
+              cur and m.group(1).startswith(cur[0].rstrip("~")),
+              "%s: the last match of /%s shown: %s" % (name, needle, want[-1]),
+              "%r %r" % (title, cur))
+
+
+def check_search():
+    """Search over every table: the global one, then each process's name,
+    threads and table, in the screen's order, n and N round both ways;
+    on the samples and on a synthetic trace with processes named alike
+    and a thread named apart (search.trs)."""
+    check_search_order(TRACES[0], "fsync", 3)
+    # the bar walked from a match: n goes on from the process walked to
+    procs = text_report(TRACES[0])[0]["procs"]
+    bashes = [k for k, p in enumerate(procs) if "bash" in p[0][0]]
+    nxt = [k for k in bashes if k > bashes[0] + 1] or bashes
+    _, title = process_title(screen(TRACES[0], "/bash<Enter><Right>n"))
+    check(len(bashes) > 2 and title.startswith("Process %s (%s)" % procs[nxt[0]][0][:2]),
+          "/bash, Right, n: the first bash after the process walked to", title)
+    check_search_order(TRACES[0], "pipe", 4)
+    check_search_order(os.path.join(SAMPLES, "local-stacks-pipeline.dat"), "page fault", 2)
+    tmp = tempfile.mkdtemp(prefix="lt-view-")
+    trace = os.path.join(tmp, "search.dat")
+    subprocess.run([sys.executable, MKTRACE, os.path.join(HERE, "search.trs"), "-o", trace],
+                   check=True)
+    i, _ = process_title(screen(trace))
+    check(screen(trace)[i - 1].split() == ["[app]", "worker(300)", "worker(301)", "solo"],
+          "search.trs: pids in the bar only where a name repeats", screen(trace)[i - 1])
+    check_search_order(trace, "fsync", 3)
+    check(search_matches(trace, "fsync") == [
+        "fsync system call (global table)", "fsync system call in app (200)",
+        "fsync system call in worker (300)"], "search.trs: /fsync's matches as worked out by hand",
+        repr(search_matches(trace, "fsync")))
+    for needle, want in (("app-io", "process app (200), thread app-io (201)"),
+                         ("201", "process app (200), thread app-io (201)"),
+                         ("worker(301", "process worker (301)"),
+                         ("WORKER", "process worker (300)")):
+        s = screen(trace, "/%s<Enter>" % needle)
+        _, title = process_title(s)
+        pid = re.search(r"\((\d+)\)", want).group(1)
+        check(s[-1].rstrip() == "match 1 of %d: %s" % (len(search_matches(trace, needle)), want)
+              and title.startswith("Process %s (%s)" % (want.split()[1], pid)),
+              "search.trs: /%s finds %s" % (needle, want), "%r %r" % (s[-1], title))
+    s = screen(trace, "sw/solo<Enter>")
+    check(s[-1].rstrip() == "'solo': no match among the processes starting with 'w' (s Space: all)",
+          "search.trs: a search the filter hides says so", s[-1])
+    # moved away from the match, n goes on from the cursor
+    s = screen(trace, "/fsync<Enter><Tab>n")
+    check(s[-1].rstrip() == "match 3 of 3: fsync system call in worker (300)",
+          "search.trs: from app's fsync row (Tab), n finds worker's", s[-1])
+    # the same on a terminal: the bar's names, /, n round, N back
+    status, seen = pty_session("xterm", [
+        (b"/fsync\r", b"(global table)"), (b"n", b"in app (200)"),
+        (b"n", b"in worker (300)"), (b"n", b"from the top again"), b"N"], trace=trace)
+    # curses draws only what changed: after the wrap, N changes "top" to
+    # "end" and the global row back to worker's
+    wrap = seen.find(b"from the top again")
+    check(status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0 and
+          b"worker(300)" in seen and b"worker(301)" in seen and wrap > 0 and
+          b"end" in seen[wrap:] and b"in worker (300)" in seen[wrap:],
+          "terminal: names with pids in the bar, /fsync, n to the last and round, N back",
+          repr(seen[-300:]))
+    shutil.rmtree(tmp)
+
+
+def check_names_apart():
+    """Processes named alike are told apart in the bar by their pids: on
+    every sample, the bar (a screen wide enough for all of it) names the
+    report's processes in order, with "(pid)" exactly where another
+    process has the name, and no two names read the same."""
+    for trace in sorted(os.path.join(SAMPLES, f) for f in os.listdir(SAMPLES)
+                        if f.endswith(".dat")):
+        name = os.path.basename(trace)
+        want = text_report(trace)[0]["procs"]
+        s = screen(trace, "", cols=3000, lines=24)
+        i, _ = process_title(s)
+        bar = re.findall(r"[\[ ]([^\s\[\]<>]+)[\] ]", s[i - 1] + " ")
+        labels = [bar_name(want, j) for j in range(len(want))]
+        check(bar == labels, "%s: the bar's %d names, with pids where names repeat"
+              % (name, len(labels)), "\n".join(difflib_lines(bar, labels)))
+        check(len(set(bar)) == len(bar), "%s: no two names in the bar read the same "
+              "(%d of %d with their pids)" % (name, sum("(" in b for b in bar), len(bar)))
+
+
 def check_keys_more():
     """htop's F-keys, what an unknown key and the last match say."""
     trace = TRACES[0]
@@ -974,14 +1142,15 @@ def check_keys_more():
     check("sort: maximum" in s[0], "F10 quits: no key after it counts", s[0])
     check(screen(trace, "x")[-1].rstrip() == "unknown key x: ? or F1 lists the keys",
           "an unknown key says so", screen(trace, "x")[-1])
-    s = screen(trace, "/on a file<Enter>n")
-    check(s[-1].rstrip() == "no more matches, from the first: cause fsync() on a file",
-          "n past the last match says so", s[-1])
+    n = len(search_matches(trace, "on a file"))
+    s = screen(trace, "/on a file<Enter>" + "n" * n)
+    check(s[-1].rstrip() == "match 1 of %d, from the top again: fsync() on a file "
+          "(global table)" % n, "n past the last match says so", s[-1])
     bashes = [p for p in text_report(trace)[0]["procs"] if p[0][0] == "bash"]
     s = screen(trace, "/bash<Enter>" + "n" * len(bashes))
-    check(s[-1].startswith("no more matches, from the first: process bash (%s)" %
-                           process_title(screen(trace, "/bash<Enter>"))[1].split("(")[1]
-                           .split(")")[0]),
+    check(s[-1].startswith("match 1 of %d, from the top again: process bash (%s)" %
+                           (len(bashes), process_title(screen(trace, "/bash<Enter>"))[1]
+                            .split("(")[1].split(")")[0])),
           "n after the last of %d bash: back to the first" % len(bashes), s[-1])
     # every key the help lists works: the table's keys, checked one by one
     # in test-keys; here the help at any width lists F-keys too
@@ -1092,15 +1261,16 @@ def check_filters():
           not s[i - 1].endswith(">"), "-P 2: two processes in the bar", s[i - 1])
 
 
-def pty_session(term, keys=(), env=None, cols=100, lines=30):
-    """The viewer on a pseudo-terminal of type @term: what it wrote, after
-    each of @keys (bytes, or (bytes, marker) to wait for) and then q."""
+def pty_session(term, keys=(), env=None, cols=100, lines=30, trace=None):
+    """The viewer on a pseudo-terminal of type @term (on @trace, else the
+    first trace): what it wrote, after each of @keys (bytes, or (bytes,
+    marker) to wait for) and then q."""
     pid, fd = pty.fork()
     if pid == 0:
         os.environ.update(TERM=term, LINES=str(lines), COLUMNS=str(cols))
         os.environ.pop("NO_COLOR", None)
         os.environ.update(env or {})
-        os.execv(LV, [LV, "-q", TRACES[0]])
+        os.execv(LV, [LV, "-q", trace or TRACES[0]])
     seen = read_until(fd, b"", b"Global latencies")
     for k in keys:
         k, marker = k if isinstance(k, tuple) else (k, None)
@@ -1191,6 +1361,8 @@ check_names()
 check_wrap()
 random_walk()
 check_keys_more()
+check_search()
+check_names_apart()
 check_widths()
 check_mouse()
 check_filters()

@@ -208,11 +208,56 @@ static void put_name_attrs(FILE *out, const struct lt_report_process *p)
 	fprintf(out, "\" data-pid=\"%d\"", p->pid);
 }
 
-/* One line per process, to sort, filter and jump from. */
+static int by_comm(const void *a, const void *b)
+{
+	const struct lt_report_process *const *x = a, *const *y = b;
+
+	return strcmp((*x)->comm, (*y)->comm);
+}
+
+/*
+ * Which of the view's processes share their name with another (a dozen
+ * "sync"), by index: NULL when out of memory (h->nomem).
+ */
+static bool *same_names(struct lt_html *h)
+{
+	const struct lt_report_view *v = h->v;
+	const struct lt_report_process **by;
+	bool *same;
+	size_t i, j, k;
+
+	by = malloc((v->nr_processes ? v->nr_processes : 1) * sizeof(*by));
+	same = calloc(v->nr_processes ? v->nr_processes : 1, sizeof(*same));
+	if (!by || !same) {
+		free(by);
+		free(same);
+		h->nomem = true;
+		return NULL;
+	}
+	for (i = 0; i < v->nr_processes; i++)
+		by[i] = &v->processes[i];
+	qsort(by, v->nr_processes, sizeof(*by), by_comm);
+	for (i = 0; i < v->nr_processes; i = k) {
+		for (k = i + 1; k < v->nr_processes &&
+		     !strcmp(by[k]->comm, by[i]->comm); k++)
+			;
+		for (j = i; j < k; j++)
+			same[by[j] - v->processes] = k - i > 1;
+	}
+	free(by);
+	return same;
+}
+
+/*
+ * One line per process, to sort, filter and jump from.  A name that
+ * another process has too reads "sync(22910)", as latency-view's bar
+ * shows it: no two links of the list read the same.
+ */
 static void put_process_list(struct lt_html *h)
 {
 	const struct lt_report_view *v = h->v;
 	FILE *out = h->out;
+	bool *same = same_names(h);
 	char buf[32];
 	size_t i;
 
@@ -230,6 +275,8 @@ static void put_process_list(struct lt_html *h)
 		put_name_attrs(out, p);
 		fprintf(out, "><td data-v=\"%zu\"><a href=\"#p%zu\">", i, i);
 		lt_html_text(out, p->comm);
+		if (same && same[i])
+			fprintf(out, "(%d)", p->pid);
 		fprintf(out, "</a>%s</td><td data-v=\"%d\">%d</td>",
 			p->kernel_thread ? " <span class=\"kt\">[kernel thread]"
 			"</span>" : "", p->pid, p->pid);
@@ -244,6 +291,7 @@ static void put_process_list(struct lt_html *h)
 		fputs("</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n", out);
+	free(same);
 }
 
 static void put_threads(struct lt_html *h, const struct lt_report_process *p)

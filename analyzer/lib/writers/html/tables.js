@@ -57,16 +57,21 @@ LT.initSort = function () {
 	});
 };
 
-/* A process passes "post" (in its name), "^post" (its start) or "14" (pid). */
+/*
+ * A process passes "post" (in its name), "^post" (its start), "14" (pid)
+ * or "post(14" (a piece of "postgres(14)", as the list names it).
+ */
 LT.matches = function (el, f) {
 	var name = (el.getAttribute('data-name') || '').toLowerCase();
 	var pid = el.getAttribute('data-pid') || '';
+	var both = name + '(' + pid + ')';
 
 	if (!f)
 		return true;
 	if (f[0] === '^')
-		return name.startsWith(f.slice(1)) || pid.startsWith(f.slice(1));
-	return name.indexOf(f) >= 0 || pid === f;
+		return both.startsWith(f.slice(1)) || pid.startsWith(f.slice(1));
+	return name.indexOf(f) >= 0 || pid === f ||
+	       (f.indexOf('(') >= 0 && both.indexOf(f) >= 0);
 };
 
 LT.filter = function () {
