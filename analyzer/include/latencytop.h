@@ -237,6 +237,22 @@ struct lt_report_stack {
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;
+	/*
+	 * Where the frames are, as the trace says (NULL where it does not,
+	 * as in a saved or merged report): each kernel frame's address, and
+	 * each user frame's binary (an index of lt_report.binaries plus one;
+	 * 0: in no mapping the trace shows) and offset in that binary's
+	 * file.  Of stacks that read the same, one's.
+	 */
+	const uint64_t *addrs;
+	const uint32_t *user_binaries;
+	const uint64_t *user_offsets;
+};
+
+/* A binary user frames are in (perf.data's mappings). */
+struct lt_report_binary {
+	const char *path;		/* as the trace names it */
+	const char *build_id;		/* hex; "" when not recorded */
 };
 
 /*
@@ -470,6 +486,11 @@ struct lt_report {
 
 	/* options.timeline_threads: the busiest threads' waits; else NULL */
 	struct lt_report_timeline *timeline;
+
+	/* what the stacks' frames are in (lt_report_stack.addrs...) */
+	const struct lt_report_binary *binaries;
+	size_t nr_binaries;
+	const char *kernel_build_id;	/* hex; NULL or "" when not recorded */
 };
 
 /*
