@@ -90,6 +90,7 @@ enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
 enum lt_format {
 	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
 	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL, LT_FORMAT_HTML,
+	LT_FORMAT_PPROF,
 };
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
@@ -645,6 +646,8 @@ struct lt_writer {
 	const char *ignores[LT_WOPT_NR];
 	/* its report shows a timeline: analyse with lt_options.timeline_* */
 	bool timeline;
+	/* it writes bytes, not text: not for a terminal */
+	bool binary;
 };
 
 /* The @i-th writer (from 0), or NULL past the last: in --help's order. */
