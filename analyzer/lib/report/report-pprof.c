@@ -24,8 +24,9 @@
  * Every location has its function's name already: mappings say
  * has_functions, and pprof looks for no binary.
  *
- * A saved report keeps its stacks per process, not per thread: its
- * processes' samples have no thread label then.
+ * Saved and merged reports keep stacks per process, not per thread: a
+ * process whose threads have fewer of them than it has gets samples per
+ * process, without the thread labels.
  */
 #include <errno.h>
 #include <inttypes.h>
