@@ -95,7 +95,7 @@ want() {
 want "complete -F _latency_analyze latency-analyze"
 want "complete -F _latency_view latency-view"
 want "option: --format"
-want "format: csv folded html json text waits waits-jsonl"
+want "format: csv folded html json pprof text waits waits-jsonl"
 want "format c: csv"
 want "sort: total"
 want "files: a.dat b.json diff dir merge"
