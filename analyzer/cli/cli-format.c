@@ -3,6 +3,7 @@
  * cli-format.c - --format from the writers table (cli-format.h).
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "cli-args.h"
 #include "cli-format.h"
@@ -67,4 +68,15 @@ void cli_warn_ignored(const struct lt_writer *w, const bool *given,
 		if (given[o] && w->ignores[o])
 			warn("%s has no effect with --format=%s: %s",
 			     lt_writer_opt_name(o), w->name, w->ignores[o]);
+}
+
+bool cli_binary_to_terminal(const char *prog, const struct lt_writer *w,
+			    const char *output)
+{
+	if (!w->binary || (output && strcmp(output, "-")) ||
+	    !isatty(STDOUT_FILENO))
+		return false;
+	fprintf(stderr, "%s: --format=%s writes binary data: not to a terminal "
+		"(-o FILE, or redirect it)\n", prog, w->name);
+	return true;
 }

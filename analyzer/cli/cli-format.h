@@ -36,4 +36,11 @@ void cli_usage_formats(FILE *out, unsigned int inputs, const char *dflt);
 void cli_warn_ignored(const struct lt_writer *w, const bool *given,
 		      void (*warn)(const char *fmt, ...));
 
+/*
+ * Writer @w's output would go to a terminal (no @output, stdout is one)
+ * and it writes bytes, not text: said on stderr, and true.
+ */
+bool cli_binary_to_terminal(const char *prog, const struct lt_writer *w,
+			    const char *output);
+
 #endif /* CLI_FORMAT_H */

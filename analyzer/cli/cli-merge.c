@@ -117,7 +117,8 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 		cli_lists_free(&lists);
 		return cli_try_help(prog);
 	}
-	if (cli_analysis_check(prog, &opts)) {
+	if (cli_analysis_check(prog, &opts) ||
+	    cli_binary_to_terminal(prog, writer, output)) {
 		cli_lists_free(&lists);
 		return lt_error_exit_status(LT_E_USAGE);
 	}

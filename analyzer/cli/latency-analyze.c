@@ -295,6 +295,10 @@ int main(int argc, char **argv)
 		return lt_error_exit_status(LT_E_USAGE);
 	}
 
+	if (cli_binary_to_terminal(prog, writer, output)) {
+		cli_lists_free(&lists);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
 	if (!output)
 		opts.width = terminal_width();
 	given[LT_WOPT_STACKS] = opts.stacks;

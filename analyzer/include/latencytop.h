@@ -104,6 +104,7 @@ enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
 enum lt_format {
 	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
 	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL, LT_FORMAT_HTML,
+	LT_FORMAT_PPROF,
 };
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
@@ -251,6 +252,22 @@ struct lt_report_stack {
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;
+	/*
+	 * Where the frames are, as the trace says (NULL where it does not,
+	 * as in a saved or merged report): each kernel frame's address, and
+	 * each user frame's binary (an index of lt_report.binaries plus one;
+	 * 0: in no mapping the trace shows) and offset in that binary's
+	 * file.  Of stacks that read the same, one's.
+	 */
+	const uint64_t *addrs;
+	const uint32_t *user_binaries;
+	const uint64_t *user_offsets;
+};
+
+/* A binary user frames are in (perf.data's mappings). */
+struct lt_report_binary {
+	const char *path;		/* as the trace names it */
+	const char *build_id;		/* hex; "" when not recorded */
 };
 
 /*
@@ -484,6 +501,11 @@ struct lt_report {
 
 	/* options.timeline_threads: the busiest threads' waits; else NULL */
 	struct lt_report_timeline *timeline;
+
+	/* what the stacks' frames are in (lt_report_stack.addrs...) */
+	const struct lt_report_binary *binaries;
+	size_t nr_binaries;
+	const char *kernel_build_id;	/* hex; NULL or "" when not recorded */
 };
 
 /*
@@ -638,6 +660,8 @@ struct lt_writer {
 	const char *ignores[LT_WOPT_NR];
 	/* its report shows a timeline: analyse with lt_options.timeline_* */
 	bool timeline;
+	/* it writes bytes, not text: not for a terminal */
+	bool binary;
 };
 
 /* The @i-th writer (from 0), or NULL past the last: in --help's order. */

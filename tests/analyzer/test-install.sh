@@ -25,10 +25,14 @@ fi
 for f in bin/latency-analyze bin/latency-view share/man/man1/latency-analyze.1 \
 	 share/man/man1/latency-view.1 share/doc/latencytop-ftrace/report-schema.md \
 	 share/latencytop-ftrace/latencytop.trans \
+	 share/latencytop-ftrace/clickhouse/schema/local.sql \
+	 share/latencytop-ftrace/clickhouse/queries/regressions.sql \
 	 share/bash-completion/completions/latency-analyze \
 	 share/bash-completion/completions/latency-view; do
 	[ -f "$P/$f" ] || { echo "FAIL: not installed: $f"; fail=1; }
 done
+[ -x "$P/share/latencytop-ftrace/clickhouse/lt-clickhouse-load" ] ||
+	{ echo "FAIL: the ClickHouse loader is not installed as a program"; fail=1; }
 ls "$P"/lib*/*/traceevent/plugins/plugin_latencytop.so "$P"/lib/traceevent/plugins/plugin_latencytop.so \
 	2>/dev/null | grep -q . || { echo "FAIL: the plugin is not installed"; fail=1; }
 # nothing of Debian's latencytop package's: /usr/share/latencytop is its
@@ -95,7 +99,7 @@ want() {
 want "complete -F _latency_analyze latency-analyze"
 want "complete -F _latency_view latency-view"
 want "option: --format"
-want "format: csv folded html json text waits waits-jsonl"
+want "format: csv folded html json pprof text waits waits-jsonl"
 want "format c: csv"
 want "sort: total"
 want "files: a.dat b.json diff dir merge"

@@ -48,6 +48,49 @@ static const char *user_symbol(void *ctx, uint64_t frame)
 	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
 }
 
+static void user_place(void *ctx, uint64_t frame, uint32_t *binary,
+		       uint64_t *offset)
+{
+	struct lt_analysis *a = ctx;
+
+	a->in->ops->frame_place(a->in, frame, binary, offset);
+}
+
+/* The binaries user frames are in, and the kernel's build-id. */
+static int report_binaries(struct lt_report_priv *priv, struct lt_input *in)
+{
+	struct lt_report *r = &priv->pub;
+	struct lt_report_binary *bins;
+	const char *path;
+	unsigned int n = 0, i;
+	char hex[41];
+
+	if (in->ops->kernel_build_id) {
+		in->ops->kernel_build_id(in, hex);
+		if (hex[0] && !(r->kernel_build_id = lt_report_strdup(priv, hex)))
+			return -1;
+	}
+	if (!in->ops->binary)
+		return 0;
+	while (in->ops->binary(in, n, hex))
+		n++;
+	if (!n)
+		return 0;
+	bins = lt_report_alloc(priv, n, sizeof(*bins));
+	if (!bins)
+		return -1;
+	for (i = 0; i < n; i++) {
+		path = in->ops->binary(in, i, hex);
+		bins[i].path = lt_report_strdup(priv, path);
+		bins[i].build_id = lt_report_strdup(priv, hex);
+		if (!bins[i].path || !bins[i].build_id)
+			return -1;
+	}
+	r->binaries = bins;
+	r->nr_binaries = n;
+	return 0;
+}
+
 static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 		   struct lt_stack_info *out)
 {
@@ -495,10 +538,13 @@ int lt_analysis_report(struct lt_analysis *a, struct lt_report_priv *priv,
 	fill_report(priv, a->in, a->rp, events);
 	priv->pub.damaged_records = dec->bad_records;
 	if (describe_sources(priv, a->in->ops->recipe, dec, a->by_id,
-			     a->src_counts, a->ksym_note) < 0) {
+			     a->src_counts, a->ksym_note) < 0 ||
+	    report_binaries(priv, a->in) < 0) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory");
 		return -1;
 	}
+	if (a->in->ops->frame_place)
+		priv->user_place = user_place;
 	return lt_report_build_from(priv, a->rp, symbol,
 				    a->in->ops->frame_name ? user_symbol : NULL,
 				    a, err);

@@ -123,6 +123,17 @@ struct lt_input_ops {
 	 */
 	const char *(*frame_name)(struct lt_input *in, uint64_t frame,
 				  char *buf, size_t len);
+	/*
+	 * Where such a frame is: *@binary (binary() index + 1, 0: in no
+	 * mapping) and *@offset in that file; the @i-th binary (from 0),
+	 * its build-id as hex into @hex of 41 bytes ("" unknown), NULL past
+	 * the last; the recorded kernel's build-id into @hex ("" unknown).
+	 * NULL for inputs that do not know.
+	 */
+	void (*frame_place)(struct lt_input *in, uint64_t frame,
+			    uint32_t *binary, uint64_t *offset);
+	const char *(*binary)(struct lt_input *in, unsigned int i, char *hex);
+	void (*kernel_build_id)(struct lt_input *in, char *hex);
 	/* A name for @pid that no event gave, or NULL. */
 	const char *(*task_name)(struct lt_input *in, int pid);
 	/* Events the kernel lost on @cpu by its own count, -1 unknown. */

@@ -16,6 +16,12 @@
  * for display; must stay valid as long as the report.
  */
 typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
+/*
+ * Where a user frame, as its input encoded it, is: *@binary (an index of
+ * lt_report.binaries plus one, 0: none) and *@offset in that file.
+ */
+typedef void (*lt_place_fn)(void *ctx, uint64_t frame, uint32_t *binary,
+			    uint64_t *offset);
 
 /* Everything the report points into lives here and dies with it. */
 struct lt_report_priv {
@@ -26,6 +32,8 @@ struct lt_report_priv {
 	size_t nr_allocs, cap_allocs;
 	void (*release)(void *ctx);	/* frees what the analysis kept alive */
 	void *release_ctx;
+	/* where user frames are (with the symbol functions' context); NULL: not known */
+	lt_place_fn user_place;
 };
 
 static inline struct lt_report_priv *lt_report_priv(const struct lt_report *r)

@@ -196,6 +196,10 @@ static int merge_stacks(struct merger *m, const struct lt_report_row *const *src
 		st->frames = dup_strv(m, all[i].frames, all[i].nr_frames);
 		st->user_frames = dup_strv(m, all[i].user_frames,
 					   all[i].nr_user_frames);
+		/* places name their own report's binaries: not kept */
+		st->addrs = NULL;
+		st->user_binaries = NULL;
+		st->user_offsets = NULL;
 		if ((all[i].path_depth && !st->path) ||
 		    (all[i].nr_frames && !st->frames) ||
 		    (all[i].nr_user_frames && !st->user_frames))

@@ -365,7 +365,10 @@ static int stack_names(struct builder *b, uint32_t stack,
 		       struct lt_report_stack *st)
 {
 	uint32_t first = b->rp->stacks[stack].first, k, kn;
+	lt_place_fn place = b->priv->user_place;
 	const char **names, **slot;
+	uint32_t *bins = NULL;
+	uint64_t *offs = NULL, *addrs;
 	char buf[32];
 
 	names = lt_report_alloc(b->priv, nr, sizeof(*names));
@@ -396,9 +399,27 @@ static int stack_names(struct builder *b, uint32_t stack,
 		k = 0;
 	st->frames = names + k;
 	st->nr_frames = kn - k;
+	/* a copy: a live replay's frames move as it grows */
+	if (st->nr_frames) {
+		addrs = lt_report_alloc(b->priv, st->nr_frames, sizeof(*addrs));
+		if (!addrs)
+			return -1;
+		memcpy(addrs, frames + k, st->nr_frames * sizeof(*addrs));
+		st->addrs = addrs;
+	}
 	if (kn + 1 < nr) {
 		st->user_frames = names + kn + 1;
 		st->nr_user_frames = nr - kn - 1;
+	}
+	if (place && st->nr_user_frames) {
+		bins = lt_report_alloc(b->priv, st->nr_user_frames, sizeof(*bins));
+		offs = lt_report_alloc(b->priv, st->nr_user_frames, sizeof(*offs));
+		if (!bins || !offs)
+			return -1;
+		for (k = 0; k < st->nr_user_frames; k++)
+			place(b->sym_ctx, frames[kn + 1 + k], &bins[k], &offs[k]);
+		st->user_binaries = bins;
+		st->user_offsets = offs;
 	}
 	return 0;
 }

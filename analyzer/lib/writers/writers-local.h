@@ -38,6 +38,8 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out);
 /* @s as one CSV field, RFC 4180: quoted only when it must be. */
 void lt_csv_str(FILE *out, const char *s);
 int lt_report_write_folded(const struct lt_report *r, FILE *out);
+/* A gzipped pprof profile (profile.proto) of the whole range. */
+int lt_report_write_pprof(const struct lt_report *r, FILE *out);
 /* lt_report_write_html() of the whole range, for the writers table. */
 int lt_report_write_html_table(const struct lt_report *r, FILE *out);
 int lt_diff_write_text(const struct lt_diff *d, FILE *out);

@@ -62,6 +62,17 @@ static const struct writer_row writers[] = {
 					"them; --pid, --comm choose them)" },
 	    true },
 	  lt_report_write_html_table },
+	{ { "pprof", LT_WRITE_REPORT, LT_FORMAT_PPROF,
+	    "gzipped profile.proto: go tool pprof, Pyroscope, Parca",
+	    { [LT_WOPT_STACKS] = "pprof output is stacks",
+	      [LT_WOPT_PER_THREAD] = "pprof samples are per thread (labels)",
+	      [LT_WOPT_LIMIT] = "pprof output has every stack",
+	      [LT_WOPT_WINDOW] = "pprof output covers the whole trace "
+				 "(--from and --to cut it)",
+	      [LT_WOPT_MAX_PROCESSES] = "pprof output has every process "
+					"(--pid, --comm choose them)" },
+	    false, true },
+	  lt_report_write_pprof },
 	{ { "waits", LT_WRITE_WAITS, LT_FORMAT_WAITS_CSV,
 	    "a CSV row per wait, charged or dropped (SQL)",
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
