@@ -82,6 +82,7 @@ enum lt_cause_kind {
 	LT_CAUSE_FUNCTION,	/* a kernel stack without translation: "[func]" */
 	LT_CAUSE_UNKNOWN,	/* no reason and no stack */
 	LT_CAUSE_SCHED,		/* runnable, waiting for a CPU */
+	LT_CAUSE_STOPPED,	/* stopped by a signal or for a tracer */
 	LT_CAUSE_NR
 };
 const char *lt_cause_kind_name(enum lt_cause_kind kind);

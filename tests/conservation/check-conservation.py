@@ -46,9 +46,12 @@ import csv
 import io
 import json
 import re
+import os
 import shutil
+import struct
 import subprocess
 import sys
+import tempfile
 
 TOLERANCE_NS = 1000         # per interval
 
@@ -57,6 +60,7 @@ TOLERANCE_NS = 1000         # per interval
 TC_LINE = re.compile(r'^\s*(?P<comm>.*)-(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s*'
                      r'(?:(?P<sec>\d+)\.(?P<frac>\d+)|(?P<ns>\d+)):\s+'
                      r'(?P<event>\w+):\s*(?P<rest>.*)$')
+TC_BUFFER = re.compile(r'^(?P<buf>[^\s:]+): (?P<line>.*)$')
 TC_LOST = re.compile(r'^CPU:(\d+) \[(?:\d+ )?EVENTS DROPPED\]')
 # perf script -F comm,tid,cpu,time,event,trace --ns --show-lost-events
 PERF_LINE = re.compile(r'^\s*(?P<comm>.*?)\s+(?P<pid>-?\d+)\s+\[(?P<cpu>\d+)\]\s+'
@@ -90,18 +94,21 @@ class Interval:
 class Intervals:
     """Every off-CPU interval a trace's text shows, per task."""
 
-    def __init__(self, wakeup_event):
+    def __init__(self, wakeup_event, state=lambda s: s):
         self.wakeup_event = wakeup_event
+        self.state = state      # prev_state as printed -> as meant
         self.out = {}           # tid -> (ts, state) since its switch-out
         self.first_wake = {}    # tid -> ts of a wakeup that was its first event
         self.known = set()      # tids any event named
         self.cpu_last = {}      # cpu -> ts of its last record
-        self.lost_at = []       # ts of drop markers (the record after them)
+        self.gaps = []          # (from, to): a CPU's data missing between
         self.lost_pending = set()
         self.cpu_first = {}
         self.dropped_first = set()
         self.intervals = []
         self.dead = 0
+        self.complete = None
+        self.cpu_end = {}       # cpu -> its last record, where its data ends early
         self.first_ts = self.last_ts = None
 
     def close(self, tid, end, kind, cut=False):
@@ -132,7 +139,7 @@ class Intervals:
         if cpu in self.lost_pending:
             self.lost_pending.discard(cpu)
             if cpu in self.cpu_first:
-                self.lost_at.append(ts)
+                self.gaps.append((self.cpu_last[cpu], ts))
             else:
                 self.dropped_first.add(cpu)
         self.cpu_first.setdefault(cpu, ts)
@@ -143,7 +150,7 @@ class Intervals:
             m = SWITCH.search(rest)
             if not m:
                 raise Error('cannot parse sched_switch: %r' % rest)
-            prev, nxt, state = int(m['prev']), int(m['next']), m['state']
+            prev, nxt, state = int(m['prev']), int(m['next']), self.state(m['state'])
             if prev > 0:
                 self.known.add(prev)
                 if prev in self.out:    # its own record showed it running
@@ -174,23 +181,31 @@ class Intervals:
                 self.known.add(int(pid))
         self.cpu_last[cpu] = ts
 
+    def hidden(self, start, end):
+        """Why the trace may not show all of [start, end]: None if it does."""
+        if self.complete is not None and start < self.complete:
+            return 'begun before every CPU has data'
+        for a, b in self.gaps:
+            if a < end and b > start:
+                return 'across lost data'
+        return None
+
     def lost(self, cpu):
         self.lost_pending.add(cpu)
 
     def finish(self):
         for tid in list(self.out):
             self.close(tid, self.last_ts, 'open at the end')
-        # drops with no record after them: lost to the end
+        # drops with no record after them: lost to the end; so is a CPU's
+        # data that ends early (a file cut short)
         for cpu in self.lost_pending:
-            self.lost_at.append(self.last_ts)
-        self.lost_at.sort()
-        complete = max((self.cpu_first[c] for c in self.dropped_first),
-                       default=self.first_ts)
+            self.gaps.append((self.cpu_last.get(cpu, self.first_ts), 1 << 64))
+        self.gaps += [(ts, 1 << 64) for ts in self.cpu_end.values()]
+        self.complete = max((self.cpu_first[c] for c in self.dropped_first),
+                            default=self.first_ts)
         for iv in self.intervals:
-            i = bisect.bisect_left(self.lost_at, iv.start)
-            iv.lost = (i < len(self.lost_at) and self.lost_at[i] <= iv.end) or \
-                iv.start < complete
-        return self.intervals
+            iv.lost = self.hidden(iv.start, iv.end) is not None
+        return self
 
 
 def run(cmd):
@@ -234,17 +249,32 @@ def trace_intervals(path, tools, buffer):
         return iv.finish()
     if not shutil.which(tools.trace_cmd):
         return None
-    cmd = [tools.trace_cmd, 'report', '-N', '-t']
-    if buffer:
-        cmd += ['--buffer', buffer] if buffer != '-' else ['--top']
-    p = run(cmd + ['-i', path])
-    if p.returncode and not p.stdout:
+    cut, src = set(), path
+    with tempfile.TemporaryDirectory() as tmp:
+        p = run([tools.trace_cmd, 'report', '-N', '-t', '-i', path])
+        if 'File possibly truncated' in p.stdout + p.stderr:
+            src, cut = mend_v6(path, tmp)
+            p = run([tools.trace_cmd, 'report', '-N', '-t', '-i', src])
+        reader = state_reader(tools.trace_cmd, src)
+    if p.returncode and not p.stdout.count('\n') > 1:
         raise Error('trace-cmd report exit %d: %s' % (p.returncode,
                                                       p.stderr.strip()[-300:]))
-    lines = p.stdout.split('\n')
+    # an instance's lines begin with its name: "NAME: comm-pid [cpu] ..."
+    buffers = collections.defaultdict(list)
+    for line in p.stdout.split('\n'):
+        m = TC_BUFFER.match(line)
+        if m:
+            buffers[m['buf']].append(m['line'])
+        else:
+            buffers[''].append(line)
+    lines = buffers[pick_buffer(buffers, buffer)]
     wake = 'sched_wakeup' if any(' sched_wakeup: ' in l for l in lines) \
         else 'sched_waking'
-    iv = Intervals(wake)
+    iv = Intervals(wake, reader)
+    for line in lines:
+        m = TC_LINE.match(line)
+        if m and int(m['cpu']) in cut:
+            iv.cpu_end[int(m['cpu'])] = ns_of(m)
     for line in lines:
         m = TC_LOST.match(line)
         if m:
@@ -254,6 +284,80 @@ def trace_intervals(path, tools, buffer):
         if m:
             iv.record(int(m['cpu']), ns_of(m), int(m['pid']), m['event'], m['rest'])
     return iv.finish()
+
+
+def mend_v6(path, tmp):
+    """A v6 trace.dat cut short inside its CPU data (head -c), as
+    trace-cmd can read it: each CPU's size cut to its whole pages in the
+    file.  Returns the copy's path and the CPUs whose data ends early."""
+    with open(path, 'rb') as f:
+        data = bytearray(f.read())
+    if data[3:10] != b'tracing' or data[10:12] != b'6\0':
+        raise Error('trace-cmd cannot read it, and it is no v6 trace.dat to mend')
+    end = '<' if data[12] == 0 else '>'
+    page = struct.unpack_from(end + 'I', data, 14)[0]
+    at = data.find(b'options  \0')
+    cpus = struct.unpack_from(end + 'I', data, at - 4)[0]
+    at = data.find(b'flyrecord\0', at)
+    if at < 0:
+        raise Error('no flyrecord section')
+    at += len(b'flyrecord\0')
+    cut = set()
+    for cpu in range(cpus):
+        off, size = struct.unpack_from(end + 'QQ', data, at + 16 * cpu)
+        have = max(0, min(size, len(data) - off)) // page * page
+        if have < size:
+            cut.add(cpu)
+            struct.pack_into(end + 'QQ', data, at + 16 * cpu,
+                             off if have else 0, have)
+    out = os.path.join(tmp, 'mended.dat')
+    with open(out, 'wb') as f:
+        f.write(data)
+    return out, cut
+
+
+def state_reader(trace_cmd, path):
+    """How to read prev_state as trace-cmd report prints it: Linux 4.14
+    stored an index (1 S, 2 D, 3 T, ...) in it and printed that number
+    with the bit letters, so a dead task reads "S|T" and an idle kernel
+    thread "t"; 4.15 went back to bits.  Told by the print fmt: there
+    "+" tests a plain number far above the letters (TASK_STATE_MAX)."""
+    p = run([trace_cmd, 'report', '--events', '-i', path])
+    fmt = ''
+    for block in p.stdout.split('name: ')[1:]:
+        if block.startswith('sched_switch\n'):
+            fmt = block[block.find('print fmt:'):].split('\n')[0]
+    letters = {int(b, 0): l for b, l in
+               re.findall(r'\{\s*(0x[0-9a-fA-F]+|\d+)\s*,\s*"(\w)"\s*\}', fmt)}
+    plus = re.search(r'&\s*(0x[0-9a-fA-F]+|\d+)[uUlL]*\s*\?\s*"\+"', fmt)
+    if not letters or not plus or 'I' not in letters.values() or \
+            int(plus.group(1), 0) <= 2 * max(letters):
+        return lambda state: state
+    bit = {l: b for b, l in letters.items()}
+
+    def index(state):
+        plus = state.endswith('+')
+        v = sum(bit.get(l, 0) for l in state.rstrip('+').split('|')) \
+            if state.rstrip('+') != 'R' else 0
+        name = letters.get(1 << (v - 1), '#%d' % v) if v else 'R'
+        return name + ('+' if plus else '')
+    return index
+
+
+def pick_buffer(buffers, want):
+    """The buffer latency-analyze reads: --buffer's ('-': the top level),
+    else the top level if it has scheduler events, else the one instance
+    that has."""
+    if want is not None:
+        want = '' if want == '-' else want
+        if want not in buffers:
+            raise Error('trace-cmd report shows no buffer %r' % want)
+        return want
+    sched = [b for b, ls in sorted(buffers.items())
+             if any(' sched_switch: ' in l for l in ls)]
+    if '' in sched or not sched:
+        return ''
+    return sched[0]
 
 
 def ns_of_perf(m):
@@ -344,10 +448,13 @@ def fmt_ms(ns):
 
 
 def check(path, tools, la, extra, buffer):
-    ivs = trace_intervals(path, tools, buffer)
-    if ivs is None:
+    trace = trace_intervals(path, tools, buffer)
+    if trace is None:
         return None
-    rows, rc = waits(path, la, extra + (['--buffer', buffer] if buffer else []))
+    ivs = trace.intervals
+    if buffer is not None:
+        extra = extra + ['--buffer=' + ('' if buffer == '-' else buffer)]
+    rows, rc = waits(path, la, extra)
     idx = index(rows)
     longest = max((e - s for rs in rows.values() for s, e, _ in rs
                    if s is not None and e is not None), default=0)
@@ -369,6 +476,16 @@ def check(path, tools, la, extra, buffer):
         res['uncovered'] += 1
         res['uncovered_ns'] += miss
     res['twice_ns'] = sum(twice(rs) for rs in rows.values())
+    # and none charged where a CPU's data is missing (BRIEF rule 7)
+    res['charged_hidden'] = 0
+    for tid, rs in rows.items():
+        for s, e, r in rs:
+            if not r['dropped'] and s is not None and e is not None and \
+                    trace.hidden(s, e):
+                res['charged_hidden'] += 1
+                if 'charged_hidden_example' not in res:
+                    res['charged_hidden_example'] = '%s tid %d %d..%d: %s' % (
+                        r['reason'], tid, s, e, trace.hidden(s, e))
     for key, (n, ns, ex) in sorted(groups.items(), key=lambda kv: -kv[1][1]):
         res['groups'][key] = {'count': n, 'ns': ns, 'worst_tid': ex[0],
                               'worst_start_ns': ex[1], 'worst_ns': ex[2]}
@@ -376,11 +493,16 @@ def check(path, tools, la, extra, buffer):
 
 
 def show(res, summary):
-    ok = not res['uncovered'] and res['twice_ns'] <= TOLERANCE_NS
-    print('%s %s: %d intervals (%s), %d uncovered (%s), %s counted twice'
+    ok = not res['uncovered'] and res['twice_ns'] <= TOLERANCE_NS and \
+        not res['charged_hidden']
+    print('%s %s: %d intervals (%s), %d uncovered (%s), %s counted twice, '
+          '%d charged where data is missing'
           % ('ok  ' if ok else 'FAIL', res['file'], res['intervals'],
              fmt_ms(res['interval_ns']), res['uncovered'],
-             fmt_ms(res['uncovered_ns']), fmt_ms(res['twice_ns'])))
+             fmt_ms(res['uncovered_ns']), fmt_ms(res['twice_ns']),
+             res['charged_hidden']))
+    if res['charged_hidden'] and not summary:
+        print('       e.g. %s' % res['charged_hidden_example'])
     if summary:
         return ok
     for key, g in res['groups'].items():

@@ -45,7 +45,11 @@ enum lt_task_state {
 	LT_STATE_SLEEP,		/* S: interruptible */
 	LT_STATE_BLOCKED,	/* D: uninterruptible */
 	LT_STATE_IDLE,		/* I: a kernel thread idle, waiting for work */
-	LT_STATE_OTHER,		/* stopped, traced, dead, parked */
+	LT_STATE_OTHER,		/* a state not known here (P, W, a number...),
+				 * or in a note: not known at all */
+	LT_STATE_STOPPED,	/* T: stopped by a signal (SIGSTOP, SIGTSTP) */
+	LT_STATE_TRACED,	/* t: stopped for its tracer (ptrace) */
+	LT_STATE_DEAD,		/* X, Z: its last switch-out */
 };
 
 #define LT_CLONE_THREAD 0x00010000ULL
