@@ -450,6 +450,19 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 			r->nr_lost_cpus = st->nr_cpus_lost;
 		}
 	}
+	/* --partial: the CPUs whose data ends early, and where */
+	if (st->nr_cpu_data_end > 0 && info->cpus > 0 && info->cpus <= 65536) {
+		uint64_t *e = lt_report_alloc(priv, info->cpus, sizeof(*e));
+
+		if (e) {
+			for (int cpu = 0; cpu < st->nr_cpu_data_end &&
+					  cpu < info->cpus; cpu++)
+				if (st->cpu_data_end[cpu])
+					e[cpu] = st->cpu_data_end[cpu] < st->first_ts ?
+						 st->first_ts : st->cpu_data_end[cpu];
+			r->cpu_data_end = e;
+		}
+	}
 	if (info->cpus > 0 && info->cpus <= 65536) {
 		int64_t *o = lt_report_alloc(priv, info->cpus, sizeof(*o));
 

@@ -271,6 +271,8 @@ def trace_intervals(path, tools, buffer):
     wake = 'sched_wakeup' if any(' sched_wakeup: ' in l for l in lines) \
         else 'sched_waking'
     iv = Intervals(wake, reader)
+    for cpu in cut:
+        iv.cpu_end[cpu] = 0             # no record at all: missing from the start
     for line in lines:
         m = TC_LINE.match(line)
         if m and int(m['cpu']) in cut:

@@ -558,7 +558,8 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	ev->check_prev = 0;
 	if (rec->kind == LT_REC_LOST) {
 		ev->kind = LT_EV_LOST;
-		ev->value = rec->lost < 0 ? UINT64_MAX : (uint64_t)rec->lost;
+		ev->value = rec->lost == LT_REC_DATA_END ? LT_LOST_DATA_END :
+			    rec->lost < 0 ? UINT64_MAX : (uint64_t)rec->lost;
 		return 1;
 	}
 	src = d->by_id[rec->id];

@@ -31,11 +31,13 @@ enum lt_ev_kind {
 				 * value: its id in the decoder's stack pool
 				 * (frames then valid while the decoder is),
 				 * or 0 */
-	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown),
-				 * fed where the gap begins: after the CPU's
-				 * record before it, before anything of other
-				 * CPUs inside it.  The CPU's next record ends
-				 * the gap.  ts: not in time order */
+	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown;
+				 * LT_LOST_DATA_END: the CPU's data ends here,
+				 * damaged or cut short, --partial), fed where
+				 * the gap begins: after the CPU's record
+				 * before it, before anything of other CPUs
+				 * inside it.  The CPU's next record ends the
+				 * gap.  ts: not in time order */
 	LT_EV_OTHER,		/* any other event: only advances time */
 };
 
@@ -53,6 +55,9 @@ enum lt_task_state {
 };
 
 #define LT_CLONE_THREAD 0x00010000ULL
+
+/* An LT_EV_LOST's value: its CPU has no data from here on (--partial). */
+#define LT_LOST_DATA_END (UINT64_MAX - 1)
 
 /*
  * In an LT_EV_STACK's frames, what follows this one is user space (an

@@ -240,6 +240,12 @@ struct lt_replay_stats {
 	uint64_t lost_unknown;		/* gaps of unknown size */
 	uint64_t *lost_per_cpu;
 	int nr_cpus_lost;
+	/*
+	 * Per CPU, where its data ends early (LT_LOST_DATA_END, --partial):
+	 * its last record's time, 1 before it had any; 0: read whole.
+	 */
+	uint64_t *cpu_data_end;
+	int nr_cpu_data_end;
 	uint64_t dropped_interruptible;	/* over the sleep cut-off */
 	uint64_t dropped_interruptible_ns;
 	uint64_t dropped_maxtime;

@@ -739,6 +739,27 @@ static void gap_close(struct lt_replay *rp, int cpu, uint64_t ts)
 		rp->gap_end = ts;
 }
 
+/* CPU @cpu has no data past its last record (damage, --partial). */
+static int data_end(struct lt_replay *rp, int cpu)
+{
+	struct lt_replay_stats *st = &rp->stats;
+
+	if (cpu >= st->nr_cpu_data_end) {
+		int n = cpu + 1;	/* < LT_EV_CPU_LIMIT */
+		uint64_t *p = realloc(st->cpu_data_end, n * sizeof(*p));
+
+		if (!p)
+			return lt_rp_oom(rp, "CPUs");
+		memset(p + st->nr_cpu_data_end, 0,
+		       (n - st->nr_cpu_data_end) * sizeof(*p));
+		st->cpu_data_end = p;
+		st->nr_cpu_data_end = n;
+	}
+	st->cpu_data_end[cpu] = cpu < rp->nr_cpu_cur && rp->cpu_last_ts[cpu] ?
+				rp->cpu_last_ts[cpu] : 1;
+	return 0;
+}
+
 static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	struct lt_replay_stats *st = &rp->stats;
@@ -747,11 +768,16 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ev->cpu >= 0 && gap_open(rp, ev->cpu) < 0)
 		return -1;
 
-	if (ev->value == UINT64_MAX)
+	/* no loss of events the kernel counted: its data ends (damage) */
+	if (ev->value == LT_LOST_DATA_END) {
+		if (ev->cpu >= 0 && data_end(rp, ev->cpu) < 0)
+			return -1;
+	} else if (ev->value == UINT64_MAX) {
 		st->lost_unknown++;
-	else
+	} else {
 		st->lost_events += ev->value;
-	if (ev->cpu >= 0) {
+	}
+	if (ev->cpu >= 0 && ev->value != LT_LOST_DATA_END) {
 		if (ev->cpu >= st->nr_cpus_lost) {
 			int n = ev->cpu + 1;
 			uint64_t *p = realloc(st->lost_per_cpu, n * sizeof(*p));
@@ -867,6 +893,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->rows);
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);
+	free(rp->stats.cpu_data_end);
 	free(rp->cpu_cur);
 	free(rp->cpu_last_ts);
 	free(rp->gap_open);

@@ -585,24 +585,32 @@ static void put_lost(FILE *out, const struct lt_report *r)
 		return;
 	}
 	/* --partial: a CPU's data cut short is a gap from where it ends */
-	for (cpu = 0, first = true; ends && cpu < r->cpus; cpu++) {
+	for (cpu = 0, last = -1; ends && cpu < r->cpus; cpu++)
+		if (r->cpu_data_end[cpu])
+			last = cpu;
+	for (cpu = 0; ends && cpu <= last; cpu++) {
 		char at[32];
 
 		if (!r->cpu_data_end[cpu])
 			continue;
-		snprintf(item, sizeof(item), "%sCPU\x01%d's data ends at %s",
-			 first ? "" : "; ", cpu,
-			 lt_format_stamp(at, sizeof(at), r->cpu_data_end[cpu]));
+		if (r->cpu_data_end[cpu] <= r->start_ns)
+			snprintf(item, sizeof(item), "CPU\x01%d's data is "
+				 "missing%s", cpu, cpu < last ? ";" : "");
+		else
+			snprintf(item, sizeof(item), "CPU\x01%d's data ends at "
+				 "%s%s", cpu, lt_format_stamp(at, sizeof(at),
+							   r->cpu_data_end[cpu]),
+				 cpu < last ? ";" : "");
 		put_words(out, &col, item);
-		first = false;
 	}
 	if (ends) {
-		put_words(out, &col, "(the file is cut short there): what "
-			  "ran on it after is missing, a gap to the end;");
+		put_words(out, &col, "(the file is cut short or damaged there):"
+			  " a gap of lost events from there to the end");
 		if (!r->lost_events && !r->lost_gaps_unknown && !overruns) {
 			fputc('\n', out);
 			return;
 		}
+		put_words(out, &col, "and");
 	}
 	if (r->lost_events || r->lost_gaps_unknown) {
 		/* the kernel's counts: a loss it did not count adds to them */

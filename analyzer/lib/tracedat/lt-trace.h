@@ -59,8 +59,11 @@ struct lt_record {
 	const struct lt_event_type *type;	/* NULL: id not in the file */
 	const unsigned char *data;	/* payload, starting at common_type */
 	uint32_t size;		/* payload bytes */
-	int64_t lost;		/* LT_REC_LOST: count, or -1 if unknown */
+	int64_t lost;		/* LT_REC_LOST: count, or -1 if unknown, or
+				   LT_REC_DATA_END: the CPU's data ends */
 };
+
+#define LT_REC_DATA_END	(-2)
 
 /* What the file says about itself, filled by lt_trace_open(). */
 struct lt_trace_info {
@@ -211,6 +214,11 @@ int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
  */
 int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);
+/*
+ * After lt_trace_next() returned -1: the CPU its damage stopped, and the
+ * time of that CPU's last record (0: none).
+ */
+int lt_trace_failed_cpu(const struct lt_trace *trace, uint64_t *last_ts);
 
 /*
  * The same records one CPU (stream) at a time, for decoding in parallel:

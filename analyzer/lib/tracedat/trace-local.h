@@ -395,6 +395,8 @@ struct lt_trace {
 	unsigned int heap_len;
 	unsigned int nr_primed;
 	int last;			/* stream whose record was returned last */
+	int failed_cpu;			/* of the last -1 lt_trace_next() gave */
+	uint64_t failed_ts;		/* ... and that CPU's last record */
 };
 
 /* trace-read.c */
