@@ -1017,19 +1017,12 @@ int lt_replay_finish(struct lt_replay *rp)
 					 t->wake_ts);
 			if (lt_rp_charge(rp, i, &w) < 0)
 				return -1;
-		} else if (t->run == LT_RUN_SLEEPING &&
-			   (t->flags & LT_TASK_WAKING)) {
-			/* waking (or its stat) seen, its wakeup not yet */
-			lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start,
-					 t->waking_ts);
-			if (lt_rp_charge(rp, i, &w) < 0)
-				return -1;
-			t = &rp->tasks[i];
-			t->run = LT_RUN_RUNNABLE;
-			t->flags |= LT_TASK_WOKEN;
-			t->rq_start = t->waking_ts;
 		} else if (t->run == LT_RUN_SLEEPING) {
-			/* LatencyTOP charges a wait when it ends: this never did */
+			/*
+			 * LatencyTOP charges a wait when it ends: this never
+			 * did (a waking, or a stat, is not its end: the
+			 * wakeup after it is, were the trace cut by --to)
+			 */
 			rp->stats.unfinished++;
 			if (lt_rp_note_sleep(rp, i, LT_DROP_UNFINISHED, 0, false) < 0)
 				return -1;
