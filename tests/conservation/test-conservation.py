@@ -20,7 +20,7 @@ PART is one of:
           stop.data (10 by SIGSTOP, 5 by ptrace, ~30 ms each) in the
           header, each process's line, JSON, the waits export, and as
           causes with --charge-stopped; the buffer read from instance.dat
-          and two-buffers.dat, and --buffer; a v6 copy of
+          and two-buffers.dat (and a v6 copy), and --buffer; a v6 copy of
           samples/local-golden.dat cut inside CPU 1's data, and
           tests/data/real/desktop-4cpu-sched_switch.dat cut inside CPU 1
           (CPUs 2 and 3 then missing), with --partial.
@@ -202,7 +202,7 @@ def stops(la, path):
            'JSON, waits and --charge-stopped' % name)
 
 
-def buffers(la, top):
+def buffers(la, top, trace_cmd):
     d = os.path.join(top, 'tests/data/conservation')
     inst, two = os.path.join(d, 'instance.dat'), os.path.join(d, 'two-buffers.dat')
     good = True
@@ -235,9 +235,22 @@ def buffers(la, top):
         good = False
     for res in check(la, [two], buffer='lt-conserve'):
         good &= conserved(res)
+    # v6 keeps an instance's CPU table apart, behind its own tag: the same
+    with tempfile.TemporaryDirectory() as tmp:
+        v6 = os.path.join(tmp, 'two-v6.dat')
+        p = run([trace_cmd, 'convert', '--file-version', '6', '-i', two, '-o', v6])
+        good &= expect('trace-cmd convert to v6', p.returncode, 0)
+        for opts in ([], ['--buffer', 'lt-conserve']):
+            a, b = report(la, two, *opts), report(la, v6, *opts)
+            if a and b:
+                good &= expect('two-buffers.dat %s: v6 as v7' % ' '.join(opts),
+                               (b['trace'].get('buffer'), b['trace']['events'],
+                                b['trace'].get('other_buffers')),
+                               (a['trace'].get('buffer'), a['trace']['events'],
+                                a['trace'].get('other_buffers')))
     if good:
-        ok('instance buffers: the one with scheduler events read, the top level '
-           'first, --buffer chooses')
+        ok('instance buffers (v7 and v6): the one with scheduler events read, '
+           'the top level first, --buffer chooses')
 
 
 def flyrecord(trace_cmd, path):
@@ -353,7 +366,7 @@ def main():
         d = os.path.join(top, 'tests/data/conservation')
         stops(la, os.path.join(d, 'stop.dat'))
         stops(la, os.path.join(d, 'stop.data'))
-        buffers(la, top)
+        buffers(la, top, trace_cmd)
         cuts(la, top, trace_cmd)
     else:
         print(__doc__)
