@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * util.c - errors, notes, the shared lock and file helpers of the
+ * record-util.c - notes, the shared lock and file helpers of the
  * recording library (ltr.h, record-local.h).
  */
 #include <errno.h>
@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <tracefs.h>
 
 #include "record-local.h"
 
