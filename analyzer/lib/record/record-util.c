@@ -12,7 +12,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-
 #include "record-local.h"
 
 static ltr_log_fn log_fn;
