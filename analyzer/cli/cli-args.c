@@ -10,25 +10,12 @@
 #include "cli-args.h"
 #include "latencytop.h"
 
-int cli_try_help(const char *prog)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	return lt_error_exit_status(LT_E_USAGE);
-}
-
 int cli_one_trace(const char *prog, int optind, int argc)
 {
 	if (optind == argc - 1)
 		return 0;
 	fprintf(stderr, "%s: %s\n", prog, optind >= argc ?
 		"missing TRACE.dat argument" : "only one trace file at a time");
-	return cli_try_help(prog);
-}
-
-int cli_bad_arg(const char *prog, const char *opt, const char *val,
-		const char *what)
-{
-	fprintf(stderr, "%s: %s: invalid value '%s': %s\n", prog, opt, val, what);
 	return cli_try_help(prog);
 }
 

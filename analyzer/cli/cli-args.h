@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli-opts.h"
 #include "latencytop.h"
 
 /*
@@ -88,13 +89,8 @@ void cli_usage_tasks(FILE *out);
 void cli_warn_no_task(const char *prog, const struct lt_report *report,
 		      bool quiet);
 
-/* "Try 'PROG --help'..."; returns the usage exit status. */
-int cli_try_help(const char *prog);
 /* 0 when argv[@optind] is the one operand, else says what is wrong. */
 int cli_one_trace(const char *prog, int optind, int argc);
-/* Say what is wrong with @val; returns the usage exit status. */
-int cli_bad_arg(const char *prog, const char *opt, const char *val,
-		const char *what);
 /* --window: a duration above 0.  0, or the usage exit status. */
 int cli_parse_window(const char *prog, const char *val, uint64_t *ns);
 /* --threads: 1 to 1024.  0, or the usage exit status. */
