@@ -158,6 +158,104 @@ static int parse_count(const char *prog, const char *opt, const char *val,
 	return 0;
 }
 
+void cli_analysis_init(struct cli_analysis *a)
+{
+	memset(a, 0, sizeof(*a));
+	lt_options_init(&a->opts);
+}
+
+void cli_analysis_free(struct cli_analysis *a)
+{
+	cli_lists_free(&a->lists);
+}
+
+/* The callbacks' exit status: 0, or the usage status once said. */
+static int status(int ret)
+{
+	return ret == -1 ? lt_error_exit_status(LT_E_USAGE) : ret < 0 ? -ret : 0;
+}
+
+int cli_opt_sort(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	a->sort_given = true;
+	return status(parse_sort(cmd->prog, arg, &a->opts.sort));
+}
+
+int cli_opt_window(const struct cli_cmd *cmd, const struct cli_opt *o,
+		   const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return cli_parse_window(cmd->prog, arg, &a->opts.window_ns);
+}
+
+int cli_opt_from(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(parse_time(cmd->prog, "--from", arg, &a->opts.from_ns));
+}
+
+int cli_opt_to(const struct cli_cmd *cmd, const struct cli_opt *o,
+	       const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(parse_time(cmd->prog, "--to", arg, &a->opts.to_ns));
+}
+
+int cli_opt_sleep_cutoff(const struct cli_cmd *cmd, const struct cli_opt *o,
+			 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+	int ret = lt_parse_duration(arg, 1000000ULL, &a->opts.sleep_cutoff_ns);
+
+	if (ret < 0)
+		return bad_duration(cmd->prog, "--sleep-cutoff", arg, ret,
+				    "expected a duration such as 5ms, or 0");
+	return 0;
+}
+
+int cli_opt_trans(const struct cli_cmd *cmd, const struct cli_opt *o,
+		  const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(add_str(cmd->prog, arg, &a->lists.trans,
+			      &a->opts.nr_trans_files, &a->opts.trans_files));
+}
+
+int cli_opt_pid(const struct cli_cmd *cmd, const struct cli_opt *o,
+		const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(add_ids(cmd->prog, "--pid", arg, &a->lists.pids,
+			      &a->opts.tasks.nr_pids, &a->opts.tasks.pids));
+}
+
+int cli_opt_tid(const struct cli_cmd *cmd, const struct cli_opt *o,
+		const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(add_ids(cmd->prog, "--tid", arg, &a->lists.tids,
+			      &a->opts.tasks.nr_tids, &a->opts.tasks.tids));
+}
+
+int cli_opt_comm(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return status(add_str(cmd->prog, arg, &a->lists.comms,
+			      &a->opts.tasks.nr_comms, &a->opts.tasks.comms));
+}
+
 void cli_lists_free(struct cli_lists *lists)
 {
 	free(lists->trans);

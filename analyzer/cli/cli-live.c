@@ -102,6 +102,61 @@ int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l)
 	return 0;
 }
 
+/* cli_live_opt()'s 1 taken, -status refused: a callback's 0 or status */
+static int exit_status(int ret)
+{
+	return ret < 0 ? -ret : 0;
+}
+
+const struct cli_needs cli_live_needs = {
+	"live", "a trace file was recorded already"
+};
+
+int cli_opt_duration(const struct cli_cmd *cmd, const struct cli_opt *o,
+		     const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return exit_status(duration(cmd->prog, "--duration", arg, 1,
+				    &l->duration_ns));
+}
+
+int cli_opt_refresh(const struct cli_cmd *cmd, const struct cli_opt *o,
+		    const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return exit_status(duration(cmd->prog, "--refresh", arg, MIN_PERIOD_NS,
+				    &l->refresh_ns));
+}
+
+int cli_opt_step(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return exit_status(duration(cmd->prog, "--step", arg, MIN_PERIOD_NS,
+				    &l->cfg.step_ns));
+}
+
+/* --kernel-stacks[=HOW], and --no-kernel-stacks (no value: off) */
+int cli_opt_kernel_stacks(const struct cli_cmd *cmd, const struct cli_opt *o,
+			  const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	if (!o->argh || (arg && !strcmp(arg, "off")))
+		l->cfg.stacks = LTR_STACKS_OFF;
+	else if (!arg || !strcmp(arg, "switch"))
+		l->cfg.stacks = LTR_STACKS_SWITCH;
+	else if (!strcmp(arg, "all"))
+		l->cfg.stacks = LTR_STACKS_ALL;
+	else
+		return cli_bad_arg(cmd->prog, "--kernel-stacks", arg,
+				   "expected switch, all or off");
+	return 0;
+}
+
 static int refuse(const char *prog, const char *what)
 {
 	fprintf(stderr, "%s: %s\n", prog, what);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli-opts.h"
 #include "latencytop.h"
 #include "lt-live.h"
 
@@ -50,6 +51,52 @@ struct cli_live {
 };
 
 void cli_live_init(struct cli_live *l);
+
+/*
+ * --live's options as entries of a command's table (cli-opts.h), over a
+ * struct cli_live *@l: the same words in both programs but for those
+ * whose help @h is the command's.  Each but --live is refused without it
+ * (cli_live_needs).
+ */
+extern const struct cli_needs cli_live_needs;
+cli_opt_cb cli_opt_duration, cli_opt_kernel_stacks, cli_opt_refresh,
+	   cli_opt_step;
+
+#define CLI_OPT_LIVE(l, h)	CLI_BOOL(0, "live", &(l)->live, h)
+#define CLI_OPT_DURATION(l, h)						\
+	CLI_CALLBACK('a', "duration", (l), "DUR", h, cli_opt_duration,	\
+		     .needs = &cli_live_needs)
+/* -o in the viewer, which writes no report */
+#define CLI_OPT_SAVE(l, s, h)						\
+	CLI_STRING(s, "save", &(l)->cfg.output, "FILE", h,		\
+		   .flags = CLI_OPT_FILE, .needs = &cli_live_needs)
+/* the tracing: -b, --kernel-stacks, --no-kernel-stacks, -S, --top-level */
+#define CLI_OPTS_LIVE_TRACING(l)					\
+	CLI_UINT('b', "buffer-size", &(l)->cfg.buffer_kb, "KB", 1,	\
+		 1u << 22, "expected kB per CPU, 1 to 4194304",		\
+		 "ring buffer per CPU (default: latency-record's)",	\
+		 .needs = &cli_live_needs),				\
+	CLI_CALLBACK(0, "kernel-stacks", (l), "HOW",			\
+		     "switch (default: after each blocking switch),\n"	\
+		     "all (after every event) or off", cli_opt_kernel_stacks, \
+		     .flags = CLI_OPT_OPTARG, .words = "switch all off",	\
+		     .needs = &cli_live_needs),				\
+	CLI_CALLBACK(0, "no-kernel-stacks", (l), NULL,			\
+		     "the same as --kernel-stacks=off", cli_opt_kernel_stacks, \
+		     .needs = &cli_live_needs),				\
+	CLI_BOOL('S', "schedstats", &(l)->cfg.schedstats,		\
+		 "switch kernel.sched_schedstats on meanwhile",		\
+		 .needs = &cli_live_needs),				\
+	CLI_BOOL(0, "top-level", &(l)->cfg.top_level,			\
+		 "trace in tracefs's top-level instance, not one of\n"	\
+		 "its own", .needs = &cli_live_needs)
+/* the viewer's: how it shows a window that moves */
+#define CLI_OPTS_LIVE_VIEW(l)						\
+	CLI_CALLBACK(0, "refresh", (l), "DUR", "redraw every DUR (default 1s)", \
+		     cli_opt_refresh, .needs = &cli_live_needs),		\
+	CLI_CALLBACK(0, "step", (l), "DUR",				\
+		     "the window moves by DUR (default: window / 30)",	\
+		     cli_opt_step, .needs = &cli_live_needs)
 /*
  * Option @c with value @val: 1 taken, 0 not one of these, below 0
  * refused (said why), exit with -ret.
