@@ -132,6 +132,10 @@ cli_opt_cb cli_opt_sort, cli_opt_window, cli_opt_from, cli_opt_to,
 	CLI_UINT('P', "max-processes", &(a)->opts.max_processes, "N", 0,	\
 		 UINT32_MAX, "expected a whole number, 0 for no limit",	\
 		 "at most N process sections, the first by --sort", __VA_ARGS__)
+#define CLI_THREADS_HELP						\
+	"read and decode the trace on N threads, one of which\n"	\
+	"also replays (default: one per usable core; one\n"		\
+	"for traces under ~80,000 events)"
 #define CLI_OPT_THREADS(a, h, ...)					\
 	CLI_UINT('j', "threads", &(a)->opts.threads, "N", 1, 1024,	\
 		 "expected 1 to 1024", h, __VA_ARGS__)

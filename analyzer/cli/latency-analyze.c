@@ -181,9 +181,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		CLI_GROUP("Accounting:"),
 		CLI_OPTS_ACCOUNTING(an),
 		CLI_GROUP(""),
-		CLI_OPT_THREADS(an, "read and decode the trace on N threads, one of which\n"
-				"also replays (default: one per usable core; one\n"
-				"for traces under ~80,000 events)"),
+		CLI_OPT_THREADS(an, CLI_THREADS_HELP),
 		CLI_BOOL('q', "quiet", &quiet,
 			 "no progress and no warnings on stderr"),
 		CLI_BOOL_SET(0, "no-progress", &a->progress, false,
