@@ -214,7 +214,7 @@ int cli_parse(const struct cli_cmd *cmd, int argc, char **argv, int *first)
 
 	/* a trace called "merge" is ./merge */
 	for (sub = cmd->subs; argc > 1 && sub && sub->name; sub++)
-		if (!strcmp(argv[1], sub->name))
+		if (sub->main && !strcmp(argv[1], sub->name))
 			return sub->main(sub->prog, argc - 1, argv + 1);
 	if (argc == 2 && !strcmp(argv[1], "--completion-helper")) {
 		cli_opts_complete(stdout, cmd);

@@ -152,7 +152,11 @@ struct cli_opt {
 	{ .type = CLI_OPT_VERSION, .short_name = 'V',			\
 	  .long_name = "version", .help = (h) }
 
-/* latency-analyze's subcommands, latency-record's commands */
+/*
+ * latency-analyze's subcommands, latency-record's commands; one without
+ * a main() is a word the command reads itself (probes' install), which
+ * only the completion lists.
+ */
 struct cli_sub {
 	const char *name;	/* "merge" */
 	const char *prog;	/* what its messages start with: "latency-analyze merge" */
