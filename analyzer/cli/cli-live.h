@@ -16,38 +16,11 @@
 #include "latencytop.h"
 #include "lt-live.h"
 
-/* Long-only options, apart from each executable's own numbers. */
-enum {
-	CLI_OPT_LIVE = 512,
-	CLI_OPT_SAVE,
-	CLI_OPT_KSTACKS,
-	CLI_OPT_NO_KSTACKS,
-	CLI_OPT_TOP_LEVEL,
-	CLI_OPT_REFRESH,
-	CLI_OPT_STEP,
-};
-
-#define CLI_LIVE_SHORTOPTS "a:b:S"
-#define CLI_LIVE_LONGOPTS						\
-	{ "live",		no_argument,	   NULL, CLI_OPT_LIVE },	\
-	{ "duration",		required_argument, NULL, 'a' },		\
-	{ "save",		required_argument, NULL, CLI_OPT_SAVE },	\
-	{ "buffer-size",	required_argument, NULL, 'b' },		\
-	{ "kernel-stacks",	optional_argument, NULL, CLI_OPT_KSTACKS }, \
-	{ "no-kernel-stacks",	no_argument,	   NULL, CLI_OPT_NO_KSTACKS }, \
-	{ "schedstats",		no_argument,	   NULL, 'S' },		\
-	{ "top-level",		no_argument,	   NULL, CLI_OPT_TOP_LEVEL }
-/* latency-view's: how it shows a window that moves */
-#define CLI_LIVE_VIEW_LONGOPTS						\
-	{ "refresh",		required_argument, NULL, CLI_OPT_REFRESH }, \
-	{ "step",		required_argument, NULL, CLI_OPT_STEP }
-
 struct cli_live {
 	bool live;
 	uint64_t duration_ns;	/* 0: until stopped */
 	uint64_t refresh_ns;	/* the viewer's (0: its default) */
 	struct lt_live_config cfg;	/* opts filled by cli_live_open() */
-	const char *given;	/* a live option given, for the check */
 };
 
 void cli_live_init(struct cli_live *l);
@@ -98,20 +71,14 @@ cli_opt_cb cli_opt_duration, cli_opt_kernel_stacks, cli_opt_refresh,
 		     "the window moves by DUR (default: window / 30)",	\
 		     cli_opt_step, .needs = &cli_live_needs)
 /*
- * Option @c with value @val: 1 taken, 0 not one of these, below 0
- * refused (said why), exit with -ret.
- */
-int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l);
-/*
  * After the options (argv[first], the first operand): with --live, no
- * trace and none of the options that need one; without, none of
- * --live's.  0, or the usage exit status (said why).
+ * trace and none of the options that need one (that --live's are not
+ * given without it, the table said).  0, or the usage exit status (said
+ * why).
  */
 int cli_live_check(const char *prog, const struct cli_live *l,
 		   const struct lt_options *opts, int first, int argc,
 		   char **argv);
-/* --help's lines for --live and its options (@view: the viewer's). */
-void cli_usage_live(FILE *out, bool view);
 
 /*
  * Start: the session opened with @opts, what the kernel lacks said on
