@@ -33,9 +33,9 @@
  * ones; a command that words its refusals its own way gives usage_error.
  *
  * --help: each entry's names, then its help from column 25 (help_col),
- * the lines after its first ('\n' splits them) under it; a name longer
- * than that is followed by two blanks.  Groups and text lines are printed
- * in their place; hidden options are not.
+ * the lines after its first ('\n' splits them) under it; names that reach
+ * that column are followed by two blanks.  Groups and text lines are
+ * printed in their place; hidden options are not.
  *
  * --completion-helper, alone on the command line (as git's
  * --git-completion-helper), prints a line per option that --help shows,
@@ -186,7 +186,6 @@ struct cli_cmd {
 	 * it too ("unknown option '--x'", "option '-o' needs a value").
 	 */
 	int (*usage_error)(const struct cli_cmd *cmd, const char *msg);
-	void *ctx;			/* the command's, for usage and callbacks */
 };
 
 /*
