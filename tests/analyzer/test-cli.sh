@@ -70,6 +70,9 @@ expect 1 "--sleep-cutoff: invalid value ' 5ms'" -- "$LA" --sleep-cutoff=' 5ms' x
 expect 1 "--to must be later than --from" -- "$LA" --from 5 --to 2 x.dat
 expect 1 "--limit: invalid value" -- "$LA" --limit=many x.dat
 expect 1 "--limit: invalid value '-3': expected a whole number" -- "$LA" -n -3 x.dat
+# once taken as 4294967293 and as 0 (no limit)
+expect 1 "--limit: invalid value ' -3': expected a whole number" -- "$LA" -n ' -3' x.dat
+expect 1 "--limit: invalid value '4294967296': expected a whole number" -- "$LA" -n 4294967296 x.dat
 
 expect 2 "$tmp/none.dat: .*(No such file|cannot)" -- "$LA" "$tmp/none.dat"
 one_line "$LA" "$tmp/none.dat"

@@ -7,8 +7,9 @@
 # prints), the plugin, and bash completion where bash-completion finds
 # it.  Then the completion itself, loaded by bash-completion as on a
 # user's first Tab: complete -p names its functions, an option, a
-# --format value, a --sort key and files by type complete, and the
-# options offered are exactly those --help lists.
+# --format value, a --sort key and files by type complete, the record
+# program's options, command and probes' words, and the options offered
+# are exactly those --help lists.
 #
 # usage: test-install.sh BUILD_DIR
 
@@ -28,7 +29,8 @@ for f in bin/latency-analyze bin/latency-view share/man/man1/latency-analyze.1 \
 	 share/latencytop-ftrace/clickhouse/schema/local.sql \
 	 share/latencytop-ftrace/clickhouse/queries/regressions.sql \
 	 share/bash-completion/completions/latency-analyze \
-	 share/bash-completion/completions/latency-view; do
+	 share/bash-completion/completions/latency-view \
+	 share/bash-completion/completions/latency-record; do
 	[ -f "$P/$f" ] || { echo "FAIL: not installed: $f"; fail=1; }
 done
 [ -x "$P/share/latencytop-ftrace/clickhouse/lt-clickhouse-load" ] ||
@@ -57,11 +59,12 @@ if [ ! -f "$BC" ]; then
 	[ $fail = 0 ] && exit 77
 	exit 1
 fi
-# bash-completion finds completions under $XDG_DATA_DIRS: as for a user
-# whose prefix is there.  Each LINE is completed as readline would: words
-# split at blanks and at '=' (COMP_WORDBREAKS), the cursor at the end.
+# bash-completion finds completions under $XDG_DATA_DIRS, and they ask
+# the programs on $PATH what they take: as for a user whose prefix is
+# there.  Each LINE is completed as readline would: words split at blanks
+# and at '=' (COMP_WORDBREAKS), the cursor at the end.
 mkdir -p "$tmp/files/dir" && cd "$tmp/files" && touch a.dat b.json c.txt d.trans dir/e.dat
-XDG_DATA_DIRS=$P/share:/usr/share BC=$BC bash --norc -c '
+PATH=$P/bin:$PATH XDG_DATA_DIRS=$P/share:/usr/share BC=$BC bash --norc -c '
 source "$BC"
 complete_line() {
 	local line=$1 w
@@ -76,7 +79,7 @@ complete_line() {
 	"$fn" "${COMP_WORDS[0]}" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
 	printf "%s\n" "${COMPREPLY[@]}" | sort | tr "\n" " " | sed "s/ $//"
 }
-for cmd in latency-analyze latency-view; do
+for cmd in latency-analyze latency-view latency-record; do
 	__load_completion $cmd && complete -p $cmd
 done
 echo "option: $(complete_line "latency-analyze --form")"
@@ -91,6 +94,15 @@ echo "view options: $(complete_line "latency-view --")"
 echo "subcommand: $(complete_line "latency-analyze me")"
 echo "diff option: $(complete_line "latency-analyze diff --fa")"
 echo "diff format: $(complete_line "latency-analyze diff -f ")"
+echo "diff by: $(complete_line "latency-analyze diff --by=global,")"
+echo "stacks: $(complete_line "latency-analyze --kernel-stacks=")"
+echo "stacks word: $(complete_line "latency-analyze --kernel-stacks ")"
+echo "record option: $(complete_line "latency-record --no-")"
+echo "record stacks: $(complete_line "latency-record --stacks=a")"
+echo "record command: $(complete_line "latency-record -q latency-an")"
+echo "record command args: $(complete_line "latency-record -o x.dat latency-analyze --form")"
+echo "probes: $(complete_line "latency-record probes ")"
+echo "probes option: $(complete_line "latency-record probes install --d")"
 ' > "$tmp/got" 2>&1
 
 want() {
@@ -98,6 +110,7 @@ want() {
 }
 want "complete -F _latency_analyze latency-analyze"
 want "complete -F _latency_view latency-view"
+want "complete -F _latency_record latency-record"
 want "option: --format"
 want "format: csv folded html json pprof text waits waits-jsonl"
 want "format c: csv"
@@ -108,6 +121,15 @@ want "trans: d.trans dir"
 want "subcommand: merge"
 want "diff option: --fail-on"
 want "diff format: json text"
+want "diff by: global,command global,command,process"
+want "stacks: all off switch"
+want "stacks word: a.dat b.json dir"
+want "record option: --no-report --no-schedstats --no-stacks"
+want "record stacks: all"
+want "record command: latency-analyze"
+want "record command args: --format"
+want "probes: install list remove"
+want "probes option: --dry-run"
 # every long option --help lists, and no other
 for cmd in latency-analyze latency-view; do
 	# the options' own lines: "  -f, --format=FMT ..." or "      --stacks ..."
