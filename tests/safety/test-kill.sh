@@ -19,7 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 rt_need_tracefs
 tmp=$(mktemp -d /var/tmp/lt-kill.XXXXXX)
-export LT_JOURNAL_DIR=$tmp/journal
+# a parent that is missing, as /run is in an initramfs: the run makes it
+export LT_JOURNAL_DIR=$tmp/run/latencytop
 trap 'reap; rm -rf "$tmp"' EXIT
 exec 9> "$RT_LOCK"
 flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
@@ -49,6 +50,7 @@ rt_state "$tmp/before"
 pid=$!
 started $pid
 check "latency-record started and journaled its changes" test $? -eq 0
+check "... in a journal directory whose parent it made" test -d "$tmp/run/latencytop"
 kill -9 $pid
 wait $pid 2> /dev/null
 reap
