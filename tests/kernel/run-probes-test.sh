@@ -152,7 +152,7 @@ for t in record.dat trace.dat live.dat; do
 done
 # what --live showed as it went = the offline report of what it saved
 if "$ANALYZER" -q --format=json "$O/live.dat" > "$O/live-saved.json" &&
-   python3 "$LT_KERNEL_DIR/../live/check-live.py" "$O/live.json" "$O/live-saved.json"; then
+   python3 "$LT_KERNEL_DIR/../live/check-saved.py" "$O/live.json" "$O/live-saved.json"; then
 	ok "latency-analyze --live's report = the offline report of its --save file"
 else
 	bad "latency-analyze --live's report differs from the offline one"
