@@ -14,7 +14,7 @@ set -u
 LA=$1
 MK=$2
 SCRIPT=$3
-. "$(dirname "$0")/../record/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -70,4 +70,4 @@ if command -v trace-cmd > /dev/null; then
 	check "trace-cmd report: kretprobe restores" \
 		grep -q 'latency_reason_restore: *(ffffffff81405000 <- ffffffff81000100) reason="reading_from_a_pipe"' "$tmp/report"
 fi
-rt_done
+finish

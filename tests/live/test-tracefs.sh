@@ -21,28 +21,27 @@ LA=$1
 LV=$2
 WL=$3
 here=$(dirname "$0")
-. "$here/../record/lib.sh"
-rt_need_tracefs
-command -v python3 > /dev/null || rt_skip "no python3"
+. "$here/../lib.sh"
+need_tracefs
+command -v python3 > /dev/null || skip "no python3"
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/lt-live.XXXXXX")
 trap '[ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/wl"
 
-exec 9> "$RT_LOCK"
-flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
+tracefs_lock
 
 # ---- latency-analyze --live against its own saved events ----------------
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 ( sleep 1; "$WL" -d "$tmp/wl" ) &
 "$LA" --live -a 5s -k -w 1s --format=json --save "$tmp/a.dat" \
 	> "$tmp/live.json" 2> "$tmp/err"
 rc=$?
 wait
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 sed 's/^/    /' "$tmp/err"
 check "analyze --live exits 0" test "$rc" -eq 0
-rt_same_state "$tmp/before" "$tmp/after" "analyze --live"
-rt_no_instance "analyze --live"
+same_tracefs_state "$tmp/before" "$tmp/after" "analyze --live"
+no_instance_left "analyze --live"
 "$LA" -q -k -w 1s --format=json "$tmp/a.dat" > "$tmp/saved.json"
 check "the saved trace.dat is read back" test $? -eq 0
 if python3 "$here/check-saved.py" --lt-workload "$tmp/live.json" "$tmp/saved.json" \
@@ -62,7 +61,7 @@ fi
 # goes, the steps kept are its windows ([ and ]); the last whole one's
 # global table (lt-workload runs in it) must be the offline viewer's, for
 # the same span of the trace
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 # lt-workload over and over, into the last step
 ( end=$(($(date +%s) + 6)); while [ "$(date +%s)" -lt $end ]; do
 	"$WL" -d "$tmp/wl"; done ) &
@@ -70,10 +69,10 @@ COLUMNS=120 LINES=60 "$LV" --live --dump -a 4.5s -w 2s --step 500ms -k \
 	--keys ']]]]]]]]]]]][' -o "$tmp/v.dat" > "$tmp/live.screen" 2> "$tmp/err"
 rc=$?
 wait
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 check "view --live --dump exits 0" test "$rc" -eq 0
-rt_same_state "$tmp/before" "$tmp/after" "view --live"
-rt_no_instance "view --live"
+same_tracefs_state "$tmp/before" "$tmp/after" "view --live"
+no_instance_left "view --live"
 grep -q 'live (stopped)' "$tmp/live.screen"
 check "the screen says it is live and stopped" test $? -eq 0
 COLUMNS=120 LINES=60 "$LV" --dump -k -w 500ms --keys ']]]]]]]]]]]]]]]]]]]][' \
@@ -102,31 +101,31 @@ fi
 
 # ---- stopped by a signal: the report, the file, tracefs back ------------
 for sig in INT TERM; do
-	rt_state "$tmp/before"
+	tracefs_state "$tmp/before"
 	"$LA" --live --format=json --save "$tmp/s.dat" > "$tmp/s.json" 2> "$tmp/err" &
 	pid=$!
 	sleep 3
 	kill -s "$sig" "$pid"
 	wait "$pid"
 	rc=$?
-	rt_state "$tmp/after"
+	tracefs_state "$tmp/after"
 	check "SIG$sig: exits 0 with its report" test "$rc" -eq 0
 	check "SIG$sig: a JSON report" python3 -c "import json,sys; json.load(open(sys.argv[1]))" "$tmp/s.json"
 	check "SIG$sig: the saved file reads" "$LA" -q "$tmp/s.dat" -o /dev/null
-	rt_same_state "$tmp/before" "$tmp/after" "SIG$sig"
-	rt_no_instance "SIG$sig"
+	same_tracefs_state "$tmp/before" "$tmp/after" "SIG$sig"
+	no_instance_left "SIG$sig"
 done
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 COLUMNS=80 LINES=24 "$LV" --live --dump -a 60s > /dev/null 2> "$tmp/err" &
 pid=$!
 sleep 3
 kill -s TERM "$pid"
 wait "$pid"
 rc=$?
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 check "view --live --dump, SIGTERM: dies of it (143), not another way" test "$rc" -eq 143
-rt_same_state "$tmp/before" "$tmp/after" "view SIGTERM"
-rt_no_instance "view SIGTERM"
+same_tracefs_state "$tmp/before" "$tmp/after" "view SIGTERM"
+no_instance_left "view SIGTERM"
 flock -u 9
 
 # ---- errors: one line, the status, nothing left behind ------------------
@@ -151,4 +150,4 @@ if command -v setpriv > /dev/null; then
 	expect 9 "" "not root" setpriv --reuid=65534 --regid=65534 --clear-groups \
 		"$LA" --live -a 1s
 fi
-rt_done
+finish

@@ -12,7 +12,7 @@
 set -u
 LR=$1
 MAN=$2
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -23,7 +23,7 @@ run() {
 	"$LR" "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
 	rc=$?
 	if [ "$rc" -eq "$want" ]; then
-		rt_one_line "$tmp/err" "latency-record $* (exit $rc)" "$pat"
+		one_line "$tmp/err" "latency-record $* (exit $rc)" "$pat"
 	else
 		fail "latency-record $*: exit $rc, want $want: $(head -c 300 "$tmp/err")"
 	fi
@@ -79,4 +79,4 @@ n=$(sed -n 's/^r\([0-9]*\):latencytop\/latency_reason_restore __x64_sys_fsync .*
 check "default maxactive of fsync in 64..1024 ($n)" test "${n:-0}" -ge 64 -a "${n:-0}" -le 1024
 n=$(sed -n 's/^r\([0-9]*\):latencytop\/latency_reason_restore do_sys_poll .*/\1/p' "$tmp/dry2")
 check "default maxactive of do_sys_poll in 128..4096 ($n)" test "${n:-0}" -ge 128 -a "${n:-0}" -le 4096
-rt_done
+finish

@@ -20,8 +20,8 @@
 
 set -u
 LR=$1
-. "$(dirname "$0")/lib.sh"
-rt_need_tracefs
+. "$(dirname "$0")/../lib.sh"
+need_tracefs
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/lt-record-err.XXXXXX")
 cleanup() {
 	umount "$tmp/small" 2> /dev/null
@@ -33,22 +33,22 @@ trap cleanup EXIT
 # expect STATUS PATTERN WHAT: the last run's status and its one line
 expect() {
 	if [ "$rc" -eq "$1" ]; then
-		rt_one_line "$tmp/err" "$3 (exit $rc)" "$2"
+		one_line "$tmp/err" "$3 (exit $rc)" "$2"
 	else
 		fail "$3: exit $rc, want $1:"
 		sed 's/^/    /' "$tmp/err"
 	fi
 }
 
-exec 9> "$RT_LOCK"
-lock() { flock -w 900 9 || rt_skip "the tracefs lock stayed busy"; }
+exec 9> "$LT_LOCK"
+lock() { flock -w 900 9 || skip "the tracefs lock stayed busy"; }
 unlock() { flock -u 9; }
 
 # --- a full disk -------------------------------------------------------------
 mkdir -p "$tmp/small"
 if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2> /dev/null; then
 	lock
-	rt_state "$tmp/before"
+	tracefs_state "$tmp/before"
 	# events enough to fill 1 MB of per-CPU pages before the end: a
 	# quiet machine's find loop (cached) made too few, and the disk
 	# filled only when t.dat was written (another message)
@@ -61,11 +61,11 @@ if mount -t tmpfs -o size=1m tmpfs "$tmp/small" 2> /dev/null; then
 	"$LR" -q --stacks=all -a 20s -o "$tmp/small/t.dat" 2> "$tmp/err"
 	rc=$?
 	kill "$loadpid"; wait "$loadpid" 2> /dev/null; loadpid=
-	rt_state "$tmp/after"
+	tracefs_state "$tmp/after"
 	unlock
 	expect 2 "cannot write $tmp/small/t.dat: No space left on device \\(CPU [0-9]+'s pages, kept in $tmp/small/\\.t\\.dat\\.d\\.[^/]+\\)" "a full disk"
-	rt_same_state "$tmp/before" "$tmp/after" "a full disk"
-	rt_no_instance "a full disk"
+	same_tracefs_state "$tmp/before" "$tmp/after" "a full disk"
+	no_instance_left "a full disk"
 	check "a full disk: nothing left in it ($(ls "$tmp/small" | tr '\n' ' '))" \
 		test -z "$(ls -A "$tmp/small")"
 	umount "$tmp/small"
@@ -75,28 +75,28 @@ fi
 
 # --- tracefs busy --------------------------------------------------------------
 lock
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 "$LR" -q --top-level -a 1s -o "$tmp/busy.dat" 2> "$tmp/err"
 rc=$?
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 expect 4 "tracefs busy: .* is held by another recording" "the lock held, --top-level"
-rt_same_state "$tmp/before" "$tmp/after" "the lock held"
+same_tracefs_state "$tmp/before" "$tmp/after" "the lock held"
 check "the lock held: no trace.dat" test ! -e "$tmp/busy.dat"
 
 # the top level in use by another tracer (an event enabled there); the
 # recorder is given a lock of its own, ours being held
-ev=$RT_TRACEFS/events/sched/sched_process_free/enable
+ev=$LT_TRACEFS/events/sched/sched_process_free/enable
 was=$(cat "$ev")
 echo 1 > "$ev"
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 LT_LOCK=$tmp/other.lock "$LR" -q --top-level -a 1s -o "$tmp/busy.dat" 2> "$tmp/err"
 rc=$?
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 echo "$was" > "$ev"
 unlock
 expect 4 "tracefs busy: the top-level instance .* is in use \(current_tracer nop, 1 events enabled\); stop that tracer" \
 	"the top level in use, --top-level"
-rt_same_state "$tmp/before" "$tmp/after" "the top level in use"
+same_tracefs_state "$tmp/before" "$tmp/after" "the top level in use"
 
 # --- not root; no tracefs --------------------------------------------------------
 chmod 755 "$tmp"
@@ -115,15 +115,15 @@ if command -v setpriv > /dev/null; then
 	expect 3 "needs root" "probes list, not root"
 fi
 # this machine's kernel may have no kprobe events: then one line says so
-if [ ! -e "$RT_TRACEFS/kprobe_events" ]; then
+if [ ! -e "$LT_TRACEFS/kprobe_events" ]; then
 	lock
-	rt_state "$tmp/before"
+	tracefs_state "$tmp/before"
 	"$LR" probes install 2> "$tmp/err"
 	rc=$?
-	rt_state "$tmp/after"
+	tracefs_state "$tmp/after"
 	unlock
 	expect 3 "this kernel has no kprobe events" "probes install without kprobe events"
-	rt_same_state "$tmp/before" "$tmp/after" "probes install without kprobe events"
+	same_tracefs_state "$tmp/before" "$tmp/after" "probes install without kprobe events"
 	"$LR" probes remove 2> "$tmp/err"
 	rc=$?
 	expect 3 "this kernel has no kprobe events" "probes remove without kprobe events"
@@ -140,14 +140,14 @@ expect 3 "no tracefs at $tmp/notracefs" "probes list without tracefs"
 printf '#!/nonexistent/interpreter\n' > "$tmp/badcmd"
 chmod +x "$tmp/badcmd"
 lock
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 "$LR" -q -o "$tmp/bad.dat" -- "$tmp/badcmd" 2> "$tmp/err"
 rc=$?
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 unlock
 expect 5 "cannot run '$tmp/badcmd': No such file or directory" "an interpreter that does not exist"
-rt_same_state "$tmp/before" "$tmp/after" "a command that cannot run"
-rt_no_instance "a command that cannot run"
+same_tracefs_state "$tmp/before" "$tmp/after" "a command that cannot run"
+no_instance_left "a command that cannot run"
 check "a command that cannot run: no trace.dat, no per-CPU file" \
 	sh -c "! ls '$tmp'/bad.dat* 2> /dev/null"
 
@@ -156,7 +156,7 @@ check "a command that cannot run: no trace.dat, no per-CPU file" \
 wait_instance() {
 	local i
 	for i in $(seq 100); do
-		[ -d "$RT_TRACEFS/instances/latency-record.$1" ] && return 0
+		[ -d "$LT_TRACEFS/instances/latency-record.$1" ] && return 0
 		sleep 0.1
 	done
 	return 1
@@ -164,7 +164,7 @@ wait_instance() {
 
 for sig in TERM INT HUP; do
 	lock
-	rt_state "$tmp/before"
+	tracefs_state "$tmp/before"
 	rm -f "$tmp/child.pid"
 	"$LR" -o "$tmp/sig.dat" --no-report -- \
 		sh -c "echo \$\$ > '$tmp/child.pid'; exec sleep 60" > /dev/null 2> "$tmp/err" &
@@ -174,14 +174,14 @@ for sig in TERM INT HUP; do
 	kill -"$sig" "$pid"
 	wait "$pid"
 	rc=$?
-	rt_state "$tmp/after"
+	tracefs_state "$tmp/after"
 	unlock
 	check "SIG$sig: exit 0 ($rc)" test "$rc" -eq 0
 	check "SIG$sig: said it stopped" grep -q "stopping" "$tmp/err"
 	check "SIG$sig: the trace was written" \
 		sh -c "trace-cmd report -i '$tmp/sig.dat' 2>/dev/null | grep -q sched_switch"
-	rt_same_state "$tmp/before" "$tmp/after" "SIG$sig"
-	rt_no_instance "SIG$sig"
+	same_tracefs_state "$tmp/before" "$tmp/after" "SIG$sig"
+	no_instance_left "SIG$sig"
 	child=$(cat "$tmp/child.pid" 2> /dev/null)
 	if [ "$sig" = INT ]; then
 		# a terminal's ^C reaches the command by itself: not sent again
@@ -198,16 +198,16 @@ done
 # --- the top level, clean runs: options/stacktrace, and the stack trigger ---------------
 for stacks in all switch; do
 	lock
-	rt_state "$tmp/before"
+	tracefs_state "$tmp/before"
 	unlock
 	"$LR" -q --top-level --stacks=$stacks -a 2s --no-report -o "$tmp/top.dat" > /dev/null 2> "$tmp/err"
 	rc=$?
 	lock
-	rt_state "$tmp/after"
+	tracefs_state "$tmp/after"
 	unlock
 	check "--top-level --stacks=$stacks: exit 0 ($rc$(head -n 1 "$tmp/err" | sed "s/^/: /"))" test "$rc" -eq 0
 	n=$(trace-cmd report -i "$tmp/top.dat" 2> /dev/null | grep -c ': *kernel_stack: ')
 	check "--top-level --stacks=$stacks: the trace has stacks ($n)" test "$n" -gt 0
-	rt_same_state "$tmp/before" "$tmp/after" "--top-level --stacks=$stacks"
+	same_tracefs_state "$tmp/before" "$tmp/after" "--top-level --stacks=$stacks"
 done
-rt_done
+finish

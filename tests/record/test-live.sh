@@ -25,11 +25,11 @@ set -u
 LR=$1
 LA=$2
 WL=$3
-. "$(dirname "$0")/lib.sh"
-rt_need_tracefs
-command -v trace-cmd > /dev/null || rt_skip "no trace-cmd (the independent reader)"
-command -v python3 > /dev/null || rt_skip "no python3"
-[ -x "$WL" ] || rt_skip "no lt-workload at $WL"
+. "$(dirname "$0")/../lib.sh"
+need_tracefs
+command -v trace-cmd > /dev/null || skip "no trace-cmd (the independent reader)"
+command -v python3 > /dev/null || skip "no python3"
+[ -x "$WL" ] || skip "no lt-workload at $WL"
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/lt-record-live.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 SECS=${LT_LIVE_SECONDS:-20}
@@ -46,21 +46,20 @@ SH
 chmod +x "$tmp/load.sh"
 mkdir -p "$tmp/wl"
 
-exec 9> "$RT_LOCK"
-flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
-rt_state "$tmp/before"
+tracefs_lock
+tracefs_state "$tmp/before"
 t0=$(date +%s)
 "$LR" --stacks=all -o "$tmp/live.dat" --no-report -- "$tmp/load.sh" \
 	> "$tmp/out" 2> "$tmp/err"
 rc=$?
 t1=$(date +%s)
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 flock -u 9
 sed 's/^/    /' "$tmp/err"
 check "latency-record exits 0" test "$rc" -eq 0
 check "the recording lasted the workload ($((t1 - t0)) s >= $SECS)" test $((t1 - t0)) -ge "$SECS"
-rt_same_state "$tmp/before" "$tmp/after" "after the recording"
-rt_no_instance "after the recording"
+same_tracefs_state "$tmp/before" "$tmp/after" "after the recording"
+no_instance_left "after the recording"
 check "no per-CPU file left" sh -c "! ls '$tmp'/live.dat.cpu* 2>/dev/null"
 
 trace-cmd report -i "$tmp/live.dat" > "$tmp/report" 2> "$tmp/report.err" ||
@@ -77,7 +76,7 @@ said=$(sed -n 's/.*wrote .*, \([0-9]*\) events, .*/\1/p' "$tmp/err")
 echo "trace-cmd report: $events events ($stacks kernel stacks, $finds switches of find), $lost LOST markers; ring buffers: $read_ev read events"
 check "trace-cmd report shows no LOST events" test "$lost" -eq 0
 check "the ring buffers' saved stats: no overrun, commit overrun or dropped event" test -z "$bad_stat"
-check "stats saved for every CPU" test "$(grep -c '^CPU: ' "$tmp/stat")" -eq "$(ls -d "$RT_TRACEFS"/per_cpu/cpu* | wc -l)"
+check "stats saved for every CPU" test "$(grep -c '^CPU: ' "$tmp/stat")" -eq "$(ls -d "$LT_TRACEFS"/per_cpu/cpu* | wc -l)"
 check "kernel stacks recorded ($stacks)" test "$stacks" -gt 1000
 check "find ran beside the workload ($finds switches)" test "$finds" -gt 100
 check "trace-cmd report's events ($events) = the ring buffers' read events ($read_ev)" test "$events" -eq "$read_ev"
@@ -91,4 +90,4 @@ python3 "$(dirname "$0")/check-independent.py" --analyzer "$LA" "$tmp/live.dat" 
 rc=$?
 sed 's/^/    /' "$tmp/check"
 check "check-independent.py: the report = the independent count, lt-workload's tasks" test "$rc" -eq 0
-rt_done
+finish
