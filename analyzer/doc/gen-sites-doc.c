@@ -4,7 +4,7 @@
  *
  *   lt-sites-doc > docs/probe-sites.md
  *
- * The test record_sites_doc checks the committed file against this
+ * The test doc/probe-sites checks the committed file against this
  * output, so the documentation is generated from the one table, never
  * edited by hand.
  */

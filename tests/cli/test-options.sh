@@ -500,5 +500,5 @@ printf '{"schema": "latencytop-report/1"}' > "$tmp/bad.json"
 expect 3 "^latency-analyze: $tmp/bad.json: not a latencytop report: trace: missing\$" -- \
 	"$LA" "$tmp/bad.json"
 
-[ $fail = 0 ] && echo "test-cli: all checks passed"
+[ $fail = 0 ] && echo "cli/options: all checks passed"
 exit $fail

@@ -123,5 +123,5 @@ int main(void)
 		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
 		     "{ 0x02, \"D\" }) : \"R\", REC->prev_state & 0x1000 ? \"+\" : \"\"",
 		     false, w_none, 3);
-	return lt_test_done("test-decode");
+	return lt_test_done("decode/prev-state");
 }

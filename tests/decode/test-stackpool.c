@@ -132,5 +132,5 @@ int main(void)
 {
 	test_one_cache();
 	test_threads();
-	return lt_test_done("test-stackpool");
+	return lt_test_done("decode/stackpool");
 }

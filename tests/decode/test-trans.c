@@ -210,5 +210,5 @@ int main(void)
 	test_errors();
 	test_line_ends();
 	test_builtin();
-	return lt_test_done("test-trans");
+	return lt_test_done("decode/trans");
 }

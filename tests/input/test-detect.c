@@ -3,7 +3,7 @@
  * test-detect.c - a file known by its first bytes (lt_input_detect()), and
  * a trace.dat through the input interface: the same info the reader gives.
  *
- *   test-input SAMPLE.dat
+ *   test-input-detect SAMPLE.dat
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
 	char cmd[128];
 
 	if (argc != 2 || !mkdtemp(dir)) {
-		fprintf(stderr, "usage: test-input SAMPLE.dat\n");
+		fprintf(stderr, "usage: test-input-detect SAMPLE.dat\n");
 		return 2;
 	}
 	detect("trace-cmd magic", file("a.dat", magic, sizeof(magic)), 0,
@@ -99,5 +99,5 @@ int main(int argc, char **argv)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		perror("rm");
-	return lt_test_done("test-input");
+	return lt_test_done("input/detect");
 }

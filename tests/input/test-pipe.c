@@ -30,5 +30,5 @@ int main(void)
 	CHECK_U64(lt_pipe_auto_threads(UINT64_MAX, true, 4), 4);
 	/* one core: one thread, however large */
 	CHECK_U64(lt_pipe_auto_threads(UINT64_MAX, false, 1), 1);
-	return lt_test_done("test-pipe");
+	return lt_test_done("input/pipe");
 }

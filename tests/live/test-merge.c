@@ -234,5 +234,5 @@ int main(int argc, char **argv)
 	}
 	for (i = 1; i < argc; i++)
 		one_trace(argv[i]);
-	return lt_test_done("test-live-merge");
+	return lt_test_done("live/merge");
 }

@@ -2,7 +2,7 @@
 /*
  * test-reader.c - the perf.data reader on files written by perf-build.h.
  *
- *   test-perf [--write-seeds DIR]
+ *   test-perf-reader [--write-seeds DIR]
  *
  * - one file with every record kind, read in file and pipe mode, in both
  *   byte orders, mapped and through a pipe: the same records each time;
@@ -1066,5 +1066,5 @@ int main(int argc, char **argv)
 	test_decode();
 	test_backwards();
 	test_random();
-	return lt_test_done("test-perf");
+	return lt_test_done("perf/reader");
 }

@@ -11,7 +11,7 @@
  * cmdlines, the clock and the CPU stats; the analyzer must count them.
  * A write to a full device (/dev/full) must fail with one line naming it.
  *
- * usage: test-dat [DIR]   (writes DIR/test-dat.dat; default: $TMPDIR or /tmp)
+ * usage: test-record-dat [DIR]   (writes DIR/test-dat.dat; default: $TMPDIR or /tmp)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -292,5 +292,5 @@ int main(int argc, char **argv)
 	if (!lt_test_failures)
 		printf("test-dat: %s written and read back: %zu events, 3 CPUs\n", path,
 		       NR_EVENTS);
-	return lt_test_done("test-dat");
+	return lt_test_done("record/dat");
 }

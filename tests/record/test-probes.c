@@ -213,5 +213,5 @@ int main(void)
 	test_sites();
 	test_lines();
 	test_sizing_and_groups();
-	return lt_test_done("test-probes");
+	return lt_test_done("record/probes");
 }

@@ -1317,5 +1317,5 @@ int main(void)
 	test_second_wakeup();
 	test_stat_from_switch_out();
 	test_live_windows();
-	return lt_test_done("test-replay");
+	return lt_test_done("replay/scripts");
 }

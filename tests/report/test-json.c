@@ -535,5 +535,5 @@ int main(void)
 	test_report_defaults();
 	test_report_hist();
 	test_report_errors();
-	return lt_test_done("test-json");
+	return lt_test_done("report/json");
 }

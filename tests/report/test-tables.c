@@ -781,5 +781,5 @@ int main(void)
 	test_text_damage_counts();
 	test_user_requested();
 	test_user_frames();
-	return lt_test_done("test-report");
+	return lt_test_done("report/tables");
 }

@@ -221,5 +221,5 @@ int main(void)
 {
 	test_recharged();
 	test_refused();
-	return lt_test_done("test-waits");
+	return lt_test_done("report/waits");
 }

@@ -167,7 +167,7 @@ int main(void)
 	if (!bid.len || !mkdtemp(dir)) {
 		fprintf(stderr, "test-usym: no build-id in the test binary: "
 			"the cache case is not checked\n");
-		return lt_test_done("test-usym");
+		return lt_test_done("symbols/usym");
 	}
 	{
 		char hex[41];
@@ -191,5 +191,5 @@ int main(void)
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
 		perror("rm");
-	return lt_test_done("test-usym");
+	return lt_test_done("symbols/usym");
 }

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # run-ksyms-test.sh TEST MKTRACE SAMPLE TMPDIR
 #
-# test-trace-ksyms on the zstd sample and on a zlib trace written here
+# test-tracedat-ksyms on the zstd sample and on a zlib trace written here
 # with 40,000 symbols (1.7 MB of kallsyms: the helper starts from 1 MB).
 set -e
 test=$1

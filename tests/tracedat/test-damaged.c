@@ -8,7 +8,7 @@
  * reads it.  The first error must have the expected code, a message that
  * starts with the file's path and says what is wrong.
  *
- *   test-trace-bad GEN_DIR
+ *   test-tracedat-damaged GEN_DIR
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: test-trace-bad GEN_DIR\n");
+		fprintf(stderr, "usage: test-tracedat-damaged GEN_DIR\n");
 		return 2;
 	}
 	gen_dir = argv[1];
@@ -353,5 +353,5 @@ int main(int argc, char **argv)
 		run_case(&cases[i], out);
 	test_not_files(out);
 	unlink(out);
-	return lt_test_done("test-trace-bad");
+	return lt_test_done("tracedat/damaged");
 }

@@ -216,5 +216,5 @@ int main(void)
 {
 	test_formats();
 	test_header_page();
-	return lt_test_done("test-trace-format");
+	return lt_test_done("tracedat/format");
 }

@@ -332,10 +332,10 @@ int main(int argc, char **argv)
 	struct lt_error err;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: test-trace-ksyms ZSTD.dat ZLIB.dat TMPDIR\n");
+		fprintf(stderr, "usage: test-tracedat-ksyms ZSTD.dat ZLIB.dat TMPDIR\n");
 		return 2;
 	}
-	snprintf(tmp, sizeof(tmp), "%s/test-trace-ksyms.dat", argv[3]);
+	snprintf(tmp, sizeof(tmp), "%s/test-ksyms.dat", argv[3]);
 	test_pieces();
 	test_order();
 	test_sample(argv[1], 0);
@@ -362,5 +362,5 @@ int main(int argc, char **argv)
 		lt_trace_close(t);
 	}
 	test_file(argv[2], argv[3]);
-	return lt_test_done("test-trace-ksyms");
+	return lt_test_done("tracedat/ksyms");
 }

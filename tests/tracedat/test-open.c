@@ -5,7 +5,7 @@
  * on the synthetic traces of tests/tracedat/data/ (*.trs) in every variant that
  * gen-traces.sh writes (v6/v7, both endians, 4/8-byte longs, zlib/zstd).
  *
- *   test-trace-open GEN_DIR
+ *   test-tracedat-open GEN_DIR
  */
 #include <stdlib.h>
 #include <string.h>
@@ -334,7 +334,7 @@ int main(int argc, char **argv)
 	unsigned int i;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: test-trace-open GEN_DIR\n");
+		fprintf(stderr, "usage: test-tracedat-open GEN_DIR\n");
 		return 2;
 	}
 	gen_dir = argv[1];
@@ -356,5 +356,5 @@ int main(int argc, char **argv)
 		test_multi(&variants[i]);
 	}
 	unsetenv("LT_WINDOW_BYTES");
-	return lt_test_done("test-trace-open");
+	return lt_test_done("tracedat/open");
 }

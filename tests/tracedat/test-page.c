@@ -431,5 +431,5 @@ int main(void)
 			}
 		}
 	}
-	return lt_test_done("test-trace-page");
+	return lt_test_done("tracedat/page");
 }

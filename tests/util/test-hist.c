@@ -92,5 +92,5 @@ int main(void)
 {
 	test_few_values();
 	test_spread();
-	return lt_test_done("test-hist");
+	return lt_test_done("util/hist");
 }

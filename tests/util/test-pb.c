@@ -134,5 +134,5 @@ int main(void)
 	test_lengths(197, l200, 2, l203, 2);
 	lt_test_case = "lengths of 3 bytes";
 	test_lengths(69996, l70000, 3, l70004, 3);
-	return lt_test_done("test-pb");
+	return lt_test_done("util/pb");
 }

@@ -81,5 +81,5 @@ int main(void)
 {
 	test_start_set();
 	test_start();
-	return lt_test_done("test-thread");
+	return lt_test_done("util/thread");
 }

@@ -81,5 +81,5 @@ int main(void)
 	test_utf8();
 	CHECK(setlocale(LC_CTYPE, "C") != NULL);
 	test_c_locale();
-	return lt_test_done("test-text");
+	return lt_test_done("view/text");
 }

@@ -298,5 +298,5 @@ int main(void)
 	test_timeline_one();
 	test_escape();
 	test_document();
-	return lt_test_done("test-html");
+	return lt_test_done("writers/html");
 }

@@ -337,7 +337,7 @@ def main():
             procs = [x for x in json.loads(p.stdout)['processes'] if x['reasons']]
             if procs:
                 check_trace(la, sys.argv[4], ['--pid', str(procs[0]['pid'])], tmp)
-    print('test-waits: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
+    print('writers/waits-sql: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 
 

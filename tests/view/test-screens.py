@@ -10,7 +10,7 @@ the keys: the process bar, the cursor, Tab, details, sort, filter,
 search, windows, help, sizes from 30x8 to 200x60, and a random walk of
 keys on every trace.  Errors: exit status and one line naming the file.
 
-usage: test-view.py LATENCY_VIEW LATENCY_ANALYZE SAMPLES_DIR DATA_DIR
+usage: test-screens.py LATENCY_VIEW LATENCY_ANALYZE SAMPLES_DIR DATA_DIR
 """
 import json
 import os
@@ -1153,7 +1153,7 @@ def check_keys_more():
                             .split("(")[1].split(")")[0])),
           "n after the last of %d bash: back to the first" % len(bashes), s[-1])
     # every key the help lists works: the table's keys, checked one by one
-    # in test-keys; here the help at any width lists F-keys too
+    # in view/keys; here the help at any width lists F-keys too
     h = "\n".join(screen(trace, "?", cols=80, lines=60))
     check(all(k in h for k in ("F1", "F3", "F4", "F6", "F10")), "F-keys in the help", h)
 
@@ -1368,6 +1368,6 @@ check_mouse()
 check_filters()
 check_terminal_more()
 if failures:
-    print("test-view: %d checks failed" % failures)
+    print("view/screens: %d checks failed" % failures)
     sys.exit(1)
-print("test-view: all checks passed")
+print("view/screens: all checks passed")
