@@ -268,7 +268,7 @@ static void run_case(const struct bad_case *c, const char *out)
 	lt_test_case = c->name;
 	snprintf(path, sizeof(path), "%s/%s.dat", gen_dir, c->file);
 	if (load_map(c->file) || !(buf = read_file(path, &len))) {
-		CHECK(!"no synthetic trace (run trace-gen)");
+		CHECK(!"no synthetic trace (built by the target tracedat-traces)");
 		return;
 	}
 	if (find_place(c->place, &off, &size)) {
