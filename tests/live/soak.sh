@@ -49,7 +49,7 @@
 set -u
 DURATION=${1:?usage: soak.sh DURATION [LATENCY_VIEW]}
 here=$(dirname "$0")
-LV=${2:-$here/../../build/analyzer/latency-view}
+LV=${2:-$here/../../build/analyzer/view/latency-view}
 EVERY=${SOAK_EVERY:-5}
 WINDOW=${SOAK_WINDOW:-30s}
 SLACK_KB=${SOAK_SLACK_KB:-4096}
