@@ -10,7 +10,10 @@ Fails, naming each offence, when a test
     folder of TESTS-DIR with a CMakeLists.txt;
   - is not labelled FOLDER;
   - has a label that is neither its folder nor one of the CROSS-LABELs
-    (the ones tests/README.md explains: what a user or CI selects by).
+    (what a user or CI selects by);
+
+and when the CROSS-LABELs are not exactly those of the table of labels
+in TESTS-DIR/README.md ("| label | selects |"), which explains them.
 
 Prints how many tests each folder and each cross label has.
 """
@@ -22,6 +25,22 @@ import subprocess
 import sys
 
 NAME = re.compile(r"^([a-z0-9-]+)/([a-z0-9][a-z0-9.-]*)$")
+
+
+def readme_labels(path):
+    """The labels of the README's table that starts "| label | selects |"."""
+    labels, inside = set(), False
+    with open(path) as f:
+        for line in f:
+            if line.startswith("| label | selects |"):
+                inside = True
+            elif inside:
+                m = re.match(r"^\| `([a-z0-9-]+)` \|", line)
+                if m:
+                    labels.add(m.group(1))
+                elif not line.startswith("|---"):
+                    break
+    return labels
 
 
 def main():
@@ -59,6 +78,12 @@ def main():
     print("folders: " + ", ".join("%s %d" % kv for kv in sorted(folders.items())))
     print("cross labels: " + ", ".join("%s %d" % (c, labels_used[c])
                                        for c in sorted(cross)))
+    documented = readme_labels(os.path.join(tests_dir, "README.md"))
+    for label in sorted(cross - documented):
+        fails.append("cross label %s is not in the table of tests/README.md" % label)
+    for label in sorted(documented - cross):
+        fails.append("tests/README.md explains a label %s that no test may have"
+                     % label)
     for f in fails:
         print("FAILED  " + f)
     if not tests:
