@@ -213,6 +213,12 @@ int cli_analysis_opt(const char *prog, int c, const char *val,
 	case CLI_OPT_NO_MAXTIME:
 		opts->honour_maxtime = false;
 		break;
+	case CLI_OPT_CHARGE_STOPPED:
+		opts->charge_stopped = true;
+		break;
+	case CLI_OPT_BUFFER:
+		opts->buffer = val;
+		break;
 	case CLI_OPT_TRANS:
 		ret = add_str(prog, val, &lists->trans, &opts->nr_trans_files,
 			      &opts->trans_files);
@@ -270,6 +276,8 @@ const char *cli_analysis_changed(const struct lt_options *o,
 	} opt[] = {
 		{ o->sleep_cutoff_ns != base->sleep_cutoff_ns, "--sleep-cutoff" },
 		{ o->honour_maxtime != base->honour_maxtime, "--no-maxtime" },
+		{ o->charge_stopped != base->charge_stopped, "--charge-stopped" },
+		{ o->buffer != base->buffer, "--buffer" },
 		{ o->kernel_threads != base->kernel_threads, "--kernel-threads" },
 		{ o->window_ns != base->window_ns, "--window" },
 		{ o->from_ns != base->from_ns, "--from" },
@@ -312,6 +320,8 @@ void cli_usage_accounting(FILE *out)
 "      --sleep-cutoff=DUR interruptible waits longer than DUR are user\n"
 "                         requested and not charged (default 5ms; 0 = keep all)\n"
 "      --no-maxtime       charge waits longer than their reason's maxtime too\n"
+"      --charge-stopped   charge the time tasks were stopped (by a signal, T,\n"
+"                         or for a tracer, t), as its own causes\n"
 "      --trans=FILE       add a translation table (latencytop.trans format);\n"
 "                         may be repeated, later tables override\n"
 "      --no-default-trans use only --trans tables\n"
@@ -320,7 +330,10 @@ void cli_usage_accounting(FILE *out)
 "                         perf's build-id cache, or this kernel's if it is\n"
 "                         the one recorded\n"
 "      --partial          on a damaged trace, report what was read before the\n"
-"                         damage (marked partial, exit status 5)\n", out);
+"                         damage (marked partial, exit status 5)\n"
+"      --buffer=NAME      a trace.dat's instance buffer to read ('' for the\n"
+"                         top level); by default the one with scheduler\n"
+"                         events, the top level when several have\n", out);
 }
 
 void cli_usage_tasks(FILE *out)

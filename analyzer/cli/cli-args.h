@@ -27,6 +27,8 @@ enum {
 	CLI_OPT_PARTIAL,
 	CLI_OPT_TID,
 	CLI_OPT_KALLSYMS,
+	CLI_OPT_CHARGE_STOPPED,
+	CLI_OPT_BUFFER,
 	CLI_OPT_OWN
 };
 
@@ -39,6 +41,8 @@ enum {
 	{ "kernel-threads",	no_argument,	   NULL, 'k' },		\
 	{ "sleep-cutoff",	required_argument, NULL, CLI_OPT_SLEEP_CUTOFF }, \
 	{ "no-maxtime",		no_argument,	   NULL, CLI_OPT_NO_MAXTIME }, \
+	{ "charge-stopped",	no_argument,	   NULL, CLI_OPT_CHARGE_STOPPED }, \
+	{ "buffer",		required_argument, NULL, CLI_OPT_BUFFER },	\
 	{ "trans",		required_argument, NULL, CLI_OPT_TRANS },	\
 	{ "no-default-trans",	no_argument,	   NULL, CLI_OPT_NO_DEFAULT_TRANS }, \
 	{ "partial",		no_argument,	   NULL, CLI_OPT_PARTIAL },	\

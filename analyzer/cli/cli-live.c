@@ -200,12 +200,28 @@ static void say_missing(const char *prog, struct lt_live *lv)
 	}
 }
 
+static const char *log_prog;
+static bool log_quiet;
+
+/* The recording library's notes: what it restored, what it could not do. */
+static void log_note(void *ctx, enum ltr_log_level level, const char *msg)
+{
+	(void)ctx;
+	if (level == LTR_LOG_INFO && log_quiet)
+		return;
+	fprintf(stderr, "%s: %s%s\n", log_prog,
+		level == LTR_LOG_WARN ? "warning: " : "", msg);
+}
+
 int cli_live_open(const char *prog, struct cli_live *l,
 		  const struct lt_options *opts, bool quiet,
 		  struct lt_live **out)
 {
 	struct lt_error err = { 0 };
 
+	log_prog = prog;
+	log_quiet = quiet;
+	ltr_set_log_fn(log_note, NULL);
 	l->cfg.opts = *opts;
 	if (lt_live_open(&l->cfg, out, &err) < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);

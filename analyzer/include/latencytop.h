@@ -96,6 +96,7 @@ enum lt_cause_kind {
 	LT_CAUSE_FUNCTION,	/* a kernel stack without translation: "[func]" */
 	LT_CAUSE_UNKNOWN,	/* no reason and no stack */
 	LT_CAUSE_SCHED,		/* runnable, waiting for a CPU */
+	LT_CAUSE_STOPPED,	/* stopped by a signal or for a tracer */
 	LT_CAUSE_NR
 };
 const char *lt_cause_kind_name(enum lt_cause_kind kind);
@@ -145,7 +146,8 @@ struct lt_wait {
 					   have been ("" when nothing is known) */
 	enum lt_cause_kind kind;
 	char state;			/* 'S', 'D', 'I' blocked, 'R' waiting
-					   for a CPU, '?' not known */
+					   for a CPU, 'T' stopped by a signal,
+					   't' for a tracer, '?' not known */
 	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
 	bool start_known, end_known;	/* else the trace did not show it */
 	const char *dropped;		/* NULL: charged; else why not, the
@@ -171,6 +173,7 @@ typedef int (*lt_wait_stack_fn)(void *ctx, const struct lt_wait_stack *s);
 struct lt_options {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
 	bool honour_maxtime;		/* drop waits longer than a reason's maxtime_us */
+	bool charge_stopped;		/* charge stopped tasks' waits (T, t) */
 	bool kernel_threads;		/* kernel threads in the global table too */
 	bool per_thread;		/* per-thread sections in text output */
 	bool stacks;			/* distinct stacks under each row in text output */
@@ -179,6 +182,9 @@ struct lt_options {
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
 	const char *kallsyms;		/* kernel symbols for a file that has
 					   none (perf.data); NULL: found */
+	const char *buffer;		/* a trace.dat's buffer to read: an
+					   instance's name, "" the top level;
+					   NULL: the one with scheduler events */
 	const char *const *trans_files;	/* extra translation tables, later override */
 	size_t nr_trans_files;
 	bool no_default_trans;		/* skip the built-in and system tables */
@@ -230,9 +236,11 @@ void lt_options_init(struct lt_options *opts);
  * The JSON schema written; within major version 1, minor versions only
  * add fields, and the reader takes "latencytop-report/1" and any 1.x.
  * 1.1 added each row's histogram and the trace's id (the keys of an
- * exact merge).
+ * exact merge); 1.2 the stopped waits, waits in states not known,
+ * waits charged at a lower bound, the buffer read and the CPUs whose
+ * data ends early.
  */
-#define LT_REPORT_SCHEMA "latencytop-report/1.1"
+#define LT_REPORT_SCHEMA "latencytop-report/1.2"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
@@ -358,6 +366,11 @@ struct lt_report_uncharged {
 	uint64_t count, total_ns, max_ns;
 };
 
+/* Time stopped (not charged unless asked): by a signal, for a tracer. */
+struct lt_report_stopped {
+	struct lt_report_uncharged signal, tracer;
+};
+
 struct lt_report_thread {
 	int tid;
 	const char *comm;		/* as of its process's as_of_ns */
@@ -365,6 +378,7 @@ struct lt_report_thread {
 	struct lt_report_row *rows;
 	size_t nr_rows;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 };
 
 struct lt_report_process {
@@ -379,6 +393,7 @@ struct lt_report_process {
 	struct lt_report_thread *threads;
 	size_t nr_threads;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 	/*
 	 * In a merged report: the trace it ran in (processes of different
 	 * traces stay apart), and the end of the range its names are as of
@@ -399,6 +414,7 @@ struct lt_report_command {
 	struct lt_report_row *rows;
 	size_t nr_rows;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -444,6 +460,13 @@ struct lt_report {
 	const char *format;		/* "trace-cmd", "perf" */
 	int file_version;		/* of that format */
 	const char *compression;
+	/*
+	 * The trace.dat's buffer read: NULL the top level (the only one, or
+	 * perf.data); else an instance's name.  @other_buffers names the
+	 * others holding scheduler events (", " between), or is NULL.
+	 */
+	const char *buffer;
+	const char *other_buffers;
 	const char *uname;
 	const char *clock;
 	int cpus;
@@ -456,6 +479,12 @@ struct lt_report {
 	int nr_lost_cpus;
 	/* trace-cmd's saved ring-buffer stats: overrun + dropped, -1 unknown */
 	const int64_t *overrun_per_cpu;	/* cpus entries */
+	/*
+	 * --partial: where each CPU's data ends early (the file cut short,
+	 * or a CPU's data damaged): 0 for a CPU read whole; NULL when none.
+	 * From there on that CPU is a gap of lost events to the end.
+	 */
+	const uint64_t *cpu_data_end;	/* cpus entries */
 	struct lt_report_source *sources;
 	size_t nr_sources;
 	struct lt_report_missing *missing;
@@ -470,6 +499,17 @@ struct lt_report {
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
 					   after a preemption or a fork */
+	/*
+	 * Waits for a CPU whose switch-in the trace lacks, charged up to
+	 * the last record that shows their CPU running something else: a
+	 * lower bound.
+	 */
+	uint64_t lower_bound, lower_bound_ns;
+	/* stops not charged (options.charge_stopped off): by a signal, for
+	   a tracer; waits in a state not known here, never charged */
+	uint64_t stopped_signal, stopped_signal_ns;
+	uint64_t stopped_tracer, stopped_tracer_ns;
+	uint64_t unknown_state, unknown_state_ns;
 	/*
 	 * Waits that a CPU's missing data may hide a part of: begun before
 	 * every CPU had data (@complete_from_ns: the oldest pages of some

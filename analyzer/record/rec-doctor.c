@@ -9,6 +9,9 @@
  * reading them.  The only write outside that instance writes
  * /proc/sys/kernel/ftrace_enabled's own value back to it, to see whether
  * trace-cmd record can run here.
+ *
+ * First it undoes what runs that were killed left (their journals, and
+ * instances of ours without one), and says what it restored.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +29,7 @@
 #include "rec.h"
 
 static int gaps;
+static int restored, not_restored;
 
 void rec_doctor_usage(FILE *out)
 {
@@ -51,6 +55,23 @@ static void line(const char *what, const char *status, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+}
+
+/* One line per change a killed run left, as it is undone. */
+static void note_restored(void *ctx, const char *owner, const char *what,
+			  const char *path, const char *value, int error)
+{
+	(void)ctx;
+	if (error) {
+		not_restored++;
+		line("leftovers", "FAILED", "%s left %s %s%s%s%s: %s", owner, what,
+		     path, value ? " \"" : "", value ? value : "",
+		     value ? "\"" : "", strerror(error));
+		return;
+	}
+	restored++;
+	line("leftovers", "restored", "%s left %s %s%s%s%s: undone", owner, what,
+	     path, value ? " \"" : "", value ? value : "", value ? "\"" : "");
 }
 
 static void more(const char *label, const char *text)
@@ -213,6 +234,7 @@ static void check_probes(void)
 int rec_doctor_main(int argc, char *argv[])
 {
 	const char *mounted = NULL;
+	char *mounted_dir;
 	struct ltr_session *s = NULL;
 	struct ltr_config cfg;
 	struct lt_error err;
@@ -231,8 +253,10 @@ int rec_doctor_main(int argc, char *argv[])
 	if (getenv("LT_TRACEFS") && *getenv("LT_TRACEFS")) {
 		mounted = getenv("LT_TRACEFS");
 		line("tracefs", "ok", "%s ($LT_TRACEFS)", mounted);
-	} else if ((mounted = tracefs_tracing_dir()) != NULL) {
-		line("tracefs", "ok", "mounted at %s", mounted);
+	} else if ((mounted_dir = ltr_tracefs_mounted()) != NULL) {
+		/* not libtracefs's tracefs_tracing_dir(): it would mount one */
+		line("tracefs", "ok", "mounted at %s", mounted_dir);
+		free(mounted_dir);
 	} else {
 		gap("tracefs", "missing", "not mounted",
 		    "latency-record mounts it for a recording (and unmounts it after), as root",
@@ -243,6 +267,17 @@ int rec_doctor_main(int argc, char *argv[])
 		    "nothing can be recorded or checked further", "sudo latency-record doctor");
 	else
 		line("permissions", "ok", "root");
+	if (geteuid() == 0) {
+		char *tracefs = ltr_tracefs_mounted();
+
+		ltr_restore_stale(tracefs, note_restored, NULL);
+		free(tracefs);
+		if (!restored && !not_restored)
+			line("leftovers", "ok", "nothing left by a run that was killed (%s)",
+			     ltr_journal_dir());
+		else if (not_restored)
+			gaps++;
+	}
 
 	ltr_config_init(&cfg);
 	if (ltr_session_open(&cfg, &s, &err)) {

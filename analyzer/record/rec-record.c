@@ -215,6 +215,8 @@ struct rec {
 	char **cmd;
 
 	struct lt_outfile out_file;	/* a temporary until the trace is complete */
+	struct ltr_journal *journal;	/* what to undo if we are killed */
+	long out_jid;
 	struct ltr_session *s;
 	struct ltr_stream *st;
 	struct ltr_meta *meta;
@@ -521,12 +523,14 @@ static int record(struct rec *r)
 	cfg.top_level = r->top_level;
 	cfg.buffer_kb = r->buffer_kb;
 	cfg.stacks = r->stacks;
+	cfg.journal = r->journal;
 	if (catch_signals() < 0)
 		return rec_fail(LT_E_INTERNAL, "pipe: %s", strerror(errno));
 	if (ltr_session_open(&cfg, &r->s, &err))
 		return rec_fail_err(&err);
 	decide_schedstats(r);
-	if (ltr_cpu_files_open(&r->sink, r->out, ltr_session_cpus(r->s), &err)) {
+	if (ltr_cpu_files_open(&r->sink, r->out, ltr_session_cpus(r->s),
+			       r->journal, &err)) {
 		status = rec_fail_err(&err);
 		goto out;
 	}
@@ -640,6 +644,8 @@ out:
 
 int rec_record_main(int argc, char *argv[])
 {
+	struct ltr_journal_file jf = { NULL, LTR_UNDO_UNLINK, 0, { 0 } };
+	struct lt_error err = { 0 };
 	struct rec r;
 	int status;
 
@@ -649,17 +655,30 @@ int rec_record_main(int argc, char *argv[])
 	if (status)
 		return status;
 	/*
-	 * The output first: a path that cannot be written fails before
+	 * The journal first: every change after it, this run's temporary
+	 * files too, is written there before it is made, and undone by the
+	 * next run if this one is killed (ltr.h).
+	 */
+	if (ltr_journal_open("latency-record", &r.journal, &err))
+		return rec_fail_err(&err);
+	/*
+	 * Then the output: a path that cannot be written fails before
 	 * tracefs is touched.  The trace goes to a temporary beside it,
 	 * renamed over it when complete: an older trace there stays as it
 	 * was if this one fails, and what is not a regular file (-o
 	 * /dev/null, a FIFO) is written as it is, never removed.
 	 */
-	if (lt_outfile_open(&r.out_file, r.out))
-		return rec_fail(LT_E_OUTPUT, "cannot write %s: %s", r.out,
-				strerror(errno));
-	status = record(&r);
+	jf.j = r.journal;
+	if (lt_outfile_open_hook(&r.out_file, r.out, ltr_journal_file_hook, &jf)) {
+		status = jf.err.code ? rec_fail_err(&jf.err) :
+			 rec_fail(LT_E_OUTPUT, "cannot write %s: %s", r.out,
+				  strerror(errno));
+	} else {
+		status = record(&r);
+	}
 	/* after a commit, nothing: else the temporary goes, only it */
 	lt_outfile_abort(&r.out_file, NULL);
+	ltr_journal_done(r.journal, jf.id);
+	ltr_journal_close(r.journal);
 	return status;
 }

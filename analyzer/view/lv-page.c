@@ -21,6 +21,7 @@ static const char *const kind_name[LT_CAUSE_NR] = {
 	[LT_CAUSE_FUNCTION] = "blocking function of its kernel stack",
 	[LT_CAUSE_UNKNOWN] = "no annotation and no stack",
 	[LT_CAUSE_SCHED] = "runnable, waiting for a CPU",
+	[LT_CAUSE_STOPPED] = "stopped, by a signal or for a tracer",
 };
 
 static const char *dur(char *buf, size_t len, uint64_t ns)

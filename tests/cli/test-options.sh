@@ -348,9 +348,14 @@ expect 0 '^Unknown reason +4\.0 ms ' -- "$LA" -k "$T"
 expect 0 '^=== Window 0: \+0 s \.\. \+1\.00 s ===$' -- "$LA" --window 1s "$T"
 
 # waits with no recorded end (this kernel drops some switch-ins): a wait
-# for cpu after a wakeup is counted apart from a whole wait
-expect 0 '"no_switch_in":18,"cpu_waits_no_switch_in":17,' -- \
+# for cpu after a wakeup is counted apart from a whole wait, and charged
+# up to its lower bound where the trace proves one (3 of the 17)
+expect 0 '"no_switch_in":15,"cpu_waits_no_switch_in":14,' -- \
 	"$LA" -q -f json "$DATA/../../samples/local-golden.dat"
+expect 0 '"charged_lower_bound":3,"charged_lower_bound_ns":3764783,' -- \
+	"$LA" -q -f json "$DATA/../../samples/local-golden.dat"
+expect 0 '^Bounded:  3 waits for cpu whose switch-in the trace lacks' -- \
+	"$LA" "$DATA/../../samples/local-golden.dat"
 
 # a report that cannot be written, however short: exit 2, never 0
 for fmt in text folded json; do

@@ -75,29 +75,43 @@ int main(void)
 		{ 0, LT_STATE_RUNNABLE }, { 0x800, LT_STATE_RUNNABLE },
 		{ 1, LT_STATE_SLEEP }, { 2, LT_STATE_BLOCKED },
 		{ 0x82, LT_STATE_BLOCKED },	/* D|K: TASK_KILLABLE */
-		{ 4, LT_STATE_OTHER }, { 0x40, LT_STATE_OTHER },
-		{ 0x200, LT_STATE_OTHER },
+		{ 4, LT_STATE_STOPPED }, { 8, LT_STATE_TRACED },
+		{ 0x88, LT_STATE_TRACED },	/* t|K: 4.9's TASK_TRACED */
+		{ 0x10, LT_STATE_DEAD }, { 0x20, LT_STATE_DEAD },
+		{ 0x40, LT_STATE_DEAD }, { 0x200, LT_STATE_OTHER },
+		{ 0x100, LT_STATE_OTHER },
 	};
 	/* 1 S, 2 D, 3 T, 4 t, 5 X, 6 Z, 7 P, 8 I: what the 4.14 traces hold */
 	static const struct want w_4_14[] = {
 		{ 0, LT_STATE_RUNNABLE }, { 0x1000, LT_STATE_RUNNABLE },
 		{ 1, LT_STATE_SLEEP }, { 2, LT_STATE_BLOCKED },
-		{ 3, LT_STATE_OTHER }, { 4, LT_STATE_OTHER },
-		{ 5, LT_STATE_OTHER }, { 6, LT_STATE_OTHER },
+		{ 3, LT_STATE_STOPPED }, { 4, LT_STATE_TRACED },
+		{ 5, LT_STATE_DEAD }, { 6, LT_STATE_DEAD },
 		{ 7, LT_STATE_OTHER }, { 8, LT_STATE_IDLE },
 		{ 9, LT_STATE_OTHER }, { 0x80, LT_STATE_OTHER },
 		{ UINT64_MAX & ~0x1000ull, LT_STATE_OTHER },
 	};
+	/* 4.14's with only the letters up to t and I: X and Z not known */
+	static const struct want w_4_14_short[] = {
+		{ 0, LT_STATE_RUNNABLE }, { 0x1000, LT_STATE_RUNNABLE },
+		{ 1, LT_STATE_SLEEP }, { 2, LT_STATE_BLOCKED },
+		{ 3, LT_STATE_STOPPED }, { 4, LT_STATE_TRACED },
+		{ 5, LT_STATE_OTHER }, { 6, LT_STATE_OTHER },
+		{ 7, LT_STATE_OTHER }, { 8, LT_STATE_IDLE },
+		{ 9, LT_STATE_OTHER }, { 0x80, LT_STATE_OTHER },
+	};
 	static const struct want w_6_12[] = {
 		{ 0, LT_STATE_RUNNABLE }, { 0x100, LT_STATE_RUNNABLE },
 		{ 1, LT_STATE_SLEEP }, { 2, LT_STATE_BLOCKED },
-		{ 4, LT_STATE_OTHER }, { 8, LT_STATE_OTHER },
-		{ 0x10, LT_STATE_OTHER }, { 0x80, LT_STATE_IDLE },
+		{ 4, LT_STATE_STOPPED }, { 8, LT_STATE_TRACED },
+		{ 0x10, LT_STATE_DEAD }, { 0x20, LT_STATE_DEAD },
+		{ 0x40, LT_STATE_OTHER }, { 0x80, LT_STATE_IDLE },
 	};
-	/* a format without letters: S = 1 and D = 2, as since 2.6 */
+	/* a format without letters: S = 1, D = 2, T = 4, t = 8, as since 2.6 */
 	static const struct want w_none[] = {
 		{ 0, LT_STATE_RUNNABLE }, { 1, LT_STATE_SLEEP },
-		{ 2, LT_STATE_BLOCKED }, { 8, LT_STATE_OTHER },
+		{ 2, LT_STATE_BLOCKED }, { 4, LT_STATE_STOPPED },
+		{ 8, LT_STATE_TRACED }, { 0x10, LT_STATE_OTHER },
 	};
 
 	check_states("4.9", fmt_4_9, false, w_4_9, N(w_4_9));
@@ -117,7 +131,7 @@ int main(void)
 		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "
 		     "{ 0x02, \"D\" }, { 0x04, \"T\" }, { 0x08, \"t\" }, { 0x80, \"I\" }) : "
 		     "\"R\", REC->prev_state & 0x1000UL ? \"+\" : \"\"", true,
-		     w_4_14, N(w_4_14));
+		     w_4_14_short, N(w_4_14_short));
 	/* a plain number for "+" but no "I": before 4.14, bits */
 	check_states("4.14 without I",
 		     "__print_flags(REC->prev_state & 255, \"|\", { 0x01, \"S\" }, "

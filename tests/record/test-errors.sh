@@ -196,13 +196,15 @@ for sig in TERM INT HUP; do
 done
 
 # --- the top level, clean runs: options/stacktrace, and the stack trigger ---------------
+# The project's lock held all along, and a lock of its own for the
+# recorder: between an unlock and the recorder's taking it, another user
+# of the project's lock (a test run in parallel) would get in first.
 for stacks in all switch; do
 	lock
 	tracefs_state "$tmp/before"
-	unlock
-	"$LR" -q --top-level --stacks=$stacks -a 2s --no-report -o "$tmp/top.dat" > /dev/null 2> "$tmp/err"
+	LT_LOCK=$tmp/top.lock "$LR" -q --top-level --stacks=$stacks -a 2s --no-report \
+		-o "$tmp/top.dat" > /dev/null 2> "$tmp/err" 9>&-
 	rc=$?
-	lock
 	tracefs_state "$tmp/after"
 	unlock
 	check "--top-level --stacks=$stacks: exit 0 ($rc$(head -n 1 "$tmp/err" | sed "s/^/: /"))" test "$rc" -eq 0

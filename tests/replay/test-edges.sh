@@ -40,7 +40,9 @@ t, d = r["trace"], r["dropped"]
 want("complete_from_ns", t["complete_from_ns"], 1000)
 want("lost_gaps", t["lost_gaps"], 1)
 want("lost_events", t["lost_events"], 130)
-want("before_complete", (d["before_complete"], d["before_complete_ns"]), (3, 100 + 50 + 990))
+# a's S wait and its wait for a CPU, a's preemption at 500, b's D wait
+want("before_complete", (d["before_complete"], d["before_complete_ns"]),
+     (4, 100 + 50 + 10 + 990))
 want("across_lost_events", (d["across_lost_events"], d["across_lost_events_ns"]),
      (3, 1000 + 100 + 500))
 want("discarded_after_lost_events", d["discarded_after_lost_events"], 1)

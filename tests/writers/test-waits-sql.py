@@ -173,7 +173,7 @@ def check_trace(la, trace, opts, tmp):
     for name in ('interruptible_over_cutoff', 'over_maxtime', 'before_complete',
                  'across_lost_events', 'cpu_waits_preempted_or_new',
                  'began_before_trace', 'unfinished', 'no_switch_in',
-                 'discarded_after_lost_events'):
+                 'discarded_after_lost_events', 'stopped', 'unknown_state'):
         c, ns = got.get(name, (0, 0))
         if c != d[name] or (name + '_ns' in d and ns != d[name + '_ns']):
             fail('%s: dropped %s: sql %d (%d ns), report %d (%s ns)'
@@ -191,6 +191,14 @@ def check_trace(la, trace, opts, tmp):
     got = rows_of(db, "dropped = 'interruptible_over_cutoff' AND state != 'I' "
                   "AND pid IN (SELECT pid FROM waits WHERE kernel_thread = 0)", 'pid')
     same(what + ': user requested', got, want)
+    # a process's stops, by a signal (T) and for a tracer (t)
+    want = collections.defaultdict(lambda: [0, 0, 0])
+    for proc in r['processes']:
+        for how, state in (('signal', 'T'), ('tracer', 't')):
+            u = proc.get('stopped', {}).get(how, {})
+            if u.get('count'):
+                add(want, (proc['pid'], state), u['count'], u['total_ns'], u['max_ns'])
+    same(what + ': stopped', rows_of(db, "dropped = 'stopped'", 'pid, state'), want)
 
     # stacks: every id known, its translation the cause charged to it
     orphans = sql(db, 'SELECT COUNT(*) FROM waits w LEFT JOIN stacks s ON '
@@ -232,11 +240,18 @@ def check_trace(la, trace, opts, tmp):
 
 
 # overwritten.trs's waits, by hand (its comment): (tid, state, start,
-# end, dropped), times in ns as recorded (no offset)
+# end, dropped), times in ns as recorded (no offset).  Every off-CPU
+# interval is one (BRIEF rule 9): a's preemption at 500 too, and the
+# waits for a CPU of 99, 98 and 97, woken (their first events) and never
+# run before the end.
 BY_HAND = [
     (42, 'S', '100', '200', 'before_complete'),
     (42, 'R', '200', '250', 'before_complete'),
+    (42, 'R', '500', '510', 'before_complete'),
     (43, 'D', '510', '1500', 'before_complete'),
+    (99, 'R', '1000', '', 'unfinished'),
+    (98, 'R', '3000', '', 'unfinished'),
+    (97, 'R', '4000', '', 'unfinished'),
     (42, 'D', '1100', '1300', ''),
     (42, 'R', '1300', '1400', ''),
     (43, 'R', '1500', '1600', ''),

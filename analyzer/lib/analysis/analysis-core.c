@@ -421,6 +421,7 @@ int lt_analysis_init(struct lt_analysis *a, struct lt_input *in,
 		return -1;
 	ro.sleep_cutoff_ns = opts->sleep_cutoff_ns;
 	ro.honour_maxtime = opts->honour_maxtime;
+	ro.charge_stopped = opts->charge_stopped;
 	ro.window_ns = window_ns;
 	ro.from_ns = opts->from_ns;
 	ro.to_ns = opts->to_ns;
@@ -471,6 +472,9 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	r->compression = copy(priv, info->compression, "none");
 	r->uname = copy(priv, info->uname, "");
 	r->clock = copy(priv, info->clock, "");
+	r->buffer = info->buffer ? copy(priv, info->buffer, "") : NULL;
+	r->other_buffers = info->other_buffers ?
+			   copy(priv, info->other_buffers, "") : NULL;
 	r->cpus = info->cpus;
 	r->start_ns = st->first_ts;
 	r->end_ns = st->last_ts;
@@ -487,6 +491,19 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 			       st->nr_cpus_lost * sizeof(*l));
 			r->lost_per_cpu = l;
 			r->nr_lost_cpus = st->nr_cpus_lost;
+		}
+	}
+	/* --partial: the CPUs whose data ends early, and where */
+	if (st->nr_cpu_data_end > 0 && info->cpus > 0 && info->cpus <= 65536) {
+		uint64_t *e = lt_report_alloc(priv, info->cpus, sizeof(*e));
+
+		if (e) {
+			for (int cpu = 0; cpu < st->nr_cpu_data_end &&
+					  cpu < info->cpus; cpu++)
+				if (st->cpu_data_end[cpu])
+					e[cpu] = st->cpu_data_end[cpu] < st->first_ts ?
+						 st->first_ts : st->cpu_data_end[cpu];
+			r->cpu_data_end = e;
 		}
 	}
 	if (info->cpus > 0 && info->cpus <= 65536) {
@@ -508,6 +525,14 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	r->cpu_waits_no_switch_in = st->cpu_waits_no_switch_in;
 	r->cpu_waits_unwoken = st->cpu_waits_unwoken;
 	r->cpu_waits_unwoken_ns = st->cpu_waits_unwoken_ns;
+	r->lower_bound = st->lower_bound;
+	r->lower_bound_ns = st->lower_bound_ns;
+	r->stopped_signal = st->stopped[0];
+	r->stopped_signal_ns = st->stopped_ns[0];
+	r->stopped_tracer = st->stopped[1];
+	r->stopped_tracer_ns = st->stopped_ns[1];
+	r->unknown_state = st->unknown_state;
+	r->unknown_state_ns = st->unknown_state_ns;
 	r->complete_from_ns = st->complete_from > st->first_ts ?
 			      st->complete_from : st->first_ts;
 	r->lost_gaps = st->gaps;

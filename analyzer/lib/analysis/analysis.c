@@ -236,8 +236,10 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 	priv->pub.options = *opts;
 
 	/* a helper thread for the input, on a second core */
+	memset(&oo, 0, sizeof(oo));
 	oo.helper = opts->threads != 1 && lt_thread_usable_cpus() > 1;
 	oo.kallsyms = opts->kallsyms;
+	oo.buffer = opts->buffer;
 	if (lt_input_open(&a->in, path, kind, &oo, err) < 0)
 		goto fail;
 	ret = lt_analysis_init(core, a->in, &priv->replay, opts, opts->window_ns,

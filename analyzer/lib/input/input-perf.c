@@ -84,6 +84,14 @@ static int pf_open(struct lt_input *in, const char *path,
 		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
 		return -1;
 	}
+	/* a perf.data has one stream of samples */
+	if (o->buffer) {
+		lt_error_set(err, LT_E_USAGE, "%s: --buffer: a perf.data has no "
+			     "buffers to choose from (trace.dat instances only)",
+			     path);
+		free(p);
+		return -1;
+	}
 	if (lt_perf_open(&p->perf, path, NULL, err) < 0) {
 		free(p);
 		return -1;

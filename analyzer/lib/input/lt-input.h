@@ -39,6 +39,13 @@ struct lt_input_info {
 	const char *uname;	/* "" if not recorded */
 	const char *clock;	/* "" if not recorded */
 	int cpus;
+	/*
+	 * A trace.dat's buffer read: NULL for the top level, else an
+	 * instance's name; the others with scheduler events (", " between),
+	 * or NULL.
+	 */
+	const char *buffer;
+	const char *other_buffers;
 };
 
 /* How to read the events, for one run. */
@@ -74,6 +81,9 @@ struct lt_input_open {
 				   symbols decompressed beside the parse) */
 	const char *kallsyms;	/* kernel symbols from this file, for inputs
 				   that carry none (perf.data); NULL: find them */
+	const char *buffer;	/* a trace.dat's buffer: an instance's name,
+				   "" the top level; NULL: the one with
+				   scheduler events (the top level first) */
 };
 
 /*

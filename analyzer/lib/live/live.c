@@ -59,6 +59,8 @@ struct lt_live {
 	uint64_t step_ns, window_ns;
 	bool stopped, finished, restored;
 	struct lt_outfile out;		/* --save's trace.dat */
+	struct ltr_journal *journal;	/* undone by the next run, if killed */
+	long out_jid;
 	struct ltr_cpu_files spill;	/* every page read, with an output */
 	uint64_t *lost_per_cpu;		/* the stats' copy */
 	uint64_t reader_cpu_ns;		/* the readers', once they are gone */
@@ -205,6 +207,7 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 	rc.stacks = lv->cfg.stacks;
 	/* watermarks are CLOCK_MONOTONIC: the events' stamps must be too */
 	rc.clock = "mono";
+	rc.journal = lv->journal;
 	if (ltr_session_open(&rc, &lv->s, err))
 		return -1;
 	if (lv->cfg.schedstats && ltr_session_schedstats_off(lv->s))
@@ -214,7 +217,7 @@ static int start_tracing(struct lt_live *lv, struct lt_error *err)
 		return -1;
 	if (lv->cfg.output &&
 	    ltr_cpu_files_open(&lv->spill, lv->cfg.output,
-			       ltr_session_cpus(lv->s), err))
+			       ltr_session_cpus(lv->s), lv->journal, err))
 		return -1;
 	so.pages = pages_in;
 	so.ctx = lv;
@@ -255,13 +258,24 @@ int lt_live_open(const struct lt_live_config *cfg, struct lt_live **out,
 		lv->step_ns = lv->window_ns;
 	/* the live replay has no end: a range from its start means nothing */
 	lv->opts.from_ns = lv->opts.to_ns = -1;
+	/* every change from here on is journaled before it is made */
+	if (ltr_journal_open(cfg->program ? cfg->program : "latency-analyze --live",
+			     &lv->journal, err))
+		goto fail;
 	/* a temporary beside the output until the trace.dat is complete */
 	if (cfg->output) {
-		if (lt_outfile_open(&lv->out, cfg->output)) {
-			lt_error_set(err, LT_E_IO, "cannot write %s: %s",
-				     cfg->output, strerror(errno));
+		struct ltr_journal_file jf = { lv->journal, LTR_UNDO_UNLINK, 0, { 0 } };
+
+		if (lt_outfile_open_hook(&lv->out, cfg->output,
+					 ltr_journal_file_hook, &jf)) {
+			if (jf.err.code)
+				*err = jf.err;
+			else
+				lt_error_set(err, LT_E_IO, "cannot write %s: %s",
+					     cfg->output, strerror(errno));
 			goto fail;
 		}
+		lv->out_jid = jf.id;
 	}
 	if (start_tracing(lv, err) < 0 || open_formats(lv, err) < 0)
 		goto fail;
@@ -497,6 +511,8 @@ void lt_live_close(struct lt_live *lv)
 	ltr_cpu_files_close(&lv->spill);
 	/* a trace.dat never finished is no trace.dat: its temporary goes */
 	lt_outfile_abort(&lv->out, NULL);
+	ltr_journal_done(lv->journal, lv->out_jid);
+	ltr_journal_close(lv->journal);
 	free(lv->lost_per_cpu);
 	free(lv);
 }

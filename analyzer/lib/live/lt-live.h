@@ -55,6 +55,7 @@ struct lt_live_config {
 	bool schedstats;	/* kernel.sched_schedstats on while it runs */
 	unsigned int poll_ms;	/* readers' longest sleep (0: 100 ms) */
 	size_t queue_limit;	/* bytes of pages waiting (0: 64 MB) */
+	const char *program;	/* its journal's owner (0: latency-analyze --live) */
 };
 
 void lt_live_config_init(struct lt_live_config *cfg);

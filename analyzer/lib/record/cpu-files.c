@@ -20,8 +20,9 @@
 #include "record-local.h"
 
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
-		       struct lt_error *err)
+		       struct ltr_journal *j, struct lt_error *err)
 {
+	struct ltr_journal_file jf = { j, LTR_UNDO_RMTREE, 0, { 0 } };
 	int i;
 
 	f->cpus = cpus;
@@ -33,7 +34,14 @@ int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
 	}
 	for (i = 0; i < cpus; i++)
 		f->fds[i] = -1;
-	f->dir = lt_outfile_scratch_dir(out);
+	/* journaled before it is made: a kill leaves none of it */
+	f->dir = lt_outfile_scratch_dir_hook(out, ltr_journal_file_hook, &jf);
+	f->journal = j;
+	f->dir_id = jf.id;
+	if (!f->dir && jf.err.code) {
+		*err = jf.err;
+		return -1;
+	}
 	if (!f->dir) {
 		lt_error_set(err, LT_E_OUTPUT, "cannot make a directory for %s's per-CPU pages: %s",
 			      out, strerror(errno));
@@ -86,6 +94,8 @@ void ltr_cpu_files_close(struct ltr_cpu_files *f)
 	f->paths = NULL;
 	if (f->dir)
 		lt_outfile_scratch_remove(f->dir);
+	ltr_journal_done(f->journal, f->dir_id);
+	f->dir_id = 0;
 	free(f->dir);
 	f->dir = NULL;
 }

@@ -46,6 +46,77 @@ void ltr_set_log_fn(ltr_log_fn fn, void *ctx);
 /* The lock the project's tracefs users share (tests/golden/record-lib.sh). */
 #define LTR_LOCK_PATH	"/tmp/lt-tracefs.lock"
 
+/*
+ * Where tracefs is mounted, from /proc/self/mounts (malloc'd), or NULL:
+ * what libtracefs's tracefs_tracing_dir() finds, without the mount it
+ * makes silently when there is none.
+ */
+char *ltr_tracefs_mounted(void);
+
+/* ---- journal: every change, on disk before it is made ------------------ */
+
+/*
+ * Where the journals are ($LT_JOURNAL_DIR overrides): cleared by a reboot,
+ * as what they undo is.
+ */
+#define LTR_JOURNAL_DIR	"/run/latencytop"
+
+/* How a change is undone. */
+enum ltr_undo {
+	LTR_UNDO_WRITE,		/* write VALUE back into PATH */
+	LTR_UNDO_APPEND,	/* append VALUE to PATH (dynamic_events) */
+	LTR_UNDO_RMDIR,		/* remove the directory PATH (an instance) */
+	LTR_UNDO_UMOUNT,	/* unmount PATH (a tracefs we mounted) */
+	LTR_UNDO_UNLINK,	/* remove the file PATH (a temporary) */
+	LTR_UNDO_RMTREE,	/* remove PATH and the files in it (scratch) */
+};
+
+/*
+ * A run's journal (journal.c): opened before the first change, each
+ * change added (an id) before it is made and done with once undone (or
+ * meant to stay), closed (the file removed) at the end.  A run that is
+ * killed leaves it, and the next run, or latency-record doctor, replays
+ * it: whatever tool wrote it.  NULL journals are allowed (nothing kept).
+ */
+struct ltr_journal;
+const char *ltr_journal_dir(void);
+int ltr_journal_open(const char *program, struct ltr_journal **out,
+		     struct lt_error *err);
+long ltr_journal_add(struct ltr_journal *j, enum ltr_undo kind,
+		     const char *path, const char *value, struct lt_error *err);
+void ltr_journal_done(struct ltr_journal *j, long id);
+void ltr_journal_close(struct ltr_journal *j);
+/*
+ * An lt_outfile_hook (lt-outfile.h) journaling a temporary file or
+ * directory before it is made: @ctx is a struct ltr_journal_file, whose
+ * id is then the entry's (done with once the temporary is gone).
+ */
+struct ltr_journal_file {
+	struct ltr_journal *j;
+	enum ltr_undo kind;	/* LTR_UNDO_UNLINK or LTR_UNDO_RMTREE */
+	long id;
+	struct lt_error err;
+};
+int ltr_journal_file_hook(void *ctx, const char *path);
+
+/* Carry out one undo: 0, or -1 with errno (what is gone already is 0). */
+int ltr_undo(enum ltr_undo kind, const char *path, const char *value);
+/*
+ * Undo what every run that is gone left in its journal, newest change
+ * first; @note (may be NULL) hears of each (@error: 0, or the errno of
+ * the failure).  How many were undone.
+ */
+typedef void (*ltr_journal_note_fn)(void *ctx, const char *owner,
+				    const char *what, const char *path,
+				    const char *value, int error);
+int ltr_journal_replay_stale(ltr_journal_note_fn note, void *ctx);
+/*
+ * The same, and the instances of ours in @tracefs (NULL: none looked
+ * at) whose run is gone and left no journal (an older version's): what
+ * every session does first, and latency-record doctor.  How many.
+ */
+int ltr_restore_stale(const char *tracefs, ltr_journal_note_fn note, void *ctx);
+
 /* ---- session: set-up and restore -------------------------------------- */
 
 enum ltr_stacks {
@@ -64,6 +135,8 @@ struct ltr_config {
 	enum ltr_stacks stacks;
 	bool schedstats;		/* switch kernel.sched_schedstats on, and back */
 	const char *clock;		/* trace_clock ("mono"); NULL: as it is */
+	struct ltr_journal *journal;	/* the run's; NULL: the session's own */
+	const char *program;		/* its journal's owner; NULL: latency-record */
 };
 
 void ltr_config_init(struct ltr_config *cfg);
@@ -273,6 +346,8 @@ int ltr_probe_lines(const struct ltr_probe_site *site, unsigned int maxactive,
 struct ltr_cpu_files {
 	int cpus;
 	char *dir;		/* private, beside the output (lt-outfile.h) */
+	struct ltr_journal *journal;
+	long dir_id;		/* the journal's entry that removes it */
 	int *fds;		/* the trace.dat writer reads them back */
 	char **paths;
 	atomic_int error;	/* errno of the first write that failed */
@@ -281,10 +356,11 @@ struct ltr_cpu_files {
 
 /*
  * Create cpu0 .. cpuN-1 in a new private directory beside @out (under
- * $TMPDIR where @out is not a regular file): 0, or -1 with @err.
+ * $TMPDIR where @out is not a regular file), journaled in @j (may be
+ * NULL) before it is made: 0, or -1 with @err.
  */
 int ltr_cpu_files_open(struct ltr_cpu_files *f, const char *out, int cpus,
-		       struct lt_error *err);
+		       struct ltr_journal *j, struct lt_error *err);
 /*
  * Append @cpu's pages to the files @files (an ltr_cpu_files: the stream's
  * pages callback as it is), from that CPU's reader thread: 0, or the

@@ -86,6 +86,8 @@ struct ltr_probes {
 	struct ltr_probe_site sites[NR_SITES];
 	unsigned int threads;	/* tasks alive, for maxactive */
 	bool tracefs_bug_noted;
+	struct ltr_journal *journal;	/* a mount, an install cut short */
+	long mount_id;		/* tracefs mounted by us: unmounted at the end */
 };
 
 static int nomem(struct lt_error *err)
@@ -328,14 +330,17 @@ static int find_tracefs(struct ltr_probes *p, struct lt_error *err)
 {
 	char path[4096];
 	struct stat st;
-	bool mounted;
 
-	/* mounted if need be, and left mounted: the probes outlive us */
-	p->tracefs = ltr_tracefs_find(NULL, true, &mounted, err);
+	if (ltr_journal_open("latency-record probes", &p->journal, err))
+		return -1;
+	ltr_restore_stale(NULL, NULL, NULL);
+	/* mounted if need be, and unmounted at the end: the probes stay */
+	p->tracefs = ltr_tracefs_find(NULL, p->journal, &p->mount_id, err);
 	if (!p->tracefs)
 		return -1;
-	if (mounted)
-		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s", p->tracefs);
+	if (p->mount_id)
+		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s (unmounted at the end)",
+			p->tracefs);
 	if (access(p->tracefs, R_OK | X_OK) < 0) {
 		lt_error_set(err, errno == ENOENT ? LT_E_NO_TRACEFS : LT_E_PERM,
 			      "cannot read %s: %s%s", p->tracefs, strerror(errno),
@@ -461,6 +466,13 @@ void ltr_probes_free(struct ltr_probes *p)
 {
 	if (!p)
 		return;
+	if (p->mount_id) {
+		if (ltr_undo(LTR_UNDO_UMOUNT, p->tracefs, NULL) < 0)
+			ltr_log(LTR_LOG_WARN, "cannot unmount %s: %s", p->tracefs,
+				strerror(errno));
+		ltr_journal_done(p->journal, p->mount_id);
+	}
+	ltr_journal_close(p->journal);
 	free(p->tracefs);
 	free(p);
 }
@@ -499,13 +511,36 @@ static void last_error(struct ltr_probe_site *site, int e)
 	free(log);
 }
 
-/* Remove one probe point (@event on @symbol) and keep the others. */
+/* The line that removes one probe point (@event on @symbol), the others kept. */
+static void remove_line(char *line, size_t len, const char *event,
+			const char *symbol)
+{
+	snprintf(line, len, "-:" SYSTEM "/%s %s", event, symbol);
+}
+
 static int remove_point(const char *event, const char *symbol)
 {
 	char line[512];
 
-	snprintf(line, sizeof(line), "-:" SYSTEM "/%s %s", event, symbol);
+	remove_line(line, sizeof(line), event, symbol);
 	return tracefs_instance_file_append(NULL, "kprobe_events", line) < 0 ? -1 : 0;
+}
+
+/*
+ * Journal the removal of a point before it is made: an install killed
+ * half way is undone by the next run (the points that were made whole
+ * are then done with: they are meant to stay).  The id, 0 without a
+ * journal, or -1 with @err.
+ */
+static long journal_point(struct ltr_probes *p, const char *event,
+			  const char *symbol, struct lt_error *err)
+{
+	char line[512], path[4096];
+
+	remove_line(line, sizeof(line), event, symbol);
+	return ltr_journal_add(p->journal, LTR_UNDO_APPEND,
+			       file_in(p, "kprobe_events", path, sizeof(path)),
+			       line, err);
 }
 
 static int create_restore(struct ltr_probes *p, struct ltr_probe_site *s,
@@ -577,6 +612,7 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 {
 	const char *groups = o->groups ? o->groups : "default";
 	unsigned int made = 0, wanted = 0;
+	long jr, js;
 	int lock, ret = 0;
 	size_t i;
 
@@ -609,10 +645,18 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 		}
 		maxactive = o->maxactive ? o->maxactive :
 			    ltr_probe_maxactive(s, p->threads);
+		jr = journal_point(p, EV_RESTORE, s->symbol, err);
+		js = jr < 0 ? -1 : journal_point(p, EV_SET, s->symbol, err);
+		if (js < 0) {
+			ret = -1;
+			break;
+		}
 		if (create_restore(p, s, maxactive) < 0) {
 			e = errno;
 			last_error(s, e);
 			s->state = LTR_PROBE_SKIPPED;
+			ltr_journal_done(p->journal, js);
+			ltr_journal_done(p->journal, jr);
 			if (e == EACCES || e == EPERM) {
 				lt_error_set(err, LT_E_PERM,
 					      "cannot write %s/kprobe_events: %s (latency-record needs root)",
@@ -626,11 +670,16 @@ int ltr_probes_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 			last_error(s, errno);
 			remove_point(EV_RESTORE, s->symbol);
 			s->state = LTR_PROBE_SKIPPED;
+			ltr_journal_done(p->journal, js);
+			ltr_journal_done(p->journal, jr);
 			continue;
 		}
 		s->state = LTR_PROBE_INSTALLED;
 		s->maxactive = maxactive;
 		made++;
+		/* whole: meant to stay */
+		ltr_journal_done(p->journal, js);
+		ltr_journal_done(p->journal, jr);
 	}
 	if (!ret && !made && wanted) {
 		lt_error_set(err, LT_E_UNSUPPORTED,

@@ -40,10 +40,12 @@ char *ltr_path_join(const char *dir, const char *name);
 
 /*
  * The tracing directory (malloc'd): @want, else $LT_TRACEFS, else the
- * mounted tracefs, mounted on /sys/kernel/tracing first if @mount_it
- * (*mounted then true).  libtracefs is set to use it.  NULL with @err.
+ * mounted tracefs; with @mount_id, one mounted on /sys/kernel/tracing
+ * if none is, journaled in @j first (*@mount_id: its journal id, -1
+ * without a journal; 0 when nothing was mounted).  libtracefs is set to
+ * use it.  NULL with @err.
  */
-char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
+char *ltr_tracefs_find(const char *want, struct ltr_journal *j, long *mount_id,
 		       struct lt_error *err);
 
 /* What a failed open or write of a tracefs file means, as an error code. */

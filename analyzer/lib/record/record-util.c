@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * util.c - errors, notes, the shared lock and file helpers of the
+ * record-util.c - notes, the shared lock and file helpers of the
  * recording library (ltr.h, record-local.h).
  */
 #include <errno.h>
@@ -9,11 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <tracefs.h>
 
 #include "record-local.h"
 
@@ -205,50 +202,3 @@ enum lt_errcode ltr_errno_code(int e)
 	}
 }
 
-char *ltr_tracefs_find(const char *want, bool mount_it, bool *mounted,
-		       struct lt_error *err)
-{
-	static const char default_dir[] = "/sys/kernel/tracing";
-	const char *env = getenv("LT_TRACEFS");
-	const char *dir = want;
-	char *copy;
-
-	*mounted = false;
-	if (!dir && env && *env)
-		dir = env;
-	if (dir) {
-		/* a directory of the caller's: libtracefs is to use it too */
-		if (tracefs_set_tracing_dir((char *)dir) < 0) {
-			lt_error_set(err, LT_E_NOMEM, "out of memory");
-			return NULL;
-		}
-	} else {
-		/*
-		 * tracefs_tracing_dir() keeps what it found;
-		 * tracefs_tracing_dir_is_mounted() hands out a copy that
-		 * must not be freed (a leak per call), so it is not used.
-		 */
-		dir = tracefs_tracing_dir();
-		if (!dir && mount_it) {
-			if (mount("nodev", default_dir, "tracefs", 0, NULL) < 0) {
-				lt_error_set(err, errno == EPERM || errno == EACCES ?
-					      LT_E_PERM : LT_E_NO_TRACEFS,
-					      "tracefs is not mounted and cannot be mounted on %s: %s (mount -t tracefs nodev %s, as root)",
-					      default_dir, strerror(errno), default_dir);
-				return NULL;
-			}
-			*mounted = true;
-			dir = tracefs_tracing_dir();
-		}
-		if (!dir) {
-			lt_error_set(err, LT_E_NO_TRACEFS,
-				      "tracefs is not mounted (mount -t tracefs nodev %s)",
-				      default_dir);
-			return NULL;
-		}
-	}
-	copy = strdup(dir);
-	if (!copy)
-		lt_error_set(err, LT_E_NOMEM, "out of memory");
-	return copy;
-}

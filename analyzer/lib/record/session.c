@@ -10,8 +10,10 @@
  * tracing there.
  *
  * Every change outside the instance (and the instance itself) is pushed
- * on a journal as "write this back" before it is made; restore pops the
- * journal, newest first, and tries every entry even when one fails:
+ * on a journal as "write this back" before it is made, in memory and on
+ * disk (journal.c: a run killed by SIGKILL is undone by the next);
+ * restore pops it, newest first, and tries every entry even when one
+ * fails:
  *
  *   open:   [umount tracefs] [rmdir instance | release lock]
  *   start:  tracing_on, buffer_size_kb, schedstats, each event's enable,
@@ -35,6 +37,8 @@
 
 #define SCHEDSTATS_PATH "/proc/sys/kernel/sched_schedstats"
 #define INSTANCE_PREFIX "latency-record."
+/* live mode's (lt-live.h), left too by an older run killed before journals */
+#define LIVE_PREFIX "latencytop-live."
 /* a blocking switch: TASK_INTERRUPTIBLE (S) or TASK_UNINTERRUPTIBLE (D) */
 #define STACK_TRIGGER "stacktrace if prev_state & 3"
 
@@ -84,12 +88,11 @@ static const struct want wanted[] = {
 
 #define NR_WANTED LTR_ARRAY_SIZE(wanted)
 
-enum undo_kind { UNDO_WRITE, UNDO_RMDIR, UNDO_UMOUNT };
-
 struct undo {
-	enum undo_kind kind;
+	enum ltr_undo kind;
 	char *path;
 	char *value;
+	long jid;		/* in the journal on disk */
 };
 
 struct ltr_session {
@@ -107,6 +110,8 @@ struct ltr_session {
 	struct ltr_event events[NR_WANTED];
 	struct undo *undo;
 	size_t nr_undo, cap_undo;
+	struct ltr_journal *journal;
+	bool own_journal;
 };
 
 void ltr_config_init(struct ltr_config *cfg)
@@ -151,7 +156,7 @@ unsigned int ltr_buffer_kb_default(enum ltr_stacks stacks, int cpus)
 
 /* ---- the journal -------------------------------------------------------- */
 
-static int push_undo(struct ltr_session *s, enum undo_kind kind,
+static int push_undo(struct ltr_session *s, enum ltr_undo kind,
 		     const char *path, const char *value, struct lt_error *err)
 {
 	struct undo *u;
@@ -174,6 +179,13 @@ static int push_undo(struct ltr_session *s, enum undo_kind kind,
 		free(u->value);
 		goto nomem;
 	}
+	/* on disk before the change is made */
+	u->jid = ltr_journal_add(s->journal, kind, path, value, err);
+	if (u->jid < 0) {
+		free(u->path);
+		free(u->value);
+		return -1;
+	}
 	s->nr_undo++;
 	return 0;
 nomem:
@@ -184,6 +196,7 @@ nomem:
 static void pop_undo(struct ltr_session *s)
 {
 	s->nr_undo--;
+	ltr_journal_done(s->journal, s->undo[s->nr_undo].jid);
 	free(s->undo[s->nr_undo].path);
 	free(s->undo[s->nr_undo].value);
 }
@@ -230,7 +243,7 @@ static int set_file(struct ltr_session *s, const char *rel, const char *value,
 				      strerror(errno));
 			goto out;
 		}
-		if (push_undo(s, UNDO_WRITE, path, was, err))
+		if (push_undo(s, LTR_UNDO_WRITE, path, was, err))
 			goto out;
 	}
 	if (ltr_write_file(path, value) < 0) {
@@ -295,19 +308,24 @@ static int count_cpus(const char *dir)
 static int find_tracefs(struct ltr_session *s, struct lt_error *err)
 {
 	struct stat st;
-	bool mounted;
 	char *events;
+	long mount_id;
 	int r;
 
-	s->tracefs = ltr_tracefs_find(s->cfg.tracefs_dir, true, &mounted, err);
+	s->tracefs = ltr_tracefs_find(s->cfg.tracefs_dir, s->journal, &mount_id,
+				      err);
 	if (!s->tracefs)
 		return -1;
-	if (mounted) {
-		/* unmounted at the end */
+	if (mount_id) {
+		/* unmounted at the end (journaled before it was mounted) */
 		ltr_log(LTR_LOG_INFO, "mounted tracefs on %s (unmounted at the end)",
 			s->tracefs);
-		if (push_undo(s, UNDO_UMOUNT, s->tracefs, NULL, err))
+		if (push_undo(s, LTR_UNDO_UMOUNT, s->tracefs, NULL, err)) {
+			umount(s->tracefs);
+			ltr_journal_done(s->journal, mount_id);
 			return -1;
+		}
+		ltr_journal_done(s->journal, mount_id);
 	}
 	if (access(s->tracefs, R_OK | X_OK) < 0) {
 		lt_error_set(err, errno == ENOENT ? LT_E_NO_TRACEFS : LT_E_PERM,
@@ -338,35 +356,75 @@ static int find_tracefs(struct ltr_session *s, struct lt_error *err)
 	return 0;
 }
 
-/* Instances left by a latency-record that was killed (SIGKILL, a crash). */
-static void remove_stale_instances(const struct ltr_session *s)
+/*
+ * What a killed run of ours left, told through the log: a warning, as
+ * the user should know a run was killed, and what it had changed.
+ */
+static void note_undone(void *ctx, const char *owner, const char *what,
+			const char *path, const char *value, int error)
 {
-	char *dir = ltr_path_join(s->tracefs, "instances");
+	(void)ctx;
+	if (error)
+		ltr_log(LTR_LOG_WARN, "cannot undo what %s left (%s %s): %s",
+			owner, what, path, strerror(error));
+	else
+		ltr_log(LTR_LOG_WARN, "restored what %s left: %s %s%s%s%s", owner,
+			what, path, value ? " \"" : "", value ? value : "",
+			value ? "\"" : "");
+}
+
+/*
+ * Instances of a run that is gone and left no journal (one of an older
+ * version, killed): named with its pid, which no process has now.
+ */
+static int remove_stale_instances(const char *tracefs, ltr_journal_note_fn note,
+				  void *ctx)
+{
+	static const char *const prefixes[] = { INSTANCE_PREFIX, LIVE_PREFIX };
+	char *dir = ltr_path_join(tracefs, "instances");
 	struct dirent *de;
+	int removed = 0;
+	size_t i;
 	DIR *d;
 
 	if (!dir)
-		return;
+		return 0;
 	d = opendir(dir);
 	while (d && (de = readdir(d)) != NULL) {
 		char *end, *path;
-		long pid;
+		long pid = 0;
 
-		if (strncmp(de->d_name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
-			continue;
-		pid = strtol(de->d_name + strlen(INSTANCE_PREFIX), &end, 10);
-		if (*end || pid <= 0 || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+		for (i = 0; i < LTR_ARRAY_SIZE(prefixes); i++)
+			if (!strncmp(de->d_name, prefixes[i], strlen(prefixes[i]))) {
+				pid = strtol(de->d_name + strlen(prefixes[i]), &end, 10);
+				break;
+			}
+		if (pid <= 0 || *end || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		path = ltr_path_join(dir, de->d_name);
-		if (path && rmdir(path) == 0)
-			ltr_log(LTR_LOG_INFO,
-				"removed instance %s, left by a latency-record that was killed",
-				de->d_name);
+		if (path) {
+			int r = ltr_undo(LTR_UNDO_RMDIR, path, NULL);
+
+			if (note)
+				note(ctx, "a run that is gone", "rmdir", path, NULL,
+				     r < 0 ? errno : 0);
+			removed += r == 0;
+		}
 		free(path);
 	}
 	if (d)
 		closedir(d);
 	free(dir);
+	return removed;
+}
+
+int ltr_restore_stale(const char *tracefs, ltr_journal_note_fn note, void *ctx)
+{
+	int n = ltr_journal_replay_stale(note, ctx);
+
+	if (tracefs)
+		n += remove_stale_instances(tracefs, note, ctx);
+	return n;
 }
 
 /* Someone else tracing in the top-level instance: what, or NULL. */
@@ -438,10 +496,22 @@ static int open_instance(struct ltr_session *s, struct lt_error *err)
 			      s->tracefs, n);
 		return -1;
 	}
+	/* journaled before it exists: a kill in between leaves nothing */
+	if (asprintf(&dir, "%s/instances/%s", s->tracefs, n) < 0)
+		dir = NULL;
+	if (!dir || push_undo(s, LTR_UNDO_RMDIR, dir, NULL, err)) {
+		if (!dir)
+			lt_error_set(err, LT_E_NOMEM, "out of memory");
+		free(dir);
+		return -1;
+	}
+	free(dir);
 	errno = 0;
 	s->inst = tracefs_instance_create(n);
 	if (!s->inst || !tracefs_instance_is_new(s->inst)) {
 		e = errno ? errno : EEXIST;
+		/* not ours: nothing to remove */
+		pop_undo(s);
 		tracefs_instance_free(s->inst);
 		s->inst = NULL;
 		if (e == EACCES || e == EPERM) {
@@ -464,10 +534,6 @@ static int open_instance(struct ltr_session *s, struct lt_error *err)
 		return -1;
 	}
 	s->dir = dir;
-	if (push_undo(s, UNDO_RMDIR, dir, NULL, err)) {
-		tracefs_instance_destroy(s->inst);
-		return -1;
-	}
 	return 0;
 }
 
@@ -529,12 +595,21 @@ int ltr_session_open(const struct ltr_config *cfg, struct ltr_session **out,
 	}
 	s->cfg = *cfg;
 	s->lock_fd = -1;
+	s->journal = cfg->journal;
+	if (!s->journal) {
+		if (ltr_journal_open(cfg->program ? cfg->program : "latency-record",
+				     &s->journal, err))
+			goto fail;
+		s->own_journal = true;
+	}
+	/* what a run that was killed left: before anything is looked at */
+	ltr_restore_stale(NULL, note_undone, NULL);
 	if (find_tracefs(s, err))
 		goto fail;
+	remove_stale_instances(s->tracefs, note_undone, NULL);
 	if (s->cfg.top_level) {
 		r = 1;
 	} else {
-		remove_stale_instances(s);
 		r = open_instance(s, err);
 		if (r < 0)
 			goto fail;
@@ -668,14 +743,15 @@ static int enable_stacks(struct ltr_session *s, struct lt_error *err)
 			return -1;
 		}
 		for (i = 0; i < LTR_ARRAY_SIZE(triggers); i++) {
-			if (ltr_write_file(path, triggers[i]) < 0)
-				continue;
 			/* removed before the instance goes, and in the top level */
 			snprintf(undo, sizeof(undo), "!%s", triggers[i]);
-			if (push_undo(s, UNDO_WRITE, path, undo, err)) {
-				ltr_write_file(path, undo);
+			if (push_undo(s, LTR_UNDO_WRITE, path, undo, err)) {
 				free(path);
 				return -1;
+			}
+			if (ltr_write_file(path, triggers[i]) < 0) {
+				pop_undo(s);
+				continue;
 			}
 			free(path);
 			s->stacks_on = true;
@@ -769,7 +845,7 @@ int ltr_session_start(struct ltr_session *s, struct lt_error *err)
 	    set_clock(s, err) || set_buffer(s, err))
 		return -1;
 	if (s->cfg.schedstats && ltr_session_schedstats_off(s)) {
-		if (push_undo(s, UNDO_WRITE, SCHEDSTATS_PATH, "0", err))
+		if (push_undo(s, LTR_UNDO_WRITE, SCHEDSTATS_PATH, "0", err))
 			return -1;
 		if (ltr_write_file(SCHEDSTATS_PATH, "1") < 0) {
 			ltr_log(LTR_LOG_WARN, "cannot switch %s on: %s",
@@ -798,31 +874,6 @@ int ltr_session_stop(struct ltr_session *s, struct lt_error *err)
 
 /* ---- restore ------------------------------------------------------------ */
 
-static int undo_one(const struct undo *u)
-{
-	int tries;
-
-	switch (u->kind) {
-	case UNDO_WRITE:
-		return ltr_write_file(u->path, u->value);
-	case UNDO_RMDIR:
-		/* EBUSY while a reader of ours still closes its files */
-		for (tries = 0; tries < 50; tries++) {
-			struct timespec ts = { 0, 20 * 1000 * 1000 };
-
-			if (rmdir(u->path) == 0 || errno == ENOENT)
-				return 0;
-			if (errno != EBUSY)
-				return -1;
-			nanosleep(&ts, NULL);
-		}
-		return -1;
-	case UNDO_UMOUNT:
-		return umount(u->path);
-	}
-	return -1;
-}
-
 int ltr_session_restore(struct ltr_session *s, struct lt_error *err)
 {
 	int ret = 0;
@@ -832,9 +883,9 @@ int ltr_session_restore(struct ltr_session *s, struct lt_error *err)
 	while (s->nr_undo) {
 		struct undo *u = &s->undo[s->nr_undo - 1];
 
-		if (undo_one(u) < 0 && !ret) {
+		if (ltr_undo(u->kind, u->path, u->value) < 0 && !ret) {
 			ret = -1;
-			if (u->kind == UNDO_WRITE)
+			if (u->kind == LTR_UNDO_WRITE)
 				lt_error_set(err, ltr_errno_code(errno),
 					      "cannot restore %s to \"%s\": %s",
 					      u->path, u->value, strerror(errno));
@@ -863,6 +914,8 @@ void ltr_session_close(struct ltr_session *s)
 	if (!s)
 		return;
 	ltr_session_restore(s, &err);
+	if (s->own_journal)
+		ltr_journal_close(s->journal);
 	free(s->undo);
 	free(s->tracefs);
 	free(s->dir);

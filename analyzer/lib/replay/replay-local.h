@@ -30,6 +30,8 @@ _Static_assert(MAX_STACKS < STACK_CAUSE && MAX_CAUSES < STACK_CAUSE,
 
 #define CAUSE_UNKNOWN_TEXT	"Unknown reason"
 #define CAUSE_SCHED_TEXT	"Scheduler: waiting for cpu"
+#define CAUSE_STOPPED_TEXT	"Stopped by a signal"
+#define CAUSE_TRACED_TEXT	"Stopped by a tracer"
 
 /* Grow a vector to hold one more element; -1 past @max or on ENOMEM. */
 int lt_rp_grow(void **vec, uint32_t nr, uint32_t *cap, size_t elem,
@@ -75,12 +77,21 @@ static inline bool lt_rp_across_gap(const struct lt_replay *rp,
 
 /* One wait, ready to be charged. */
 struct wait {
-	enum lt_task_state state;	/* SLEEP, BLOCKED, or RUNNABLE (cpu) */
+	enum lt_task_state state;	/* SLEEP, BLOCKED, IDLE, STOPPED,
+					   TRACED, OTHER, or RUNNABLE (cpu) */
 	uint64_t start, end;
 	uint32_t cause;			/* 0: derive from stack */
 	uint32_t path, stack, maxtime_us;
 	bool provisional;
+	bool lower_bound;		/* end: the last record before the
+					   missing switch-in (a lower bound) */
 };
+
+/* A stopped task's state: by a signal (T) or for a tracer (t). */
+static inline bool lt_rp_stopped(enum lt_task_state state)
+{
+	return state == LT_STATE_STOPPED || state == LT_STATE_TRACED;
+}
 
 /* Interning: UINT32_MAX (rp->err set) on failure. */
 uint32_t lt_rp_cause(struct lt_replay *rp, enum lt_cause_kind kind,
@@ -112,7 +123,7 @@ int lt_rp_note_sleep(struct lt_replay *rp, uint32_t task, enum lt_wait_drop drop
 /* Charging: 0, or -1 with rp->err set. */
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
-		    uint64_t end);
+		    uint64_t end, bool lower_bound);
 void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 		      enum lt_task_state state, uint64_t start, uint64_t end);
 /* --window: fails, saying what would do, if a wait fell past the last. */

@@ -31,6 +31,7 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 		[LT_CAUSE_FUNCTION] = "function",
 		[LT_CAUSE_UNKNOWN] = "unknown",
 		[LT_CAUSE_SCHED] = "scheduler",
+		[LT_CAUSE_STOPPED] = "stopped",
 	};
 
 	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";

@@ -453,6 +453,13 @@ static void add_uncharged(struct lt_report_uncharged *d,
 		d->max_ns = s->max_ns;
 }
 
+static void add_stopped(struct lt_report_stopped *d,
+			const struct lt_report_stopped *s)
+{
+	add_uncharged(&d->signal, &s->signal);
+	add_uncharged(&d->tracer, &s->tracer);
+}
+
 struct thread_ref {
 	const struct lt_report_thread *t;
 	uint64_t as_of;
@@ -521,6 +528,7 @@ static int merge_threads(struct merger *m, const struct proc_ref *g, size_t n,
 			if (newer(refs[k].as_of, s->comm, name->as_of, name->t->comm))
 				name = &refs[k];
 			add_uncharged(&th->user_requested, &s->user_requested);
+			add_stopped(&th->stopped, &s->stopped);
 			for (x = 0; x < s->nr_rows; x++)
 				rows[nrows++] = &s->rows[x];
 		}
@@ -561,6 +569,7 @@ static int merge_process(struct merger *m, const struct proc_ref *g, size_t n,
 		if (g[i].as_of > dst->as_of_ns)
 			dst->as_of_ns = g[i].as_of;
 		add_uncharged(&dst->user_requested, &g[i].p->user_requested);
+		add_stopped(&dst->stopped, &g[i].p->stopped);
 	}
 	dst->pid = g[0].p->pid;
 	dst->comm = dup(m, name->p->comm);
@@ -676,6 +685,7 @@ static int make_commands(struct merger *m, struct lt_report_view *v)
 		for (k = i, nrows = 0; k < j; k++) {
 			cmd->processes++;
 			add_uncharged(&cmd->user_requested, &ps[k]->user_requested);
+			add_stopped(&cmd->stopped, &ps[k]->stopped);
 			for (x = 0; x < ps[k]->nr_rows; x++)
 				rows[nrows++] = &ps[k]->rows[x];
 		}
@@ -908,6 +918,14 @@ static const size_t dropped_fields[] = {
 	offsetof(struct lt_report, dropped_gap),
 	offsetof(struct lt_report, dropped_gap_ns),
 	offsetof(struct lt_report, discarded_lost),
+	offsetof(struct lt_report, lower_bound),
+	offsetof(struct lt_report, lower_bound_ns),
+	offsetof(struct lt_report, stopped_signal),
+	offsetof(struct lt_report, stopped_signal_ns),
+	offsetof(struct lt_report, stopped_tracer),
+	offsetof(struct lt_report, stopped_tracer_ns),
+	offsetof(struct lt_report, unknown_state),
+	offsetof(struct lt_report, unknown_state_ns),
 	offsetof(struct lt_report, resync),
 	offsetof(struct lt_report, unmatched_restore),
 	offsetof(struct lt_report, inconsistent),
@@ -1016,6 +1034,15 @@ static int same_accounting(const struct lt_report *const *in,
 				     lt_format_duration(va, sizeof(va), a->sleep_cutoff_ns));
 			return -1;
 		}
+		if (a->charge_stopped != b->charge_stopped) {
+			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --charge-stopped, "
+				     "%s %s it: reports of different accounting "
+				     "options do not merge", name_of(in[i], names, i),
+				     b->charge_stopped ? "with" : "without",
+				     name_of(in[0], names, 0),
+				     a->charge_stopped ? "with" : "without");
+			return -1;
+		}
 		if (a->honour_maxtime != b->honour_maxtime ||
 		    a->kernel_threads != b->kernel_threads) {
 			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --%s, %s %s it: "
@@ -1112,6 +1139,7 @@ int lt_report_merge_as(const struct lt_report *const *in,
 	r->options.sort = m.sort;
 	r->options.sleep_cutoff_ns = in[0]->options.sleep_cutoff_ns;
 	r->options.honour_maxtime = in[0]->options.honour_maxtime;
+	r->options.charge_stopped = in[0]->options.charge_stopped;
 	r->options.kernel_threads = in[0]->options.kernel_threads;
 	r->schema = LT_REPORT_SCHEMA;
 	r->saved = true;	/* made from reports: options cannot change it */

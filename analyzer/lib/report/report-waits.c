@@ -229,6 +229,10 @@ static char state_letter(uint8_t state)
 		return 'I';
 	case LT_STATE_RUNNABLE:
 		return 'R';
+	case LT_STATE_STOPPED:
+		return 'T';
+	case LT_STATE_TRACED:
+		return 't';
 	default:
 		return '?';
 	}

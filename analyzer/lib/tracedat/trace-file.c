@@ -228,6 +228,90 @@ static void set_clock_from(struct lt_trace *t, const char *text)
 	free(clock);
 }
 
+/* Room for one more buffer; the top level's is [0], made first. */
+static struct trace_buffer *new_buffer(struct lt_trace *t,
+				       struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int n = t->nr_buffers ? t->nr_buffers + 1 : 2;
+
+	b = realloc(t->buffers, n * sizeof(*b));
+	if (!b) {
+		nomem(t, err, "buffers");
+		return NULL;
+	}
+	t->buffers = b;
+	if (!t->nr_buffers) {
+		memset(&b[0], 0, sizeof(b[0]));
+		t->nr_buffers = 1;
+	}
+	memset(&b[t->nr_buffers], 0, sizeof(*b));
+	return &b[t->nr_buffers++];
+}
+
+/*
+ * A v7 CPU table of @cpus entries (cpu u32, offset u64, size u64) at @r
+ * into @b, validated as far as it can be without reading the data.
+ */
+static int read_cpu_table(struct lt_trace *t, struct lt_error *err,
+			  struct rd *r, uint32_t cpus, struct trace_buffer *b)
+{
+	const unsigned char *p;
+	uint32_t i;
+
+	if (cpus > LT_MAX_CPUS)
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
+	if ((uint64_t)cpus * 20 > r->len - r->pos)
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"CPU table of %u CPUs does not fit in the option",
+					cpus);
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return nomem(t, err, "CPU table");
+	for (i = 0, p = r->p + r->pos; i < cpus; i++, p += 20) {
+		b->cpus[i].cpu = (int)get32(p, t->swap);
+		b->cpus[i].off = get64(p + 4, t->swap);
+		b->cpus[i].size = get64(p + 12, t->swap);
+		if ((uint32_t)b->cpus[i].cpu >= LT_MAX_CPUS)
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+						"CPU id %u is over the limit of %u",
+						(uint32_t)b->cpus[i].cpu, LT_MAX_CPUS);
+	}
+	b->nr_cpus = cpus;
+	return 0;
+}
+
+/*
+ * An instance's BUFFER option, past its offset and name: kept.  v7 says
+ * where each CPU's data is here; v6 at @off, read when it is chosen.
+ */
+static int add_instance(struct lt_trace *t, struct lt_error *err,
+			struct rd *o, uint64_t off, const char *name)
+{
+	struct trace_buffer *b = new_buffer(t, err);
+	const char *clock;
+	uint32_t page_size, cpus;
+
+	if (!b)
+		return -1;
+	b->off = off;
+	b->name = strdup(name);
+	if (!b->name)
+		return nomem(t, err, "buffers");
+	if (t->info.version < 7)
+		return 0;
+	if (lt_trace_rd_str(t, err, o, "trace clock", &clock, NULL) ||
+	    lt_trace_rd_u32(t, err, o, "buffer page size", &page_size) ||
+	    lt_trace_rd_u32(t, err, o, "buffer CPU count", &cpus) ||
+	    read_cpu_table(t, err, o, cpus, b))
+		return -1;
+	b->page_size = page_size;
+	b->ready = true;
+	return 0;
+}
+
 /* CPU table of a v7 BUFFER option: validate it and keep where it is. */
 static int opt_buffer(struct lt_trace *t, struct lt_error *err,
 		      struct rd *r, uint16_t id, uint32_t size,
@@ -244,12 +328,15 @@ static int opt_buffer(struct lt_trace *t, struct lt_error *err,
 	    lt_trace_rd_str(t, err, &o, "instance name", &name, NULL))
 		return -1;
 	if (*name) {
-		/* Another instance: counted, not read. */
+		/* Another instance: kept, read if chosen */
 		if (++t->info.nr_buffers > LT_MAX_BUFFERS)
 			return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
 						"more than %u instance buffers",
 						LT_MAX_BUFFERS);
-		return 0;
+		/* latency (text) data: nothing to replay */
+		if (id == OPT_BUFFER_TEXT)
+			return 0;
+		return add_instance(t, err, &o, off, name);
 	}
 	if (t->info.version < 7)
 		return 0;
@@ -685,6 +772,184 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
+/* ---- instance buffers ------------------------------------------------ */
+
+unsigned int lt_trace_nr_buffers(const struct lt_trace *t)
+{
+	return t->nr_buffers ? t->nr_buffers : 1;
+}
+
+const char *lt_trace_buffer_name(const struct lt_trace *t, unsigned int i)
+{
+	return i < t->nr_buffers && t->buffers[i].name ? t->buffers[i].name : "";
+}
+
+/*
+ * A v6 instance's CPU table, at its offset: a tag ("options  ", its
+ * options, then "flyrecord") and the file's CPU count of (offset, size).
+ * Its options (its own ring-buffer stats) are not used.
+ */
+static int prepare_v6(struct lt_trace *t, struct lt_error *err,
+		      struct trace_buffer *b)
+{
+	uint32_t cpus = t->buffers[0].nr_cpus, i, size;
+	const unsigned char *tag;
+	uint16_t id;
+	struct rd r;
+
+	if (b->off >= t->size)
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "buffer %s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     b->name, (unsigned long long)b->off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, b->off, t->size - b->off, "instance buffer");
+	if (lt_trace_rd_bytes(t, err, &r, "data type tag", 10, &tag))
+		return -1;
+	if (!memcmp(tag, "options  ", 10)) {
+		for (;;) {
+			if (lt_trace_rd_u16(t, err, &r, "option id", &id))
+				return -1;
+			if (id == OPT_DONE)
+				break;
+			if (lt_trace_rd_u32(t, err, &r, "option size", &size))
+				return -1;
+			if (size > r.len - r.pos)
+				return lt_trace_rd_need(t, err, &r, size, "option");
+			r.pos += size;
+		}
+		if (lt_trace_rd_bytes(t, err, &r, "data type tag", 10, &tag))
+			return -1;
+	}
+	if (memcmp(tag, "flyrecord", 10)) {
+		r.pos -= 10;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"expected \"flyrecord\" (buffer %s)", b->name);
+	}
+	if ((uint64_t)cpus * 16 > r.len - r.pos)
+		return lt_trace_rd_need(t, err, &r, (uint64_t)cpus * 16, "CPU table");
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return nomem(t, err, "CPU table");
+	for (i = 0; i < cpus; i++) {
+		b->cpus[i].cpu = (int)i;
+		b->cpus[i].off = get64(r.p + r.pos, t->swap);
+		b->cpus[i].size = get64(r.p + r.pos + 8, t->swap);
+		r.pos += 16;
+	}
+	b->nr_cpus = cpus;
+	b->plain = true;
+	b->ready = true;
+	return 0;
+}
+
+/* A v7 instance's section: a BUFFER one, compressed or not. */
+static int check_v7(struct lt_trace *t, struct lt_error *err,
+		    struct trace_buffer *b)
+{
+	uint16_t id, flags;
+	uint64_t size;
+	uint32_t ps = b->page_size;
+	struct rd r;
+
+	if (b->off >= t->size)
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "buffer %s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     b->name, (unsigned long long)b->off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, b->off, t->size - b->off, "instance buffer");
+	if (lt_trace_read_section_header(t, err, &r, &id, &flags, &size))
+		return -1;
+	if (id != OPT_BUFFER) {
+		r.pos = 0;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"section id is %u, expected %u (BUFFER)",
+					id, OPT_BUFFER);
+	}
+	if ((flags & SEC_FL_COMPRESS) && t->file_comp == LT_COMP_NONE) {
+		r.pos = 0;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"compressed CPU data in a file without compression");
+	}
+	b->plain = !(flags & SEC_FL_COMPRESS);
+	if (ps < LT_MIN_PAGE_SIZE || ps > LT_MAX_PAGE_SIZE || (ps & (ps - 1)))
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "buffer %s: page size %u is not a power of two in 4 KiB..1 MiB",
+				     b->name, ps);
+	return 0;
+}
+
+int lt_trace_use_buffer(struct lt_trace *t, unsigned int i,
+			struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int k;
+	int max_cpu = -1;
+	struct rd r;
+
+	if (i >= t->nr_buffers)
+		return i ? lt_trace_fail(t, err, LT_E_USAGE, "no buffer %u", i) : 0;
+	b = &t->buffers[i];
+	if (!b->ready && prepare_v6(t, err, b) < 0)
+		return -1;
+	if (i && t->info.version >= 7 && check_v7(t, err, b) < 0)
+		return -1;
+	for (k = 0; k < t->nr_streams; k++)
+		lt_trace_stream_free(t, &t->streams[k]);
+	free(t->streams);
+	free(t->heap);
+	t->streams = NULL;
+	t->heap = NULL;
+	t->nr_streams = 0;
+	t->data_total = 0;
+	t->heap_len = 0;
+	t->nr_primed = 0;
+	t->last = -1;
+	t->cur_buffer = 0;
+	t->comp = b->plain ? LT_COMP_NONE : t->file_comp;
+	t->page_size = b->page_size ? b->page_size : t->buffers[0].page_size;
+	t->info.page_size = t->page_size;
+	if (alloc_streams(t, err, b->nr_cpus))
+		return -1;
+	lt_trace_rd_file(t, &r, b->off, 0, "instance buffer");
+	for (k = 0; k < b->nr_cpus; k++) {
+		if (add_stream(t, err, &r, b->cpus[k].cpu, b->cpus[k].off,
+			       b->cpus[k].size))
+			return -1;
+		if (b->cpus[k].cpu > max_cpu)
+			max_cpu = b->cpus[k].cpu;
+	}
+	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	for (k = 1; k < t->nr_streams; k++)
+		if (t->streams[k].cpu == t->streams[k - 1].cpu)
+			return lt_trace_fail(t, err, LT_E_CORRUPT,
+					     "buffer %s: CPU %d is listed twice",
+					     b->name, t->streams[k].cpu);
+	/* v6 keeps a slot per CPU, with or without data */
+	t->info.cpus = t->info.version < 7 ? (int)b->nr_cpus : max_cpu + 1;
+	t->cur_buffer = i;
+	return 0;
+}
+
+int lt_trace_buffer_has(struct lt_trace *t, unsigned int i, const bool *ids,
+			unsigned int nr, struct lt_error *err)
+{
+	struct lt_record rec;
+	struct lt_error skip;
+	int ret, found = 0;
+
+	if (lt_trace_use_buffer(t, i, err) < 0)
+		return -1;
+	/* damage stops a CPU only: the others may still have them */
+	while ((ret = lt_trace_next(t, &rec, &skip)) != 0) {
+		if (ret > 0 && rec.kind == LT_REC_EVENT && rec.id < nr &&
+		    ids[rec.id]) {
+			found = 1;
+			break;
+		}
+	}
+	return lt_trace_use_buffer(t, i, err) < 0 ? -1 : found;
+}
+
 /* ---- v7 metadata sections -------------------------------------------- */
 
 static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
@@ -827,6 +1092,35 @@ static int read_v6(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	return read_flyrecord_v6(t, err, r, cpus);
 }
 
+/* The top level's CPU data as buffer [0], to come back to. */
+static int keep_top_buffer(struct lt_trace *t, struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int i;
+
+	if (!t->nr_buffers) {
+		t->buffers = calloc(1, sizeof(*t->buffers));
+		if (!t->buffers)
+			return nomem(t, err, "buffers");
+		t->nr_buffers = 1;
+	}
+	b = &t->buffers[0];
+	b->name = strdup("");
+	b->cpus = calloc(t->nr_streams ? t->nr_streams : 1, sizeof(*b->cpus));
+	if (!b->name || !b->cpus)
+		return nomem(t, err, "buffers");
+	for (i = 0; i < t->nr_streams; i++) {
+		b->cpus[i].cpu = t->streams[i].cpu;
+		b->cpus[i].off = t->streams[i].data_off;
+		b->cpus[i].size = t->streams[i].data_size;
+	}
+	b->nr_cpus = t->nr_streams;
+	b->page_size = t->page_size;
+	b->plain = t->comp == LT_COMP_NONE;
+	b->ready = true;
+	return 0;
+}
+
 static int read_file(struct lt_trace *t, struct lt_error *err)
 {
 	struct v7_sections sec;
@@ -906,6 +1200,7 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 					"compression \"%.32s\" is not supported (only zstd and zlib)",
 					s);
 	}
+	t->file_comp = t->comp;
 	t->compression = strdup(s);
 	if (!t->compression)
 		return nomem(t, err, "header");
@@ -929,6 +1224,8 @@ out:
 		return -1;
 	if (!t->commit_size)
 		return lt_trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	if (keep_top_buffer(t, err) < 0)
+		return -1;
 	return lt_trace_finish_event_formats(t, err);
 }
 
@@ -1025,6 +1322,11 @@ void lt_trace_close(struct lt_trace *t)
 	for (i = 0; i < t->nr_streams; i++)
 		lt_trace_stream_free(t, &t->streams[i]);
 	free(t->streams);
+	for (i = 0; i < t->nr_buffers; i++) {
+		free(t->buffers[i].name);
+		free(t->buffers[i].cpus);
+	}
+	free(t->buffers);
 	lt_trace_stream_free_kept(t);
 	free(t->heap);
 	lt_trace_decomp_free_ctxs(t);

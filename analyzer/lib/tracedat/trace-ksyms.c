@@ -618,6 +618,9 @@ int64_t lt_trace_cpu_overrun(const struct lt_trace *t, int cpu)
 	unsigned int i;
 	int64_t sum;
 
+	/* the stats saved are the top level's: an instance's are not known */
+	if (t->cur_buffer)
+		return -1;
 	for (i = 0; i < t->nr_stats; i++) {
 		if (t->stats[i].cpu != cpu)
 			continue;

@@ -47,6 +47,8 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 			lt_tsheap_down(t->heap, t->heap_len, 0);
 			if (ret < 0) {
 				*err = cs->err;
+				t->failed_cpu = cs->cpu;
+				t->failed_ts = cs->prev_ts;
 				return -1;
 			}
 		}
@@ -62,6 +64,8 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 			lt_tsheap_up(t->heap, t->heap_len++);
 		} else if (ret < 0) {
 			*err = cs->err;
+			t->failed_cpu = cs->cpu;
+			t->failed_ts = 0;	/* none of its records */
 			return -1;
 		}
 	}
@@ -75,6 +79,12 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 		cs->prev_ts = stream_cur(cs)->ts;
 	lt_trace_fill_record(t, cs, rec);
 	return 1;
+}
+
+int lt_trace_failed_cpu(const struct lt_trace *t, uint64_t *last_ts)
+{
+	*last_ts = t->failed_ts;
+	return t->failed_cpu;
 }
 
 /* The stream's current ring-buffer record as an lt_record. */

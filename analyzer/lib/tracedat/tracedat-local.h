@@ -278,6 +278,25 @@ struct cpu_stat {
 	int64_t dropped;
 };
 
+/*
+ * A buffer of the file: the top level's (first) or an instance's (trace-cmd
+ * record -B, extract -B): where its CPU data is.
+ */
+struct trace_buffer_cpu {
+	int cpu;
+	uint64_t off, size;
+};
+
+struct trace_buffer {
+	char *name;			/* "" for the top level */
+	uint64_t off;			/* v6: its data's tag; v7: its section */
+	uint32_t page_size;		/* v7: its sub-buffer size; 0: the file's */
+	bool ready;			/* @cpus below read */
+	bool plain;			/* v7: its CPU data stored uncompressed */
+	struct trace_buffer_cpu *cpus;
+	uint32_t nr_cpus;
+};
+
 struct lt_trace {
 	struct lt_trace_info info;
 	char *path;
@@ -345,7 +364,13 @@ struct lt_trace {
 	 */
 	bool blob;
 
-	/* CPU data of the top instance */
+	/* every buffer (the top level's first), and the one read */
+	struct trace_buffer *buffers;
+	unsigned int nr_buffers;
+	unsigned int cur_buffer;
+	enum lt_compress file_comp;	/* the file's, before a buffer's */
+
+	/* CPU data of the buffer read (the top level's unless chosen) */
 	struct cpu_stream *streams;
 	unsigned int nr_streams;
 	uint64_t data_total;
@@ -370,6 +395,8 @@ struct lt_trace {
 	unsigned int heap_len;
 	unsigned int nr_primed;
 	int last;			/* stream whose record was returned last */
+	int failed_cpu;			/* of the last -1 lt_trace_next() gave */
+	uint64_t failed_ts;		/* ... and that CPU's last record */
 };
 
 /* trace-read.c */

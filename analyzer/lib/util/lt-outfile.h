@@ -41,6 +41,16 @@ struct lt_outfile {
  */
 int lt_outfile_open(struct lt_outfile *o, const char *name);
 
+/*
+ * Told the path of a temporary before it is created (a journal that
+ * removes it after a kill): 0, or -1 (errno set) not to create it.
+ */
+typedef int (*lt_outfile_hook)(void *ctx, const char *path);
+
+/* lt_outfile_open(), with @hook (may be NULL) told of the temporary. */
+int lt_outfile_open_hook(struct lt_outfile *o, const char *name,
+			 lt_outfile_hook hook, void *ctx);
+
 /* As lt_outfile_open(), with a stdio stream on it in *@f. */
 int lt_outfile_fopen(struct lt_outfile *o, const char *name, FILE **f);
 
@@ -65,6 +75,9 @@ bool lt_outfile_is_stdout(const char *name);
  * planted.  A malloc()ed path, or NULL with errno set.
  */
 char *lt_outfile_scratch_dir(const char *name);
+/* ... with @hook (may be NULL) told of the directory before it is made */
+char *lt_outfile_scratch_dir_hook(const char *name, lt_outfile_hook hook,
+				  void *ctx);
 
 /* Remove @dir and the regular files in it (not below), as made above. */
 void lt_outfile_scratch_remove(const char *dir);

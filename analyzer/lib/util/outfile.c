@@ -66,6 +66,39 @@ static char *target(const char *name, struct stat *st, bool *exists)
 	return realpath(name, NULL);
 }
 
+/*
+ * Replace the trailing "XXXXXX" of @path with random letters and make it,
+ * as mkostemp() and mkdtemp() do, but telling @hook of the name first.
+ * The fd (a file), 0 (a directory), or -1 with errno.
+ */
+static int make_unique(char *path, bool dir, lt_outfile_hook hook, void *ctx)
+{
+	static const char chars[] = "abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	char *x = path + strlen(path) - 6;
+	unsigned char rnd[6];
+	int tries, i, fd;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getentropy(rnd, sizeof(rnd)) < 0)
+			return -1;
+		for (i = 0; i < 6; i++)
+			x[i] = chars[rnd[i] % (sizeof(chars) - 1)];
+		if (hook && hook(ctx, path) < 0)
+			return -1;
+		/* O_EXCL: never through a link planted there */
+		if (dir)
+			fd = mkdir(path, 0700);
+		else
+			fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 static mode_t new_file_mode(void)
 {
 	mode_t mask = umask(0);
@@ -75,6 +108,12 @@ static mode_t new_file_mode(void)
 }
 
 int lt_outfile_open(struct lt_outfile *o, const char *name)
+{
+	return lt_outfile_open_hook(o, name, NULL, NULL);
+}
+
+int lt_outfile_open_hook(struct lt_outfile *o, const char *name,
+			 lt_outfile_hook hook, void *ctx)
 {
 	struct stat st;
 	bool exists;
@@ -99,8 +138,7 @@ int lt_outfile_open(struct lt_outfile *o, const char *name)
 	o->tmp = beside(o->path, "XXXXXX");
 	if (!o->tmp)
 		goto done;
-	/* mkostemp() creates with O_EXCL: a planted link fails, not followed */
-	o->fd = mkostemp(o->tmp, O_CLOEXEC);
+	o->fd = make_unique(o->tmp, false, hook, ctx);
 	if (o->fd < 0) {
 		free(o->tmp);
 		o->tmp = NULL;
@@ -192,6 +230,12 @@ void lt_outfile_abort(struct lt_outfile *o, FILE *f)
 
 char *lt_outfile_scratch_dir(const char *name)
 {
+	return lt_outfile_scratch_dir_hook(name, NULL, NULL);
+}
+
+char *lt_outfile_scratch_dir_hook(const char *name, lt_outfile_hook hook,
+				  void *ctx)
+{
 	struct stat st;
 	const char *tmpdir;
 	char *dir;
@@ -199,7 +243,7 @@ char *lt_outfile_scratch_dir(const char *name)
 	if (!lt_outfile_is_stdout(name) &&
 	    (stat(name, &st) ? errno == ENOENT : S_ISREG(st.st_mode))) {
 		dir = beside(name, "d.XXXXXX");
-		if (dir && !mkdtemp(dir))
+		if (dir && make_unique(dir, true, hook, ctx) < 0)
 			goto fail;
 		return dir;
 	}
@@ -211,7 +255,7 @@ char *lt_outfile_scratch_dir(const char *name)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (mkdtemp(dir))
+	if (make_unique(dir, true, hook, ctx) == 0)
 		return dir;
 fail:
 	{

@@ -120,13 +120,14 @@ struct task_head {
 	const struct lt_report *r;
 	const struct lt_report_coverage *c;
 	const struct lt_report_uncharged *u;
+	const struct lt_report_stopped *st;
 };
 
 static int task_head_fn(void *ctx, FILE *f)
 {
 	struct task_head *th = ctx;
 
-	return lt_report_text_task_head(th->r, th->c, th->u, 0, f);
+	return lt_report_text_task_head(th->r, th->c, th->u, th->st, 0, f);
 }
 
 static void put_dur_cell(FILE *out, uint64_t ns)
@@ -297,7 +298,7 @@ static void put_process_list(struct lt_html *h)
 static void put_threads(struct lt_html *h, const struct lt_report_process *p)
 {
 	FILE *out = h->out;
-	struct task_head th = { h->r, NULL, NULL };
+	struct task_head th = { h->r, NULL, NULL, NULL };
 	char buf[32];
 	size_t j;
 
@@ -308,8 +309,10 @@ static void put_threads(struct lt_html *h, const struct lt_report_process *p)
 		lt_html_text(out, t->comm);
 		fprintf(out, " (%d): %s</h4>\n", t->tid,
 			lt_format_duration(buf, sizeof(buf), t->total_ns));
-		if (t->user_requested.count) {
+		if (t->user_requested.count || t->stopped.signal.count ||
+		    t->stopped.tracer.count) {
 			th.u = &t->user_requested;
+			th.st = &t->stopped;
 			fputs("<pre class=\"head\">", out);
 			put_captured(h, task_head_fn, &th);
 			fputs("</pre>\n", out);
@@ -324,7 +327,7 @@ static void put_processes(struct lt_html *h)
 	const struct lt_report_view *v = h->v;
 	const struct lt_report *r = h->r;
 	FILE *out = h->out;
-	struct task_head th = { r, NULL, NULL };
+	struct task_head th = { r, NULL, NULL, NULL };
 	char buf[32];
 	size_t i;
 
@@ -363,6 +366,7 @@ static void put_processes(struct lt_html *h)
 			lt_format_duration(buf, sizeof(buf), p->total_ns));
 		th.c = &p->coverage;
 		th.u = &p->user_requested;
+		th.st = &p->stopped;
 		fputs("<pre class=\"head\">", out);
 		put_captured(h, task_head_fn, &th);
 		fputs("</pre>\n", out);
@@ -380,7 +384,7 @@ static void put_commands(struct lt_html *h)
 {
 	const struct lt_report_view *v = h->v;
 	FILE *out = h->out;
-	struct task_head th = { h->r, NULL, NULL };
+	struct task_head th = { h->r, NULL, NULL, NULL };
 	char buf[32];
 	size_t i;
 
@@ -398,6 +402,7 @@ static void put_commands(struct lt_html *h)
 			lt_format_duration(buf, sizeof(buf), c->total_ns));
 		th.c = &c->coverage;
 		th.u = &c->user_requested;
+		th.st = &c->stopped;
 		fputs("<pre class=\"head\">", out);
 		put_captured(h, task_head_fn, &th);
 		fputs("</pre>\n", out);

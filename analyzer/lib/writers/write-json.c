@@ -182,6 +182,17 @@ static void put_uncharged(FILE *out, const struct lt_report_uncharged *u)
 		u->count, u->total_ns, u->max_ns);
 }
 
+/* Stops not charged, by a signal and for a tracer: schema 1.2. */
+static void put_stopped(FILE *out, const struct lt_report_stopped *st)
+{
+	fprintf(out, ",\"stopped\":{\"signal\":{\"count\":%" PRIu64
+		",\"total_ns\":%" PRIu64 ",\"max_ns\":%" PRIu64 "},"
+		"\"tracer\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
+		",\"max_ns\":%" PRIu64 "}}", st->signal.count,
+		st->signal.total_ns, st->signal.max_ns, st->tracer.count,
+		st->tracer.total_ns, st->tracer.max_ns);
+}
+
 /* A merged report's tables per command. */
 static void put_commands(FILE *out, const struct lt_report_view *v)
 {
@@ -199,6 +210,7 @@ static void put_commands(FILE *out, const struct lt_report_view *v)
 			c->total_ns);
 		put_coverage(out, &c->coverage);
 		put_uncharged(out, &c->user_requested);
+		put_stopped(out, &c->stopped);
 		fputs(",\"reasons\":", out);
 		put_rows(out, c->rows, c->nr_rows, true, "  ");
 		fputc('}', out);
@@ -263,6 +275,7 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 			p->total_ns);
 		put_coverage(out, &p->coverage);
 		put_uncharged(out, &p->user_requested);
+		put_stopped(out, &p->stopped);
 		fputs(",\"reasons\":", out);
 		put_rows(out, p->rows, p->nr_rows, true, "  ");
 		fputs(",\"threads\":[", out);
@@ -273,6 +286,7 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 			put_str(out, t->comm);
 			fprintf(out, ",\"total_ns\":%" PRIu64, t->total_ns);
 			put_uncharged(out, &t->user_requested);
+			put_stopped(out, &t->stopped);
 			fputs(",\"reasons\":", out);
 			put_rows(out, t->rows, t->nr_rows, false, "   ");
 			fputc('}', out);
@@ -322,6 +336,17 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 	put_str(out, lt_report_format(r));
 	fprintf(out, ",\"file_version\":%d,\"compression\":", r->file_version);
 	put_str(out, r->compression);
+	/* the buffer read (null: the top level) and the others (null: none) */
+	fputs(",\"buffer\":", out);
+	if (r->buffer)
+		put_str(out, r->buffer);
+	else
+		fputs("null", out);
+	fputs(",\"other_buffers\":", out);
+	if (r->other_buffers)
+		put_str(out, r->other_buffers);
+	else
+		fputs("null", out);
 	fputs(",\"uname\":", out);
 	put_str(out, r->uname);
 	fputs(",\"clock\":", out);
@@ -346,6 +371,10 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		else
 			fprintf(out, "%" PRId64, r->overrun_per_cpu[cpu]);
 	}
+	/* --partial: where each CPU's data ends early, 0 for none */
+	fputs("],\"cpu_data_end_ns\":[", out);
+	for (cpu = 0; r->cpu_data_end && cpu < r->cpus; cpu++)
+		fprintf(out, "%s%" PRIu64, cpu ? "," : "", r->cpu_data_end[cpu]);
 	fputs("],\"sources\":[", out);
 	for (i = 0; i < r->nr_sources; i++) {
 		fprintf(out, "%s{\"event\":", i ? "," : "");
@@ -370,9 +399,10 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 	fputs("},\n", out);
 
 	fprintf(out, "\"options\":{\"sort\":\"%s\",\"sleep_cutoff_ns\":%" PRIu64
-		",\"honour_maxtime\":%s,\"kernel_threads\":%s,\"window_ns\":%" PRIu64
-		",\"from_ns\":", sort_name(o->sort), o->sleep_cutoff_ns,
-		o->honour_maxtime ? "true" : "false",
+		",\"honour_maxtime\":%s,\"charge_stopped\":%s,\"kernel_threads\":%s,"
+		"\"window_ns\":%" PRIu64 ",\"from_ns\":", sort_name(o->sort),
+		o->sleep_cutoff_ns, o->honour_maxtime ? "true" : "false",
+		o->charge_stopped ? "true" : "false",
 		o->kernel_threads ? "true" : "false", o->window_ns);
 	put_i64_or_null(out, o->from_ns);
 	fputs(",\"to_ns\":", out);
@@ -404,6 +434,14 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"across_lost_events\":%" PRIu64
 		",\"across_lost_events_ns\":%" PRIu64
 		",\"discarded_after_lost_events\":%" PRIu64
+		",\"stopped\":%" PRIu64 ",\"stopped_ns\":%" PRIu64
+		",\"stopped_by_signal\":%" PRIu64
+		",\"stopped_by_signal_ns\":%" PRIu64
+		",\"stopped_for_tracer\":%" PRIu64
+		",\"stopped_for_tracer_ns\":%" PRIu64
+		",\"unknown_state\":%" PRIu64 ",\"unknown_state_ns\":%" PRIu64
+		",\"charged_lower_bound\":%" PRIu64
+		",\"charged_lower_bound_ns\":%" PRIu64
 		",\"reason_stack_resyncs\":%" PRIu64
 		",\"unmatched_restores\":%" PRIu64
 		",\"inconsistent_transitions\":%" PRIu64
@@ -415,7 +453,13 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		r->cpu_waits_unwoken, r->cpu_waits_unwoken_ns,
 		r->dropped_incomplete, r->dropped_incomplete_ns,
 		r->dropped_gap, r->dropped_gap_ns,
-		r->discarded_lost, r->resync,
+		r->discarded_lost,
+		r->stopped_signal + r->stopped_tracer,
+		r->stopped_signal_ns + r->stopped_tracer_ns,
+		r->stopped_signal, r->stopped_signal_ns,
+		r->stopped_tracer, r->stopped_tracer_ns,
+		r->unknown_state, r->unknown_state_ns,
+		r->lower_bound, r->lower_bound_ns, r->resync,
 		r->unmatched_restore, r->inconsistent, r->unordered,
 		r->damaged_records);
 	fprintf(out, "\"partial\":%s,\"partial_reason\":", r->partial ? "true" : "false");

@@ -248,14 +248,15 @@ static void put_coverage(FILE *out, const struct lt_report_coverage *c)
 	char buf[32];
 	int k, n = 0;
 
+	/* not blocked: waiting for a CPU, stopped (--charge-stopped) */
 	for (k = 0; k < LT_CAUSE_NR; k++)
-		if (k != LT_CAUSE_SCHED)
+		if (k != LT_CAUSE_SCHED && k != LT_CAUSE_STOPPED)
 			blocked += c->ns[k];
 	if (!blocked)
 		return;
 	fprintf(out, "  blocked %s:", lt_format_duration(buf, sizeof(buf), blocked));
 	for (k = 0; k < LT_CAUSE_NR; k++)
-		if (k != LT_CAUSE_SCHED && c->ns[k])
+		if (k != LT_CAUSE_SCHED && k != LT_CAUSE_STOPPED && c->ns[k])
 			fprintf(out, "%s %.1f%% %s", n++ ? "," : "",
 				100.0 * c->ns[k] / blocked, what[k]);
 	fputc('\n', out);
@@ -304,14 +305,45 @@ static void put_uncharged(FILE *out, const struct lt_report *r,
 		lt_format_duration(max, sizeof(max), u->max_ns));
 }
 
+/*
+ * "  stopped, not charged: 5 waits by a signal (150.2 ms, longest 31.3
+ * ms), 5 for a tracer (...)"
+ */
+static void put_stopped(FILE *out, const struct lt_report_stopped *st,
+			int indent)
+{
+	const struct lt_report_uncharged *u[2] = { &st->signal, &st->tracer };
+	static const char *const how[2] = { "by a signal", "for a tracer" };
+	char total[32], max[32];
+	int k, n = 0;
+
+	if (!st->signal.count && !st->tracer.count)
+		return;
+	fprintf(out, "%*sstopped, not charged:", indent + 2, "");
+	for (k = 0; k < 2; k++) {
+		if (!u[k]->count)
+			continue;
+		/* "5 waits by a signal (...), 5 for a tracer (...)" */
+		fprintf(out, "%s %" PRIu64 "%s %s (%s, longest %s)", n ? "," : "",
+			u[k]->count, n ? "" : u[k]->count == 1 ? " wait" : " waits",
+			how[k], lt_format_duration(total, sizeof(total), u[k]->total_ns),
+			lt_format_duration(max, sizeof(max), u[k]->max_ns));
+		n++;
+	}
+	fputc('\n', out);
+}
+
 int lt_report_text_task_head(const struct lt_report *r,
 			     const struct lt_report_coverage *c,
-			     const struct lt_report_uncharged *u, int indent,
+			     const struct lt_report_uncharged *u,
+			     const struct lt_report_stopped *st, int indent,
 			     FILE *out)
 {
 	if (c)
 		put_coverage(out, c);
 	put_uncharged(out, r, u, indent);
+	if (st)
+		put_stopped(out, st, indent);
 	return ferror(out) ? -1 : 0;
 }
 
@@ -339,6 +371,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			lt_format_duration(total, sizeof(total), c->total_ns));
 		put_coverage(out, &c->coverage);
 		put_uncharged(out, r, &c->user_requested, 0);
+		put_stopped(out, &c->stopped, 0);
 		if (c->nr_rows)
 			put_rows(out, r, c->rows, c->nr_rows, 0, &w);
 	}
@@ -359,6 +392,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			lt_format_duration(total, sizeof(total), p->total_ns));
 		put_coverage(out, &p->coverage);
 		put_uncharged(out, r, &p->user_requested, 0);
+		put_stopped(out, &p->stopped, 0);
 		if (p->nr_rows)
 			put_rows(out, r, p->rows, p->nr_rows, 0, &w);
 		if (!r->options.per_thread)
@@ -371,6 +405,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 			fprintf(out, " (%d): %s\n", t->tid,
 				lt_format_duration(total, sizeof(total), t->total_ns));
 			put_uncharged(out, r, &t->user_requested, 2);
+			put_stopped(out, &t->stopped, 2);
 			if (t->nr_rows)
 				put_rows(out, r, t->rows, t->nr_rows, 2, &w);
 		}
@@ -462,6 +497,36 @@ static void put_tasks(FILE *out, const struct lt_report *r)
 	fputc('\n', out);
 }
 
+/*
+ * "Buffer:   instance NAME", or "Buffer:   the top level; with scheduler
+ * events too: NAME (--buffer NAME reads one)".
+ */
+static void put_buffer(FILE *out, const struct lt_report *r)
+{
+	char item[160], name[128];
+	int col = HEAD_W;
+
+	if (!r->buffer && !r->other_buffers)
+		return;
+	fprintf(out, "%-*s", HEAD_W, "Buffer:");
+	/* names from the file: as put_str() shows them */
+	if (r->buffer)
+		snprintf(item, sizeof(item), "instance %s%s",
+			 lt_shown_copy(name, sizeof(name), r->buffer),
+			 r->other_buffers ? ";" : "");
+	else
+		snprintf(item, sizeof(item), "the top level%s",
+			 r->other_buffers ? ";" : "");
+	put_words(out, &col, item);
+	if (r->other_buffers) {
+		put_words(out, &col, "with scheduler events too:");
+		lt_shown_copy(item, sizeof(item), r->other_buffers);
+		put_words(out, &col, item);
+		put_words(out, &col, "(--buffer\x01NAME reads one)");
+	}
+	fputc('\n', out);
+}
+
 static void put_sources(FILE *out, const struct lt_report *r)
 {
 	char item[160], name[128];
@@ -502,19 +567,50 @@ static void put_sources(FILE *out, const struct lt_report *r)
 
 static void put_lost(FILE *out, const struct lt_report *r)
 {
-	char item[64];
+	char item[80];
 	int cpu, last, col = HEAD_W;
-	bool overruns = false, first;
+	bool overruns = false, ends = false, first;
 
 	/* any, not a sum: a damaged file's counts add up past 64 bits */
 	for (cpu = 0; r->overrun_per_cpu && cpu < r->cpus; cpu++)
 		if (r->overrun_per_cpu[cpu] > 0)
 			overruns = true;
+	for (cpu = 0; r->cpu_data_end && cpu < r->cpus; cpu++)
+		if (r->cpu_data_end[cpu])
+			ends = true;
 	fputs("Lost:     ", out);
-	if (!r->lost_events && !r->lost_gaps_unknown && !overruns) {
+	if (!r->lost_events && !r->lost_gaps_unknown && !overruns && !ends) {
 		put_words(out, &col, "no events lost");
 		fputc('\n', out);
 		return;
+	}
+	/* --partial: a CPU's data cut short is a gap from where it ends */
+	for (cpu = 0, last = -1; ends && cpu < r->cpus; cpu++)
+		if (r->cpu_data_end[cpu])
+			last = cpu;
+	for (cpu = 0; ends && cpu <= last; cpu++) {
+		char at[32];
+
+		if (!r->cpu_data_end[cpu])
+			continue;
+		if (r->cpu_data_end[cpu] <= r->start_ns)
+			snprintf(item, sizeof(item), "CPU\x01%d's data is "
+				 "missing%s", cpu, cpu < last ? ";" : "");
+		else
+			snprintf(item, sizeof(item), "CPU\x01%d's data ends at "
+				 "%s%s", cpu, lt_format_stamp(at, sizeof(at),
+							   r->cpu_data_end[cpu]),
+				 cpu < last ? ";" : "");
+		put_words(out, &col, item);
+	}
+	if (ends) {
+		put_words(out, &col, "(the file is cut short or damaged there):"
+			  " a gap of lost events from there to the end");
+		if (!r->lost_events && !r->lost_gaps_unknown && !overruns) {
+			fputc('\n', out);
+			return;
+		}
+		put_words(out, &col, "and");
 	}
 	if (r->lost_events || r->lost_gaps_unknown) {
 		/* the kernel's counts: a loss it did not count adds to them */
@@ -587,6 +683,37 @@ static void put_complete(FILE *out, const struct lt_report *r)
 	fputc('\n', out);
 }
 
+/*
+ * "Stopped:  10 waits by a signal (302.3 ms), 5 for a tracer (150.8 ms),
+ * not charged (--charge-stopped charges them)"
+ */
+static void put_stopped_total(FILE *out, const struct lt_report *r)
+{
+	char buf[32], buf2[32], item[200];
+	int col = HEAD_W;
+
+	if (!r->stopped_signal && !r->stopped_tracer)
+		return;
+	fprintf(out, "%-*s", HEAD_W, "Stopped:");
+	if (r->stopped_signal && r->stopped_tracer)
+		snprintf(item, sizeof(item), "%" PRIu64 " wait%s by a signal (%s),"
+			 " %" PRIu64 " for a tracer (%s),", r->stopped_signal,
+			 r->stopped_signal == 1 ? "" : "s",
+			 lt_format_duration(buf, sizeof(buf), r->stopped_signal_ns),
+			 r->stopped_tracer,
+			 lt_format_duration(buf2, sizeof(buf2), r->stopped_tracer_ns));
+	else
+		snprintf(item, sizeof(item), "%" PRIu64 " wait%s %s (%s),",
+			 r->stopped_signal + r->stopped_tracer,
+			 r->stopped_signal + r->stopped_tracer == 1 ? "" : "s",
+			 r->stopped_signal ? "by a signal" : "for a tracer",
+			 lt_format_duration(buf, sizeof(buf), r->stopped_signal_ns +
+					    r->stopped_tracer_ns));
+	put_words(out, &col, item);
+	put_words(out, &col, "not charged (--charge-stopped charges them)");
+	fputc('\n', out);
+}
+
 static void put_not_charged(FILE *out, const struct lt_report *r)
 {
 	uint64_t whole = r->no_switch_in - r->cpu_waits_no_switch_in;
@@ -610,29 +737,31 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 	snprintf(item, sizeof(item), "%" PRIu64 " begun before the trace, %" PRIu64
 		 " unfinished at its end%s", r->began_before_trace, r->unfinished,
 		 r->discarded_lost || r->no_switch_in || r->dropped_incomplete ||
-		 r->dropped_gap ? "," : "");
+		 r->dropped_gap || r->unknown_state ? "," : "");
 	put_words(out, &col, item);
 	if (r->dropped_incomplete) {
 		snprintf(item, sizeof(item), "%" PRIu64 " begun before every CPU "
 			 "had data (%s)%s", r->dropped_incomplete,
 			 lt_format_duration(buf, sizeof(buf),
 					    r->dropped_incomplete_ns),
-			 r->discarded_lost || r->no_switch_in || r->dropped_gap ?
-			 "," : "");
+			 r->discarded_lost || r->no_switch_in || r->dropped_gap ||
+			 r->unknown_state ? "," : "");
 		put_words(out, &col, item);
 	}
 	if (r->dropped_gap) {
 		snprintf(item, sizeof(item), "%" PRIu64 " across gaps of lost "
 			 "events (%s)%s", r->dropped_gap,
 			 lt_format_duration(buf, sizeof(buf), r->dropped_gap_ns),
-			 r->discarded_lost || r->no_switch_in ? "," : "");
+			 r->discarded_lost || r->no_switch_in ||
+			 r->unknown_state ? "," : "");
 		put_words(out, &col, item);
 	}
 	if (whole) {
 		snprintf(item, sizeof(item), "%" PRIu64
 			 " whole wait%s whose end (a switch-in) the trace lacks%s",
 			 whole, whole > 1 ? "s" : "",
-			 r->discarded_lost || r->cpu_waits_no_switch_in ? "," : "");
+			 r->discarded_lost || r->cpu_waits_no_switch_in ||
+			 r->unknown_state ? "," : "");
 		put_words(out, &col, item);
 	}
 	if (r->cpu_waits_no_switch_in) {
@@ -640,15 +769,37 @@ static void put_not_charged(FILE *out, const struct lt_report *r)
 		snprintf(item, sizeof(item), "%" PRIu64
 			 " waits for cpu after a wakeup whose end (a switch-in)"
 			 " the trace lacks%s",
-			 r->cpu_waits_no_switch_in, r->discarded_lost ? "," : "");
+			 r->cpu_waits_no_switch_in,
+			 r->discarded_lost || r->unknown_state ? "," : "");
 		put_words(out, &col, item);
 	}
 	if (r->discarded_lost) {
 		snprintf(item, sizeof(item), "%" PRIu64
-			 " lost track of after lost events", r->discarded_lost);
+			 " lost track of after lost events%s", r->discarded_lost,
+			 r->unknown_state ? "," : "");
+		put_words(out, &col, item);
+	}
+	/* off CPU in a state this analyzer does not know: counted by it */
+	if (r->unknown_state) {
+		snprintf(item, sizeof(item), "%" PRIu64 " in a state not known "
+			 "here (%s)", r->unknown_state,
+			 lt_format_duration(buf, sizeof(buf), r->unknown_state_ns));
 		put_words(out, &col, item);
 	}
 	fputc('\n', out);
+	put_stopped_total(out, r);
+	if (r->lower_bound) {
+		col = HEAD_W;
+		snprintf(item, sizeof(item), "%" PRIu64 " wait%s for cpu whose "
+			 "switch-in the trace lacks, charged up to the last "
+			 "record showing %s CPU run another task (%s): lower "
+			 "bounds", r->lower_bound, r->lower_bound == 1 ? "" : "s",
+			 r->lower_bound == 1 ? "its" : "their",
+			 lt_format_duration(buf, sizeof(buf), r->lower_bound_ns));
+		fprintf(out, "%-*s", HEAD_W, "Bounded:");
+		put_words(out, &col, item);
+		fputc('\n', out);
+	}
 	/* rule 6 charges a wait for a CPU after a wakeup: say what it leaves */
 	if (r->cpu_waits_unwoken) {
 		col = HEAD_W;
@@ -746,6 +897,7 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 	fputs(r->uname[0] ? ", " : "", out);
 	put_str(out, r->uname);
 	fputc('\n', out);
+	put_buffer(out, r);
 	/* "Trace:" is what was read: say when the file goes on past it */
 	if (r->whole.start_ns != r->start_ns || r->whole.end_ns != r->end_ns ||
 	    r->stopped_at_to)

@@ -26,12 +26,14 @@ int lt_writer_waits_fns(enum lt_format format, lt_waits_row_fn *row,
 int lt_report_write_text(const struct lt_report *r, FILE *out);
 /*
  * The lines text output has under a process's (or thread's) title: how
- * its blocked time was explained (@c; NULL: not said) and what it asked
- * for and was not charged, @indent columns in.  0, or -1 (a write error).
+ * its blocked time was explained (@c; NULL: not said), what it asked
+ * for and was not charged (@u), its stops not charged (@st; NULL: none),
+ * @indent columns in.  0, or -1 (a write error).
  */
 int lt_report_text_task_head(const struct lt_report *r,
 			     const struct lt_report_coverage *c,
-			     const struct lt_report_uncharged *u, int indent,
+			     const struct lt_report_uncharged *u,
+			     const struct lt_report_stopped *st, int indent,
 			     FILE *out);
 int lt_report_write_json(const struct lt_report *r, FILE *out);
 int lt_report_write_csv(const struct lt_report *r, FILE *out);
