@@ -12,12 +12,14 @@
  * are handed out later than read, and their bytes must still be there.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lt-bigmem.h"
 #include "perf-local.h"
 
 #ifndef MADV_POPULATE_READ
@@ -196,6 +198,131 @@ static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
 	return p->map + off;
 }
 
+/* ---- the file's data in chunks -------------------------------------------- */
+
+static void chunks_span(struct pchunks *ck)
+{
+	ck->lo_off = ck->start + ck->lo * PERF_CHUNK;
+	ck->hi_off = ck->start + ck->hi * PERF_CHUNK;
+}
+
+void perf_chunks_init(struct lt_perf *p, uint64_t off)
+{
+	struct pchunks *ck = &p->ck;
+
+	ck->nslots = 2;
+	ck->mem = lt_big_alloc((size_t)ck->nslots * PERF_CHUNK_STRIDE);
+	if (!ck->mem)
+		return;		/* then the map serves */
+	ck->start = off;
+	ck->lo = ck->hi = 0;
+	chunks_span(ck);
+	/* what the kernel reads ahead for pread() */
+	posix_fadvise(p->fd, off, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+void perf_chunks_free(struct lt_perf *p)
+{
+	lt_big_free(p->ck.mem, (size_t)p->ck.nslots * PERF_CHUNK_STRIDE);
+	memset(&p->ck, 0, sizeof(p->ck));
+}
+
+/* Twice the slots, the chunks read kept: 0, or -1 out of memory. */
+static int chunks_grow(struct pchunks *ck)
+{
+	uint32_t n = ck->nslots * 2;
+	unsigned char *mem = lt_big_alloc((size_t)n * PERF_CHUNK_STRIDE);
+	uint64_t k;
+
+	if (!mem)
+		return -1;
+	for (k = ck->lo; k < ck->hi; k++)
+		memcpy(mem + (k & (n - 1)) * (uint64_t)PERF_CHUNK_STRIDE,
+		       ck->mem + (k & (ck->nslots - 1)) *
+				 (uint64_t)PERF_CHUNK_STRIDE,
+		       PERF_CHUNK_STRIDE);
+	lt_big_free(ck->mem, (size_t)ck->nslots * PERF_CHUNK_STRIDE);
+	ck->mem = mem;
+	ck->nslots = n;
+	return 0;
+}
+
+/* Chunk @k read into its slot: 1, 0 when the map must serve, -1 (@err). */
+static int chunk_read(struct lt_perf *p, struct lt_error *err, uint64_t k)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t base = ck->start + k * PERF_CHUNK;
+	size_t len = p->size - base < PERF_CHUNK_STRIDE ? p->size - base :
+			 PERF_CHUNK_STRIDE, done = 0;
+	unsigned char *dst;
+	ssize_t n;
+
+	if (k - ck->lo >= ck->nslots &&
+	    (ck->nslots >= PERF_CHUNKS_MAX || chunks_grow(ck)))
+		return 0;
+	dst = ck->mem + (k & (ck->nslots - 1)) * (uint64_t)PERF_CHUNK_STRIDE;
+	while (done < len) {
+		n = pread(p->fd, dst + done, len - done, base + done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					 strerror(errno));
+		if (!n)
+			return perf_fail_at(p, err, LT_E_TRUNCATED, "data", base,
+					    "the file ends after %zu of its %llu bytes: it shrank while read",
+					    done, (unsigned long long)p->size);
+		done += n;
+	}
+	return 1;
+}
+
+/*
+ * @n bytes at @off, a record (at most PERF_CHUNK_OVER bytes) of the data
+ * section, in the file: from its chunk, read now if need be.  A chunk
+ * dropped already, or one too far past the oldest kept, is read through
+ * the map.
+ */
+static const unsigned char *chunk_bytes(struct lt_perf *p, struct lt_error *err,
+					uint64_t off, size_t n, const char *what)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t k = (off - ck->start) / PERF_CHUNK;
+	int ret;
+
+	if (k < ck->lo)
+		return map_bytes(p, err, off, n, what);
+	if (k >= ck->hi) {
+		/* none kept: start from here (past data skipped) */
+		if (ck->lo == ck->hi)
+			ck->lo = ck->hi = k;
+		while (ck->hi <= k) {
+			ret = chunk_read(p, err, ck->hi);
+			if (ret < 0)
+				return NULL;
+			if (!ret)
+				return map_bytes(p, err, off, n, what);
+			ck->hi++;
+		}
+		chunks_span(ck);
+	}
+	return p->ck.mem +
+	       (k & (ck->nslots - 1)) * (uint64_t)PERF_CHUNK_STRIDE +
+	       (off - ck->start - k * PERF_CHUNK);
+}
+
+/* Chunks before the one of @off are no longer needed. */
+static void chunks_release(struct pchunks *ck, uint64_t off)
+{
+	uint64_t k;
+
+	if (!ck->mem || off < ck->start)
+		return;
+	k = (off - ck->start) / PERF_CHUNK;
+	ck->lo = k < ck->hi ? (k > ck->lo ? k : ck->lo) : ck->hi;
+	chunks_span(ck);
+}
+
 /* ---- the stream window -------------------------------------------------- */
 
 /*
@@ -326,8 +453,12 @@ const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 {
 	if (off & PERF_ZFLAG)
 		return zwin_bytes(p, err, off, n, what);
-	return p->stream ? win_bytes(p, err, off, n, what) :
-			   map_bytes(p, err, off, n, what);
+	if (p->stream)
+		return win_bytes(p, err, off, n, what);
+	if (p->ck.mem && off >= p->ck.start && off < p->end &&
+	    n <= PERF_CHUNK_OVER && off <= p->size && n <= p->size - off)
+		return chunk_bytes(p, err, off, n, what);
+	return map_bytes(p, err, off, n, what);
 }
 
 int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
@@ -335,8 +466,10 @@ int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
 {
 	uint64_t done, step;
 
+	/* in the file: nothing to read (the map says when it is not) */
 	if (!p->stream)
-		return map_bytes(p, err, off, n, what) ? 0 : -1;
+		return off <= p->size && n <= p->size - off ? 0 :
+		       (map_bytes(p, err, off, n, what), -1);
 	for (done = 0; done < n; done += step) {
 		step = n - done < READ_CHUNK ? n - done : READ_CHUNK;
 		if (!win_bytes(p, err, off + done, step, what))
@@ -355,15 +488,20 @@ void perf_release(struct lt_perf *p, uint64_t off)
 		p->win.keep = off;
 		return;
 	}
+	chunks_release(&p->ck, off);
+	/* what was read through the map */
 	to = off & ~(p->sys_page - 1);
 	if (to < p->released + MAP_STEP || to > p->size)
 		return;
 	if (p->released < p->info.data_offset)
 		p->released = p->info.data_offset & ~(p->sys_page - 1);
+	if (to > p->populated)
+		to = p->populated & ~(p->sys_page - 1);
 	if (to > p->released)
 		madvise((void *)(p->map + p->released), to - p->released,
 			MADV_DONTNEED);
-	p->released = to;
+	if (to > p->released)
+		p->released = to;
 }
 
 int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
