@@ -469,8 +469,12 @@ static int pf_load_ksyms(struct lt_input *in, struct lt_error *err)
 	const char *home = getenv("HOME"), *kfile = p->kallsyms;
 	struct lt_error kerr;
 
-	if (p->ksyms_tried)
-		return p->sym_note[0] ? -1 : 0;
+	/* tried already (on the loader thread): the same answer again */
+	if (p->ksyms_tried) {
+		if (!p->sym_note[0])
+			return 0;
+		goto none;
+	}
 	p->ksyms_tried = true;
 	/* --kallsyms, then perf's cache, then /proc for the running kernel */
 	if (kfile && *kfile) {
