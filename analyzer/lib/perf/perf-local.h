@@ -265,25 +265,40 @@ struct pwin {
  * pread() 0.06-0.08 s.  Chunk k holds the records that start in
  * [start + k * PERF_CHUNK, + PERF_CHUNK), whole: its bytes go on past
  * that by PERF_CHUNK_OVER, more than a record's 64 KB.  The chunks from
- * the oldest queued record's to the one being read are kept, each in its
- * slot (k % nslots) of one allocation in huge pages; two slots, one huge
- * page, hold a round of a usual recording, and the slots double when
- * more are needed, up to PERF_CHUNKS_MAX, past which the map serves.
+ * the oldest queued record's to the one being read are kept, each in a
+ * slot, the lowest free; slots come two to a huge page, allocated when
+ * first needed and kept until the data ends: the memory is the most
+ * chunks kept at once (2 slots, one huge page, for a usual recording's
+ * rounds; 37 for perf record -m 32M -g's), up to PERF_CHUNKS_MAX, past
+ * which the map serves.
  */
 #define PERF_CHUNK_OVER		(64u << 10)
 #define PERF_CHUNK_STRIDE	(1u << 20)
 #define PERF_CHUNK		(PERF_CHUNK_STRIDE - PERF_CHUNK_OVER)
-#define PERF_CHUNKS_MAX		128
+#define PERF_CHUNKS_MAX		128	/* a power of two, a multiple of 64 */
+#define PERF_CHUNK_PIECE	(128u << 10)	/* read at a time */
 
 struct pchunks {
-	unsigned char *mem;	/* nslots slots of PERF_CHUNK_STRIDE bytes */
-	uint32_t nslots;	/* a power of two */
+	bool on;		/* the data is read so */
+	unsigned char *pages[PERF_CHUNKS_MAX / 2];	/* two slots each */
+	uint64_t used[PERF_CHUNKS_MAX / 64];	/* slots in use, a bit each */
+	unsigned char *at[PERF_CHUNKS_MAX];	/* chunk k's slot: at[k % MAX] */
 	uint64_t start;		/* file offset of chunk 0 */
-	uint64_t lo, hi;	/* chunks [lo, hi) are read */
+	uint64_t lo, hi;	/* chunks [lo, hi) are read, hi - 1 up to */
+	uint64_t filled;	/* ... this file offset */
 	uint64_t lo_off, hi_off;	/* records starting in [lo_off, hi_off)
 					   are in them (0, 0: none, or no
 					   chunks at all) */
 };
+
+/* Where the byte at @off, of a chunk kept, is. */
+static inline const unsigned char *chunk_at(const struct pchunks *ck,
+					    uint64_t off)
+{
+	uint64_t rel = off - ck->start, k = rel / PERF_CHUNK;
+
+	return ck->at[k % PERF_CHUNKS_MAX] + (rel - k * PERF_CHUNK);
+}
 
 /* ---- the reader ------------------------------------------------------- */
 
@@ -355,7 +370,9 @@ struct lt_perf {
 	size_t queue_bytes;
 	enum perf_state state;
 	enum perf_state after;		/* ST_FLUSH goes on to this */
+	/* a sample's call chain: its kernel frames, and its user frames */
 	uint64_t frames[LT_PERF_MAX_FRAMES];
+	uint64_t uframes[LT_PERF_MAX_FRAMES];
 };
 
 /* A bounded cursor over bytes of the file (a section, a record). */
@@ -400,17 +417,21 @@ static inline const unsigned char *perf_bytes(struct lt_perf *p,
 {
 	/* the hot path: a record of a chunk read already */
 	if (off >= p->ck.lo_off && off < p->ck.hi_off &&
-	    n <= PERF_CHUNK_OVER && n <= p->size - off) {
-		uint64_t rel = off - p->ck.start, k = rel / PERF_CHUNK;
-
-		return p->ck.mem +
-		       (k & (p->ck.nslots - 1)) * (uint64_t)PERF_CHUNK_STRIDE +
-		       (rel - k * PERF_CHUNK);
-	}
+	    n <= PERF_CHUNK_OVER && off + n <= p->ck.filled)
+		return chunk_at(&p->ck, off);
 	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
 	    n <= p->zwin.base + p->zwin.len - off)
 		return p->zwin.buf + (off - p->zwin.base);
 	return perf_bytes_slow(p, err, off, n, what);
+}
+/*
+ * The record at @off fetched into the caches, if it is in a chunk (a
+ * hint: not through the map, whose pages may not be there).
+ */
+static inline void perf_prefetch(const struct lt_perf *p, uint64_t off)
+{
+	if (off >= p->ck.lo_off && off < p->ck.hi_off)
+		__builtin_prefetch(chunk_at(&p->ck, off));
 }
 /*
  * @n bytes at @off passed over (AUXTRACE data); in a stream they are read

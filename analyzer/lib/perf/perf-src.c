@@ -210,70 +210,112 @@ void perf_chunks_init(struct lt_perf *p, uint64_t off)
 {
 	struct pchunks *ck = &p->ck;
 
-	ck->nslots = 2;
-	ck->mem = lt_big_alloc((size_t)ck->nslots * PERF_CHUNK_STRIDE);
-	if (!ck->mem)
-		return;		/* then the map serves */
+	memset(ck, 0, sizeof(*ck));
+	ck->on = true;
 	ck->start = off;
-	ck->lo = ck->hi = 0;
-	chunks_span(ck);
 	/* what the kernel reads ahead for pread() */
 	posix_fadvise(p->fd, off, 0, POSIX_FADV_SEQUENTIAL);
 }
 
 void perf_chunks_free(struct lt_perf *p)
 {
-	lt_big_free(p->ck.mem, (size_t)p->ck.nslots * PERF_CHUNK_STRIDE);
+	unsigned int i;
+
+	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
+		lt_big_free(p->ck.pages[i], 2 * (size_t)PERF_CHUNK_STRIDE);
 	memset(&p->ck, 0, sizeof(p->ck));
 }
 
-/* Twice the slots, the chunks read kept: 0, or -1 out of memory. */
-static int chunks_grow(struct pchunks *ck)
+/* The lowest free slot, taken: its bytes, or NULL out of memory. */
+static unsigned char *slot_take(struct pchunks *ck)
 {
-	uint32_t n = ck->nslots * 2;
-	unsigned char *mem = lt_big_alloc((size_t)n * PERF_CHUNK_STRIDE);
-	uint64_t k;
+	unsigned int w, s;
 
-	if (!mem)
-		return -1;
-	for (k = ck->lo; k < ck->hi; k++)
-		memcpy(mem + (k & (n - 1)) * (uint64_t)PERF_CHUNK_STRIDE,
-		       ck->mem + (k & (ck->nslots - 1)) *
-				 (uint64_t)PERF_CHUNK_STRIDE,
-		       PERF_CHUNK_STRIDE);
-	lt_big_free(ck->mem, (size_t)ck->nslots * PERF_CHUNK_STRIDE);
-	ck->mem = mem;
-	ck->nslots = n;
-	return 0;
+	for (w = 0; !~ck->used[w]; w++)
+		;	/* chunk_start() keeps fewer than all in use */
+	s = w * 64 + __builtin_ctzll(~ck->used[w]);
+	if (!ck->pages[s / 2] &&
+	    !(ck->pages[s / 2] = lt_big_alloc(2 * (size_t)PERF_CHUNK_STRIDE)))
+		return NULL;
+	ck->used[w] |= 1ULL << (s % 64);
+	return ck->pages[s / 2] + (s % 2) * (size_t)PERF_CHUNK_STRIDE;
 }
 
-/* Chunk @k read into its slot: 1, 0 when the map must serve, -1 (@err). */
-static int chunk_read(struct lt_perf *p, struct lt_error *err, uint64_t k)
+/* The slot at @at is free again. */
+static void slot_put(struct pchunks *ck, const unsigned char *at)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
+		if (at == ck->pages[i] || at == ck->pages[i] + PERF_CHUNK_STRIDE)
+			break;
+	i = 2 * i + (at != ck->pages[i]);
+	ck->used[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* The end of chunk @k's bytes: its records' and PERF_CHUNK_OVER more. */
+static uint64_t chunk_end(const struct lt_perf *p, uint64_t k)
+{
+	uint64_t base = p->ck.start + k * PERF_CHUNK;
+
+	return p->size - base < PERF_CHUNK_STRIDE ? p->size :
+	       base + PERF_CHUNK_STRIDE;
+}
+
+/*
+ * The chunk being read (hi - 1) read on to at least @want, a piece at a
+ * time: pieces copied just before they are parsed are still in this
+ * core's cache, a whole chunk's first lines no longer.  0, or -1 (@err).
+ */
+static int chunk_fill(struct lt_perf *p, struct lt_error *err, uint64_t want)
 {
 	struct pchunks *ck = &p->ck;
-	uint64_t base = ck->start + k * PERF_CHUNK;
-	size_t len = p->size - base < PERF_CHUNK_STRIDE ? p->size - base :
-			 PERF_CHUNK_STRIDE, done = 0;
-	unsigned char *dst;
+	uint64_t base = ck->start + (ck->hi - 1) * PERF_CHUNK;
+	uint64_t end = chunk_end(p, ck->hi - 1), to;
+	unsigned char *slot = (unsigned char *)chunk_at(ck, base);
 	ssize_t n;
 
-	if (k - ck->lo >= ck->nslots &&
-	    (ck->nslots >= PERF_CHUNKS_MAX || chunks_grow(ck)))
-		return 0;
-	dst = ck->mem + (k & (ck->nslots - 1)) * (uint64_t)PERF_CHUNK_STRIDE;
-	while (done < len) {
-		n = pread(p->fd, dst + done, len - done, base + done);
+	if (want > end)
+		want = end;
+	while (ck->filled < want) {
+		to = ck->filled + PERF_CHUNK_PIECE < end ?
+		     ck->filled + PERF_CHUNK_PIECE : end;
+		n = pread(p->fd, slot + (ck->filled - base), to - ck->filled,
+			  ck->filled);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
 			return perf_fail(p, err, LT_E_IO, "cannot read: %s",
 					 strerror(errno));
 		if (!n)
-			return perf_fail_at(p, err, LT_E_TRUNCATED, "data", base,
-					    "the file ends after %zu of its %llu bytes: it shrank while read",
-					    done, (unsigned long long)p->size);
-		done += n;
+			return perf_fail_at(p, err, LT_E_TRUNCATED, "data",
+					    ck->filled,
+					    "the file ends there, not after %llu bytes: it shrank while read",
+					    (unsigned long long)p->size);
+		ck->filled += n;
 	}
+	return 0;
+}
+
+/*
+ * Chunk @k started in a slot, the one before it read whole: 1, 0 when
+ * the map must serve (too many kept, or no memory for more), -1 (@err).
+ */
+static int chunk_start(struct lt_perf *p, struct lt_error *err, uint64_t k)
+{
+	struct pchunks *ck = &p->ck;
+	unsigned char *at;
+
+	if (ck->hi > ck->lo && chunk_fill(p, err, chunk_end(p, ck->hi - 1)))
+		return -1;
+	if (ck->lo == ck->hi)
+		ck->lo = ck->hi = k;	/* none kept: start here */
+	if (k - ck->lo >= PERF_CHUNKS_MAX || !(at = slot_take(ck)))
+		return 0;
+	ck->at[k % PERF_CHUNKS_MAX] = at;
+	ck->hi = k + 1;
+	ck->filled = ck->start + k * PERF_CHUNK;
+	chunks_span(ck);
 	return 1;
 }
 
@@ -292,23 +334,18 @@ static const unsigned char *chunk_bytes(struct lt_perf *p, struct lt_error *err,
 
 	if (k < ck->lo)
 		return map_bytes(p, err, off, n, what);
-	if (k >= ck->hi) {
-		/* none kept: start from here (past data skipped) */
-		if (ck->lo == ck->hi)
-			ck->lo = ck->hi = k;
-		while (ck->hi <= k) {
-			ret = chunk_read(p, err, ck->hi);
-			if (ret < 0)
-				return NULL;
-			if (!ret)
-				return map_bytes(p, err, off, n, what);
-			ck->hi++;
-		}
-		chunks_span(ck);
+	while (k >= ck->hi) {
+		/* those between are read whole: records may be queued there */
+		ret = chunk_start(p, err, ck->lo == ck->hi ? k : ck->hi);
+		if (ret < 0)
+			return NULL;
+		if (!ret)
+			return map_bytes(p, err, off, n, what);
 	}
-	return p->ck.mem +
-	       (k & (ck->nslots - 1)) * (uint64_t)PERF_CHUNK_STRIDE +
-	       (off - ck->start - k * PERF_CHUNK);
+	if (k == ck->hi - 1 && off + n > ck->filled &&
+	    chunk_fill(p, err, off + n + PERF_CHUNK_PIECE / 2))
+		return NULL;
+	return chunk_at(ck, off);
 }
 
 /* Chunks before the one of @off are no longer needed. */
@@ -316,10 +353,12 @@ static void chunks_release(struct pchunks *ck, uint64_t off)
 {
 	uint64_t k;
 
-	if (!ck->mem || off < ck->start)
+	if (!ck->on || off < ck->start)
 		return;
 	k = (off - ck->start) / PERF_CHUNK;
-	ck->lo = k < ck->hi ? (k > ck->lo ? k : ck->lo) : ck->hi;
+	/* all of them: the next read starts where it is */
+	for (; ck->lo < k && ck->lo < ck->hi; ck->lo++)
+		slot_put(ck, ck->at[ck->lo % PERF_CHUNKS_MAX]);
 	chunks_span(ck);
 }
 
@@ -455,7 +494,7 @@ const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 		return zwin_bytes(p, err, off, n, what);
 	if (p->stream)
 		return win_bytes(p, err, off, n, what);
-	if (p->ck.mem && off >= p->ck.start && off < p->end &&
+	if (p->ck.on && off >= p->ck.start && off < p->end &&
 	    n <= PERF_CHUNK_OVER && off <= p->size && n <= p->size - off)
 		return chunk_bytes(p, err, off, n, what);
 	return map_bytes(p, err, off, n, what);
