@@ -1353,6 +1353,7 @@ static bool stream_wait(struct lt_pipe_out *s, const uint64_t *n,
 			uint64_t want, bool stop)
 {
 	uint64_t until;
+	bool ok;
 
 	if (reached(n, want))
 		return true;
@@ -1369,8 +1370,9 @@ static bool stream_wait(struct lt_pipe_out *s, const uint64_t *n,
 		pthread_cond_wait(&s->cond, &s->lock);
 		s->sleepers--;
 	}
+	ok = *n >= want;
 	pthread_mutex_unlock(&s->lock);
-	return *n >= want;
+	return ok;
 }
 
 /* *@n one more, and the other side woken if it sleeps. */
