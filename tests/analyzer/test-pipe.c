@@ -44,7 +44,7 @@ static void test_auto_threads(void)
 
 /* ---- a stream ---------------------------------------------------------- */
 
-#define STREAM_N	100000	/* events: the ring's 32,768 three times over */
+#define STREAM_N	100000	/* events: the ring's 16,384 six times over */
 
 struct maker {
 	unsigned int n;		/* events to make */
@@ -207,7 +207,7 @@ int main(void)
 	test_auto_threads();
 	test_stream(1);
 	test_stream(2);
-	/* batches of 3 events: the ring goes round 2,000 times */
+	/* batches of 3 events: the ring goes round 4,000 times */
 	setenv("LT_STREAM_EVENTS", "3", 1);
 	test_stream(2);
 	return lt_test_done("test-pipe");

@@ -1304,8 +1304,14 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
  * The batches go round a ring: the maker fills ring[made % N] while the
  * caller replays ring[used % N], and neither passes the other.
  */
-#define STREAM_BATCHES	16
-#define STREAM_EVENTS	2048	/* 16 x 2048: QUEUED_EVENTS, ~3 MB in all */
+/*
+ * 8 x 2048 events: 1.5 MB, one huge page.  Beside a perf record -g -m 32M
+ * file's chunks (37 MB) the 16 batches of the trace pipe's budget took
+ * the peak over 64 MB; half of them leave the reading thread as far
+ * ahead as it gets (it is the slower side) but for a round or two.
+ */
+#define STREAM_BATCHES	8
+#define STREAM_EVENTS	2048
 
 struct lt_pipe_out {
 	/* counts of batches, each side writing its own, under the lock */
