@@ -410,14 +410,21 @@ int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
 const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 				     uint64_t off, size_t n, const char *what);
 
+/* Whether the @n bytes at @off are in a chunk read already. */
+static inline bool perf_in_chunk(const struct lt_perf *p, uint64_t off,
+				 size_t n)
+{
+	return off >= p->ck.lo_off && off < p->ck.hi_off &&
+	       n <= PERF_CHUNK_OVER && off + n <= p->ck.filled;
+}
+
 static inline const unsigned char *perf_bytes(struct lt_perf *p,
 					      struct lt_error *err,
 					      uint64_t off, size_t n,
 					      const char *what)
 {
 	/* the hot path: a record of a chunk read already */
-	if (off >= p->ck.lo_off && off < p->ck.hi_off &&
-	    n <= PERF_CHUNK_OVER && off + n <= p->ck.filled)
+	if (perf_in_chunk(p, off, n))
 		return chunk_at(&p->ck, off);
 	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
 	    n <= p->zwin.base + p->zwin.len - off)

@@ -107,7 +107,9 @@ static int hand_out(struct lt_perf *p, uint64_t off, struct perf_attr *a,
 	if (!r)
 		return -1;
 	size = pget16(r + 6, p->swap);
-	r = perf_bytes(p, err, off, size, "record");
+	/* whole in its chunk already (the usual case): the same bytes */
+	if (!perf_in_chunk(p, off, size))
+		r = perf_bytes(p, err, off, size, "record");
 	if (!r || record_parse(p, r, off, a, rec, err) < 0) {
 		p->stats.damaged++;
 		return -1;
