@@ -44,7 +44,7 @@ static void test_auto_threads(void)
 
 /* ---- a stream ---------------------------------------------------------- */
 
-#define STREAM_N	100000	/* events: the ring's 16,384 six times over */
+#define STREAM_N	100000	/* events: the ring's 8,192 twelve times over */
 
 struct maker {
 	unsigned int n;		/* events to make */

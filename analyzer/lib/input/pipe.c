@@ -171,15 +171,16 @@ static inline struct lt_ev *batch_next(struct batch *b)
  * whole cache lines, so that two threads filling neighbours never write
  * to one line.
  */
-static size_t batch_bytes(unsigned int cap)
+static size_t batch_bytes(unsigned int cap, size_t arena_per_event)
 {
-	size_t n = (size_t)cap * (sizeof(struct lt_ev) + SLAB_ARENA_PER_EVENT);
+	size_t n = (size_t)cap * (sizeof(struct lt_ev) + arena_per_event);
 
 	return (n + LT_CACHE_LINE - 1) & ~(size_t)(LT_CACHE_LINE - 1);
 }
 
 /* Filled on one thread, merged on another: lines of its own. */
-static struct batch *batch_carve(unsigned int cap, char **slab)
+static struct batch *batch_carve(unsigned int cap, size_t arena_per_event,
+				 char **slab)
 {
 	struct batch *b = lt_thread_own_alloc(sizeof(*b));
 
@@ -190,8 +191,8 @@ static struct batch *batch_carve(unsigned int cap, char **slab)
 	b->ev = (struct lt_ev *)*slab;
 	b->arena = *slab + (size_t)cap * sizeof(*b->ev);
 	b->arena_in_slab = true;
-	b->size = (size_t)cap * SLAB_ARENA_PER_EVENT;
-	*slab += batch_bytes(cap);
+	b->size = (size_t)cap * arena_per_event;
+	*slab += batch_bytes(cap, arena_per_event);
 	return b;
 }
 
@@ -336,9 +337,10 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		      struct lt_input_result *res, struct lt_error *err)
 {
 	/* a huge page for the one batch too: ~240 faults fewer */
-	size_t slab_size = batch_bytes(SERIAL_EVENTS);
+	size_t slab_size = batch_bytes(SERIAL_EVENTS, SLAB_ARENA_PER_EVENT);
 	char *slab = USE_SLAB ? lt_big_alloc(slab_size) : NULL, *carve = slab;
-	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, &carve) :
+	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, SLAB_ARENA_PER_EVENT,
+					     &carve) :
 				 batch_new(SERIAL_EVENTS);
 	struct span sp = { false, 0 };
 	uint64_t done, total;
@@ -619,11 +621,15 @@ static void evict(const void *p, size_t len)
 		_mm_clflushopt((void *)c);
 }
 
+/*
+ * Before @b is filled again: what the other thread read of it (the rest
+ * of its lines it never saw).
+ */
 static void batch_evict(const struct batch *b)
 {
-	evict(b->ev, b->cap * sizeof(*b->ev));
+	evict(b->ev, b->n * sizeof(*b->ev));
 	if (b->arena)
-		evict(b->arena, b->size);
+		evict(b->arena, b->used);
 }
 #else
 static bool evict_supported(void)
@@ -1163,13 +1169,15 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	 * for the decoding and the merging thread alike.  NULL: malloc each.
 	 */
 	if (USE_SLAB) {
-		slab_size = (size_t)nr * pool * batch_bytes(cap);
+		slab_size = (size_t)nr * pool *
+			    batch_bytes(cap, SLAB_ARENA_PER_EVENT);
 		slab = carve = lt_big_alloc(slab_size);
 	}
 	for (s = 0; s < nr; s++) {
 		par.q[s].cpu = lt_trace_stream_cpu(cfg->trace, s);
 		for (k = 0; k < pool; k++) {
-			struct batch *b = slab ? batch_carve(cap, &carve) :
+			struct batch *b = slab ?
+				batch_carve(cap, SLAB_ARENA_PER_EVENT, &carve) :
 						 batch_new(cap);
 
 			if (!b)
@@ -1305,23 +1313,34 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
  * caller replays ring[used % N], and neither passes the other.
  */
 /*
- * 8 x 2048 events: 1.5 MB, one huge page.  Beside a perf record -g -m 32M
- * file's chunks (37 MB) the 16 batches of the trace pipe's budget took
- * the peak over 64 MB; half of them leave the reading thread as far
- * ahead as it gets (it is the slower side) but for a round or two.
+ * 8 batches of 1,024 events and 192 bytes of arena an event: 2 MB, one
+ * huge page.  A perf.data's events carry their payload (~70 bytes for a
+ * scheduler event), and with -g a switch its stack (~300 bytes), so the
+ * trace pipe's 32 bytes an event filled a batch's arena at a third or a
+ * tenth of its events, and the batches went round 3-10 times as often.
+ * Beside a perf record -g -m 32M file's chunks (37 MB), 16 batches took
+ * the peak over 64 MB; 8 keep the reading thread, the slower side, as far
+ * ahead as it gets.
  */
 #define STREAM_BATCHES	8
-#define STREAM_EVENTS	2048
+#define STREAM_EVENTS	1024
+#define STREAM_ARENA_PER_EVENT	192
+/*
+ * A side that must sleep sleeps until this many more batches are there
+ * for it than it needs: one wake-up (a futex call for the other side) per
+ * two batches, not per batch.  The ring's slack (8) hides the wait.
+ */
+#define STREAM_SLACK	2
 
 struct lt_pipe_out {
 	/* counts of batches, each side writing its own, under the lock */
 	uint64_t made __attribute__((aligned(LT_CACHE_LINE)));
 	uint64_t used __attribute__((aligned(LT_CACHE_LINE)));
 	bool stop;			/* the caller's side gave up */
+	bool fin;			/* the maker's last batch is out */
 	unsigned int sleepers;		/* threads in pthread_cond_wait() */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	bool spin;			/* each thread has a CPU: spin first */
 
 	struct batch *ring[STREAM_BATCHES];
 	char *slab;
@@ -1352,26 +1371,27 @@ static inline bool reached(const uint64_t *n, uint64_t want)
 
 /*
  * Wait until *@n reaches @want, or the stream stops (@stop: whether to
- * watch for it).  Spins a while first where each thread has a CPU (see
- * par_wait()).  Returns false when stopped.
+ * watch for it).  Returns false when stopped.
+ *
+ * Unlike par_wait(), no spinning first.  One side is the slower, and the
+ * faster waits for it at nearly every batch: its wake-up is off the
+ * critical path (the ring's other batches cover it), while spinning on a
+ * shared machine held a CPU the slower side needed.  Alternated with
+ * spinning for 200 us, on the 353 MB perf.data on a loaded 2-vCPU VM: CPU
+ * 0.58-0.62 -> 0.43-0.46 s, wall 1.04-1.18 -> 0.63-0.89 s (one thread:
+ * 0.36-0.38 s of CPU, 0.63-0.79 s).
  */
 static bool stream_wait(struct lt_pipe_out *s, const uint64_t *n,
 			uint64_t want, bool stop)
 {
-	uint64_t until;
+	uint64_t more = want + STREAM_SLACK;
 	bool ok;
 
 	if (reached(n, want))
 		return true;
-	if (s->spin) {
-		until = now_ns() + SPIN_NS;
-		while (!reached(n, want) &&
-		       !(stop && __atomic_load_n(&s->stop, __ATOMIC_RELAXED)) &&
-		       now_ns() < until)
-			cpu_relax();
-	}
+	/* asleep, until there is more than one to do (or no more comes) */
 	pthread_mutex_lock(&s->lock);
-	while (*n < want && !(stop && s->stop)) {
+	while (*n < more && !(*n >= want && s->fin) && !(stop && s->stop)) {
 		s->sleepers++;
 		pthread_cond_wait(&s->cond, &s->lock);
 		s->sleepers--;
@@ -1479,6 +1499,9 @@ static void *stream_main(void *arg)
 	if (s->cur) {
 		s->cur->end = true;
 		s->cur->failed = s->ret < 0;
+		pthread_mutex_lock(&s->lock);
+		s->fin = true;
+		pthread_mutex_unlock(&s->lock);
 		stream_publish(s);
 	}
 	return NULL;
@@ -1519,17 +1542,19 @@ static int stream_init(struct lt_pipe_out *s)
 		cap = strtoul(getenv("LT_STREAM_EVENTS"), NULL, 0);
 	if (cap < 1 || cap > STREAM_EVENTS)
 		cap = STREAM_EVENTS;
-	s->slab_size = STREAM_BATCHES * batch_bytes(cap);
+	s->slab_size = STREAM_BATCHES * batch_bytes(cap, STREAM_ARENA_PER_EVENT);
 	if (USE_SLAB)
 		s->slab = lt_big_alloc(s->slab_size);
 	carve = s->slab;
 	for (i = 0; i < STREAM_BATCHES; i++) {
-		s->ring[i] = s->slab ? batch_carve(cap, &carve) : batch_new(cap);
+		s->ring[i] = s->slab ?
+			     batch_carve(cap, STREAM_ARENA_PER_EVENT, &carve) :
+			     batch_new(cap);
 		if (!s->ring[i])
 			return -1;
 		/* without a slab, the same share of arena */
 		if (!s->slab) {
-			s->ring[i]->size = (size_t)cap * SLAB_ARENA_PER_EVENT;
+			s->ring[i]->size = (size_t)cap * STREAM_ARENA_PER_EVENT;
 			s->ring[i]->arena = malloc(s->ring[i]->size);
 			if (!s->ring[i]->arena)
 				return -1;
@@ -1570,9 +1595,8 @@ int lt_pipe_stream(lt_pipe_make_fn make, void *make_ctx, unsigned int threads,
 	s->event = event;
 	s->progress = progress;
 	s->ctx = ctx;
-	s->spin = threads <= lt_thread_usable_cpus();
 	pthread_mutexattr_init(&lock_attr);
-	if (s->spin)
+	if (threads <= lt_thread_usable_cpus())
 		pthread_mutexattr_settype(&lock_attr, PTHREAD_MUTEX_ADAPTIVE_NP);
 	pthread_mutex_init(&s->lock, &lock_attr);
 	pthread_mutexattr_destroy(&lock_attr);
