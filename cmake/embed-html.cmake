@@ -30,6 +30,6 @@ endfunction()
 
 embed(lt_html_css "${CSS}" style css_c)
 embed(lt_html_js "${JS}" script js_c)
-file(WRITE "${OUT}.tmp" "/* Generated from analyzer/lib/report/html/ by cmake/embed-html.cmake: do not edit. */\n#include <stddef.h>\n\n${css_c}\n${js_c}")
+file(WRITE "${OUT}.tmp" "/* Generated from analyzer/lib/writers/html/ by cmake/embed-html.cmake: do not edit. */\n#include <stddef.h>\n\n${css_c}\n${js_c}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli-output.c - the output file of latency-analyze's subcommands
- * (cli-sub.h).
+ * cli-output.c - the output file of latency-analyze and its subcommands
+ * (cli-sub.h): written beside its path and renamed over it when complete
+ * (lt-outfile.h), so a failed run leaves the old file as it was.
  */
 #include <errno.h>
 #include <string.h>
@@ -9,7 +10,7 @@
 
 #include "cli-sub.h"
 
-/* -o naming an input would truncate it before it is read. */
+/* -o naming an input: refused, as a surprise more than a danger */
 static bool same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;
@@ -18,14 +19,18 @@ static bool same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
-FILE *cli_output_open(const char *prog, const char *path,
+FILE *cli_output_open(const char *prog, struct cli_output *o, const char *path,
 		      char *const *inputs, int n, int *status)
 {
-	FILE *out;
 	int i;
 
-	if (!path)
-		return stdout;
+	memset(o, 0, sizeof(*o));
+	o->file.fd = -1;
+	o->path = path;
+	if (!path || lt_outfile_is_stdout(path)) {
+		o->path = NULL;
+		return o->f = stdout;
+	}
 	for (i = 0; i < n; i++) {
 		if (!same_file(path, inputs[i]))
 			continue;
@@ -34,24 +39,27 @@ FILE *cli_output_open(const char *prog, const char *path,
 		*status = lt_error_exit_status(LT_E_USAGE);
 		return NULL;
 	}
-	out = fopen(path, "w");
-	if (!out) {
+	if (lt_outfile_fopen(&o->file, path, &o->f)) {
 		fprintf(stderr, "%s: %s: cannot write: %s\n", prog, path,
 			strerror(errno));
 		*status = lt_error_exit_status(LT_E_IO);
+		return o->f = NULL;
 	}
-	return out;
+	return o->f;
 }
 
-int cli_output_close(const char *prog, const char *path, FILE *out,
+int cli_output_close(const char *prog, struct cli_output *o, bool complete,
 		     int status)
 {
-	if (!path || !out)
+	if (!o->path || !o->f)
 		return status;
-	if (fclose(out) && !status) {
-		fprintf(stderr, "%s: %s: write error: %s\n", prog, path,
+	if (!complete) {
+		lt_outfile_abort(&o->file, o->f);
+	} else if (lt_outfile_commit(&o->file, o->f) && !status) {
+		fprintf(stderr, "%s: %s: write error: %s\n", prog, o->path,
 			strerror(errno));
 		status = lt_error_exit_status(LT_E_IO);
 	}
+	o->f = NULL;
 	return status;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "latencytop.h"
+#include "lt-outfile.h"
 
 /*
  * A subcommand's main(): @argv[0] is its name, @prog what messages start
@@ -26,17 +27,25 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 		   const char *path, const char *output, const char *stacks,
 		   struct lt_options *opts, bool progress, bool quiet);
 
+/* -o FILE: a temporary beside it until complete (lt-outfile.h) */
+struct cli_output {
+	const char *path;	/* NULL: standard output */
+	struct lt_outfile file;
+	FILE *f;
+};
+
 /*
- * -o @path (NULL: stdout), never one of the @n files being read: the
- * stream, or NULL with the reason said and *@status set.
+ * -o @path (NULL or "-": stdout), never one of the @n files being read,
+ * into @o: the stream, or NULL with the reason said and *@status set.
  */
-FILE *cli_output_open(const char *prog, const char *path,
+FILE *cli_output_open(const char *prog, struct cli_output *o, const char *path,
 		      char *const *inputs, int n, int *status);
 /*
- * Close @out (written to @path, NULL for stdout): @status, or the I/O
- * exit status (said) if the close failed and nothing else had.
+ * Put the output in place if @complete, else leave the old file as it
+ * was: @status, or the I/O exit status (said) if writing failed and
+ * nothing else had.
  */
-int cli_output_close(const char *prog, const char *path, FILE *out,
+int cli_output_close(const char *prog, struct cli_output *o, bool complete,
 		     int status);
 
 #endif /* CLI_SUB_H */

@@ -6,7 +6,11 @@
  *
  * The rows are written by the analysis itself, as it hands them over:
  * so the files are opened first, and a saved report, which holds no
- * waits, is refused before anything is read.
+ * waits, is refused before anything is read.  No report, no file: a
+ * failed analysis leaves no --output (nor --waits-stacks) behind, as the
+ * other formats create none, rather than a CSV of only its header that
+ * a loader would take for a trace without waits; an older file there
+ * stays as it was (cli-output.c).
  */
 #include <errno.h>
 #include <string.h>
@@ -15,20 +19,6 @@
 
 #include "cli-load.h"
 #include "cli-sub.h"
-
-/*
- * No report, no file: a failed analysis leaves no --output (nor
- * --waits-stacks) behind, as the other formats create none, rather than a
- * CSV of only its header that a loader would take for a trace without
- * waits.  Only a regular file is removed (never -o /dev/null).
- */
-static void discard(const char *path, FILE *f)
-{
-	struct stat st;
-
-	if (path && f && !fstat(fileno(f), &st) && S_ISREG(st.st_mode))
-		unlink(path);
-}
 
 int cli_waits_main(const char *prog, const struct lt_writer *w,
 		   const char *path, const char *output, const char *stacks,
@@ -39,6 +29,7 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 	struct lt_options defaults;
 	struct lt_report *report = NULL;
 	struct lt_error err = { 0 };
+	struct cli_output o, so = { 0 };
 	FILE *out = NULL, *sout = NULL;
 	int status = 0;
 	bool saved, failed = false;
@@ -58,18 +49,21 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 			prog, stacks);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
-	out = cli_output_open(prog, output, inputs, 1, &status);
+	out = cli_output_open(prog, &o, output, inputs, 1, &status);
 	if (!out)
 		return status;
 	if (stacks) {
-		sout = cli_output_open(prog, stacks, inputs, 1, &status);
-		if (!sout)
+		sout = cli_output_open(prog, &so, stacks, inputs, 1, &status);
+		if (!sout) {
+			failed = true;
 			goto out;
+		}
 	}
 	ww = lt_waits_writer_new(w->format, out, sout);
 	if (!ww) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		status = lt_error_exit_status(LT_E_NOMEM);
+		failed = true;
 		goto out;
 	}
 	lt_waits_writer_attach(ww, opts);
@@ -93,13 +87,11 @@ int cli_waits_main(const char *prog, const struct lt_writer *w,
 		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
 			err.msg);
 		status = lt_error_exit_status(LT_E_IO);
-	}
-	if (failed) {
-		discard(output, out);
-		discard(stacks, sout);
+		failed = true;
 	}
 out:
 	lt_report_free(report);
-	status = cli_output_close(prog, stacks, sout, status);
-	return cli_output_close(prog, output, out, status);
+	if (stacks)
+		status = cli_output_close(prog, &so, sout && !failed, status);
+	return cli_output_close(prog, &o, !failed, status);
 }

@@ -23,30 +23,42 @@ extern "C" {
 #define LT_VERSION_STRING "0.1.0"
 
 /*
- * Error codes.  The third column is the exit status latency-analyze uses,
- * so one table documents both.
+ * Error codes, one table for the library and every program: the name,
+ * its text, and the exit status of latency-analyze (and latency-view) and
+ * of latency-record for it, so the table documents all three (their man
+ * pages list the statuses).  NA marks a code the program never meets
+ * (it would exit as for INTERNAL).  Tracing that cannot be set up is one
+ * status for latency-analyze --live (9) and several for latency-record.
  */
 #define LT_ERRORS(_)							\
-	_(OK,		"success",				0)	\
-	_(USAGE,	"invalid argument",			1)	\
-	_(PARTIAL,	"report is partial",			5)	\
-	_(IO,		"cannot read file",			2)	\
-	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3)	\
-	_(SCHEMA,	"unsupported report schema",		3)	\
-	_(VERSION,	"unsupported trace file version or layout", 3)	\
-	_(COMPRESSION,	"unsupported compression",		3)	\
-	_(TRUNCATED,	"trace file is truncated",		3)	\
-	_(CORRUPT,	"trace file is damaged",		3)	\
-	_(NO_EVENTS,	"trace has no scheduler events",	4)	\
-	_(TABLE,	"invalid translation table",		1)	\
-	_(LIMIT,	"resource limit exceeded",		6)	\
-	_(MISMATCH,	"reports do not match",			7)	\
-	_(CROSSED,	"a --fail-on threshold was crossed",	8)	\
-	_(NOMEM,	"out of memory",			6)	\
-	_(TRACING,	"cannot trace the running system",	9)	\
-	_(INTERNAL,	"internal error",			70)
+	_(OK,		"success",				0,	0)	\
+	_(USAGE,	"invalid argument",			1,	1)	\
+	_(PARTIAL,	"report is partial",			5,	NA)	\
+	_(IO,		"cannot read file",			2,	2)	\
+	_(OUTPUT,	"cannot write the output",		2,	2)	\
+	_(NOT_TRACE,	"not a trace.dat or perf.data file",	3,	NA)	\
+	_(SCHEMA,	"unsupported report schema",		3,	NA)	\
+	_(VERSION,	"unsupported trace file version or layout", 3,	NA)	\
+	_(COMPRESSION,	"unsupported compression",		3,	NA)	\
+	_(TRUNCATED,	"trace file is truncated",		3,	NA)	\
+	_(CORRUPT,	"trace file is damaged",		3,	NA)	\
+	_(NO_EVENTS,	"trace has no scheduler events",	4,	NA)	\
+	_(TABLE,	"invalid translation table",		1,	NA)	\
+	_(LIMIT,	"resource limit exceeded",		6,	6)	\
+	_(MISMATCH,	"reports do not match",			7,	NA)	\
+	_(CROSSED,	"a --fail-on threshold was crossed",	8,	NA)	\
+	_(NOMEM,	"out of memory",			6,	6)	\
+	_(TRACING,	"cannot trace the running system",	9,	3)	\
+	_(NO_TRACEFS,	"tracefs is not available",		9,	3)	\
+	_(PERM,		"permission denied",			9,	3)	\
+	_(UNSUPPORTED,	"not supported by this kernel",		9,	3)	\
+	_(BUSY,		"tracefs busy",				9,	4)	\
+	_(COMMAND,	"cannot run the command",		9,	5)	\
+	_(TRACEFS,	"tracefs refused a setting",		9,	7)	\
+	_(INTERRUPTED,	"interrupted",				9,	8)	\
+	_(INTERNAL,	"internal error",			70,	70)
 
-#define LT_ERR_ENUM(name, msg, status) LT_E_##name,
+#define LT_ERR_ENUM(name, msg, analyze, record) LT_E_##name,
 enum lt_errcode { LT_ERRORS(LT_ERR_ENUM) LT_E_MAX };
 #undef LT_ERR_ENUM
 
@@ -59,8 +71,10 @@ struct lt_error {
 };
 
 const char *lt_strerror(enum lt_errcode code);
-/* Exit status for a failure with this code (see LT_ERRORS). */
+/* latency-analyze's exit status for a failure with this code (LT_ERRORS) */
 int lt_error_exit_status(enum lt_errcode code);
+/* ... and latency-record's */
+int lt_error_record_status(enum lt_errcode code);
 void lt_error_set(struct lt_error *err, enum lt_errcode code,
 		  const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -82,6 +96,7 @@ enum lt_cause_kind {
 	LT_CAUSE_FUNCTION,	/* a kernel stack without translation: "[func]" */
 	LT_CAUSE_UNKNOWN,	/* no reason and no stack */
 	LT_CAUSE_SCHED,		/* runnable, waiting for a CPU */
+	LT_CAUSE_STOPPED,	/* stopped by a signal or for a tracer */
 	LT_CAUSE_NR
 };
 const char *lt_cause_kind_name(enum lt_cause_kind kind);
@@ -90,6 +105,7 @@ enum lt_sort { LT_SORT_MAX, LT_SORT_TOTAL, LT_SORT_COUNT, LT_SORT_AVG };
 enum lt_format {
 	LT_FORMAT_TEXT, LT_FORMAT_JSON, LT_FORMAT_CSV, LT_FORMAT_FOLDED,
 	LT_FORMAT_WAITS_CSV, LT_FORMAT_WAITS_JSONL, LT_FORMAT_HTML,
+	LT_FORMAT_PPROF,
 };
 
 typedef void (*lt_progress_fn)(void *ctx, uint64_t done, uint64_t total);
@@ -130,7 +146,8 @@ struct lt_wait {
 					   have been ("" when nothing is known) */
 	enum lt_cause_kind kind;
 	char state;			/* 'S', 'D', 'I' blocked, 'R' waiting
-					   for a CPU, '?' not known */
+					   for a CPU, 'T' stopped by a signal,
+					   't' for a tracer, '?' not known */
 	uint64_t start_ns, end_ns;	/* absolute trace timestamps */
 	bool start_known, end_known;	/* else the trace did not show it */
 	const char *dropped;		/* NULL: charged; else why not, the
@@ -156,6 +173,7 @@ typedef int (*lt_wait_stack_fn)(void *ctx, const struct lt_wait_stack *s);
 struct lt_options {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits longer: not charged (5 ms; 0 = keep) */
 	bool honour_maxtime;		/* drop waits longer than a reason's maxtime_us */
+	bool charge_stopped;		/* charge stopped tasks' waits (T, t) */
 	bool kernel_threads;		/* kernel threads in the global table too */
 	bool per_thread;		/* per-thread sections in text output */
 	bool stacks;			/* distinct stacks under each row in text output */
@@ -164,6 +182,9 @@ struct lt_options {
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
 	const char *kallsyms;		/* kernel symbols for a file that has
 					   none (perf.data); NULL: found */
+	const char *buffer;		/* a trace.dat's buffer to read: an
+					   instance's name, "" the top level;
+					   NULL: the one with scheduler events */
 	const char *const *trans_files;	/* extra translation tables, later override */
 	size_t nr_trans_files;
 	bool no_default_trans;		/* skip the built-in and system tables */
@@ -215,9 +236,11 @@ void lt_options_init(struct lt_options *opts);
  * The JSON schema written; within major version 1, minor versions only
  * add fields, and the reader takes "latencytop-report/1" and any 1.x.
  * 1.1 added each row's histogram and the trace's id (the keys of an
- * exact merge).
+ * exact merge); 1.2 the stopped waits, waits in states not known,
+ * waits charged at a lower bound, the buffer read and the CPUs whose
+ * data ends early.
  */
-#define LT_REPORT_SCHEMA "latencytop-report/1.1"
+#define LT_REPORT_SCHEMA "latencytop-report/1.2"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
@@ -237,6 +260,22 @@ struct lt_report_stack {
 	const char *const *path;	/* reasons, outermost first */
 	unsigned int path_depth;
 	uint64_t count, total_ns, max_ns, max_at_ns;
+	/*
+	 * Where the frames are, as the trace says (NULL where it does not,
+	 * as in a saved or merged report): each kernel frame's address, and
+	 * each user frame's binary (an index of lt_report.binaries plus one;
+	 * 0: in no mapping the trace shows) and offset in that binary's
+	 * file.  Of stacks that read the same, one's.
+	 */
+	const uint64_t *addrs;
+	const uint32_t *user_binaries;
+	const uint64_t *user_offsets;
+};
+
+/* A binary user frames are in (perf.data's mappings). */
+struct lt_report_binary {
+	const char *path;		/* as the trace names it */
+	const char *build_id;		/* hex; "" when not recorded */
 };
 
 /*
@@ -327,6 +366,11 @@ struct lt_report_uncharged {
 	uint64_t count, total_ns, max_ns;
 };
 
+/* Time stopped (not charged unless asked): by a signal, for a tracer. */
+struct lt_report_stopped {
+	struct lt_report_uncharged signal, tracer;
+};
+
 struct lt_report_thread {
 	int tid;
 	const char *comm;		/* as of its process's as_of_ns */
@@ -334,6 +378,7 @@ struct lt_report_thread {
 	struct lt_report_row *rows;
 	size_t nr_rows;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 };
 
 struct lt_report_process {
@@ -348,6 +393,7 @@ struct lt_report_process {
 	struct lt_report_thread *threads;
 	size_t nr_threads;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 	/*
 	 * In a merged report: the trace it ran in (processes of different
 	 * traces stay apart), and the end of the range its names are as of
@@ -368,6 +414,7 @@ struct lt_report_command {
 	struct lt_report_row *rows;
 	size_t nr_rows;
 	struct lt_report_uncharged user_requested;
+	struct lt_report_stopped stopped;
 };
 
 /* The tables for one time range: the whole trace, or one window. */
@@ -413,6 +460,13 @@ struct lt_report {
 	const char *format;		/* "trace-cmd", "perf" */
 	int file_version;		/* of that format */
 	const char *compression;
+	/*
+	 * The trace.dat's buffer read: NULL the top level (the only one, or
+	 * perf.data); else an instance's name.  @other_buffers names the
+	 * others holding scheduler events (", " between), or is NULL.
+	 */
+	const char *buffer;
+	const char *other_buffers;
 	const char *uname;
 	const char *clock;
 	int cpus;
@@ -425,6 +479,12 @@ struct lt_report {
 	int nr_lost_cpus;
 	/* trace-cmd's saved ring-buffer stats: overrun + dropped, -1 unknown */
 	const int64_t *overrun_per_cpu;	/* cpus entries */
+	/*
+	 * --partial: where each CPU's data ends early (the file cut short,
+	 * or a CPU's data damaged): 0 for a CPU read whole; NULL when none.
+	 * From there on that CPU is a gap of lost events to the end.
+	 */
+	const uint64_t *cpu_data_end;	/* cpus entries */
 	struct lt_report_source *sources;
 	size_t nr_sources;
 	struct lt_report_missing *missing;
@@ -439,6 +499,17 @@ struct lt_report {
 	uint64_t cpu_waits_no_switch_in;	/* of which waits for a CPU */
 	uint64_t cpu_waits_unwoken, cpu_waits_unwoken_ns;	/* for a CPU
 					   after a preemption or a fork */
+	/*
+	 * Waits for a CPU whose switch-in the trace lacks, charged up to
+	 * the last record that shows their CPU running something else: a
+	 * lower bound.
+	 */
+	uint64_t lower_bound, lower_bound_ns;
+	/* stops not charged (options.charge_stopped off): by a signal, for
+	   a tracer; waits in a state not known here, never charged */
+	uint64_t stopped_signal, stopped_signal_ns;
+	uint64_t stopped_tracer, stopped_tracer_ns;
+	uint64_t unknown_state, unknown_state_ns;
 	/*
 	 * Waits that a CPU's missing data may hide a part of: begun before
 	 * every CPU had data (@complete_from_ns: the oldest pages of some
@@ -470,6 +541,11 @@ struct lt_report {
 
 	/* options.timeline_threads: the busiest threads' waits; else NULL */
 	struct lt_report_timeline *timeline;
+
+	/* what the stacks' frames are in (lt_report_stack.addrs...) */
+	const struct lt_report_binary *binaries;
+	size_t nr_binaries;
+	const char *kernel_build_id;	/* hex; NULL or "" when not recorded */
 };
 
 /*
@@ -517,13 +593,6 @@ enum lt_diff_status {
 	LT_DIFF_VANISHED,	/* only before */
 };
 
-/* A cause's figures on one side: zeros where it is absent. */
-struct lt_diff_side {
-	uint64_t count, total_ns, max_ns, avg_ns, p50_ns, p90_ns, p99_ns;
-	double share;			/* percent of its table's total */
-	bool no_percentiles;		/* p50..p99 unknown (see lt_report_row) */
-};
-
 struct lt_diff_row {
 	enum lt_diff_scope scope;
 	const char *comm;		/* command and process scopes, else NULL */
@@ -532,7 +601,12 @@ struct lt_diff_row {
 	const char *reason, *argument;
 	enum lt_cause_kind kind;
 	enum lt_diff_status status;
-	struct lt_diff_side before, after;
+	/*
+	 * The cause's figures on each side: its row's statistics (percent
+	 * the share of its table's total) and no_percentiles, without its
+	 * names, lists or histogram; all zeros where it is absent.
+	 */
+	struct lt_report_row before, after;
 	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
 };
 
@@ -624,6 +698,8 @@ struct lt_writer {
 	const char *ignores[LT_WOPT_NR];
 	/* its report shows a timeline: analyse with lt_options.timeline_* */
 	bool timeline;
+	/* it writes bytes, not text: not for a terminal */
+	bool binary;
 };
 
 /* The @i-th writer (from 0), or NULL past the last: in --help's order. */

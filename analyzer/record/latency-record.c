@@ -8,92 +8,26 @@
  *   latency-record probes install|list|remove         kprobe latencytop events
  *
  * Each command is parse -> validate -> work -> clean up, and exits with
- * the status LTR_ERRORS gives its failure (ltr.h, latency-record(1)).
+ * the status its failure's code has in LT_ERRORS' last column
+ * (latencytop.h, latency-record(1)).
  */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
 #include <tracefs.h>
 
 #include "rec.h"
 
-const char *rec_prog = "latency-record";
-bool rec_quiet;
-
-int rec_fail(enum ltr_errcode code, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", rec_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return ltr_exit_status(code);
-}
-
-int rec_fail_err(const struct ltr_error *err)
-{
-	return rec_fail(err->code, "%s", err->msg);
-}
-
-void rec_note(const char *fmt, ...)
-{
-	va_list ap;
-
-	if (rec_quiet)
-		return;
-	fprintf(stderr, "%s: ", rec_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int rec_usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s: ", rec_prog);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", rec_prog);
-	return ltr_exit_status(LTR_E_USAGE);
-}
-
-int rec_bad_option(char *const argv[], int opt_seen)
-{
-	extern int optind, optopt;
-	const char *arg = argv[optind - 1];
-
-	if (optopt && (!arg || strncmp(arg, "--", 2)))
-		return rec_usage_error(opt_seen == ':' ?
-				       "option '-%c' needs a value" :
-				       "unknown option '-%c'", optopt);
-	return rec_usage_error(opt_seen == ':' ? "option '%s' needs a value" :
-			       "unknown option '%s'", arg ? arg : "?");
-}
-
-static void log_to_stderr(void *ctx, enum ltr_log_level level, const char *msg)
-{
-	(void)ctx;
-	if (level == LTR_LOG_INFO && rec_quiet)
-		return;
-	fprintf(stderr, "%s: %s%s\n", rec_prog,
-		level == LTR_LOG_WARN ? "warning: " : "", msg);
-}
+static const struct cli_sub commands[] = {
+	{ "doctor", "latency-record doctor", "", "what this kernel offers",
+	  rec_doctor_main },
+	{ "probes", "latency-record probes", "install|list|remove",
+	  "kprobe latencytop events", rec_probes_main },
+	{ NULL }
+};
 
 int main(int argc, char *argv[])
 {
 	/* libtracefs speaks through our notes only */
 	tracefs_set_loglevel(TEP_LOG_NONE);
-	ltr_set_log_fn(log_to_stderr, NULL);
-	if (argc > 1 && !strcmp(argv[1], "doctor"))
-		return rec_doctor_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "probes"))
-		return rec_probes_main(argc - 1, argv + 1);
-	return rec_record_main(argc, argv);
+	ltr_set_log_fn(rec_log_to_stderr, NULL);
+	/* doctor and probes, named first, from record's options table */
+	return rec_record_main(argc, argv, commands);
 }

@@ -9,10 +9,12 @@
  * reading them.  The only write outside that instance writes
  * /proc/sys/kernel/ftrace_enabled's own value back to it, to see whether
  * trace-cmd record can run here.
+ *
+ * First it undoes what runs that were killed left (their journals, and
+ * instances of ours without one), and says what it restored.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,8 +28,9 @@
 #include "rec.h"
 
 static int gaps;
+static int restored, not_restored;
 
-void rec_doctor_usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s doctor\n"
@@ -51,6 +54,23 @@ static void line(const char *what, const char *status, const char *fmt, ...)
 	vprintf(fmt, ap);
 	va_end(ap);
 	putchar('\n');
+}
+
+/* One line per change a killed run left, as it is undone. */
+static void note_restored(void *ctx, const char *owner, const char *what,
+			  const char *path, const char *value, int error)
+{
+	(void)ctx;
+	if (error) {
+		not_restored++;
+		line("leftovers", "FAILED", "%s left %s %s%s%s%s: %s", owner, what,
+		     path, value ? " \"" : "", value ? value : "",
+		     value ? "\"" : "", strerror(error));
+		return;
+	}
+	restored++;
+	line("leftovers", "restored", "%s left %s %s%s%s%s: undone", owner, what,
+	     path, value ? " \"" : "", value ? value : "", value ? "\"" : "");
 }
 
 static void more(const char *label, const char *text)
@@ -183,7 +203,7 @@ static void check_probes(void)
 {
 	struct ltr_probe_site *sites;
 	struct ltr_probes *p;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n, inst = 0, skipped = 0;
 
 	if (ltr_probes_scan(&p, &err)) {
@@ -210,29 +230,42 @@ static void check_probes(void)
 	ltr_probes_free(p);
 }
 
-int rec_doctor_main(int argc, char *argv[])
+int rec_doctor_main(const char *prog, int argc, char *argv[])
 {
+	/* no option but --help, which the usage need not list */
+	const struct cli_opt options[] = {
+		CLI_HELP("this help"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = rec_prog, .opts = options, .usage = usage,
+		.usage_error = rec_cli_usage_error,
+	};
 	const char *mounted = NULL;
+	char *mounted_dir;
 	struct ltr_session *s = NULL;
 	struct ltr_config cfg;
-	struct ltr_error err;
+	struct lt_error err;
 	unsigned int kb;
 	char *top_kb, path[4096];
+	int ret, first;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		rec_doctor_usage(stdout);
-		return 0;
-	}
-	if (argc > 1)
-		return rec_usage_error("doctor: unexpected argument '%s'", argv[1]);
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (first < argc)
+		return rec_usage_error("doctor: unexpected argument '%s'",
+				       argv[first]);
 
 	printf("%s doctor: what this machine offers for recording latencies\n\n",
 	       rec_prog);
 	if (getenv("LT_TRACEFS") && *getenv("LT_TRACEFS")) {
 		mounted = getenv("LT_TRACEFS");
 		line("tracefs", "ok", "%s ($LT_TRACEFS)", mounted);
-	} else if ((mounted = tracefs_tracing_dir()) != NULL) {
-		line("tracefs", "ok", "mounted at %s", mounted);
+	} else if ((mounted_dir = ltr_tracefs_mounted()) != NULL) {
+		/* not libtracefs's tracefs_tracing_dir(): it would mount one */
+		line("tracefs", "ok", "mounted at %s", mounted_dir);
+		free(mounted_dir);
 	} else {
 		gap("tracefs", "missing", "not mounted",
 		    "latency-record mounts it for a recording (and unmounts it after), as root",
@@ -243,15 +276,26 @@ int rec_doctor_main(int argc, char *argv[])
 		    "nothing can be recorded or checked further", "sudo latency-record doctor");
 	else
 		line("permissions", "ok", "root");
+	if (geteuid() == 0) {
+		char *tracefs = ltr_tracefs_mounted();
+
+		ltr_restore_stale(tracefs, note_restored, NULL);
+		free(tracefs);
+		if (!restored && !not_restored)
+			line("leftovers", "ok", "nothing left by a run that was killed (%s)",
+			     ltr_journal_dir());
+		else if (not_restored)
+			gaps++;
+	}
 
 	ltr_config_init(&cfg);
 	if (ltr_session_open(&cfg, &s, &err)) {
 		gap("recording", "no", err.msg, "no recording is possible",
-		    err.code == LTR_E_BUSY ? "wait for the other recording" : "");
+		    err.code == LT_E_BUSY ? "wait for the other recording" : "");
 		printf("\n%d gap%s: latency-record cannot record here\n", gaps,
 		       gaps == 1 ? "" : "s");
-		return ltr_exit_status(err.code == LTR_E_BUSY ? LTR_E_BUSY :
-				       LTR_E_UNSUPPORTED);
+		return lt_error_record_status(err.code == LT_E_BUSY ? LT_E_BUSY :
+				       LT_E_UNSUPPORTED);
 	}
 	if (ltr_session_instance_name(s))
 		line("instances", "ok", "an instance of its own works (%s/instances/...): another tracer is not disturbed",

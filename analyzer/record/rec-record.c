@@ -16,7 +16,6 @@
 #define _GNU_SOURCE	/* asprintf, pipe2, strsignal */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,28 +30,10 @@
 
 #include "latencytop.h"
 #include "ltr-dat.h"
+#include "lt-outfile.h"
 #include "rec.h"
 
-enum { OPT_NO_STACKS = 256, OPT_NO_SCHEDSTATS, OPT_TOP_LEVEL,
-       OPT_NO_REPORT, OPT_STACKS };
-
-static const struct option long_opts[] = {
-	{ "output",		required_argument, NULL, 'o' },
-	{ "duration",		required_argument, NULL, 'a' },
-	{ "buffer-size",	required_argument, NULL, 'b' },
-	{ "stacks",		optional_argument, NULL, OPT_STACKS },
-	{ "no-stacks",		no_argument,	   NULL, OPT_NO_STACKS },
-	{ "schedstats",		no_argument,	   NULL, 'S' },
-	{ "no-schedstats",	no_argument,	   NULL, OPT_NO_SCHEDSTATS },
-	{ "top-level",		no_argument,	   NULL, OPT_TOP_LEVEL },
-	{ "no-report",		no_argument,	   NULL, OPT_NO_REPORT },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
-void rec_record_usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... [--] [COMMAND [ARG]...]\n"
@@ -63,33 +44,16 @@ void rec_record_usage(FILE *out)
 "every CPU's buffer to disk so that nothing is lost; write a trace.dat that\n"
 "trace-cmd and latency-analyze read, put tracefs back as it was, and print\n"
 "the report.  Works where trace-cmd record cannot enable ftrace.\n"
-"\n"
-"  -o, --output=FILE      the trace.dat to write (default trace.dat)\n"
-"  -a, --duration=DUR     record the whole system for DUR (30s, 2m, 1.5);\n"
-"                         with COMMAND, at most that long\n"
-"  -b, --buffer-size=KB   ring buffer per CPU (default: 16384, at most an\n"
-"                         eighth of the available memory in all)\n"
-"      --stacks[=HOW]     kernel stacks: switch (default: after each\n"
-"                         blocking sched_switch), all (after every event,\n"
-"                         as trace-cmd -T), off\n"
-"      --no-stacks        the same as --stacks=off\n"
-"  -S, --schedstats       switch kernel.sched_schedstats on for the\n"
-"                         recording, off again after (asked on a terminal)\n"
-"      --no-schedstats    never switch it on, never ask\n"
-"      --top-level        record in tracefs's top-level instance (holding\n"
-"                         %s) instead of an instance of its own\n"
-"      --no-report        print the latency-analyze command, not the report\n"
-"  -q, --quiet            no notes, only errors and the report\n"
-"  -h, --help             this help;  %s doctor --help, %s probes --help\n"
-"  -V, --version          the version\n"
+"\n", rec_prog, rec_prog, rec_prog);
+	cli_opts_help(out, cmd);
+	fputs(
 "\n"
 "Exit status: 0 trace written, 1 invalid arguments, 2 the output cannot be\n"
 "written, 3 this system cannot record (no tracefs, not root, no events),\n"
 "4 tracefs busy, 5 COMMAND cannot be run, 6 out of memory, 7 tracefs\n"
 "refused a setting (or could not be restored), 8 interrupted before\n"
 "tracing began, 70 internal error.  COMMAND's own status is reported, not\n"
-"returned.\n",
-		rec_prog, rec_prog, rec_prog, LTR_LOCK_PATH, rec_prog, rec_prog);
+"returned.\n", out);
 }
 
 /* ---- signals ------------------------------------------------------------- */
@@ -157,7 +121,8 @@ static bool command_found(const char *cmd)
  * Start @argv; its exec's failure comes back through a close-on-exec
  * pipe as an errno.  The pid, or -1 (and *exec_errno).
  */
-static pid_t start_command(char *const argv[], int *exec_errno)
+static pid_t start_command(char *const argv[], bool stdout_is_trace,
+			   int *exec_errno)
 {
 	int errp[2], e = 0;
 	sigset_t none;
@@ -180,6 +145,9 @@ static pid_t start_command(char *const argv[], int *exec_errno)
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
 		signal(SIGPIPE, SIG_DFL);
+		/* -o -: the command's output must not run into the trace */
+		if (stdout_is_trace && dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+			_exit(127);
 		execvp(argv[0], argv);
 		e = errno;
 		(void)!write(errp[1], &e, sizeof(e));
@@ -209,8 +177,9 @@ struct rec {
 	bool top_level, report;
 	char **cmd;
 
-	int out_fd;
-	bool out_existed, out_written;
+	struct lt_outfile out_file;	/* a temporary until the trace is complete */
+	struct ltr_journal *journal;	/* what to undo if we are killed */
+	long out_jid;
 	struct ltr_session *s;
 	struct ltr_stream *st;
 	struct ltr_meta *meta;
@@ -230,89 +199,120 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int parse_args(struct rec *r, int argc, char *argv[])
+static int opt_output(const struct cli_cmd *cmd, const struct cli_opt *o,
+		      const char *arg)
 {
-	int c;
+	struct rec *r = o->value;
+
+	if (!*arg)
+		return cli_usage_errorf(cmd, "--output: an empty file name");
+	r->out = arg;
+	return 0;
+}
+
+static int opt_duration(const struct cli_cmd *cmd, const struct cli_opt *o,
+			const char *arg)
+{
+	struct rec *r = o->value;
+
+	if (lt_parse_duration(arg, 1000000000ull, &r->duration_ns) ||
+	    !r->duration_ns)
+		return cli_bad_value(cmd, "--duration", arg, "a duration such as "
+				     "20s, 2m or 1.5 is needed");
+	return 0;
+}
+
+/* --stacks[=HOW], and --no-stacks (no value: off) */
+static int opt_stacks(const struct cli_cmd *cmd, const struct cli_opt *o,
+		      const char *arg)
+{
+	struct rec *r = o->value;
+
+	if (!o->argh || (arg && !strcmp(arg, "off")))
+		r->stacks = LTR_STACKS_OFF;
+	else if (!arg || !strcmp(arg, "switch"))
+		r->stacks = LTR_STACKS_SWITCH;
+	else if (!strcmp(arg, "all"))
+		r->stacks = LTR_STACKS_ALL;
+	else
+		return cli_bad_value(cmd, "--stacks", arg, "switch, all or off");
+	return 0;
+}
+
+/* -S 1, --no-schedstats 0 (the entry's defval) */
+static int opt_schedstats(const struct cli_cmd *cmd, const struct cli_opt *o,
+			  const char *arg)
+{
+	struct rec *r = o->value;
+
+	r->schedstats = (int)o->defval;
+	return 0;
+}
+
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(struct rec *r, int argc, char *argv[],
+		      const struct cli_sub *commands)
+{
+	struct cli_opt options[] = {
+		CLI_CALLBACK('o', "output", r, "FILE",
+			     "the trace.dat to write (default trace.dat)",
+			     opt_output, .flags = CLI_OPT_FILE, .words = "dat"),
+		CLI_CALLBACK('a', "duration", r, "DUR",
+			     "record the whole system for DUR (30s, 2m, 1.5);\n"
+			     "with COMMAND, at most that long", opt_duration),
+		CLI_UINT('b', "buffer-size", &r->buffer_kb, "KB", 64, 1u << 24,
+			 "kilobytes per CPU, 64 to 16777216",
+			 "ring buffer per CPU (default: 16384, at most an\n"
+			 "eighth of the available memory in all)"),
+		CLI_CALLBACK(0, "stacks", r, "HOW",
+			     "kernel stacks: switch (default: after each\n"
+			     "blocking sched_switch), all (after every event,\n"
+			     "as trace-cmd -T), off", opt_stacks,
+			     .flags = CLI_OPT_OPTARG, .words = "switch all off"),
+		CLI_CALLBACK(0, "no-stacks", r, NULL, "the same as --stacks=off",
+			     opt_stacks),
+		CLI_CALLBACK('S', "schedstats", r, NULL,
+			     "switch kernel.sched_schedstats on for the\n"
+			     "recording, off again after (asked on a terminal)",
+			     opt_schedstats, .defval = 1),
+		CLI_CALLBACK(0, "no-schedstats", r, NULL,
+			     "never switch it on, never ask", opt_schedstats,
+			     .defval = 0),
+		CLI_BOOL(0, "top-level", &r->top_level,
+			 "record in tracefs's top-level instance (holding\n"
+			 LTR_LOCK_PATH ") instead of an instance of its own"),
+		CLI_BOOL_SET(0, "no-report", &r->report, false,
+			     "print the latency-analyze command, not the report"),
+		CLI_BOOL('q', "quiet", &rec_quiet,
+			 "no notes, only errors and the report"),
+		CLI_HELP("this help;  latency-record doctor --help, "
+			 "latency-record probes --help"),
+		CLI_VERSION("the version"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = rec_prog, .opts = options, .subs = commands,
+		.usage = usage, .usage_error = rec_cli_usage_error,
+		/* COMMAND's own options are its */
+		.flags = CLI_CMD_STOP_AT_OPERAND,
+	};
+	int ret, first;
 
 	r->out = "trace.dat";
 	r->stacks = LTR_STACKS_SWITCH;
 	r->schedstats = -1;
 	r->report = true;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:a:b:SqhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return rec_usage_error("--output: an empty file name");
-			r->out = optarg;
-			break;
-		case 'a':
-			if (lt_parse_duration(optarg, 1000000000ull, &r->duration_ns) ||
-			    !r->duration_ns)
-				return rec_usage_error("--duration: invalid value '%s': a duration such as 20s, 2m or 1.5 is needed",
-						       optarg);
-			break;
-		case 'b': {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 64 || v > (1ul << 24))
-				return rec_usage_error("--buffer-size: invalid value '%s': kilobytes per CPU, 64 to 16777216",
-						       optarg);
-			r->buffer_kb = (unsigned int)v;
-			break;
-		}
-		case OPT_STACKS:
-			if (!optarg || !strcmp(optarg, "switch"))
-				r->stacks = LTR_STACKS_SWITCH;
-			else if (!strcmp(optarg, "all"))
-				r->stacks = LTR_STACKS_ALL;
-			else if (!strcmp(optarg, "off"))
-				r->stacks = LTR_STACKS_OFF;
-			else
-				return rec_usage_error("--stacks: invalid value '%s': switch, all or off",
-						       optarg);
-			break;
-		case OPT_NO_STACKS:
-			r->stacks = LTR_STACKS_OFF;
-			break;
-		case 'S':
-			r->schedstats = 1;
-			break;
-		case OPT_NO_SCHEDSTATS:
-			r->schedstats = 0;
-			break;
-		case OPT_TOP_LEVEL:
-			r->top_level = true;
-			break;
-		case OPT_NO_REPORT:
-			r->report = false;
-			break;
-		case 'q':
-			rec_quiet = true;
-			break;
-		case 'h':
-			rec_record_usage(stdout);
-			exit(0);
-		case 'V':
-			printf("%s %s\n", rec_prog, LT_VERSION_STRING);
-			exit(0);
-		case ':':
-		case '?':
-		default:
-			return rec_bad_option(argv, c);
-		}
-	}
-	if (optind < argc) {
-		r->cmd = &argv[optind];
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (first < argc) {
+		r->cmd = &argv[first];
 		if (!command_found(r->cmd[0]))
-			return rec_fail(LTR_E_COMMAND, "cannot run '%s': %s",
+			return rec_fail(LT_E_COMMAND, "cannot run '%s': %s",
 					r->cmd[0], strchr(r->cmd[0], '/') ?
 					strerror(errno) : "not found in PATH");
 	}
-	return 0;
+	return -1;
 }
 
 /* Say what this recording lacks, and what it costs: once per kind. */
@@ -372,7 +372,7 @@ static void decide_schedstats(struct rec *r)
 static void probes_snapshot(struct rec *r, bool after)
 {
 	struct ltr_probe_site *sites;
-	struct ltr_error err;
+	struct lt_error err;
 	size_t i, n;
 	uint64_t missed = 0;
 
@@ -508,7 +508,7 @@ static int record(struct rec *r)
 {
 	struct ltr_stream_opts so = { 0 };
 	struct ltr_config cfg;
-	struct ltr_error err = { 0 }, rerr;
+	struct lt_error err = { 0 }, rerr;
 	uint64_t t0, t1, events, lost, bytes = 0;
 	int status = 0, e, cpu;
 	bool restored = false;
@@ -517,17 +517,19 @@ static int record(struct rec *r)
 	cfg.top_level = r->top_level;
 	cfg.buffer_kb = r->buffer_kb;
 	cfg.stacks = r->stacks;
+	cfg.journal = r->journal;
 	if (catch_signals() < 0)
-		return rec_fail(LTR_E_INTERNAL, "pipe: %s", strerror(errno));
+		return rec_fail(LT_E_INTERNAL, "pipe: %s", strerror(errno));
 	if (ltr_session_open(&cfg, &r->s, &err))
 		return rec_fail_err(&err);
 	decide_schedstats(r);
-	if (ltr_cpu_files_open(&r->sink, r->out, ltr_session_cpus(r->s), &err)) {
+	if (ltr_cpu_files_open(&r->sink, r->out, ltr_session_cpus(r->s),
+			       r->journal, &err)) {
 		status = rec_fail_err(&err);
 		goto out;
 	}
 	if (got_signal) {
-		status = rec_fail(LTR_E_INTERRUPTED, "interrupted before tracing began");
+		status = rec_fail(LT_E_INTERRUPTED, "interrupted before tracing began");
 		goto out;
 	}
 	so.pages = ltr_cpu_files_write;
@@ -548,9 +550,9 @@ static int record(struct rec *r)
 		 r->cmd ? "" : r->duration_ns ? "" : ": Ctrl-C to stop");
 	t0 = now_ns();
 	if (r->cmd) {
-		r->child = start_command(r->cmd, &e);
+		r->child = start_command(r->cmd, lt_outfile_is_stdout(r->out), &e);
 		if (r->child < 0) {
-			status = rec_fail(LTR_E_COMMAND, "cannot run '%s': %s",
+			status = rec_fail(LT_E_COMMAND, "cannot run '%s': %s",
 					  r->cmd[0], strerror(e));
 			goto out;
 		}
@@ -568,9 +570,9 @@ static int record(struct rec *r)
 		int we = atomic_load(&r->sink.error);
 
 		if (we)
-			status = rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
-					  r->sink.paths[atomic_load(&r->sink.error_cpu)],
-					  strerror(we));
+			status = rec_fail(LT_E_OUTPUT, "cannot write %s: %s (CPU %d's pages, kept in %s)",
+					  r->out, strerror(we),
+					  atomic_load(&r->sink.error_cpu), r->sink.dir);
 		else
 			status = rec_fail_err(&err);
 		goto out;
@@ -593,11 +595,10 @@ static int record(struct rec *r)
 
 		in->page_size = (uint32_t)ltr_stream_page_size(r->st);
 		in->cpu_fds = r->sink.fds;
-		r->out_written = true;
-		if (ftruncate(r->out_fd, 0) < 0 || lseek(r->out_fd, 0, SEEK_SET) < 0 ||
-		    ltr_dat_write(r->out_fd, r->out, in, &err)) {
+		if (ltr_dat_write(r->out_file.fd, r->out, in, &err) ||
+		    lt_outfile_commit(&r->out_file, NULL)) {
 			int s2 = err.code ? rec_fail_err(&err) :
-				 rec_fail(LTR_E_OUTPUT, "cannot write %s: %s",
+				 rec_fail(LT_E_OUTPUT, "cannot write %s: %s",
 					  r->out, strerror(errno));
 
 			status = status ? status : s2;
@@ -610,7 +611,9 @@ static int record(struct rec *r)
 	rec_note("wrote %s: %.1f s, %" PRIu64 " events, %.1f MB of ring buffer pages, %s",
 		 r->out, (double)(t1 - t0) / 1e9, events, (double)bytes / 1e6,
 		 lost ? "events LOST (above)" : "no events lost");
-	if (r->report) {
+	if (r->out_file.in_place) {
+		/* standard output, a device, a FIFO: nothing to read back */
+	} else if (r->report) {
 		print_report(r->out);
 		rec_note("again: latency-analyze %s;  browse: latency-view %s", r->out, r->out);
 	} else {
@@ -633,30 +636,43 @@ out:
 	return status;
 }
 
-int rec_record_main(int argc, char *argv[])
+int rec_record_main(int argc, char *argv[], const struct cli_sub *commands)
 {
+	struct ltr_journal_file jf = { NULL, LTR_UNDO_UNLINK, 0, { 0 } };
+	struct lt_error err = { 0 };
 	struct rec r;
 	int status;
 
 	memset(&r, 0, sizeof(r));
-	r.out_fd = -1;
-	status = parse_args(&r, argc, argv);
-	if (status)
+	r.out_file.fd = -1;
+	status = parse_args(&r, argc, argv, commands);
+	if (status >= 0)
 		return status;
 	/*
-	 * The output first: a path that cannot be written fails before
-	 * tracefs is touched.  An older trace there stays until the new one
-	 * is written.
+	 * The journal first: every change after it, this run's temporary
+	 * files too, is written there before it is made, and undone by the
+	 * next run if this one is killed (ltr.h).
 	 */
-	r.out_existed = access(r.out, F_OK) == 0;
-	r.out_fd = open(r.out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-	if (r.out_fd < 0)
-		return rec_fail(LTR_E_OUTPUT, "cannot write %s: %s", r.out,
-				strerror(errno));
-	status = record(&r);
-	close(r.out_fd);
-	/* no empty or half-written trace.dat left behind */
-	if (status && (!r.out_existed || r.out_written))
-		unlink(r.out);
+	if (ltr_journal_open("latency-record", &r.journal, &err))
+		return rec_fail_err(&err);
+	/*
+	 * Then the output: a path that cannot be written fails before
+	 * tracefs is touched.  The trace goes to a temporary beside it,
+	 * renamed over it when complete: an older trace there stays as it
+	 * was if this one fails, and what is not a regular file (-o
+	 * /dev/null, a FIFO) is written as it is, never removed.
+	 */
+	jf.j = r.journal;
+	if (lt_outfile_open_hook(&r.out_file, r.out, ltr_journal_file_hook, &jf)) {
+		status = jf.err.code ? rec_fail_err(&jf.err) :
+			 rec_fail(LT_E_OUTPUT, "cannot write %s: %s", r.out,
+				  strerror(errno));
+	} else {
+		status = record(&r);
+	}
+	/* after a commit, nothing: else the temporary goes, only it */
+	lt_outfile_abort(&r.out_file, NULL);
+	ltr_journal_done(r.journal, jf.id);
+	ltr_journal_close(r.journal);
 	return status;
 }

@@ -237,7 +237,6 @@ static void table(const struct lv_table *t, enum lt_sort sort, int y, int rows,
 /* The process bar: names side by side, scrolled to keep the cursor's in sight. */
 static void process_bar(const struct lv_model *m, int y)
 {
-	const struct lt_report_process *p;
 	int x, start, pos = 0, len, right;
 	char prefix[32] = "";
 	size_t i;
@@ -253,8 +252,7 @@ static void process_bar(const struct lv_model *m, int y)
 	for (pos = 0, i = 0; i < m->nr_procs; i++) {
 		char name[LV_BAR_NAME_BYTES];
 
-		p = lv_model_proc_at(m, i);
-		len = lv_bar_name(name, sizeof(name), p->comm, i == m->proc) + 1;
+		len = lv_bar_name(name, sizeof(name), m, i) + 1;
 		if (pos + len > start && pos - start + x < right) {
 			int skip = pos < start ? start - pos : 0, over, col;
 			const char *rest;
@@ -292,7 +290,8 @@ static void main_screen(const struct lv_model *m)
 	const struct lt_report_view *v = lv_model_view(m);
 	const struct lt_report_process *p = lv_model_process(m);
 	bool selected = lt_task_filter_active(&m->rep->options.tasks);
-	char d[32], tot[32], more[64], line[256], uncharged[96];
+	char d[32], tot[32], more[64], line[256], uncharged[128];
+	uint64_t stops;
 	struct lv_layout lay;
 	const char *rows;
 
@@ -320,13 +319,27 @@ static void main_screen(const struct lv_model *m)
 	      "(no latencies)");
 	if (!p)
 		return;
-	/* waits it asked for (sleep, poll): not charged, but it waited */
+	/* waits it asked for (sleep, poll), stops: not charged, but it waited */
 	uncharged[0] = '\0';
-	if (p->user_requested.count)
-		snprintf(uncharged, sizeof(uncharged),
-			 "  Not charged: %" PRIu64 " user-requested (%s)",
-			 p->user_requested.count,
-			 dur(d, sizeof(d), p->user_requested.total_ns));
+	stops = p->stopped.signal.count + p->stopped.tracer.count;
+	if (p->user_requested.count || stops) {
+		char st[32], sd[32];
+
+		st[0] = '\0';
+		if (stops)
+			snprintf(st, sizeof(st), "%" PRIu64 " stopped (%s)", stops,
+				 dur(sd, sizeof(sd), p->stopped.signal.total_ns +
+				     p->stopped.tracer.total_ns));
+		if (p->user_requested.count)
+			snprintf(uncharged, sizeof(uncharged),
+				 "  Not charged: %" PRIu64 " user-requested (%s)%s%s",
+				 p->user_requested.count,
+				 dur(d, sizeof(d), p->user_requested.total_ns),
+				 stops ? ", " : "", st);
+		else
+			snprintf(uncharged, sizeof(uncharged),
+				 "  Not charged: %s", st);
+	}
 	putf(lay.proc_y, 0, (int)looks[LOOK_TITLE], "Process %s (%d)%s  Total: %s%s%s", p->comm,
 	     p->pid, p->kernel_thread ? " [kernel thread]" : "",
 	     dur(tot, sizeof(tot), p->total_ns),

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lt-outfile.h"
 #include "lv-html.h"
 
 char *lv_html_name(const struct lv_model *m, const char *path, char *buf,
@@ -42,6 +43,7 @@ int lv_html_write(struct lv_model *m, const char *path)
 {
 	struct lt_html_options o;
 	struct lt_error err = { 0 };
+	struct lt_outfile out;
 	char name[256], filter[4];
 	FILE *f;
 	int ret;
@@ -60,14 +62,16 @@ int lv_html_write(struct lv_model *m, const char *path)
 		o.filter = filter;
 	}
 	o.focus_pid = m->shown_pid > 0 ? m->shown_pid : 0;
-	f = fopen(name, "w");
-	if (!f) {
+	/* beside ./STEM.html and renamed over it: never through a link */
+	if (lt_outfile_fopen(&out, name, &f)) {
 		snprintf(m->msg, sizeof(m->msg), "cannot write %.120s: %.120s", name,
 			 strerror(errno));
 		return -1;
 	}
 	ret = lt_report_write_html(m->rep, &o, f, &err);
-	if (fclose(f) && !ret) {
+	if (ret < 0)
+		lt_outfile_abort(&out, f);
+	else if (lt_outfile_commit(&out, f)) {
 		snprintf(err.msg, sizeof(err.msg), "%s", strerror(errno));
 		ret = -1;
 	}

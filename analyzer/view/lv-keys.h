@@ -94,10 +94,20 @@ enum {
 	  NULL, "sort by maximum, total, count, average",		\
 	  NULL, NULL)							\
 	_(SEARCH,	LV_K('/', LV_KEY_F(3)),						\
-	  "search", "search a process (name or pid) or a cause",	\
+	  "search", "search (any case) every table: the global "	\
+	  "table's causes, then each process of the bar: its name, "	\
+	  "pid, threads' names and tids, and its table's causes "	\
+	  "(its threads' are among them); Enter: the first match "	\
+	  "from the cursor on",						\
 	  NULL, NULL)							\
 	_(SEARCH_NEXT,	LV_K('n'),						\
-	  NULL, "the next match of the search",				\
+	  NULL, "the next match in the screen's order (the global "	\
+	  "table, then the bar from the left, each process before its " \
+	  "table), round to the first; the status line says \"match k "	\
+	  "of n\"",							\
+	  NULL, NULL)							\
+	_(SEARCH_PREV,	LV_K('N'),						\
+	  NULL, "the match before, round to the last",			\
 	  NULL, NULL)							\
 	_(WINDOW_PREV,	LV_K('['),						\
 	  "", "the previous window of --window (30 s by default); "	\

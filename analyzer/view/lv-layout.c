@@ -31,14 +31,18 @@ void lv_layout_main(const struct lv_model *m, struct lv_layout *lay)
 	lay->local_rows = l;
 }
 
-int lv_bar_name(char *buf, size_t len, const char *comm, bool cur)
+int lv_bar_name(char *buf, size_t len, const struct lv_model *m, size_t i)
 {
-	char name[LV_BAR_NAME_MAX * 4 + 1];
+	const struct lt_report_process *p = lv_model_proc_at(m, i);
+	char name[LV_BAR_NAME_MAX * 4 + 1], pid[16] = "";
 	size_t used;
-	int w = lv_text_fit(name, sizeof(name), comm, LV_BAR_NAME_MAX, &used);
-	bool cut = comm[used] != '\0';
+	int w = lv_text_fit(name, sizeof(name), p->comm, LV_BAR_NAME_MAX, &used);
+	bool cut = p->comm[used] != '\0';
 
-	snprintf(buf, len, cur ? "[%s%s]" : " %s%s ", name, cut ? "~" : "");
+	if (lv_model_name_shared(m, i))
+		w += snprintf(pid, sizeof(pid), "(%d)", p->pid);
+	snprintf(buf, len, i == m->proc ? "[%s%s%s]" : " %s%s%s ", name,
+		 cut ? "~" : "", pid);
 	return w + cut + 2;
 }
 
@@ -47,8 +51,7 @@ static int name_cols(const struct lv_model *m, size_t i)
 {
 	char name[LV_BAR_NAME_BYTES];
 
-	return lv_bar_name(name, sizeof(name), lv_model_proc_at(m, i)->comm,
-			   false) + 1;
+	return lv_bar_name(name, sizeof(name), m, i) + 1;
 }
 
 void lv_bar_geometry(const struct lv_model *m, int *x, int *start, int *right)

@@ -26,13 +26,17 @@ struct lv_layout {
 void lv_layout_main(const struct lv_model *m, struct lv_layout *lay);
 
 /*
- * A name in the bar, " comm " or "[comm]" for the cursor's (@cur), as
- * drawn (lv-text.h); a name longer than a few words (a saved report may
- * hold any) is cut with '~' so that its brackets stay.  Returns its columns.
+ * The bar's name @i, " comm " or "[comm]" for the cursor's, as drawn
+ * (lv-text.h), "comm(pid)" where another process of the view has the
+ * same name (pstree -p's way: the pid tells them apart and costs no
+ * column where the name alone does); a name longer than a few words (a
+ * saved report may hold any) is cut with '~' so that its brackets and
+ * pid stay.  Returns its columns.
  */
 #define LV_BAR_NAME_MAX		40
-#define LV_BAR_NAME_BYTES	(LV_BAR_NAME_MAX * 4 + 4)	/* UTF-8, '~', [] */
-int lv_bar_name(char *buf, size_t len, const char *comm, bool cur);
+/* UTF-8, '~', "(-2147483648)", [] */
+#define LV_BAR_NAME_BYTES	(LV_BAR_NAME_MAX * 4 + 1 + 13 + 2 + 1)
+int lv_bar_name(char *buf, size_t len, const struct lv_model *m, size_t i);
 
 /*
  * The bar at m->cols: *@x where the names begin (after the filter's

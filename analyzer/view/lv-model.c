@@ -47,6 +47,46 @@ const struct lt_report_process *lv_model_process(const struct lv_model *m)
 	return lv_model_proc_at(m, m->proc);
 }
 
+bool lv_model_name_shared(const struct lv_model *m, size_t i)
+{
+	return i < m->nr_procs && m->same_name[m->procs[i]];
+}
+
+static int by_comm(const void *a, const void *b)
+{
+	const struct lt_report_process *const *x = a, *const *y = b;
+
+	return strcmp((*x)->comm, (*y)->comm);
+}
+
+/*
+ * Which of @v's processes share a name: the view's, not the bar's, so
+ * that a name reads the same whatever the filter.  0, or -1 (no memory).
+ */
+static int mark_same_names(struct lv_model *m, const struct lt_report_view *v)
+{
+	const struct lt_report_process **by;
+	size_t i, j, k;
+
+	if (!v->nr_processes)
+		return 0;
+	by = malloc(v->nr_processes * sizeof(*by));
+	if (!by)
+		return -1;
+	for (i = 0; i < v->nr_processes; i++)
+		by[i] = &v->processes[i];
+	qsort(by, v->nr_processes, sizeof(*by), by_comm);
+	for (i = 0; i < v->nr_processes; i = k) {
+		for (k = i + 1; k < v->nr_processes &&
+		     !strcmp(by[k]->comm, by[i]->comm); k++)
+			;
+		for (j = i; j < k; j++)
+			m->same_name[by[j] - v->processes] = k - i > 1;
+	}
+	free(by);
+	return 0;
+}
+
 static struct lv_table *focused(struct lv_model *m)
 {
 	return m->focus == LV_FOCUS_PROCESS ? &m->local : &m->global;
@@ -150,12 +190,19 @@ static int rebuild_keeping(struct lv_model *m, struct cause global,
 		lt_report_sort(m->rep, m->sort);
 	if (v->nr_processes > m->cap_procs) {
 		size_t *n = realloc(m->procs, v->nr_processes * sizeof(*n));
+		bool *same;
 
 		if (!n)
 			return -1;
 		m->procs = n;
+		same = realloc(m->same_name, v->nr_processes * sizeof(*same));
+		if (!same)
+			return -1;
+		m->same_name = same;
 		m->cap_procs = v->nr_processes;
 	}
+	if (mark_same_names(m, v) < 0)
+		return -1;
 	m->nr_procs = 0;
 	m->proc = 0;
 	/* --max-processes: the first that pass, as latency-analyze's sections */
@@ -279,6 +326,7 @@ int lv_model_swap(struct lv_model *m, struct lt_report *rep)
 void lv_model_free(struct lv_model *m)
 {
 	free(m->procs);
+	free(m->same_name);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -301,94 +349,242 @@ static bool row_matches(const struct lt_report_row *r, const char *s)
 	       lv_text_contains(r->argument, s);
 }
 
-/* A search that went past the last match to the first says so first. */
-#define WRAPPED	"no more matches, from the first: "
+/*
+ * A process matches by its name, its pid (whole), "name(pid)" as the bar
+ * writes it, or one of its threads' names or tids: that thread in
+ * *@thread when the process itself did not match.
+ */
+static bool proc_matches(const struct lt_report_process *p, const char *s,
+			 const struct lt_report_thread **thread)
+{
+	char id[32], both[512];
+	size_t i;
+
+	*thread = NULL;
+	snprintf(id, sizeof(id), "%d", p->pid);
+	snprintf(both, sizeof(both), "%s(%d)", p->comm, p->pid);
+	if (lv_text_contains(p->comm, s) || !strcmp(id, s) ||
+	    (strchr(s, '(') && lv_text_contains(both, s)))
+		return true;
+	for (i = 0; i < p->nr_threads; i++) {
+		snprintf(id, sizeof(id), "%d", p->threads[i].tid);
+		if (lv_text_contains(p->threads[i].comm, s) || !strcmp(id, s)) {
+			*thread = &p->threads[i];
+			return true;
+		}
+	}
+	return false;
+}
 
 /*
- * The next cause that matches in a process's table, from the cursor's
- * (or the shown process) on: its process is shown, with that cause
- * under the cursor.  Kernel threads' causes are only there, out of the
- * global table unless -k.
+ * A place a match puts the cursor, in the screen's order: the global
+ * table's rows (part 0), then each process of the bar from the left
+ * (part 1): the process itself (row -1), then its table's rows.
  */
-static int find_in_processes(struct lv_model *m, const char *s, bool again)
+struct spot {
+	int part;
+	size_t proc;
+	long row;
+};
+
+static int spot_cmp(struct spot a, struct spot b)
+{
+	if (a.part != b.part)
+		return a.part < b.part ? -1 : 1;
+	if (a.proc != b.proc)
+		return a.proc < b.proc ? -1 : 1;
+	return a.row < b.row ? -1 : a.row > b.row;
+}
+
+/* The cursor as a search left it: while it is so, n goes on from there. */
+static struct lv_search_at search_at(const struct lv_model *m)
+{
+	struct lv_search_at at;
+
+	memset(&at, 0, sizeof(at));
+	at.rep = m->rep;
+	at.view = m->view;
+	at.filter = m->filter;
+	at.sort = m->sort;
+	at.pid = m->pid;
+	at.focus = m->focus;
+	at.gsel = m->global.sel;
+	at.lsel = m->local.sel;
+	return at;
+}
+
+static bool same_at(const struct lv_search_at *a, const struct lv_search_at *b)
+{
+	return a->rep == b->rep && a->view == b->view && a->filter == b->filter &&
+	       a->sort == b->sort && a->pid == b->pid && a->focus == b->focus &&
+	       a->gsel == b->gsel && a->lsel == b->lsel;
+}
+
+/*
+ * Where the search stands: the last match while the cursor is where it
+ * put it, else the cursor (a process's name in the bar is before its
+ * table's rows).
+ */
+static struct spot spot_now(const struct lv_model *m)
+{
+	struct lv_search_at now = search_at(m);
+	struct spot sp = { 0, 0, (long)m->global.sel };
+
+	if (m->found && same_at(&m->found_at, &now)) {
+		sp.part = m->found_part;
+		sp.proc = m->found_proc;
+		sp.row = m->found_row;
+	} else if (m->focus == LV_FOCUS_PROCESS) {
+		sp.part = 1;
+		sp.proc = m->proc;
+		sp.row = m->local.nr ? (long)m->local.sel : -1;
+	}
+	return sp;
+}
+
+/* One pass over every match: how many, and those around the cursor. */
+struct scan {
+	struct spot cur;
+	bool here;		/* a match at the cursor counts as after it */
+	size_t n;
+	struct spot first, last, after, before;
+	size_t after_k, before_k;	/* their numbers from 1; 0: none */
+};
+
+static void visit(struct scan *sc, struct spot sp)
+{
+	int c = spot_cmp(sp, sc->cur);
+
+	sc->n++;
+	if (sc->n == 1)
+		sc->first = sp;
+	sc->last = sp;
+	if (!sc->after_k && (c > 0 || (c == 0 && sc->here))) {
+		sc->after = sp;
+		sc->after_k = sc->n;
+	}
+	if (c < 0) {
+		sc->before = sp;
+		sc->before_k = sc->n;
+	}
+}
+
+static void scan_matches(const struct lv_model *m, const char *s, struct scan *sc)
+{
+	const struct lt_report_thread *t;
+	const struct lt_report_process *p;
+	struct spot sp;
+	size_t i, r;
+
+	for (r = 0; r < m->global.nr; r++)
+		if (row_matches(&m->global.rows[r], s)) {
+			sp.part = 0;
+			sp.proc = 0;
+			sp.row = (long)r;
+			visit(sc, sp);
+		}
+	for (i = 0; i < m->nr_procs; i++) {
+		p = lv_model_proc_at(m, i);
+		sp.part = 1;
+		sp.proc = i;
+		sp.row = -1;
+		if (proc_matches(p, s, &t))
+			visit(sc, sp);
+		for (r = 0; r < p->nr_rows; r++)
+			if (row_matches(&p->rows[r], s)) {
+				sp.row = (long)r;
+				visit(sc, sp);
+			}
+	}
+}
+
+/*
+ * The match at @sp: the cursor goes there (the process shown, its row
+ * under the cursor), and the status line says which of how many.
+ */
+static int go_to(struct lv_model *m, struct spot sp, size_t k, size_t n,
+		 const char *wrapped)
 {
 	const struct lt_report_process *p;
-	size_t i, k, r;
+	const struct lt_report_thread *t;
+	/* what fits on the status line: the rest is cut */
+	char cause[sizeof(m->msg)], what[sizeof(m->msg)];
 
-	if (!m->nr_procs)
-		return 0;
-	/* the shown process twice: after its cursor, and back before it */
-	for (i = 0; i <= m->nr_procs; i++) {
-		k = (m->proc + i) % m->nr_procs;
-		p = lv_model_proc_at(m, k);
-		r = !i && m->focus == LV_FOCUS_PROCESS ? m->local.sel + 1 : 0;
-		for (; r < p->nr_rows; r++)
-			if (row_matches(&p->rows[r], s))
-				break;
-		if (r == p->nr_rows)
-			continue;
-		m->proc = k;
+	if (sp.part == 0) {
+		m->global.sel = (size_t)sp.row;
+		m->focus = LV_FOCUS_GLOBAL;
+		snprintf(what, sizeof(what), "%s (global table)",
+			 lt_format_cause(cause, sizeof(cause),
+					 &m->global.rows[sp.row], 0));
+	} else {
+		p = lv_model_proc_at(m, sp.proc);
+		m->proc = sp.proc;
 		m->pid = p->pid;
 		if (rebuild(m) < 0)
 			return -1;
-		/* p is shown now: its table's rows are p's, in that order */
-		m->local.sel = r;
+		/*
+		 * p is shown now, its table's rows p's, in that order; the
+		 * cursor goes into it (on top for the process itself), so
+		 * that n goes on from wherever Left and Right take it
+		 */
 		m->focus = LV_FOCUS_PROCESS;
-		snprintf(m->msg, sizeof(m->msg), "%scause %s of %s (%d)",
-			 again && m->proc + i >= m->nr_procs && i ? WRAPPED : "",
-			 p->rows[r].reason, p->comm, p->pid);
-		return 1;
+		m->local.sel = sp.row >= 0 ? (size_t)sp.row : 0;
+		if (sp.row >= 0) {
+			snprintf(what, sizeof(what), "%s in %s (%d)",
+				 lt_format_cause(cause, sizeof(cause),
+						 &p->rows[sp.row], 0),
+				 p->comm, p->pid);
+		} else if (proc_matches(p, m->search, &t) && t) {
+			snprintf(what, sizeof(what), "process %s (%d), thread %s (%d)",
+				 p->comm, p->pid, t->comm, t->tid);
+		} else {
+			snprintf(what, sizeof(what), "process %s (%d)", p->comm,
+				 p->pid);
+		}
 	}
+	snprintf(m->msg, sizeof(m->msg), "match %zu of %zu%s: %.*s", k, n,
+		 wrapped, (int)(sizeof(m->msg) - 64), what);
+	m->found = true;
+	m->found_part = sp.part;
+	m->found_proc = sp.proc;
+	m->found_row = sp.row;
+	m->found_at = search_at(m);
 	return 0;
 }
 
 /*
- * The next process (by name or pid) after the cursor, else the next
- * cause of the global table, else of a process's table: the cursor goes
- * there.  @again (n): past the last match, say so.
+ * The search's next match (@dir 1, n), the one before (-1, N), or the
+ * first from the cursor on (0, Enter), in the screen's order, round
+ * from the last to the first (and back).
  */
-static int find_next(struct lv_model *m, bool again)
+static int find_match(struct lv_model *m, int dir)
 {
-	const struct lt_report_process *p;
-	const char *s = m->search;
-	char pid[16];
-	size_t i, k;
-	int ret;
+	struct scan sc;
 
-	if (!*s) {
+	if (!m->search[0]) {
 		snprintf(m->msg, sizeof(m->msg), "no search yet: type / and a name");
 		return 0;
 	}
-	for (i = 1; i <= m->nr_procs; i++) {
-		k = (m->proc + i) % m->nr_procs;
-		p = lv_model_proc_at(m, k);
-		snprintf(pid, sizeof(pid), "%d", p->pid);
-		if (lv_text_contains(p->comm, s) || !strcmp(pid, s)) {
-			snprintf(m->msg, sizeof(m->msg), "%sprocess %s (%d)",
-				 again && k <= m->proc ? WRAPPED : "", p->comm,
-				 p->pid);
-			m->proc = k;
-			m->pid = p->pid;
-			return rebuild(m);
-		}
+	memset(&sc, 0, sizeof(sc));
+	sc.cur = spot_now(m);
+	sc.here = dir == 0;
+	scan_matches(m, m->search, &sc);
+	if (!sc.n) {
+		if (m->filter)	/* the bar holds only some: the rest may */
+			snprintf(m->msg, sizeof(m->msg), "'%s': no match among "
+				 "the processes starting with '%c' (s Space: all)",
+				 m->search, m->filter);
+		else
+			snprintf(m->msg, sizeof(m->msg), "'%s': no process, "
+				 "thread or cause has it", m->search);
+		m->found = false;
+		return 0;
 	}
-	for (i = 1; i <= m->global.nr; i++) {
-		k = (m->global.sel + i) % m->global.nr;
-		if (row_matches(&m->global.rows[k], s)) {
-			m->global.sel = k;
-			m->focus = LV_FOCUS_GLOBAL;
-			snprintf(m->msg, sizeof(m->msg), "%scause %s",
-				 again && k <= m->global.sel &&
-				 m->focus == LV_FOCUS_GLOBAL ? WRAPPED : "",
-				 m->global.rows[k].reason);
-			return 0;
-		}
-	}
-	ret = find_in_processes(m, s, again);
-	if (ret)
-		return ret < 0 ? -1 : 0;
-	snprintf(m->msg, sizeof(m->msg), "'%s': no process or cause has it", s);
-	return 0;
+	if (dir >= 0)
+		return sc.after_k ? go_to(m, sc.after, sc.after_k, sc.n, "") :
+		       go_to(m, sc.first, 1, sc.n, ", from the top again");
+	return sc.before_k ? go_to(m, sc.before, sc.before_k, sc.n, "") :
+	       go_to(m, sc.last, sc.n, sc.n, ", from the end again");
 }
 
 static int prompt_key(struct lv_model *m, int key)
@@ -401,7 +597,7 @@ static int prompt_key(struct lv_model *m, int key)
 		m->input[m->input_len] = '\0';
 		if (m->input_len)
 			memcpy(m->search, m->input, m->input_len + 1);
-		return find_next(m, false);
+		return find_match(m, 0);
 	case LV_KEY_ESC:
 		m->prompt = false;
 		return 0;
@@ -617,7 +813,9 @@ static int main_request(struct lv_model *m, enum lv_request req)
 		m->input_skip = 0;
 		return 0;
 	case LV_REQ_SEARCH_NEXT:
-		return find_next(m, true);
+		return find_match(m, 1);
+	case LV_REQ_SEARCH_PREV:
+		return find_match(m, -1);
 	case LV_REQ_WINDOW_NEXT:
 		return window_key(m, 1);
 	case LV_REQ_WINDOW_PREV:

@@ -30,6 +30,17 @@ struct lv_table {
 	size_t page;		/* rows on screen, as last drawn */
 };
 
+/* The cursor as a search's match left it (lv-model.c compares them). */
+struct lv_search_at {
+	const struct lt_report *rep;
+	long view;
+	char filter;
+	enum lt_sort sort;
+	int pid;
+	enum lv_focus focus;
+	size_t gsel, lsel;
+};
+
 struct lv_model {
 	struct lt_report *rep;		/* sorted as shown: 'o' reorders it */
 	long view;			/* -1: the whole trace; else a window */
@@ -37,6 +48,8 @@ struct lv_model {
 	char filter;			/* processes starting with it; 0: all */
 	size_t *procs;			/* the view's processes passing the filter */
 	size_t nr_procs, cap_procs;
+	bool *same_name;		/* by the view's process: another of the
+					   view has its name (the bar adds pids) */
 	size_t proc;			/* selected, in procs */
 	int pid;			/* the user's choice, kept across windows
 					   and filters even where it is absent */
@@ -56,6 +69,17 @@ struct lv_model {
 	unsigned int input_skip;	/* bytes left of a character that did
 					   not fit: dropped, not cut */
 	char search[64];
+	/*
+	 * The search's last match, in the screen's order (the global
+	 * table's rows, then each process of the bar: itself, then its
+	 * rows): n and N go on from it while the cursor stays where it
+	 * put it (found_at), else from the cursor.
+	 */
+	bool found;
+	int found_part;			/* 0: the global table; 1: a process */
+	size_t found_proc;		/* in procs */
+	long found_row;			/* -1: the process itself */
+	struct lv_search_at found_at;
 	char msg[256];			/* a one-line answer on the status line */
 	bool quit;
 	int cols, lines;		/* the screen's size (lv_model_resize()) */
@@ -111,6 +135,11 @@ const struct lt_report_view *lv_model_view(const struct lv_model *m);
 const struct lt_report_process *lv_model_process(const struct lv_model *m);
 const struct lt_report_process *lv_model_proc_at(const struct lv_model *m,
 						 size_t i);
+/*
+ * Whether the bar's process @i shares its name with another process of
+ * the view (a dozen "sh"): the bar tells them apart by their pids.
+ */
+bool lv_model_name_shared(const struct lv_model *m, size_t i);
 /* The row under the focused table's cursor, or NULL. */
 const struct lt_report_row *lv_model_row(const struct lv_model *m);
 const char *lv_model_sort_name(enum lt_sort sort);

@@ -21,6 +21,7 @@ static const char *const kind_name[LT_CAUSE_NR] = {
 	[LT_CAUSE_FUNCTION] = "blocking function of its kernel stack",
 	[LT_CAUSE_UNKNOWN] = "no annotation and no stack",
 	[LT_CAUSE_SCHED] = "runnable, waiting for a CPU",
+	[LT_CAUSE_STOPPED] = "stopped, by a signal or for a tracer",
 };
 
 static const char *dur(char *buf, size_t len, uint64_t ns)
@@ -361,7 +362,8 @@ static void help_page(struct lv_page *pg)
 	add(pg, "%s", "");
 	add_hang(pg, 0, "The top table is the global one (every user process; "
 		 "kernel threads too with --kernel-threads); below the process "
-		 "bar, the selected process's own table.");
+		 "bar, the selected process's own table.  Processes that share "
+		 "a name carry their pid in the bar: sh(22423).");
 	add(pg, "%s", "");
 	add(pg, "Keys on the tables:");
 	help_keys(pg, false);

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 static const int pids[] = { 0, 1, 2, 100, 101, 102, 103, 104, 105, 200, 201, 300 };
 static const char *const strs[] = { "fsync", "Reading from a pipe", "",
@@ -60,7 +60,7 @@ static void decode(const uint8_t *b, uint64_t *ts, struct lt_ev *ev)
 	ev->ts = *ts;
 	ev->pid = pids[b[4] % NPIDS];
 	ev->pid2 = pids[b[5] % NPIDS];
-	ev->state = (enum lt_task_state)(b[6] % (LT_STATE_IDLE + 2));
+	ev->state = (enum lt_task_state)(b[6] % (LT_STATE_DEAD + 1));
 	ev->value = (uint64_t)b[7] * 50000;
 	if (ev->kind == LT_EV_REASON_SET)
 		ev->value = b[7] * 100;		/* maxtime in us */
@@ -68,6 +68,8 @@ static void decode(const uint8_t *b, uint64_t *ts, struct lt_ev *ev)
 		ev->value = LT_CLONE_THREAD;
 	if (ev->kind == LT_EV_LOST && b[7] == 255)
 		ev->value = UINT64_MAX;
+	if (ev->kind == LT_EV_LOST && b[7] == 254)
+		ev->value = LT_LOST_DATA_END;	/* --partial: its data ends */
 	ev->cookie = b[8] % 6;
 	ev->str = strs[b[9] % NSTRS];
 	len = strlen(ev->str);

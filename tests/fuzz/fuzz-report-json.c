@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * fuzz-report-json.c - saved JSON reports from untrusted files (what
+ * fuzz-write-json.c - saved JSON reports from untrusted files (what
  * latency-view opens, what merge and diff read).  A report that reads
  * must then write in every format of the writers table without trouble:
  * every pointer the reader set is used; merged with itself (histograms,
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -28,10 +28,13 @@ Choices, made once here (they are the rules, read literally):
   Exactly 5 ms is charged.  D intervals are never dropped (no maxtime here:
   these traces carry no latencytop events).
 * Waiting for cpu (rule 6): from the sched_wakeup that ended a blocked interval
-  to the task's next switch-in.  Wakeups of a task that is not blocked (it is
-  running, runnable, or the trace has not shown it blocking) start nothing;
-  they are counted as `wakeups_not_blocked`.  sched_wakeup_new (a new task's
-  first wakeup) is not a wakeup from blocking and starts nothing.
+  to the task's next switch-in; so too from the wakeup of a task stopped (T, t:
+  not blocked time, BRIEF rule 9) and from a wakeup that is the task's first
+  event in the trace (asleep since before it: the wait after is whole in the
+  trace, issue 47).  Other wakeups of a task that is not blocked (it is
+  running, runnable, or the trace has shown it but not blocking) start
+  nothing; they are counted as `wakeups_not_blocked`.  sched_wakeup_new (a
+  new task's first wakeup) is not a wakeup from blocking and starts nothing.
   Not part of rule 6 but counted apart, so a report that also puts other
   run-queue time into "waiting for cpu" can be told from a wrong one:
   runq_preempted_* (switch-out R or R+ to the next switch-in) and runq_new_*
@@ -122,6 +125,8 @@ class Counter:
         self.events = {'sched_switch': 0, 'sched_wakeup': 0, 'sched_waking': 0,
                        'sched_wakeup_new': 0}
         self.runq_other = {}    # pid -> (since_ns, comm, 'preempted'|'new')
+        self.stopped = {}       # pid -> comm, switched out T or t
+        self.seen = set()       # pids any event showed (not a waking's)
         self.cpu_current = {}   # cpu -> next_pid of its last sched_switch
         self.chain_breaks = {}  # cpu -> switches whose prev_pid is not the
                                 # next_pid of that CPU's previous switch
@@ -172,8 +177,10 @@ class Counter:
         if cpu in self.cpu_current and self.cpu_current[cpu] != prev:
             self.chain_breaks[cpu] = self.chain_breaks.get(cpu, 0) + 1
         self.cpu_current[cpu] = nxt
+        self.seen.update((prev, nxt))
         if prev != 0:
             self.last_comm[prev] = m['prev_comm']
+            self.stopped.pop(prev, None)
             old = self.blocked.pop(prev, None)
             if old:
                 # Switched out again with neither wakeup nor switch-in seen:
@@ -192,8 +199,11 @@ class Counter:
                 self.blocked[prev] = (ts, kind, m['prev_comm'])
             elif m['state'] in ('R', 'R+'):
                 self.runq_other[prev] = (ts, m['prev_comm'], 'preempted')
+            elif flags & {'T', 't'}:
+                self.stopped[prev] = m['prev_comm']
         if nxt != 0:
             self.last_comm[nxt] = m['next_comm']
+            self.stopped.pop(nxt, None)
             b = self.blocked.pop(nxt, None)
             if b:
                 self.blocked_interval(nxt, b[0], b[1], b[2], ts)
@@ -211,6 +221,12 @@ class Counter:
             return
         b = self.blocked.pop(pid, None)
         if b is None:
+            stopped = self.stopped.pop(pid, None)
+            if stopped is not None or pid not in self.seen:
+                # a stop, or a sleep since before the trace, ends here
+                self.seen.add(pid)
+                self.waiting[pid] = (ts, stopped or m['comm'])
+                return
             self.add(pid, m['comm'], 'wakeups_not_blocked')
             return
         self.blocked_interval(pid, b[0], b[1], b[2], ts)
@@ -218,6 +234,7 @@ class Counter:
 
     def wakeup_new(self, ts, cpu, m):
         pid = int(m['pid'])
+        self.seen.add(pid)
         self.runq_other[pid] = (ts, m['comm'], 'new')
 
     def finish(self):
@@ -253,6 +270,7 @@ class Counter:
         current = int(m['pid'])
         if current != 0:
             self.ran(current, ts)
+            self.seen.add(current)
         handler = {'sched_switch': (SWITCH_RE, self.switch),
                    'sched_wakeup': (WAKEUP_RE, self.wakeup),
                    'sched_wakeup_new': (WAKEUP_RE, self.wakeup_new)}.get(event)

@@ -54,10 +54,12 @@ lt_record_locked() {
 	echo "${LT_BUFFER_KB:-32768}" > "$LT_TRACEFS/buffer_size_kb" || lt_die "buffer_size_kb"
 	echo 1 > "$LT_TRACEFS/tracing_on"
 	echo > "$LT_TRACEFS/trace"		# clear every CPU's buffer
+	# stacks first: the first events would have none otherwise, and
+	# their waits no cause
+	[ "$stacks" = 1 ] && echo 1 > "$LT_TRACEFS/options/stacktrace"
 	for ev in $LT_EVENTS; do
 		echo 1 > "$LT_TRACEFS/events/$ev/enable" || lt_die "cannot enable $ev"
 	done
-	[ "$stacks" = 1 ] && echo 1 > "$LT_TRACEFS/options/stacktrace"
 
 	"$@" || rc=$?
 

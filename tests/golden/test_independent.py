@@ -70,17 +70,19 @@ class Rules(unittest.TestCase):
         self.assertEqual((r['waitcpu_count'], r['waitcpu_total_ns']), (2, MS + 10))
 
     def test_not_blocked_states(self):
-        # Preempted (R+), idle kthread (I), stopped (T), exiting (Z): no wait;
-        # their wakeups start nothing.
+        # Preempted (R+), idle kthread (I), stopped (T, t), exiting (Z): no
+        # blocked wait; a stop's wakeup starts a wait for cpu, the others'
+        # nothing.
         lines = []
-        for i, state in enumerate(('R+', 'I', 'T', 'Z', 'R')):
+        for i, state in enumerate(('R+', 'I', 'T', 'Z', 'R', 't')):
             t = T0 + i * 10 * MS
             lines += [switch(t, 0, 'b', 12, state, 'swapper/0', 0),
                       wakeup(t + MS, 0, '<idle>', 0, 'b', 12),
                       switch(t + 2 * MS, 0, 'swapper/0', 0, 'R', 'b', 12)]
         r = run(lines).comms['b']
-        self.assertEqual(r['blocked_count'] + r['dropped_over_5ms'] + r['waitcpu_count'], 0)
-        self.assertEqual(r['wakeups_not_blocked'], 5)
+        self.assertEqual(r['blocked_count'] + r['dropped_over_5ms'], 0)
+        self.assertEqual((r['waitcpu_count'], r['waitcpu_total_ns']), (2, 2 * MS))
+        self.assertEqual(r['wakeups_not_blocked'], 4)
 
     def test_other_runqueue_time_kept_apart(self):
         # Preempted (R+) and a new task's first run are run-queue time, but
@@ -147,14 +149,18 @@ class Rules(unittest.TestCase):
         self.assertEqual(r.tasks[21]['count_S_le_5ms'], 2)
 
     def test_idle_and_unknown_start(self):
-        # pid 0 is never a task; a wakeup of a task never seen blocking
-        # starts nothing; a wait still open at the end is not charged.
+        # pid 0 is never a task; a wakeup that is a task's first event ends
+        # a sleep begun before the trace (not counted) and starts a wait for
+        # cpu; a wakeup of a task seen running starts nothing; a wait still
+        # open at the end is not charged.
         r = run([wakeup(T0, 0, '<idle>', 0, 'h', 17),
                  switch(T0 + MS, 0, 'swapper/0', 0, 'R', 'h', 17),
+                 wakeup(T0 + MS + 10, 0, 'h', 17, 'h', 17),
                  switch(T0 + 2 * MS, 0, 'h', 17, 'S', 'swapper/0', 0)])
         self.assertNotIn('swapper/0', r.comms)
         h = r.comms['h']
-        self.assertEqual((h['blocked_count'], h['waitcpu_count']), (0, 0))
+        self.assertEqual((h['blocked_count'], h['waitcpu_count'],
+                          h['waitcpu_total_ns']), (0, 1, MS))
         self.assertEqual((h['wakeups_not_blocked'], h['unfinished']), (1, 1))
 
     def test_drop_markers_and_errors(self):

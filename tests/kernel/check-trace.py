@@ -8,9 +8,10 @@
    latency_reason_set of its task by cookie, and the reasons the workload
    must produce were seen.
 2. Attribution, replayed here from the same text: the blocked time of each
-   workload task (sched_stat_* delays; switch-out to wakeup for a wait the
-   kernel sent no stat event for), charged to the outermost reason active
-   when it went to sleep, is dominated by the expected reason.
+   workload task (switch-out to wakeup, BRIEF rule 8; a sched_stat_*
+   delay only for a wait whose switch-out the trace lacks), charged to the
+   outermost reason active when it went to sleep, is dominated by the
+   expected reason.
 3. With --analyzer: "latency-analyze --format=json" agrees (schema
    latencytop-report/1); with --golden, to 3% in counts and 5% in totals.
 4. With --plugin-dir: plugin_latencytop.so formats the two events.
@@ -84,6 +85,7 @@ class Task:
         self.open_since = None     # switch-out time of a wait not yet ended
         self.open_user = False     # that wait is interruptible (S)
         self.out_ts = None         # its last switch-out
+        self.stat_ts = None        # a stat event of the open wait
 
 
 def ts_ns(text):
@@ -109,6 +111,14 @@ def replay(lines):
         if comm and not comm.startswith("<"):
             t.comm = comm
         return t
+
+    def close(t, end):
+        dur = end - t.open_since
+        t.open_since = None
+        if t.open_user and dur > USER_WAIT_NS:
+            return
+        t.charged[t.sleep_reason or "(none)"] += dur
+        t.waits[t.sleep_reason or "(none)"] += 1
 
     for line in lines:
         if line.lstrip().startswith("=>"):
@@ -146,15 +156,24 @@ def replay(lines):
             t.open_since = ts_ns(m.group("ts")) if blocked else None
             t.open_user = blocked and "D" not in state
             t.out_ts = ts_ns(m.group("ts"))
+            t.stat_ts = None
+            # a wait whose wakeup the trace lacks ends at its stat, or
+            # else at its switch-in
+            nxt = tasks.get(int(f.get("next_pid", -1)))
+            if nxt is not None and nxt.open_since is not None:
+                close(nxt, nxt.stat_ts or ts_ns(m.group("ts")))
         elif ev in ("sched_stat_sleep", "sched_stat_blocked"):
             spid = int(f.get("pid", -1))
             delay = int(f.get("delay", "0").split()[0])
             t = tasks.get(spid)
             if t is None:
                 continue
-            t.open_since = None     # the kernel measured this wait
-            # BRIEF rule 8: a wait never begins before its task's
-            # switch-out; the kernel's rq clock may read earlier
+            # BRIEF rule 8: with its switch-out in the trace, a blocked
+            # wait is exactly switch-out to wakeup; the kernel's delay
+            # only stands for what the trace lacks
+            if t.open_since is not None:
+                t.stat_ts = t.stat_ts or ts_ns(m.group("ts"))
+                continue
             if t.out_ts is not None:
                 delay = min(delay, max(0, ts_ns(m.group("ts")) - t.out_ts))
             if ev == "sched_stat_sleep" and delay > USER_WAIT_NS:
@@ -162,17 +181,11 @@ def replay(lines):
             t.charged[t.sleep_reason or "(none)"] += delay
             t.waits[t.sleep_reason or "(none)"] += 1
         elif ev == "sched_wakeup":
-            # No stat event for this wait (6.12's delayed dequeue wakes a
-            # task still queued): BRIEF rule 1, switch-out to wakeup.
+            # BRIEF rule 1: switch-out to wakeup
             t = tasks.get(int(f.get("pid", -1)))
             if t is None or t.open_since is None:
                 continue
-            dur = ts_ns(m.group("ts")) - t.open_since
-            t.open_since = None
-            if t.open_user and dur > USER_WAIT_NS:
-                continue
-            t.charged[t.sleep_reason or "(none)"] += dur
-            t.waits[t.sleep_reason or "(none)"] += 1
+            close(t, ts_ns(m.group("ts")))
     return counts, reasons, tasks, bad_restore, stack_lines
 
 
@@ -234,7 +247,7 @@ def check_analyzer(analyzer, trace, only=None, tasks=None):
         if tasks is None:
             continue
         # Golden: the same figures as this script's own replay of the
-        # trace-cmd report text (sched_stat delays, outermost reason).
+        # trace-cmd report text (switch-out to wakeup, outermost reason).
         want_ns = sum(t.charged[reason] for t in tasks.values() if t.comm == comm)
         want_n = sum(t.waits[reason] for t in tasks.values() if t.comm == comm)
         got_ns, got_n = got.get(reason, 0), nrows[comm].get(reason, 0)

@@ -77,8 +77,17 @@ def check(la, path):
         print("ok   %s: lost events, left out (the analyzer drops waits across gaps)"
               % path)
         return True
+    # each task's waits under its last name, as the report names its
+    # process: a wait before an exec (a task's first, from its wakeup)
+    # would otherwise count under the name it had then
+    by_comm = {}
+    for pid, row in c.tasks.items():
+        acc = by_comm.setdefault(c.last_comm.get(pid, ''),
+                                 dict.fromkeys(independent.ROW_KEYS, 0))
+        for k in independent.ROW_KEYS:
+            acc[k] = max(acc[k], row[k]) if k.startswith('max_') else acc[k] + row[k]
     ok, n = True, 0
-    for comm, row in sorted(c.comms.items()):
+    for comm, row in sorted(by_comm.items()):
         if row["blocked_count"] + row["dropped_over_5ms"] < MIN_WAITS:
             continue
         procs = [x for x in rep["processes"] if x["comm"] == comm]

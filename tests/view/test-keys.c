@@ -7,7 +7,7 @@
  * Then lv_draw() on every screen, on a curses screen written to
  * /dev/null: the model is the same bytes after as before.
  *
- * usage: test-keys TRACE.dat
+ * usage: test-view-keys TRACE.dat
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -83,6 +83,7 @@ static void before(struct lv_model *m, enum lv_request r)
 		lv_model_request(m, LV_REQ_WINDOW_NEXT);
 		break;
 	case LV_REQ_SEARCH_NEXT:
+	case LV_REQ_SEARCH_PREV:
 		/* a search typed: a piece of the second process's name */
 		lv_model_request(m, LV_REQ_SEARCH);
 		lv_model_key(m, 'b');
@@ -128,8 +129,17 @@ static void did(const struct lv_model *m, enum lv_request r, const struct state 
 	case LV_REQ_SORT:	CHECK(m->sort == LT_SORT_TOTAL); break;
 	case LV_REQ_SEARCH:	CHECK(m->prompt); break;
 	case LV_REQ_SEARCH_NEXT:
+		/* no cause has "bash": the processes of that name, in turn */
 		CHECK(strstr(lv_model_process(m)->comm, "bash"));
 		CHECK(m->proc != was->proc);
+		CHECK(!strncmp(was->msg, "match 1 of ", 11));
+		CHECK(!strncmp(m->msg, "match 2 of ", 11));
+		break;
+	case LV_REQ_SEARCH_PREV:
+		/* before the first: round to the last */
+		CHECK(strstr(lv_model_process(m)->comm, "bash"));
+		CHECK(m->proc > was->proc);
+		CHECK(strstr(m->msg, ", from the end again: process bash ("));
 		break;
 	case LV_REQ_WINDOW_NEXT: CHECK(m->view == 0); break;
 	case LV_REQ_WINDOW_PREV: CHECK(m->view == -1 && was->view == 0); break;
@@ -257,12 +267,13 @@ static void drawn_unchanged(const struct lv_model *m, const char *what)
 
 static void test_draw(void)
 {
-	static const int walks[][6] = {
+	static const int walks[][8] = {
 		{ 0 }, { LV_KEY_END, 0 }, { LV_KEY_TAB, LV_KEY_PGDN, 0 },
 		{ LV_KEY_RIGHT, LV_KEY_RIGHT, LV_KEY_ENTER, 0 },
 		{ LV_KEY_ENTER, LV_KEY_END, 0 }, { '?', LV_KEY_PGDN, 0 },
 		{ 'i', LV_KEY_END, 0 }, { ']', ']', 'o', 0 }, { 's', 'b', 0 },
-		{ '/', 'x', 0 },
+		{ '/', 'x', 0 }, { '/', 'b', 'a', LV_KEY_ENTER, 'n', 'N', 0 },
+		{ '/', 'f', 's', LV_KEY_ENTER, 'n', 'n', 0 },
 	};
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	struct lv_model m;
@@ -300,7 +311,7 @@ int main(int argc, char **argv)
 	struct lt_error err;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: test-keys TRACE.dat\n");
+		fprintf(stderr, "usage: test-view-keys TRACE.dat\n");
 		return 2;
 	}
 	lt_options_init(&opts);
@@ -314,5 +325,5 @@ int main(int argc, char **argv)
 	test_help();
 	test_draw();
 	lt_report_free(rep);
-	return lt_test_done("test-keys");
+	return lt_test_done("view/keys");
 }

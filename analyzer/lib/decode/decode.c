@@ -85,6 +85,7 @@ static void parse_state_index(struct lt_decoder *d, const char *fmt)
 {
 	const char *plus = strstr(fmt, "? \"+\"");
 	uint64_t letters = d->state_sleep | d->state_blocked | d->state_idle |
+			   d->state_stopped | d->state_traced | d->state_dead |
 			   d->state_other;
 	const char *amp, *p;
 	unsigned long long v;
@@ -111,25 +112,33 @@ static void parse_state_index(struct lt_decoder *d, const char *fmt)
 		return;
 	d->state_is_index = true;
 	d->state_preempt = v;
-	/* an index past the letters is some state, not a wait */
-	d->state_other = ~(d->state_sleep | d->state_blocked | d->state_idle);
+	/* an index past the letters is some state not known here */
+	d->state_other = ~(d->state_sleep | d->state_blocked | d->state_idle |
+			   d->state_stopped | d->state_traced | d->state_dead);
 }
 
 void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 {
 	const char *p;
 
-	/* Linux since 2.6.3x: S = 1, D = 2; other reportable states above */
+	/*
+	 * Linux since 2.6.3x: S = 1, D = 2, T = 4, t = 8; other reportable
+	 * states above, their letters and bits moved between versions
+	 */
 	d->state_sleep = 0x1;
 	d->state_blocked = 0x2;
-	d->state_other = 0x7c;
+	d->state_stopped = 0x4;
+	d->state_traced = 0x8;
+	d->state_other = 0x70;
 	d->state_idle = 0;
+	d->state_dead = 0;
 	d->state_is_index = false;
 	d->state_preempt = 0;
 	p = fmt ? strstr(fmt, "__print_flags(") : NULL;
 	if (!p || !strstr(p, "prev_state"))
 		return;
 	d->state_sleep = d->state_blocked = d->state_other = d->state_idle = 0;
+	d->state_stopped = d->state_traced = d->state_dead = 0;
 	/*
 	 * The letters are the one thing only the print fmt knows: the bit
 	 * values moved between kernel versions.  Read "{ 0x01, "S" }" pairs.
@@ -156,6 +165,13 @@ void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 			d->state_blocked |= bits;
 		else if (p[0] == 'I' && p[1] == '"')
 			d->state_idle |= bits;	/* TASK_IDLE: D|NOLOAD, no latency */
+		else if (p[0] == 'T' && p[1] == '"')
+			d->state_stopped |= bits;	/* __TASK_STOPPED */
+		else if (p[0] == 't' && p[1] == '"')
+			d->state_traced |= bits;	/* __TASK_TRACED */
+		else if ((p[0] == 'X' || p[0] == 'Z' || p[0] == 'x') &&
+			 p[1] == '"')
+			d->state_dead |= bits;	/* EXIT_DEAD, EXIT_ZOMBIE, TASK_DEAD */
 		else
 			d->state_other |= bits;
 	}
@@ -163,7 +179,8 @@ void lt_decode_parse_states(struct lt_decoder *d, const char *fmt)
 		d->state_sleep = 0x1;
 		d->state_blocked = 0x2;
 	}
-	d->state_other &= ~(d->state_sleep | d->state_blocked | d->state_idle);
+	d->state_other &= ~(d->state_sleep | d->state_blocked | d->state_idle |
+			    d->state_stopped | d->state_traced | d->state_dead);
 	parse_state_index(d, fmt);
 }
 
@@ -182,6 +199,12 @@ enum lt_task_state lt_decode_state(const struct lt_decoder *d, uint64_t state)
 		return LT_STATE_IDLE;
 	if (state & d->state_sleep)
 		return LT_STATE_SLEEP;
+	if (state & d->state_stopped)
+		return LT_STATE_STOPPED;
+	if (state & d->state_traced)
+		return LT_STATE_TRACED;
+	if (state & d->state_dead)
+		return LT_STATE_DEAD;
 	if (state & d->state_other)
 		return LT_STATE_OTHER;
 	/* 0, or only the "preempted" bit */
@@ -535,7 +558,8 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	ev->check_prev = 0;
 	if (rec->kind == LT_REC_LOST) {
 		ev->kind = LT_EV_LOST;
-		ev->value = rec->lost < 0 ? UINT64_MAX : (uint64_t)rec->lost;
+		ev->value = rec->lost == LT_REC_DATA_END ? LT_LOST_DATA_END :
+			    rec->lost < 0 ? UINT64_MAX : (uint64_t)rec->lost;
 		return 1;
 	}
 	src = d->by_id[rec->id];

@@ -66,6 +66,7 @@ struct lt_decoder {
 	uint16_t *by_id;
 	/* prev_state letters, read from sched_switch's print fmt */
 	uint64_t state_sleep, state_blocked, state_idle, state_other;
+	uint64_t state_stopped, state_traced, state_dead;
 	/*
 	 * Linux 4.14's prev_state: an index into the letters (1 = the first),
 	 * or state_preempt when preempted (see lt_decode_parse_states()).

@@ -31,11 +31,13 @@ enum lt_ev_kind {
 				 * value: its id in the decoder's stack pool
 				 * (frames then valid while the decoder is),
 				 * or 0 */
-	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown),
-				 * fed where the gap begins: after the CPU's
-				 * record before it, before anything of other
-				 * CPUs inside it.  The CPU's next record ends
-				 * the gap.  ts: not in time order */
+	LT_EV_LOST,		/* value events lost on cpu (UINT64_MAX: unknown;
+				 * LT_LOST_DATA_END: the CPU's data ends here,
+				 * damaged or cut short, --partial), fed where
+				 * the gap begins: after the CPU's record
+				 * before it, before anything of other CPUs
+				 * inside it.  The CPU's next record ends the
+				 * gap.  ts: not in time order */
 	LT_EV_OTHER,		/* any other event: only advances time */
 };
 
@@ -45,10 +47,17 @@ enum lt_task_state {
 	LT_STATE_SLEEP,		/* S: interruptible */
 	LT_STATE_BLOCKED,	/* D: uninterruptible */
 	LT_STATE_IDLE,		/* I: a kernel thread idle, waiting for work */
-	LT_STATE_OTHER,		/* stopped, traced, dead, parked */
+	LT_STATE_OTHER,		/* a state not known here (P, W, a number...),
+				 * or in a note: not known at all */
+	LT_STATE_STOPPED,	/* T: stopped by a signal (SIGSTOP, SIGTSTP) */
+	LT_STATE_TRACED,	/* t: stopped for its tracer (ptrace) */
+	LT_STATE_DEAD,		/* X, Z: its last switch-out */
 };
 
 #define LT_CLONE_THREAD 0x00010000ULL
+
+/* An LT_EV_LOST's value: its CPU has no data from here on (--partial). */
+#define LT_LOST_DATA_END (UINT64_MAX - 1)
 
 /*
  * In an LT_EV_STACK's frames, what follows this one is user space (an

@@ -86,6 +86,14 @@ static int pf_open(struct lt_input *in, const char *path,
 		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
 		return -1;
 	}
+	/* a perf.data has one stream of samples */
+	if (o->buffer) {
+		lt_error_set(err, LT_E_USAGE, "%s: --buffer: a perf.data has no "
+			     "buffers to choose from (trace.dat instances only)",
+			     path);
+		free(p);
+		return -1;
+	}
 	if (lt_perf_open(&p->perf, path, NULL, err) < 0) {
 		free(p);
 		return -1;
@@ -643,6 +651,39 @@ static const char *pf_frame_name(struct lt_input *in, uint64_t frame,
 	return lt_usym_name(priv_of(in)->usym, frame, buf, len);
 }
 
+static void pf_frame_place(struct lt_input *in, uint64_t frame,
+			   uint32_t *binary, uint64_t *offset)
+{
+	(void)in;
+	lt_usym_place(frame, binary, offset);
+}
+
+/*
+ * A binary, with the build-id its mappings had, else the one perf wrote
+ * at the end for the file (its BUILD_ID feature: the binaries sampled).
+ */
+static const char *pf_binary(struct lt_input *in, unsigned int i, char *hex)
+{
+	const struct lt_perf *perf = priv_of(in)->perf;
+	const char *path = lt_usym_binary(priv_of(in)->usym, i, hex);
+	unsigned int k, n;
+
+	for (k = 0; path && !hex[0] && k < lt_perf_nr_build_ids(perf); k++) {
+		const struct lt_perf_build_id *b = lt_perf_build_id(perf, k);
+
+		if (strcmp(b->filename, path))
+			continue;
+		for (n = 0; n < b->size && n < 20; n++)
+			sprintf(hex + 2 * n, "%02x", b->id[n]);
+	}
+	return path;
+}
+
+static void pf_kernel_build_id(struct lt_input *in, char *hex)
+{
+	kernel_bid(priv_of(in)->perf, hex);
+}
+
 static const char *pf_task_name(struct lt_input *in, int pid)
 {
 	return lt_trace_cmdline((struct lt_trace *)in->formats, pid);
@@ -676,6 +717,9 @@ const struct lt_input_ops lt_input_perf = {
 	.load_ksyms = pf_load_ksyms,
 	.ksym = pf_ksym,
 	.frame_name = pf_frame_name,
+	.frame_place = pf_frame_place,
+	.binary = pf_binary,
+	.kernel_build_id = pf_kernel_build_id,
 	.task_name = pf_task_name,
 	.cpu_overrun = pf_cpu_overrun,
 };

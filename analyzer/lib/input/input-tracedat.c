@@ -3,30 +3,140 @@
  * input-tracedat.c - trace-cmd's trace.dat as an input (lt-input.h): the
  * reader (tracedat/) for the file, the pipe for its events.
  */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lt-input.h"
 #include "lt-pipe.h"
 #include "lt-thread.h"
 
+struct td {
+	struct lt_trace *t;
+	char *others;		/* in->info.other_buffers */
+};
+
 static struct lt_trace *trace_of(const struct lt_input *in)
 {
-	return in->priv;
+	return ((const struct td *)in->priv)->t;
+}
+
+/* What the header calls buffer @i. */
+static const char *buffer_title(const struct lt_trace *t, unsigned int i)
+{
+	return i ? lt_trace_buffer_name(t, i) : "the top level";
+}
+
+/* "the top level, NAME, ...": the file's buffers, for a message. */
+static void list_buffers(const struct lt_trace *t, char *buf, size_t len)
+{
+	unsigned int i;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < lt_trace_nr_buffers(t) && n < len; i++)
+		n += snprintf(buf + n, len - n, "%s%s", i ? ", " : "",
+			      buffer_title(t, i));
+}
+
+/*
+ * The buffer to read: @want's (an instance's name, "" the top level), else
+ * the one with scheduler events, the top level first; the others that have
+ * some are named in d->others.  A file of the top level alone is not read
+ * for that.
+ */
+static int choose_buffer(struct lt_input *in, struct td *d, const char *path,
+			 const char *want, struct lt_error *err)
+{
+	static const char *const sched[] = {
+		"sched_switch", "sched_wakeup", "sched_waking",
+		"sched_wakeup_new", "sched_stat_sleep", "sched_stat_blocked",
+	};
+	unsigned int n = lt_trace_nr_buffers(d->t), nr_ids, i, pick = 0, found = 0;
+	const struct lt_event_type *type;
+	struct lt_error skip;
+	size_t len = 0, k;
+	char names[512];
+	bool *ids;
+	int ret;
+
+	if (want) {
+		for (i = 0; i < n && strcmp(lt_trace_buffer_name(d->t, i), want); i++)
+			;
+		if (i == n) {
+			list_buffers(d->t, names, sizeof(names));
+			lt_error_set(err, LT_E_USAGE, "%s: --buffer: no buffer "
+				     "'%s' in the file (it has %s)", path, want,
+				     names);
+			return -1;
+		}
+		if (lt_trace_use_buffer(d->t, i, err) < 0)
+			return -1;
+		in->info.buffer = i ? lt_trace_buffer_name(d->t, i) : NULL;
+		return 0;
+	}
+	if (n < 2)
+		return 0;
+	nr_ids = lt_trace_event_id_limit(d->t);
+	ids = calloc(nr_ids ? nr_ids : 1, sizeof(*ids));
+	d->others = malloc(n * 64 + 1);
+	if (!ids || !d->others) {
+		free(ids);
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+		return -1;
+	}
+	d->others[0] = '\0';
+	for (k = 0; k < sizeof(sched) / sizeof(sched[0]); k++) {
+		type = lt_trace_find_event(d->t, "sched", sched[k]);
+		if (type && lt_event_type_id(type) < nr_ids)
+			ids[lt_event_type_id(type)] = true;
+	}
+	for (i = 0; i < n; i++) {
+		/* an instance the file cannot say where is has none */
+		ret = lt_trace_buffer_has(d->t, i, ids, nr_ids, &skip);
+		if (ret <= 0)
+			continue;
+		if (!found++) {
+			pick = i;
+			continue;
+		}
+		len += snprintf(d->others + len, n * 64 + 1 - len, "%s%.60s",
+				len ? ", " : "", buffer_title(d->t, i));
+	}
+	free(ids);
+	if (lt_trace_use_buffer(d->t, pick, err) < 0)
+		return -1;
+	in->info.buffer = pick ? lt_trace_buffer_name(d->t, pick) : NULL;
+	in->info.other_buffers = len ? d->others : NULL;
+	return 0;
 }
 
 static int td_open(struct lt_input *in, const char *path,
 		   const struct lt_input_open *o, struct lt_error *err)
 {
 	const struct lt_trace_info *ti;
-	struct lt_trace *t;
+	struct td *d = calloc(1, sizeof(*d));
 
-	if (lt_trace_open(&t, path, err) < 0)
+	if (!d) {
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
 		return -1;
+	}
+	if (lt_trace_open(&d->t, path, err) < 0) {
+		free(d);
+		return -1;
+	}
+	in->priv = d;
+	if (choose_buffer(in, d, path, o->buffer, err) < 0) {
+		lt_trace_close(d->t);
+		free(d->others);
+		free(d);
+		in->priv = NULL;
+		return -1;
+	}
 	/* kallsyms: decompressed on a second core while this one parses */
-	lt_trace_set_helper(t, o->helper);
-	ti = lt_trace_info(t);
-	in->priv = t;
-	in->formats = t;
+	lt_trace_set_helper(d->t, o->helper);
+	ti = lt_trace_info(d->t);
+	in->formats = d->t;
 	in->info.path = ti->path;
 	in->info.format = "trace-cmd";
 	in->info.version = ti->version;
@@ -39,7 +149,11 @@ static int td_open(struct lt_input *in, const char *path,
 
 static void td_close(struct lt_input *in)
 {
-	lt_trace_close(trace_of(in));
+	struct td *d = in->priv;
+
+	lt_trace_close(d->t);
+	free(d->others);
+	free(d);
 }
 
 /* Threads: as asked, else one per core we may run on, if worth it. */

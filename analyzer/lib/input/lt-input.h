@@ -39,6 +39,13 @@ struct lt_input_info {
 	const char *uname;	/* "" if not recorded */
 	const char *clock;	/* "" if not recorded */
 	int cpus;
+	/*
+	 * A trace.dat's buffer read: NULL for the top level, else an
+	 * instance's name; the others with scheduler events (", " between),
+	 * or NULL.
+	 */
+	const char *buffer;
+	const char *other_buffers;
 };
 
 /* How to read the events, for one run. */
@@ -74,6 +81,9 @@ struct lt_input_open {
 				   symbols decompressed beside the parse) */
 	const char *kallsyms;	/* kernel symbols from this file, for inputs
 				   that carry none (perf.data); NULL: find them */
+	const char *buffer;	/* a trace.dat's buffer: an instance's name,
+				   "" the top level; NULL: the one with
+				   scheduler events (the top level first) */
 };
 
 /*
@@ -123,6 +133,17 @@ struct lt_input_ops {
 	 */
 	const char *(*frame_name)(struct lt_input *in, uint64_t frame,
 				  char *buf, size_t len);
+	/*
+	 * Where such a frame is: *@binary (binary() index + 1, 0: in no
+	 * mapping) and *@offset in that file; the @i-th binary (from 0),
+	 * its build-id as hex into @hex of 41 bytes ("" unknown), NULL past
+	 * the last; the recorded kernel's build-id into @hex ("" unknown).
+	 * NULL for inputs that do not know.
+	 */
+	void (*frame_place)(struct lt_input *in, uint64_t frame,
+			    uint32_t *binary, uint64_t *offset);
+	const char *(*binary)(struct lt_input *in, unsigned int i, char *hex);
+	void (*kernel_build_id)(struct lt_input *in, char *hex);
 	/* A name for @pid that no event gave, or NULL. */
 	const char *(*task_name)(struct lt_input *in, int pid);
 	/* Events the kernel lost on @cpu by its own count, -1 unknown. */

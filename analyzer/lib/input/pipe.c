@@ -310,6 +310,13 @@ static void fill_merged(const struct lt_pipe_cfg *cfg, struct lt_input_result *r
 				break;
 			}
 			note_damage(res, &rerr);
+			/* that CPU's data ends: a gap from its last record on */
+			rec.kind = LT_REC_LOST;
+			rec.cpu = lt_trace_failed_cpu(cfg->trace, &rec.ts);
+			rec.lost = LT_REC_DATA_END;
+			if (take_record(cfg->run->dec, cfg->run->by_id, other,
+					&rec, b) < 0)
+				break;
 			continue;
 		}
 		if (!ret)
@@ -428,6 +435,7 @@ struct queue {
 	bool cut_failed;		/* ... for want of memory */
 	bool cutting;			/* a thread is cutting a range */
 	bool stopped;			/* damaged: the merge reads no further */
+	bool damaged;			/* its data ended in damage (--partial) */
 	struct lt_trace_range *spare;	/* read: its buffers serve the next */
 	struct batch *pool[POOL];	/* a ring: see pool_take() */
 	unsigned int pool_head, nr_pool;
@@ -876,6 +884,7 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 				return -1;
 			}
 			note_damage(res, &q->cur->err);
+			q->damaged = true;
 			/* damage stops its CPU, whatever ranges follow */
 			pthread_mutex_lock(&par->lock);
 			cpu_over(par, q);
@@ -954,6 +963,27 @@ static int take_losses(struct par *par, struct filler *f, unsigned int s,
 	}
 }
 
+/*
+ * CPU @q is over: if damage ended it (--partial), the gap from its last
+ * record on, fed where it begins.  0, or -1 when the sink stopped.
+ */
+static int data_end(struct queue *q, const struct sink *sink)
+{
+	struct lt_ev lost;
+
+	if (!q->damaged)
+		return 0;
+	q->damaged = false;
+	memset(&lost, 0, sizeof(lost));
+	lost.kind = LT_EV_LOST;
+	lost.cpu = (int16_t)q->cpu;
+	lost.ts = q->last_ts;
+	lost.value = LT_LOST_DATA_END;
+	lost.state = LT_STATE_RUNNABLE;
+	lost.origin = LT_EV_NO_ORIGIN;
+	return sink->event(sink->ctx, &lost);
+}
+
 /* Merge the CPUs' batches into the sink, in time order. */
 static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		 uint64_t total, struct lt_input_result *res,
@@ -980,6 +1010,9 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 		if (ret) {
 			heap[len].ts = due_key(&par->q[s]);
 			heap[len++].idx = s;
+		} else if (data_end(&par->q[s], sink) < 0) {
+			ret = -1;	/* its data missing from the start */
+			goto out;
 		}
 	}
 	ret = 0;
@@ -1023,6 +1056,10 @@ static int merge(struct par *par, struct filler *f, const struct sink *sink,
 				goto out;
 		}
 		if (!ret) {
+			if (data_end(q, sink) < 0) {
+				ret = -1;
+				goto out;
+			}
 			heap[0] = heap[--len];
 			lt_tsheap_down(heap, len, 0);
 			continue;

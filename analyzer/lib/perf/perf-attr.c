@@ -124,7 +124,7 @@ static inline uint64_t id_hash(uint64_t id, uint64_t mask)
 	return (id * 0x9e3779b97f4a7c15ULL >> 17) & mask;
 }
 
-struct id_ent *id_find(const struct lt_perf *p, uint64_t id)
+struct id_ent *lt_perf_id_find(const struct lt_perf *p, uint64_t id)
 {
 	uint64_t i;
 
@@ -163,18 +163,18 @@ static int id_grow(struct lt_perf *p)
 static struct id_ent *id_get(struct lt_perf *p, struct lt_error *err,
 			     const struct pcur *c, uint64_t id)
 {
-	struct id_ent *e = id_find(p, id);
+	struct id_ent *e = lt_perf_id_find(p, id);
 	uint64_t i;
 
 	if (e)
 		return e;
 	if (p->nr_ids >= PERF_MAX_IDS) {
-		cur_fail(p, err, LT_E_LIMIT, c, "more than %u event ids",
-			 PERF_MAX_IDS);
+		lt_perf_cur_fail(p, err, LT_E_LIMIT, c, "more than %u event ids",
+				 PERF_MAX_IDS);
 		return NULL;
 	}
 	if ((uint64_t)(p->nr_ids + 1) * 2 > p->ids_mask + 1 && id_grow(p)) {
-		cur_fail(p, err, LT_E_NOMEM, c, "out of memory for event ids");
+		lt_perf_cur_fail(p, err, LT_E_NOMEM, c, "out of memory for event ids");
 		return NULL;
 	}
 	for (i = id_hash(id, p->ids_mask); p->ids[i].id;
@@ -187,8 +187,8 @@ static struct id_ent *id_get(struct lt_perf *p, struct lt_error *err,
 	return &p->ids[i];
 }
 
-int id_set_cpu(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
-	       uint64_t id, int cpu)
+int lt_perf_id_set_cpu(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+		       uint64_t id, int cpu)
 {
 	struct id_ent *e;
 
@@ -224,13 +224,13 @@ static void attr_bind(struct lt_perf *p, struct perf_attr *a)
 	if (!*a->pub.name) {
 		snprintf(name, sizeof(name), "%s:%s", lt_event_type_system(tp),
 			 lt_event_type_name(tp));
-		a->pub.name = perf_keep(p, name, strlen(name));
+		a->pub.name = lt_perf_keep(p, name, strlen(name));
 		if (!a->pub.name)
 			a->pub.name = "";
 	}
 }
 
-void attrs_bind_formats(struct lt_perf *p)
+void lt_perf_attrs_bind_formats(struct lt_perf *p)
 {
 	unsigned int i;
 
@@ -238,29 +238,29 @@ void attrs_bind_formats(struct lt_perf *p)
 		attr_bind(p, p->attrs[i]);
 }
 
-int attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
-	     const unsigned char *a, uint32_t size, const unsigned char *ids,
-	     uint64_t nr_ids)
+int lt_perf_attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+		     const unsigned char *a, uint32_t size, const unsigned char *ids,
+		     uint64_t nr_ids)
 {
 	struct perf_attr *pa, **attrs;
 	struct id_ent *e;
 	uint64_t i, id;
 
 	if (p->nr_attrs >= PERF_MAX_ATTRS)
-		return cur_fail(p, err, LT_E_LIMIT, c, "more than %u events",
-				PERF_MAX_ATTRS);
+		return lt_perf_cur_fail(p, err, LT_E_LIMIT, c, "more than %u events",
+					PERF_MAX_ATTRS);
 	if (p->nr_attrs == p->attrs_cap) {
 		unsigned int cap = p->attrs_cap ? 2 * p->attrs_cap : 8;
 
 		attrs = realloc(p->attrs, cap * sizeof(*attrs));
 		if (!attrs)
-			return cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
+			return lt_perf_cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
 		p->attrs = attrs;
 		p->attrs_cap = cap;
 	}
 	pa = calloc(1, sizeof(*pa));
 	if (!pa)
-		return cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
+		return lt_perf_cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
 	p->attrs[p->nr_attrs] = pa;
 	pa->pub.index = p->nr_attrs++;
 	pa->pub.type = pget32(a, p->swap);
@@ -295,7 +295,7 @@ int attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
 	return 0;
 }
 
-int attrs_check(struct lt_perf *p, struct lt_error *err, const struct pcur *c)
+int lt_perf_attrs_check(struct lt_perf *p, struct lt_error *err, const struct pcur *c)
 {
 	const struct perf_attr *first;
 	unsigned int i;
@@ -310,21 +310,21 @@ int attrs_check(struct lt_perf *p, struct lt_error *err, const struct pcur *c)
 		const struct perf_attr *a = p->attrs[i];
 
 		if (a->pub.sample_id_all != p->sample_id_all)
-			return cur_fail(p, err, LT_E_VERSION, c,
-					"events %u and 0 disagree on sample_id_all (perf: \"non matching sample_id_all\")",
-					i);
+			return lt_perf_cur_fail(p, err, LT_E_VERSION, c,
+						"events %u and 0 disagree on sample_id_all (perf: \"non matching sample_id_all\")",
+						i);
 		if (p->id_pos < 0 || p->is_pos < 0 ||
 		    calc_id_pos(a->pub.sample_type) != p->id_pos ||
 		    calc_is_pos(a->pub.sample_type) != p->is_pos)
-			return cur_fail(p, err, LT_E_VERSION, c,
-					"%u events, and their records do not name theirs at one place (perf: \"non matching sample_type\")",
-					p->nr_attrs);
+			return lt_perf_cur_fail(p, err, LT_E_VERSION, c,
+						"%u events, and their records do not name theirs at one place (perf: \"non matching sample_type\")",
+						p->nr_attrs);
 	}
 	return 0;
 }
 
-struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
-			       uint32_t type, uint32_t size)
+struct perf_attr *lt_perf_attr_of_slow(struct lt_perf *p, const unsigned char *r,
+				       uint32_t type, uint32_t size)
 {
 	const struct id_ent *e;
 	uint64_t id, where, slot;
@@ -351,7 +351,7 @@ struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
 	slot = id % 64;
 	if (p->idc[slot].id == id)
 		return p->idc[slot].attr;
-	e = id_find(p, id);
+	e = lt_perf_id_find(p, id);
 	if (!e || e->attr >= p->nr_attrs)
 		return NULL;
 	p->idc[slot].id = id;
@@ -359,7 +359,7 @@ struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
 	return p->idc[slot].attr;
 }
 
-void attrs_free(struct lt_perf *p)
+void lt_perf_attrs_free(struct lt_perf *p)
 {
 	unsigned int i;
 

@@ -61,21 +61,21 @@ static int rec_attr(struct lt_perf *p, struct lt_error *err, struct pcur *c)
 {
 	uint32_t asize;
 
-	if (cur_need(p, err, c, PERF_REC_HEADER + PERF_ATTR_SIZE_VER0,
-		     "attr"))
+	if (lt_perf_cur_need(p, err, c, PERF_REC_HEADER + PERF_ATTR_SIZE_VER0,
+			     "attr"))
 		return -1;
 	asize = pget32(c->p + PERF_REC_HEADER + 4, p->swap);
 	if (!asize)
 		asize = PERF_ATTR_SIZE_VER0;
 	if (asize < PERF_ATTR_SIZE_VER0 || asize > c->len - PERF_REC_HEADER)
-		return cur_fail(p, err, LT_E_CORRUPT, c,
-				"attr size %u (64 to the record's %zu)", asize,
-				c->len - PERF_REC_HEADER);
-	if (attr_add(p, err, c, c->p + PERF_REC_HEADER, asize,
-		     c->p + PERF_REC_HEADER + asize,
-		     (c->len - PERF_REC_HEADER - asize) / 8))
+		return lt_perf_cur_fail(p, err, LT_E_CORRUPT, c,
+					"attr size %u (64 to the record's %zu)", asize,
+					c->len - PERF_REC_HEADER);
+	if (lt_perf_attr_add(p, err, c, c->p + PERF_REC_HEADER, asize,
+			     c->p + PERF_REC_HEADER + asize,
+			     (c->len - PERF_REC_HEADER - asize) / 8))
 		return -1;
-	return attrs_check(p, err, c);
+	return lt_perf_attrs_check(p, err, c);
 }
 
 static int rec_id_index(struct lt_perf *p, struct lt_error *err,
@@ -85,19 +85,19 @@ static int rec_id_index(struct lt_perf *p, struct lt_error *err,
 	const unsigned char *e;
 
 	c->pos = PERF_REC_HEADER;
-	if (cur_u64(p, err, c, "entry count", &nr))
+	if (lt_perf_cur_u64(p, err, c, "entry count", &nr))
 		return -1;
 	/* id, idx, cpu, tid; newer perf adds a second array after them */
 	if (nr > (c->len - c->pos) / 32)
-		return cur_fail(p, err, LT_E_CORRUPT, c,
-				"%llu entries cannot fit in %zu bytes",
-				(unsigned long long)nr, c->len - c->pos);
+		return lt_perf_cur_fail(p, err, LT_E_CORRUPT, c,
+					"%llu entries cannot fit in %zu bytes",
+					(unsigned long long)nr, c->len - c->pos);
 	for (i = 0; i < nr; i++) {
 		e = c->p + c->pos + 32 * i;
 		id = pget64(e, p->swap);
 		cpu = pget64(e + 16, p->swap);
-		if (id_set_cpu(p, err, c, id, cpu < LT_TRACE_CPU_LIMIT ?
-			       (int)cpu : -1))
+		if (lt_perf_id_set_cpu(p, err, c, id, cpu < LT_TRACE_CPU_LIMIT ?
+				       (int)cpu : -1))
 			return -1;
 	}
 	return 0;
@@ -113,18 +113,18 @@ static int rec_event_update(struct lt_perf *p, struct lt_error *err,
 	size_t len;
 
 	c->pos = PERF_REC_HEADER;
-	if (cur_u64(p, err, c, "update type", &type) ||
-	    cur_u64(p, err, c, "event id", &id))
+	if (lt_perf_cur_u64(p, err, c, "update type", &type) ||
+	    lt_perf_cur_u64(p, err, c, "event id", &id))
 		return -1;
 	if (type != 2)
 		return 0;
-	e = id_find(p, id);
+	e = lt_perf_id_find(p, id);
 	len = strnlen((const char *)c->p + c->pos, c->len - c->pos);
 	if (!e || e->attr >= p->nr_attrs || !len)
 		return 0;
-	name = perf_keep(p, (const char *)c->p + c->pos, len);
+	name = lt_perf_keep(p, (const char *)c->p + c->pos, len);
 	if (!name)
-		return cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
+		return lt_perf_cur_fail(p, err, LT_E_NOMEM, c, "out of memory");
 	p->attrs[e->attr]->pub.name = name;
 	return 0;
 }
@@ -136,7 +136,7 @@ static int rec_feature(struct lt_perf *p, struct lt_error *err,
 	uint64_t feat;
 
 	c->pos = PERF_REC_HEADER;
-	if (cur_u64(p, err, c, "feature id", &feat))
+	if (lt_perf_cur_u64(p, err, c, "feature id", &feat))
 		return -1;
 	/* the end-of-features one (HEADER_LAST_FEATURE) is unknown too */
 	if (feat >= FEAT_BITS)
@@ -146,11 +146,11 @@ static int rec_feature(struct lt_perf *p, struct lt_error *err,
 	body.pos = 0;
 	body.off = c->off + c->pos;
 	body.what = feat_name(feat);
-	return feat_read(p, err, (unsigned int)feat, &body);
+	return lt_perf_feat_read(p, err, (unsigned int)feat, &body);
 }
 
-int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
-		uint64_t off, uint32_t size, uint64_t *extra, bool *fatal)
+int lt_perf_user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
+			uint64_t off, uint32_t size, uint64_t *extra, bool *fatal)
 {
 	const unsigned char *r, *data;
 	struct pcur c;
@@ -177,26 +177,26 @@ int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
 		/* the tracing data follows the record, its size in it */
 		c.what = "HEADER_TRACING_DATA record";
 		c.pos = PERF_REC_HEADER;
-		if (cur_u32(p, err, &c, "tracing data size", &tsize)) {
+		if (lt_perf_cur_u32(p, err, &c, "tracing data size", &tsize)) {
 			*fatal = true;
 			return -1;
 		}
 		*extra = tsize;
 		if (!p->stream && tsize > p->end - off - size) {
 			*fatal = true;
-			return cur_fail(p, err, LT_E_CORRUPT, &c,
-					"tracing data of %u bytes runs past the data section's end",
-					tsize);
+			return lt_perf_cur_fail(p, err, LT_E_CORRUPT, &c,
+						"tracing data of %u bytes runs past the data section's end",
+						tsize);
 		}
 		data = perf_bytes(p, err, off + size, tsize, "tracing data");
 		if (!data) {
 			*fatal = true;
 			return -1;
 		}
-		return tracing_data_read(p, err, data, tsize, off + size);
+		return lt_perf_tracing_data_read(p, err, data, tsize, off + size);
 	case PERF_RECORD_HEADER_BUILD_ID:
 		c.what = "HEADER_BUILD_ID record";
-		return build_id_add(p, err, &c, misc, size);
+		return lt_perf_build_id_add(p, err, &c, misc, size);
 	case PERF_RECORD_ID_INDEX:
 		c.what = "ID_INDEX record";
 		return rec_id_index(p, err, &c);
@@ -210,7 +210,7 @@ int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
 		/* AUX area data (Intel PT, ...) follows: passed over */
 		c.what = "AUXTRACE record";
 		c.pos = PERF_REC_HEADER;
-		if (cur_u64(p, err, &c, "data size", extra)) {
+		if (lt_perf_cur_u64(p, err, &c, "data size", extra)) {
 			*fatal = true;
 			return -1;
 		}
@@ -232,10 +232,10 @@ static int in_file(struct lt_perf *p, struct lt_error *err, const char *what,
 {
 	if (off <= p->size && size <= p->size - off)
 		return 0;
-	return perf_fail(p, err, LT_E_TRUNCATED,
-			 "%s at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx)",
-			 what, (unsigned long long)off,
-			 (unsigned long long)size, (unsigned long long)p->size);
+	return lt_perf_fail(p, err, LT_E_TRUNCATED,
+			    "%s at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx)",
+			    what, (unsigned long long)off,
+			    (unsigned long long)size, (unsigned long long)p->size);
 }
 
 static int read_attrs(struct lt_perf *p, struct lt_error *err,
@@ -247,9 +247,9 @@ static int read_attrs(struct lt_perf *p, struct lt_error *err,
 	struct pcur c;
 
 	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 65536)
-		return perf_fail_at(p, err, LT_E_CORRUPT, "header", 16,
-				    "attr size %llu (80 to 65536)",
-				    (unsigned long long)attr_size);
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, "header", 16,
+				       "attr size %llu (80 to 65536)",
+				       (unsigned long long)attr_size);
 	/* no pointer into the map before the bytes are known to be there */
 	if (in_file(p, err, "attrs section", off, size))
 		return -1;
@@ -259,15 +259,15 @@ static int read_attrs(struct lt_perf *p, struct lt_error *err,
 	c.pos = 0;
 	c.off = off;
 	if (size % attr_size || !size)
-		return perf_fail_at(p, err, LT_E_CORRUPT, "attrs section", off,
-				    "%llu bytes are not a whole number of %llu-byte attrs",
-				    (unsigned long long)size,
-				    (unsigned long long)attr_size);
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, "attrs section", off,
+				       "%llu bytes are not a whole number of %llu-byte attrs",
+				       (unsigned long long)size,
+				       (unsigned long long)attr_size);
 	nr = size / attr_size;
 	if (nr > PERF_MAX_ATTRS)
-		return perf_fail_at(p, err, LT_E_LIMIT, "attrs section", off,
-				    "%llu events, over the limit of %u",
-				    (unsigned long long)nr, PERF_MAX_ATTRS);
+		return lt_perf_fail_at(p, err, LT_E_LIMIT, "attrs section", off,
+				       "%llu events, over the limit of %u",
+				       (unsigned long long)nr, PERF_MAX_ATTRS);
 	for (i = 0; i < nr; i++) {
 		c.pos = i * attr_size;
 		a = c.p + c.pos;
@@ -276,23 +276,23 @@ static int read_attrs(struct lt_perf *p, struct lt_error *err,
 		if (!asize)
 			asize = PERF_ATTR_SIZE_VER0;
 		if (asize < PERF_ATTR_SIZE_VER0 || asize > attr_size - 16)
-			return cur_fail(p, err, LT_E_CORRUPT, &c,
-					"attr %llu: size %u, its entry has room for %llu",
-					(unsigned long long)i, asize,
-					(unsigned long long)attr_size - 16);
+			return lt_perf_cur_fail(p, err, LT_E_CORRUPT, &c,
+						"attr %llu: size %u, its entry has room for %llu",
+						(unsigned long long)i, asize,
+						(unsigned long long)attr_size - 16);
 		ids_off = pget64(a + attr_size - 16, p->swap);
 		ids_size = pget64(a + attr_size - 8, p->swap);
 		if (ids_size % 8 || ids_size / 8 > PERF_MAX_IDS)
-			return cur_fail(p, err, LT_E_CORRUPT, &c,
-					"attr %llu: ids of %llu bytes",
-					(unsigned long long)i,
-					(unsigned long long)ids_size);
+			return lt_perf_cur_fail(p, err, LT_E_CORRUPT, &c,
+						"attr %llu: ids of %llu bytes",
+						(unsigned long long)i,
+						(unsigned long long)ids_size);
 		if (in_file(p, err, "ids", ids_off, ids_size) ||
-		    attr_add(p, err, &c, a, asize, p->map + ids_off,
-			     ids_size / 8))
+		    lt_perf_attr_add(p, err, &c, a, asize, p->map + ids_off,
+				     ids_size / 8))
 			return -1;
 	}
-	return attrs_check(p, err, &c);
+	return lt_perf_attrs_check(p, err, &c);
 }
 
 static int read_features(struct lt_perf *p, struct lt_error *err,
@@ -317,16 +317,16 @@ static int read_features(struct lt_perf *p, struct lt_error *err,
 		if (in_file(p, err, feat_name(feat), off, size))
 			return -1;
 		if (size > PERF_MAX_FEATURE)
-			return perf_fail_at(p, err, LT_E_LIMIT, feat_name(feat),
-					    off, "%llu bytes, over the limit of %u MB",
-					    (unsigned long long)size,
-					    PERF_MAX_FEATURE >> 20);
+			return lt_perf_fail_at(p, err, LT_E_LIMIT, feat_name(feat),
+					       off, "%llu bytes, over the limit of %u MB",
+					       (unsigned long long)size,
+					       PERF_MAX_FEATURE >> 20);
 		c.p = p->map + off;
 		c.len = size;
 		c.pos = 0;
 		c.off = off;
 		c.what = feat_name(feat);
-		if (feat_read(p, err, feat, &c))
+		if (lt_perf_feat_read(p, err, feat, &c))
 			return -1;
 	}
 	return 0;
@@ -339,14 +339,14 @@ static int read_file_header(struct lt_perf *p, struct lt_error *err,
 	uint64_t attr_size, attrs_off, attrs_size, data_off, data_size;
 
 	if (hsize != PERF_FILE_HEADER_SIZE && hsize != PERF_FILE_HEADER_OLD)
-		return perf_fail_at(p, err, LT_E_CORRUPT, "header", 8,
-				    "header size %llu (104; 72 before 2.6.39; 16 in pipe mode)",
-				    (unsigned long long)hsize);
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, "header", 8,
+				       "header size %llu (104; 72 before 2.6.39; 16 in pipe mode)",
+				       (unsigned long long)hsize);
 	if (p->size < hsize)
-		return perf_fail(p, err, LT_E_TRUNCATED,
-				 "the header needs %llu bytes, the file has %llu",
-				 (unsigned long long)hsize,
-				 (unsigned long long)p->size);
+		return lt_perf_fail(p, err, LT_E_TRUNCATED,
+				    "the header needs %llu bytes, the file has %llu",
+				    (unsigned long long)hsize,
+				    (unsigned long long)p->size);
 	attr_size = pget64(h + 16, p->swap);
 	attrs_off = pget64(h + 24, p->swap);
 	attrs_size = pget64(h + 32, p->swap);
@@ -354,12 +354,12 @@ static int read_file_header(struct lt_perf *p, struct lt_error *err,
 	data_size = pget64(h + 48, p->swap);
 
 	if (data_off < hsize)
-		return perf_fail_at(p, err, LT_E_CORRUPT, "header", 40,
-				    "data section at offset 0x%llx, inside the header",
-				    (unsigned long long)data_off);
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, "header", 40,
+				       "data section at offset 0x%llx, inside the header",
+				       (unsigned long long)data_off);
 	if (!data_size)
-		return perf_fail_at(p, err, LT_E_TRUNCATED, "header", 48,
-				    "the data section's size is 0: perf record did not finish the file (it writes the sizes and features last)");
+		return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "header", 48,
+				       "the data section's size is 0: perf record did not finish the file (it writes the sizes and features last)");
 	if (in_file(p, err, "data section", data_off, data_size))
 		return -1;
 	p->info.data_offset = data_off;
@@ -391,7 +391,7 @@ static int read_pipe_headers(struct lt_perf *p, struct lt_error *err)
 	int more;
 
 	for (;;) {
-		more = perf_more(p, err, p->pos);
+		more = lt_perf_more(p, err, p->pos);
 		if (more <= 0)
 			return more;
 		h = perf_bytes(p, err, p->pos, PERF_REC_HEADER,
@@ -407,27 +407,27 @@ static int read_pipe_headers(struct lt_perf *p, struct lt_error *err)
 		    type == PERF_RECORD_COMPRESSED2)
 			return 0;
 		if (size < PERF_REC_HEADER)
-			return perf_fail_at(p, err, LT_E_CORRUPT, "record",
-					    p->pos, "size %u (at least 8)", size);
+			return lt_perf_fail_at(p, err, LT_E_CORRUPT, "record",
+					       p->pos, "size %u (at least 8)", size);
 		if (!p->stream && size > p->end - p->pos)
-			return perf_fail_at(p, err, LT_E_TRUNCATED, "record",
-					    p->pos,
-					    "%u bytes, the file ends after %llu",
-					    size,
-					    (unsigned long long)(p->end - p->pos));
+			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "record",
+					       p->pos,
+					       "%u bytes, the file ends after %llu",
+					       size,
+					       (unsigned long long)(p->end - p->pos));
 		p->stats.records++;
-		if (user_record(p, err, type, p->pos, size, &extra, &fatal))
+		if (lt_perf_user_record(p, err, type, p->pos, size, &extra, &fatal))
 			return -1;
 		if (!p->stream && extra > p->end - p->pos - size)
-			return perf_fail_at(p, err, LT_E_TRUNCATED, "record",
-					    p->pos,
-					    "its %llu bytes of data run past the end of the file",
-					    (unsigned long long)extra);
-		if (extra && perf_skip(p, err, p->pos + size, extra,
-				       UINT64_MAX, "record data"))
+			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "record",
+					       p->pos,
+					       "its %llu bytes of data run past the end of the file",
+					       (unsigned long long)extra);
+		if (extra && lt_perf_skip(p, err, p->pos + size, extra,
+					  UINT64_MAX, "record data"))
 			return -1;
 		p->pos += size + extra;
-		perf_release(p, p->pos);
+		lt_perf_release(p, p->pos);
 	}
 }
 
@@ -441,24 +441,24 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 	void *map;
 
 	if (fstat(p->fd, &st) < 0)
-		return perf_fail(p, err, LT_E_IO, "cannot stat: %s",
-				 strerror(errno));
+		return lt_perf_fail(p, err, LT_E_IO, "cannot stat: %s",
+				    strerror(errno));
 	if (S_ISDIR(st.st_mode))
-		return perf_fail(p, err, LT_E_IO, "not a regular file");
+		return lt_perf_fail(p, err, LT_E_IO, "not a regular file");
 	p->sys_page = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
 	if (S_ISREG(st.st_mode)) {
 		if (st.st_size == 0)
-			return perf_fail(p, err, LT_E_NOT_TRACE, "empty file");
+			return lt_perf_fail(p, err, LT_E_NOT_TRACE, "empty file");
 		if ((uint64_t)st.st_size > SIZE_MAX)
-			return perf_fail(p, err, LT_E_LIMIT,
-					 "file too large to map");
+			return lt_perf_fail(p, err, LT_E_LIMIT,
+					    "file too large to map");
 		p->size = st.st_size;
 		p->info.file_size = p->size;
 		map = mmap(NULL, p->size, PROT_READ, MAP_PRIVATE, p->fd, 0);
 		if (map == MAP_FAILED)
-			return perf_fail(p, err, errno == ENOMEM ?
-					 LT_E_NOMEM : LT_E_IO,
-					 "cannot map: %s", strerror(errno));
+			return lt_perf_fail(p, err, errno == ENOMEM ?
+					    LT_E_NOMEM : LT_E_IO,
+					    "cannot map: %s", strerror(errno));
 		p->map = map;
 		/* the header and the feature sections are read at random */
 		madvise(map, p->size, MADV_RANDOM);
@@ -471,27 +471,27 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 	h = perf_bytes(p, NULL, 0, PERF_PIPE_HEADER_SIZE, "header");
 	if (!h) {
 		if (p->stream && !p->win.len)
-			return perf_fail(p, err, LT_E_NOT_TRACE, "empty input");
+			return lt_perf_fail(p, err, LT_E_NOT_TRACE, "empty input");
 		h = p->stream ? p->win.buf : p->map;
 		if (lt_perf_magic(h, p->stream ? p->win.len : p->size))
-			return perf_fail(p, err, LT_E_TRUNCATED,
-					 "the file ends inside its header");
-		return perf_fail(p, err, LT_E_NOT_TRACE,
-				 "too short for a perf.data or trace.dat file");
+			return lt_perf_fail(p, err, LT_E_TRUNCATED,
+					    "the file ends inside its header");
+		return lt_perf_fail(p, err, LT_E_NOT_TRACE,
+				    "too short for a perf.data or trace.dat file");
 	}
 	if (!memcmp(h, magic_v1, 8))
-		return perf_fail(p, err, LT_E_VERSION,
-				 "perf.data version 1 (\"PERFFILE\", perf before Linux 2.6.39): not supported");
+		return lt_perf_fail(p, err, LT_E_VERSION,
+				    "perf.data version 1 (\"PERFFILE\", perf before Linux 2.6.39): not supported");
 	/* a stream's first bytes say what it is: a trace.dat cannot stream */
 	if (!lt_perf_magic(h, 8) && p->stream && !memcmp(h, "\x17\x08\x44tracing", 10))
-		return perf_fail(p, err, LT_E_IO,
-				 "not a regular file (a trace is mapped, not streamed: save it first)");
+		return lt_perf_fail(p, err, LT_E_IO,
+				    "not a regular file (a trace is mapped, not streamed: save it first)");
 	if (!lt_perf_magic(h, 8) && p->stream)
-		return perf_fail(p, err, LT_E_IO,
-				 "not a regular file, nor a perf.data in pipe mode (no \"PERFILE2\" at its start): save a trace first, or record with \"perf record -o -\"");
+		return lt_perf_fail(p, err, LT_E_IO,
+				    "not a regular file, nor a perf.data in pipe mode (no \"PERFILE2\" at its start): save a trace first, or record with \"perf record -o -\"");
 	if (!lt_perf_magic(h, 8))
-		return perf_fail(p, err, LT_E_NOT_TRACE,
-				 "no perf.data magic (\"PERFILE2\") at offset 0");
+		return lt_perf_fail(p, err, LT_E_NOT_TRACE,
+				    "no perf.data magic (\"PERFILE2\") at offset 0");
 	p->info.big_endian = !memcmp(h, magic_be, 8);
 	p->swap = p->info.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	hsize = pget64(h + 8, p->swap);
@@ -503,15 +503,15 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 			return -1;
 		/* a pipe's records saved to a file: read as a file's */
 		if (!p->stream)
-			perf_chunks_init(p, p->pos);
+			lt_perf_chunks_init(p, p->pos);
 		return 0;
 	}
 	if (p->stream)
-		return perf_fail(p, err, LT_E_IO,
-				 "a perf.data in file mode cannot be read from a pipe (its header points to its end): give the file, or record with \"perf record -o -\"");
+		return lt_perf_fail(p, err, LT_E_IO,
+				    "a perf.data in file mode cannot be read from a pipe (its header points to its end): give the file, or record with \"perf record -o -\"");
 	if (read_file_header(p, err, hsize))
 		return -1;
-	perf_chunks_init(p, p->pos);
+	lt_perf_chunks_init(p, p->pos);
 	return 0;
 }
 
@@ -539,7 +539,7 @@ int lt_perf_open_fd(struct lt_perf **out, int fd, const char *name,
 			 PERF_QUEUE_DEFAULT;
 	if (p->queue_bytes < PERF_QUEUE_MIN)
 		p->queue_bytes = PERF_QUEUE_MIN;
-	queue_init(&p->q, p->queue_bytes / 2 / sizeof(struct q_ent));
+	lt_perf_queue_init(&p->q, p->queue_bytes / 2 / sizeof(struct q_ent));
 	p->state = ST_READ;
 	if (open_bytes(p, err)) {
 		p->fd = -1;
@@ -580,15 +580,15 @@ void lt_perf_close(struct lt_perf *p)
 	if (!p)
 		return;
 	lt_trace_close(p->trace);
-	attrs_free(p);
-	queue_free(&p->q);
+	lt_perf_attrs_free(p);
+	lt_perf_queue_free(&p->q);
 	free(p->build_ids);
 	for (i = 0; i < p->nr_strs; i++)
 		free(p->strs[i]);
 	free(p->strs);
 	free(p->win.buf);
-	zdata_free(p);
-	perf_chunks_free(p);
+	lt_perf_zdata_free(p);
+	lt_perf_chunks_free(p);
 	if (p->map)
 		munmap((void *)p->map, p->size);
 	if (p->own_fd && p->fd >= 0)

@@ -384,31 +384,31 @@ struct pcur {
 };
 
 /* perf-src.c */
-int perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
-	      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-int perf_fail_at(struct lt_perf *p, struct lt_error *err,
-		 enum lt_errcode code, const char *what, uint64_t off,
-		 const char *fmt, ...) __attribute__((format(printf, 6, 7)));
-int cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
-	     const struct pcur *c, const char *fmt, ...)
+int lt_perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+		 const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+int lt_perf_fail_at(struct lt_perf *p, struct lt_error *err,
+		    enum lt_errcode code, const char *what, uint64_t off,
+		    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+int lt_perf_cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+		     const struct pcur *c, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
-int cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
-	     size_t n, const char *item);
-int cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	    const char *item, uint32_t *v);
-int cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	    const char *item, uint64_t *v);
+int lt_perf_cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+		     size_t n, const char *item);
+int lt_perf_cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		    const char *item, uint32_t *v);
+int lt_perf_cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		    const char *item, uint64_t *v);
 /* A perf_header_string: u32 length, then that many bytes, NUL in them. */
-int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	       const char *item, const char **s, size_t *len);
+int lt_perf_cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		       const char *item, const char **s, size_t *len);
 /*
  * @n bytes at stream offset @off: in the map, or read into the window
  * (which keeps everything from the oldest queued record on).  NULL with
  * @err at the end of the file or stream (LT_E_TRUNCATED, naming @what) or
  * on a read error.  Valid until the next perf_bytes().
  */
-const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
-				     uint64_t off, size_t n, const char *what);
+const unsigned char *lt_perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
+					uint64_t off, size_t n, const char *what);
 
 /* Whether the @n bytes at @off are in a chunk read already. */
 static inline bool perf_in_chunk(const struct lt_perf *p, uint64_t off,
@@ -429,7 +429,7 @@ static inline const unsigned char *perf_bytes(struct lt_perf *p,
 	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
 	    n <= p->zwin.base + p->zwin.len - off)
 		return p->zwin.buf + (off - p->zwin.base);
-	return perf_bytes_slow(p, err, off, n, what);
+	return lt_perf_bytes_slow(p, err, off, n, what);
 }
 /*
  * The record at @off fetched into the caches, if it is in a chunk (a
@@ -444,38 +444,38 @@ static inline void perf_prefetch(const struct lt_perf *p, uint64_t off)
  * @n bytes at @off passed over (AUXTRACE data); in a stream they are read
  * and kept only as far as something before @keep is still queued.
  */
-int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
-	      uint64_t n, uint64_t keep, const char *what);
+int lt_perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
+		 uint64_t n, uint64_t keep, const char *what);
 /* Bytes before @off are no longer needed: drop or reuse them. */
-void perf_release(struct lt_perf *p, uint64_t off);
+void lt_perf_release(struct lt_perf *p, uint64_t off);
 /* A file's data from @off on is read in chunks (not for a stream). */
-void perf_chunks_init(struct lt_perf *p, uint64_t off);
-void perf_chunks_free(struct lt_perf *p);
+void lt_perf_chunks_init(struct lt_perf *p, uint64_t off);
+void lt_perf_chunks_free(struct lt_perf *p);
 /* Whether a record at @off (of at least 8 bytes) may be read: not the end */
-int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off);
+int lt_perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off);
 /* A string the reader keeps until it is closed; NULL out of memory. */
-char *perf_keep(struct lt_perf *p, const char *s, size_t len);
+char *lt_perf_keep(struct lt_perf *p, const char *s, size_t len);
 
 /* perf-attr.c */
 /*
  * Add an attr read from @a (@size bytes, the attr's own size), with
  * @nr_ids ids at @ids (u64s in file order).  @c is for messages.
  */
-int attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
-	     const unsigned char *a, uint32_t size, const unsigned char *ids,
-	     uint64_t nr_ids);
+int lt_perf_attr_add(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+		     const unsigned char *a, uint32_t size, const unsigned char *ids,
+		     uint64_t nr_ids);
 /* The attrs agree on how records name them (perf's rules): 0 or -1. */
-int attrs_check(struct lt_perf *p, struct lt_error *err,
-		const struct pcur *c);
+int lt_perf_attrs_check(struct lt_perf *p, struct lt_error *err,
+			const struct pcur *c);
 /* After the tracing data: the tracepoints' formats and names. */
-void attrs_bind_formats(struct lt_perf *p);
+void lt_perf_attrs_bind_formats(struct lt_perf *p);
 /* id -> cpu from an ID_INDEX record */
-int id_set_cpu(struct lt_perf *p, struct lt_error *err,
-	       const struct pcur *c, uint64_t id, int cpu);
-struct id_ent *id_find(const struct lt_perf *p, uint64_t id);
+int lt_perf_id_set_cpu(struct lt_perf *p, struct lt_error *err,
+		       const struct pcur *c, uint64_t id, int cpu);
+struct id_ent *lt_perf_id_find(const struct lt_perf *p, uint64_t id);
 /* The attr of the record @r of @size bytes, or NULL if it names none. */
-struct perf_attr *attr_of_slow(struct lt_perf *p, const unsigned char *r,
-			       uint32_t type, uint32_t size);
+struct perf_attr *lt_perf_attr_of_slow(struct lt_perf *p, const unsigned char *r,
+				       uint32_t type, uint32_t size);
 
 static inline struct perf_attr *attr_of(struct lt_perf *p,
 					const unsigned char *r, uint32_t type,
@@ -492,22 +492,22 @@ static inline struct perf_attr *attr_of(struct lt_perf *p,
 		if (id && p->idc[id % 64].id == id)
 			return p->idc[id % 64].attr;
 	}
-	return attr_of_slow(p, r, type, size);
+	return lt_perf_attr_of_slow(p, r, type, size);
 }
-void attrs_free(struct lt_perf *p);
+void lt_perf_attrs_free(struct lt_perf *p);
 
 /* The room for @need more bytes at the end of @w: 0, or -1 with @err. */
-int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
-	     size_t need, const char *what, uint64_t off);
+int lt_perf_win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
+		     size_t need, const char *what, uint64_t off);
 
 /* perf-zstd.c */
 /*
  * The @n bytes at @src of a COMPRESSED record at @off, decompressed onto
  * the end of zwin: 0, or -1 with @err (the stream cannot go on).
  */
-int zdata_add(struct lt_perf *p, struct lt_error *err,
-	      const unsigned char *src, size_t n, uint64_t off);
-void zdata_free(struct lt_perf *p);
+int lt_perf_zdata_add(struct lt_perf *p, struct lt_error *err,
+		      const unsigned char *src, size_t n, uint64_t off);
+void lt_perf_zdata_free(struct lt_perf *p);
 
 /* perf-header.c */
 /*
@@ -515,18 +515,18 @@ void zdata_free(struct lt_perf *p);
  * in: 0, or -1 with @err.  *@extra: bytes after it that are its own
  * (tracing data, AUX data); *@fatal: the stream cannot be followed on.
  */
-int user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
-		uint64_t off, uint32_t size, uint64_t *extra, bool *fatal);
+int lt_perf_user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
+			uint64_t off, uint32_t size, uint64_t *extra, bool *fatal);
 
 /* perf-feat.c */
 /* Feature @feat's bytes @c (a file section, or a pipe FEATURE record). */
-int feat_read(struct lt_perf *p, struct lt_error *err, unsigned int feat,
-	      struct pcur *c);
-int tracing_data_read(struct lt_perf *p, struct lt_error *err,
-		      const unsigned char *data, size_t len, uint64_t off);
+int lt_perf_feat_read(struct lt_perf *p, struct lt_error *err, unsigned int feat,
+		      struct pcur *c);
+int lt_perf_tracing_data_read(struct lt_perf *p, struct lt_error *err,
+			      const unsigned char *data, size_t len, uint64_t off);
 /* One build_id_event (feature section entry or HEADER_BUILD_ID record). */
-int build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-		 uint16_t misc, uint16_t size);
+int lt_perf_build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+			 uint16_t misc, uint16_t size);
 
 /* perf-sample.c */
 /*
@@ -534,15 +534,15 @@ int build_id_add(struct lt_perf *p, struct lt_error *err, struct pcur *c,
  * hold one where its attr says: then it is handed out at once, and its
  * damage said then).
  */
-uint64_t record_time(struct lt_perf *p, const unsigned char *r,
-		     uint32_t type, uint32_t size, struct perf_attr **attr);
+uint64_t lt_perf_record_time(struct lt_perf *p, const unsigned char *r,
+			     uint32_t type, uint32_t size, struct perf_attr **attr);
 /*
  * Record @r at @off whole into @rec: 1, or -1 with @err (damage).  @a is
- * its attr (record_time() found it), or NULL: looked up.
+ * its attr (lt_perf_record_time() found it), or NULL: looked up.
  */
-int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
-		 struct perf_attr *a, struct lt_perf_record *rec,
-		 struct lt_error *err);
+int lt_perf_record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
+			 struct perf_attr *a, struct lt_perf_record *rec,
+			 struct lt_error *err);
 /* Whether records of @type are handed out (else skipped). */
 static inline bool record_wanted(uint32_t type)
 {
@@ -553,10 +553,10 @@ static inline bool record_wanted(uint32_t type)
 }
 
 /* perf-order.c */
-int queue_init(struct perf_queue *q, uint64_t max_ents);
-void queue_free(struct perf_queue *q);
+int lt_perf_queue_init(struct perf_queue *q, uint64_t max_ents);
+void lt_perf_queue_free(struct perf_queue *q);
 /* 1 queued, 0 full (hand some out first), -1 out of memory */
-int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref);
+int lt_perf_queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref);
 
 static inline int queue_add(struct perf_queue *q, uint64_t ts, uint64_t ref)
 {
@@ -572,10 +572,10 @@ static inline int queue_add(struct perf_queue *q, uint64_t ts, uint64_t ref)
 		q->cur.end = ++q->tail;
 		return 1;
 	}
-	return queue_add_slow(q, ts, ref);
+	return lt_perf_queue_add_slow(q, ts, ref);
 }
 /* Start handing out up to @limit (UINT64_MAX: everything): 0, -1 ENOMEM */
-int queue_flush_to(struct perf_queue *q, uint64_t limit);
+int lt_perf_queue_flush_to(struct perf_queue *q, uint64_t limit);
 static inline bool run_before(const struct q_run *a, const struct q_run *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->ref < b->ref);
@@ -633,16 +633,16 @@ static inline int queue_pop(struct perf_queue *q, uint64_t *ts, uint64_t *ref)
 	return 1;
 }
 /* The oldest queued record's offset, or UINT64_MAX when empty. */
-uint64_t queue_low(struct perf_queue *q);
+uint64_t lt_perf_queue_low(struct perf_queue *q);
 /* Entries the ring holds now, handed out or not (what caps it). */
-uint64_t queue_used(struct perf_queue *q);
+uint64_t lt_perf_queue_used(struct perf_queue *q);
 /*
  * Whether the queue is at its cap, in entries or in runs (@half: half of
  * it).  queue_add() says full only when this is true at the whole cap, so
  * handing out until it is false at half the cap always makes progress.
  */
-bool queue_over(struct perf_queue *q, bool half);
+bool lt_perf_queue_over(struct perf_queue *q, bool half);
 /* Bytes the queue's entries take now. */
-uint64_t queue_bytes(const struct perf_queue *q);
+uint64_t lt_perf_queue_bytes(const struct perf_queue *q);
 
 #endif /* LT_PERF_LOCAL_H */

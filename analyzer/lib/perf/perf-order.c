@@ -43,7 +43,7 @@ static int heap_push(struct perf_queue *q, const struct q_run *run)
 	return 0;
 }
 
-int queue_init(struct perf_queue *q, uint64_t max_ents)
+int lt_perf_queue_init(struct perf_queue *q, uint64_t max_ents)
 {
 	memset(q, 0, sizeof(*q));
 	/* the ring is a power of two: the largest that fits the cap */
@@ -53,7 +53,7 @@ int queue_init(struct perf_queue *q, uint64_t max_ents)
 	return 0;
 }
 
-void queue_free(struct perf_queue *q)
+void lt_perf_queue_free(struct perf_queue *q)
 {
 	free(q->ents);
 	free(q->heap);
@@ -93,7 +93,7 @@ static int ring_grow(struct perf_queue *q)
 	return 0;
 }
 
-int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref)
+int lt_perf_queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref)
 {
 	if (!q->ents || q->tail - q->front > q->mask) {
 		if (q->ents)
@@ -124,7 +124,7 @@ int queue_add_slow(struct perf_queue *q, uint64_t ts, uint64_t ref)
 	return 1;
 }
 
-int queue_flush_to(struct perf_queue *q, uint64_t limit)
+int lt_perf_queue_flush_to(struct perf_queue *q, uint64_t limit)
 {
 	/* a run in the heap takes no more: later records start a new one */
 	if (q->open) {
@@ -136,26 +136,26 @@ int queue_flush_to(struct perf_queue *q, uint64_t limit)
 	return 0;
 }
 
-uint64_t queue_low(struct perf_queue *q)
+uint64_t lt_perf_queue_low(struct perf_queue *q)
 {
 	if (!q->nr)
 		return UINT64_MAX;
 	return Q_OFF(q->ents[live_front(q) & q->mask].ref);
 }
 
-uint64_t queue_used(struct perf_queue *q)
+uint64_t lt_perf_queue_used(struct perf_queue *q)
 {
 	return q->nr ? q->tail - live_front(q) : 0;
 }
 
-bool queue_over(struct perf_queue *q, bool half)
+bool lt_perf_queue_over(struct perf_queue *q, bool half)
 {
 	uint64_t ents = half ? q->max_ents / 2 : q->max_ents;
 
-	return queue_used(q) >= ents || q->nr_runs >= ents / 8;
+	return lt_perf_queue_used(q) >= ents || q->nr_runs >= ents / 8;
 }
 
-uint64_t queue_bytes(const struct perf_queue *q)
+uint64_t lt_perf_queue_bytes(const struct perf_queue *q)
 {
 	return (q->ents ? (q->mask + 1) * sizeof(struct q_ent) : 0) +
 	       (uint64_t)q->runs_cap * sizeof(struct q_run);

@@ -23,12 +23,12 @@
  */
 static void release(struct lt_perf *p)
 {
-	uint64_t low = queue_low(&p->q);
+	uint64_t low = lt_perf_queue_low(&p->q);
 
 	if (!p->q_file)
-		perf_release(p, p->pos);
+		lt_perf_release(p, p->pos);
 	else if (!(low & PERF_ZFLAG))
-		perf_release(p, low < p->pos ? low : p->pos);
+		lt_perf_release(p, low < p->pos ? low : p->pos);
 	if (!p->q_zdata)
 		p->zwin.keep = p->zpos;
 	else if (low & PERF_ZFLAG)
@@ -44,11 +44,11 @@ static bool over_cap(struct lt_perf *p, bool half)
 {
 	uint64_t bytes = half ? p->queue_bytes / 2 : p->queue_bytes, low;
 
-	if (queue_over(&p->q, half))
+	if (lt_perf_queue_over(&p->q, half))
 		return true;
 	if (!p->stream && !p->zctx)
 		return false;
-	low = queue_low(&p->q);
+	low = lt_perf_queue_low(&p->q);
 	if (low == UINT64_MAX)
 		return false;
 	if (low & PERF_ZFLAG)
@@ -58,7 +58,7 @@ static bool over_cap(struct lt_perf *p, bool half)
 
 static void note_peak(struct lt_perf *p)
 {
-	uint64_t bytes = queue_bytes(&p->q) + p->win.cap + p->zwin.cap;
+	uint64_t bytes = lt_perf_queue_bytes(&p->q) + p->win.cap + p->zwin.cap;
 
 	p->stats.queue_peak = p->q.nr;
 	if (bytes > p->stats.queue_peak_bytes)
@@ -68,7 +68,7 @@ static void note_peak(struct lt_perf *p)
 /* Hand out the rest of the queue, then the end. */
 static void finish(struct lt_perf *p)
 {
-	if (queue_flush_to(&p->q, UINT64_MAX)) {
+	if (lt_perf_queue_flush_to(&p->q, UINT64_MAX)) {
 		/* no room to close the last run: what is queued is lost */
 		p->state = ST_END;
 		return;
@@ -88,8 +88,8 @@ static int broken(struct lt_perf *p)
 static int start_forced(struct lt_perf *p, struct lt_error *err)
 {
 	p->stats.forced_flushes++;
-	if (queue_flush_to(&p->q, UINT64_MAX)) {
-		perf_fail(p, err, LT_E_NOMEM, "out of memory for the reorder queue");
+	if (lt_perf_queue_flush_to(&p->q, UINT64_MAX)) {
+		lt_perf_fail(p, err, LT_E_NOMEM, "out of memory for the reorder queue");
 		return broken(p);
 	}
 	p->state = ST_FORCED;
@@ -110,7 +110,7 @@ static int hand_out(struct lt_perf *p, uint64_t off, struct perf_attr *a,
 	/* whole in its chunk already (the usual case): the same bytes */
 	if (!perf_in_chunk(p, off, size))
 		r = perf_bytes(p, err, off, size, "record");
-	if (!r || record_parse(p, r, off, a, rec, err) < 0) {
+	if (!r || lt_perf_record_parse(p, r, off, a, rec, err) < 0) {
 		p->stats.damaged++;
 		return -1;
 	}
@@ -152,9 +152,9 @@ static int user(struct lt_perf *p, struct lt_error *err, uint32_t type,
 	case PERF_RECORD_FINISHED_ROUND:
 		p->stats.rounds++;
 		/* up to the largest time queued when the last round ended */
-		if (queue_flush_to(&p->q, p->q.next_flush)) {
-			perf_fail(p, err, LT_E_NOMEM,
-				  "out of memory for the reorder queue");
+		if (lt_perf_queue_flush_to(&p->q, p->q.next_flush)) {
+			lt_perf_fail(p, err, LT_E_NOMEM,
+				     "out of memory for the reorder queue");
 			return broken(p);
 		}
 		p->q.next_flush = p->q.max_ts;
@@ -167,8 +167,8 @@ static int user(struct lt_perf *p, struct lt_error *err, uint32_t type,
 	case PERF_RECORD_COMPRESSED2:
 		/* records of perf record -z: its ring buffers, zstd'd */
 		if (off & PERF_ZFLAG) {
-			perf_fail_at(p, err, LT_E_CORRUPT, "COMPRESSED record",
-				     off, "inside compressed data");
+			lt_perf_fail_at(p, err, LT_E_CORRUPT, "COMPRESSED record",
+					off, "inside compressed data");
 			return broken(p);
 		}
 		r = perf_bytes(p, err, off, size, "COMPRESSED record");
@@ -179,33 +179,33 @@ static int user(struct lt_perf *p, struct lt_error *err, uint32_t type,
 			/* the data's size, then the data padded to 8 */
 			if (size < PERF_REC_HEADER + 8 ||
 			    pget64(r + 8, p->swap) > (uint64_t)size - 16) {
-				perf_fail_at(p, err, LT_E_CORRUPT,
-					     "COMPRESSED2 record", off,
-					     "data size does not fit its %u bytes",
-					     size);
+				lt_perf_fail_at(p, err, LT_E_CORRUPT,
+						"COMPRESSED2 record", off,
+						"data size does not fit its %u bytes",
+						size);
 				return broken(p);
 			}
 			n = pget64(r + 8, p->swap);
 			r += 8;
 		}
 		release(p);
-		if (zdata_add(p, err, r + PERF_REC_HEADER, n, off))
+		if (lt_perf_zdata_add(p, err, r + PERF_REC_HEADER, n, off))
 			return broken(p);
 		return 0;
 	}
-	ret = user_record(p, err, type, off, size, &extra, &fatal);
+	ret = lt_perf_user_record(p, err, type, off, size, &extra, &fatal);
 	if (ret < 0 && fatal)
 		return broken(p);
 	if (extra) {
 		if ((off & PERF_ZFLAG) ||
 		    (!p->stream && extra > p->end - off - size)) {
-			perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
-				     "its %llu bytes of data run past the data section's end",
-				     (unsigned long long)extra);
+			lt_perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
+					"its %llu bytes of data run past the data section's end",
+					(unsigned long long)extra);
 			return broken(p);
 		}
-		if (perf_skip(p, err, off + size, extra, queue_low(&p->q),
-			      "record data"))
+		if (lt_perf_skip(p, err, off + size, extra, lt_perf_queue_low(&p->q),
+				 "record data"))
 			return broken(p);
 		*cur = off + size + extra;
 	}
@@ -240,21 +240,21 @@ static int take(struct lt_perf *p, uint64_t off, uint32_t type,
 	h = perf_bytes(p, err, off, size, "record");
 	if (!h)
 		return broken(p);
-	ts = record_time(p, h, type, size, &a);
+	ts = lt_perf_record_time(p, h, type, size, &a);
 	if (!ts) {
 		p->stats.no_time++;
 		return hand_out(p, off, a, rec, err);
 	}
 	/* offsets past 2^47 do not fit a queue entry: 128 TB */
 	if ((off & ~PERF_ZFLAG) >> 47) {
-		perf_fail_at(p, err, LT_E_LIMIT, "record", off,
-			     "past 128 TB of data");
+		lt_perf_fail_at(p, err, LT_E_LIMIT, "record", off,
+				"past 128 TB of data");
 		return broken(p);
 	}
 	ret = queue_add(&p->q, ts, Q_REF(off, a->pub.index));
 	if (ret < 0) {
-		perf_fail(p, err, LT_E_NOMEM,
-			  "out of memory for the reorder queue");
+		lt_perf_fail(p, err, LT_E_NOMEM,
+			     "out of memory for the reorder queue");
 		return broken(p);
 	}
 	if (ret == 0) {
@@ -329,7 +329,7 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		if (p->state == ST_END) {
 			/* the records handed out are done with: the chunks go */
 			if (p->ck.on)
-				perf_chunks_free(p);
+				lt_perf_chunks_free(p);
 			return 0;
 		}
 
@@ -345,9 +345,9 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		/* what was decompressed comes before the file's next record */
 		if (zdata_next(p, &off, &type, &size)) {
 			if (size < PERF_REC_HEADER) {
-				perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
-					     "size %u (at least 8): the records cannot be followed on",
-					     size);
+				lt_perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
+						"size %u (at least 8): the records cannot be followed on",
+						size);
 				return broken(p);
 			}
 			p->zpos = off + size;
@@ -356,12 +356,12 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 				return ret;
 			continue;
 		}
-		ret = !p->stream ? p->pos < p->end : perf_more(p, err, p->pos);
+		ret = !p->stream ? p->pos < p->end : lt_perf_more(p, err, p->pos);
 		if (ret == 0) {
 			if (p->zctx && p->zpos < p->zwin.base + p->zwin.len) {
-				perf_fail_at(p, err, LT_E_TRUNCATED, "record",
-					     p->zpos,
-					     "the compressed data ends inside it");
+				lt_perf_fail_at(p, err, LT_E_TRUNCATED, "record",
+						p->zpos,
+						"the compressed data ends inside it");
 				p->zpos = p->zwin.base + p->zwin.len;
 				return broken(p);
 			}
@@ -377,15 +377,15 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 		type = pget32(h, p->swap);
 		size = pget16(h + 6, p->swap);
 		if (size < PERF_REC_HEADER) {
-			perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
-				     "size %u (at least 8): the records cannot be followed on",
-				     size);
+			lt_perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
+					"size %u (at least 8): the records cannot be followed on",
+					size);
 			return broken(p);
 		}
 		if (!p->stream && size > p->end - off) {
-			perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
-				     "%u bytes run past the data section's end (0x%llx)",
-				     size, (unsigned long long)p->end);
+			lt_perf_fail_at(p, err, LT_E_CORRUPT, "record", off,
+					"%u bytes run past the data section's end (0x%llx)",
+					size, (unsigned long long)p->end);
 			return broken(p);
 		}
 		p->pos = off + size;

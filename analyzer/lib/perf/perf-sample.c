@@ -36,8 +36,8 @@ static inline bool bit(uint64_t v, uint64_t b)
 	return (v & b) != 0;
 }
 
-uint64_t record_time(struct lt_perf *p, const unsigned char *r,
-		     uint32_t type, uint32_t size, struct perf_attr **attr)
+uint64_t lt_perf_record_time(struct lt_perf *p, const unsigned char *r,
+			     uint32_t type, uint32_t size, struct perf_attr **attr)
 {
 	const struct perf_attr *a = *attr = attr_of(p, r, type, size);
 	uint64_t ts;
@@ -64,8 +64,8 @@ static int cpu_of(struct lt_perf *p, struct lt_error *err, uint32_t cpu,
 {
 	if (cpu < LT_TRACE_CPU_LIMIT)
 		return (int)cpu;
-	perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
-		     "CPU %u, over the limit of %u", cpu, LT_TRACE_CPU_LIMIT);
+	lt_perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
+			"CPU %u, over the limit of %u", cpu, LT_TRACE_CPU_LIMIT);
 	return -1;
 }
 
@@ -73,9 +73,9 @@ static int short_record(struct lt_perf *p, struct lt_error *err,
 			uint32_t type, uint64_t off, uint32_t size,
 			const char *item, uint64_t at)
 {
-	return perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
-			    "%s at byte %llu runs past its end (%u bytes)",
-			    item, (unsigned long long)at, size);
+	return lt_perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
+			       "%s at byte %llu runs past its end (%u bytes)",
+			       item, (unsigned long long)at, size);
 }
 
 static bool known_context(uint64_t v)
@@ -359,9 +359,9 @@ static int parse_trailer(struct lt_perf *p, struct lt_error *err,
 	if (!a->trailer)
 		return 0;
 	if (a->trailer > size - PERF_REC_HEADER)
-		return perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
-				    "%u bytes cannot hold its sample_id trailer of %u",
-				    size, a->trailer);
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
+				       "%u bytes cannot hold its sample_id trailer of %u",
+				       size, a->trailer);
 	*body_end = size - a->trailer;
 	t = r + *body_end;
 	if (a->tr_tid >= 0) {
@@ -383,9 +383,9 @@ static int parse_trailer(struct lt_perf *p, struct lt_error *err,
 	return 0;
 }
 
-int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
-		 struct perf_attr *a, struct lt_perf_record *rec,
-		 struct lt_error *err)
+int lt_perf_record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
+			 struct perf_attr *a, struct lt_perf_record *rec,
+			 struct lt_error *err)
 {
 	uint32_t type = pget32(r, p->swap);
 	uint32_t size = pget16(r + 6, p->swap), end;
@@ -403,8 +403,8 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 	if (!a)
 		a = attr_of(p, r, type, size);
 	if (!a)
-		return perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
-				    "its event id is none of the file's events");
+		return lt_perf_fail_at(p, err, LT_E_CORRUPT, name_of(type), off,
+				       "its event id is none of the file's events");
 	rec->attr = &a->pub;
 	if (type == PERF_RECORD_SAMPLE)
 		return parse_sample(p, err, r, size, off, a, rec);
@@ -461,10 +461,10 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 			rec->mmap.has_build_id = true;
 			rec->mmap.build_id_size = r[40];
 			if (rec->mmap.build_id_size > 20)
-				return perf_fail_at(p, err, LT_E_CORRUPT,
-						    name_of(type), off,
-						    "build-id of %u bytes (at most 20)",
-						    r[40]);
+				return lt_perf_fail_at(p, err, LT_E_CORRUPT,
+						       name_of(type), off,
+						       "build-id of %u bytes (at most 20)",
+						       r[40]);
 			rec->mmap.build_id = r + 44;
 		} else {
 			rec->mmap.maj = pget32(r + 40, p->swap);
@@ -482,7 +482,7 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 		rec->lost.id = pget64(r + 8, p->swap);
 		rec->lost.count = pget64(r + 16, p->swap);
 		/* without a CPU in the trailer, ID_INDEX may say whose */
-		if (rec->cpu < 0 && (e = id_find(p, rec->lost.id)))
+		if (rec->cpu < 0 && (e = lt_perf_id_find(p, rec->lost.id)))
 			rec->cpu = e->cpu;
 		return 1;
 	case PERF_RECORD_LOST_SAMPLES:
@@ -497,13 +497,13 @@ int record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off,
 		 * the id is the event on one CPU, which ID_INDEX names.
 		 */
 		if (!rec->ts) {
-			e = id_find(p, id);
+			e = lt_perf_id_find(p, id);
 			rec->cpu = e ? e->cpu : -1;
 			rec->pid = rec->tid = -1;
 		}
 		return 1;
 	}
 #undef NEED
-	return perf_fail_at(p, err, LT_E_INTERNAL, name_of(type), off,
-			    "type %u is not handed out", type);
+	return lt_perf_fail_at(p, err, LT_E_INTERNAL, name_of(type), off,
+			       "type %u is not handed out", type);
 }

@@ -35,8 +35,8 @@
 
 /* ---- errors ---------------------------------------------------------- */
 
-int perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
-	      const char *fmt, ...)
+int lt_perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+		 const char *fmt, ...)
 {
 	char msg[LT_ERROR_MSG_MAX];
 	va_list ap;
@@ -48,9 +48,9 @@ int perf_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
 	return -1;
 }
 
-int perf_fail_at(struct lt_perf *p, struct lt_error *err,
-		 enum lt_errcode code, const char *what, uint64_t off,
-		 const char *fmt, ...)
+int lt_perf_fail_at(struct lt_perf *p, struct lt_error *err,
+		    enum lt_errcode code, const char *what, uint64_t off,
+		    const char *fmt, ...)
 {
 	char msg[LT_ERROR_MSG_MAX];
 	va_list ap;
@@ -70,8 +70,8 @@ int perf_fail_at(struct lt_perf *p, struct lt_error *err,
 	return -1;
 }
 
-int cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
-	     const struct pcur *c, const char *fmt, ...)
+int lt_perf_cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
+		     const struct pcur *c, const char *fmt, ...)
 {
 	char msg[LT_ERROR_MSG_MAX];
 	va_list ap;
@@ -79,56 +79,56 @@ int cur_fail(struct lt_perf *p, struct lt_error *err, enum lt_errcode code,
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return perf_fail_at(p, err, code, c->what, c->off + c->pos, "%s", msg);
+	return lt_perf_fail_at(p, err, code, c->what, c->off + c->pos, "%s", msg);
 }
 
 /* ---- bounded reads inside a section or record --------------------------- */
 
 /* The bytes are known to be in the file: running off them is damage. */
-int cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
-	     size_t n, const char *item)
+int lt_perf_cur_need(struct lt_perf *p, struct lt_error *err, const struct pcur *c,
+		     size_t n, const char *item)
 {
 	size_t left = c->len - c->pos;
 
 	if (n <= left)
 		return 0;
-	return cur_fail(p, err, LT_E_CORRUPT, c,
-			"%s needs %zu bytes, only %zu left", item, n, left);
+	return lt_perf_cur_fail(p, err, LT_E_CORRUPT, c,
+				"%s needs %zu bytes, only %zu left", item, n, left);
 }
 
-int cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	    const char *item, uint32_t *v)
+int lt_perf_cur_u32(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		    const char *item, uint32_t *v)
 {
-	if (cur_need(p, err, c, 4, item))
+	if (lt_perf_cur_need(p, err, c, 4, item))
 		return -1;
 	*v = pget32(c->p + c->pos, p->swap);
 	c->pos += 4;
 	return 0;
 }
 
-int cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	    const char *item, uint64_t *v)
+int lt_perf_cur_u64(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		    const char *item, uint64_t *v)
 {
-	if (cur_need(p, err, c, 8, item))
+	if (lt_perf_cur_need(p, err, c, 8, item))
 		return -1;
 	*v = pget64(c->p + c->pos, p->swap);
 	c->pos += 8;
 	return 0;
 }
 
-int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
-	       const char *item, const char **s, size_t *len)
+int lt_perf_cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
+		       const char *item, const char **s, size_t *len)
 {
 	uint32_t n;
 
-	if (cur_u32(p, err, c, item, &n))
+	if (lt_perf_cur_u32(p, err, c, item, &n))
 		return -1;
 	if (n > PERF_MAX_STRING) {
 		c->pos -= 4;
-		return cur_fail(p, err, LT_E_CORRUPT, c,
-				"%s of %u bytes is impossible", item, n);
+		return lt_perf_cur_fail(p, err, LT_E_CORRUPT, c,
+					"%s of %u bytes is impossible", item, n);
 	}
-	if (cur_need(p, err, c, n, item))
+	if (lt_perf_cur_need(p, err, c, n, item))
 		return -1;
 	*s = (const char *)c->p + c->pos;
 	/* perf pads it with NULs to 64; one is not there when damaged */
@@ -137,7 +137,7 @@ int cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
 	return 0;
 }
 
-char *perf_keep(struct lt_perf *p, const char *s, size_t len)
+char *lt_perf_keep(struct lt_perf *p, const char *s, size_t len)
 {
 	char **strs, *copy;
 
@@ -188,10 +188,10 @@ static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
 				      uint64_t off, size_t n, const char *what)
 {
 	if (off > p->size || n > p->size - off)
-		return perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
-				    "needs %zu bytes, the file ends after %llu",
-				    n, (unsigned long long)(off < p->size ?
-							    p->size - off : 0)),
+		return lt_perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
+				       "needs %zu bytes, the file ends after %llu",
+				       n, (unsigned long long)(off < p->size ?
+							       p->size - off : 0)),
 		       NULL;
 	if (off + n > p->populated && off >= p->info.data_offset)
 		populate(p, off, off + n);
@@ -206,7 +206,7 @@ static void chunks_span(struct pchunks *ck)
 	ck->hi_off = ck->start + ck->hi * PERF_CHUNK;
 }
 
-void perf_chunks_init(struct lt_perf *p, uint64_t off)
+void lt_perf_chunks_init(struct lt_perf *p, uint64_t off)
 {
 	struct pchunks *ck = &p->ck;
 
@@ -217,7 +217,7 @@ void perf_chunks_init(struct lt_perf *p, uint64_t off)
 	posix_fadvise(p->fd, off, 0, POSIX_FADV_SEQUENTIAL);
 }
 
-void perf_chunks_free(struct lt_perf *p)
+void lt_perf_chunks_free(struct lt_perf *p)
 {
 	unsigned int i;
 
@@ -285,13 +285,13 @@ static int chunk_fill(struct lt_perf *p, struct lt_error *err, uint64_t want)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return perf_fail(p, err, LT_E_IO, "cannot read: %s",
-					 strerror(errno));
+			return lt_perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					    strerror(errno));
 		if (!n)
-			return perf_fail_at(p, err, LT_E_TRUNCATED, "data",
-					    ck->filled,
-					    "the file ends there, not after %llu bytes: it shrank while read",
-					    (unsigned long long)p->size);
+			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "data",
+					       ck->filled,
+					       "the file ends there, not after %llu bytes: it shrank while read",
+					       (unsigned long long)p->size);
 		ck->filled += n;
 	}
 	return 0;
@@ -369,8 +369,8 @@ static void chunks_release(struct pchunks *ck, uint64_t off)
  * What is no longer needed moves out first; the window then grows until
  * half of it is free, so each byte moves a bounded number of times.
  */
-int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
-	     size_t need, const char *what, uint64_t off)
+int lt_perf_win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
+		     size_t need, const char *what, uint64_t off)
 {
 	size_t drop, cap;
 	unsigned char *b;
@@ -393,14 +393,14 @@ int win_room(struct lt_perf *p, struct lt_error *err, struct pwin *w,
 	if (cap == w->cap)
 		return 0;
 	if (cap > 2 * p->win_max + WIN_ITEM_MAX)
-		return perf_fail_at(p, err, LT_E_LIMIT, what, off,
-				    "the stream's window would grow to %zu MB",
-				    cap >> 20);
+		return lt_perf_fail_at(p, err, LT_E_LIMIT, what, off,
+				       "the stream's window would grow to %zu MB",
+				       cap >> 20);
 	b = realloc(w->buf, cap);
 	if (!b)
-		return perf_fail_at(p, err, LT_E_NOMEM, what, off,
-				    "out of memory for %zu bytes of the stream",
-				    cap);
+		return lt_perf_fail_at(p, err, LT_E_NOMEM, what, off,
+				       "out of memory for %zu bytes of the stream",
+				       cap);
 	w->buf = b;
 	w->cap = cap;
 	return 0;
@@ -413,7 +413,7 @@ static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
 	size_t ask = want > READ_CHUNK ? want : READ_CHUNK;
 	ssize_t n;
 
-	if (win_room(p, err, &p->win, ask, what, off))
+	if (lt_perf_win_room(p, err, &p->win, ask, what, off))
 		return -1;
 	ask = p->win.cap - p->win.len;
 	while (want && !p->eof) {
@@ -421,8 +421,8 @@ static int win_fill(struct lt_perf *p, struct lt_error *err, size_t want,
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return perf_fail(p, err, LT_E_IO, "cannot read: %s",
-					 strerror(errno));
+			return lt_perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					    strerror(errno));
 		if (n == 0) {
 			p->eof = true;
 			break;
@@ -440,14 +440,14 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 	uint64_t have_end = p->win.base + p->win.len;
 
 	if (off < p->win.base) {
-		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
-			     "bytes already dropped from the stream's window");
+		lt_perf_fail_at(p, err, LT_E_INTERNAL, what, off,
+				"bytes already dropped from the stream's window");
 		return NULL;
 	}
 	if (n > WIN_ITEM_MAX) {
-		perf_fail_at(p, err, LT_E_LIMIT, what, off,
-			     "%zu bytes, over the limit of %u MB", n,
-			     WIN_ITEM_MAX >> 20);
+		lt_perf_fail_at(p, err, LT_E_LIMIT, what, off,
+				"%zu bytes, over the limit of %u MB", n,
+				WIN_ITEM_MAX >> 20);
 		return NULL;
 	}
 	if (off + n > have_end) {
@@ -455,10 +455,10 @@ static const unsigned char *win_bytes(struct lt_perf *p, struct lt_error *err,
 			return NULL;
 		have_end = p->win.base + p->win.len;
 		if (off + n > have_end) {
-			perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
-				     "needs %zu bytes, the stream ends after %llu",
-				     n, (unsigned long long)(have_end > off ?
-							     have_end - off : 0));
+			lt_perf_fail_at(p, err, LT_E_TRUNCATED, what, off,
+					"needs %zu bytes, the stream ends after %llu",
+					n, (unsigned long long)(have_end > off ?
+								have_end - off : 0));
 			return NULL;
 		}
 	}
@@ -472,14 +472,14 @@ static const unsigned char *zwin_bytes(struct lt_perf *p, struct lt_error *err,
 	uint64_t end = p->zwin.base + p->zwin.len;
 
 	if (off < p->zwin.base) {
-		perf_fail_at(p, err, LT_E_INTERNAL, what, off,
-			     "bytes already dropped from the decompressed data");
+		lt_perf_fail_at(p, err, LT_E_INTERNAL, what, off,
+				"bytes already dropped from the decompressed data");
 		return NULL;
 	}
 	if (off > end || n > end - off) {
-		perf_fail_at(p, err, LT_E_CORRUPT, what, off,
-			     "needs %zu bytes, the compressed data holds %llu",
-			     n, (unsigned long long)(off < end ? end - off : 0));
+		lt_perf_fail_at(p, err, LT_E_CORRUPT, what, off,
+				"needs %zu bytes, the compressed data holds %llu",
+				n, (unsigned long long)(off < end ? end - off : 0));
 		return NULL;
 	}
 	return p->zwin.buf + (off - p->zwin.base);
@@ -487,8 +487,8 @@ static const unsigned char *zwin_bytes(struct lt_perf *p, struct lt_error *err,
 
 /* ---- either ------------------------------------------------------------ */
 
-const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
-				     uint64_t off, size_t n, const char *what)
+const unsigned char *lt_perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
+					uint64_t off, size_t n, const char *what)
 {
 	if (off & PERF_ZFLAG)
 		return zwin_bytes(p, err, off, n, what);
@@ -500,8 +500,8 @@ const unsigned char *perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 	return map_bytes(p, err, off, n, what);
 }
 
-int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
-	      uint64_t n, uint64_t keep, const char *what)
+int lt_perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
+		 uint64_t n, uint64_t keep, const char *what)
 {
 	uint64_t done, step;
 
@@ -513,13 +513,13 @@ int perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
 		step = n - done < READ_CHUNK ? n - done : READ_CHUNK;
 		if (!win_bytes(p, err, off + done, step, what))
 			return -1;
-		perf_release(p, keep < off + done + step ? keep :
-			     off + done + step);
+		lt_perf_release(p, keep < off + done + step ? keep :
+				off + done + step);
 	}
 	return 0;
 }
 
-void perf_release(struct lt_perf *p, uint64_t off)
+void lt_perf_release(struct lt_perf *p, uint64_t off)
 {
 	uint64_t to;
 
@@ -543,7 +543,7 @@ void perf_release(struct lt_perf *p, uint64_t off)
 		p->released = to;
 }
 
-int perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
+int lt_perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
 {
 	if (!p->stream)
 		return off < p->end;

@@ -18,8 +18,8 @@
 /* decompressed into room of at least this */
 #define ZSTEP	(256u << 10)
 
-int zdata_add(struct lt_perf *p, struct lt_error *err,
-	      const unsigned char *src, size_t n, uint64_t off)
+int lt_perf_zdata_add(struct lt_perf *p, struct lt_error *err,
+		      const unsigned char *src, size_t n, uint64_t off)
 {
 	ZSTD_inBuffer in = { src, n, 0 };
 	ZSTD_outBuffer out;
@@ -28,14 +28,14 @@ int zdata_add(struct lt_perf *p, struct lt_error *err,
 	if (!p->zctx) {
 		p->zctx = ZSTD_createDCtx();
 		if (!p->zctx)
-			return perf_fail_at(p, err, LT_E_NOMEM,
-					    "COMPRESSED record", off,
-					    "out of memory for zstd");
+			return lt_perf_fail_at(p, err, LT_E_NOMEM,
+					       "COMPRESSED record", off,
+					       "out of memory for zstd");
 		p->zwin.base = p->zwin.keep = p->zpos = PERF_ZFLAG;
 	}
 	p->zrec = off;
 	for (;;) {
-		if (win_room(p, err, &p->zwin, ZSTEP, "COMPRESSED record", off))
+		if (lt_perf_win_room(p, err, &p->zwin, ZSTEP, "COMPRESSED record", off))
 			return -1;
 		out.dst = p->zwin.buf + p->zwin.len;
 		out.size = p->zwin.cap - p->zwin.len;
@@ -43,21 +43,21 @@ int zdata_add(struct lt_perf *p, struct lt_error *err,
 		before = in.pos;
 		r = ZSTD_decompressStream(p->zctx, &out, &in);
 		if (ZSTD_isError(r))
-			return perf_fail_at(p, err, LT_E_CORRUPT,
-					    "COMPRESSED record", off,
-					    "zstd: %s", ZSTD_getErrorName(r));
+			return lt_perf_fail_at(p, err, LT_E_CORRUPT,
+					       "COMPRESSED record", off,
+					       "zstd: %s", ZSTD_getErrorName(r));
 		p->zwin.len += out.pos;
 		/* all read, and all written out that could be */
 		if (in.pos == in.size && out.pos < out.size)
 			return 0;
 		if (in.pos == before && !out.pos)
-			return perf_fail_at(p, err, LT_E_CORRUPT,
-					    "COMPRESSED record", off,
-					    "zstd makes no progress");
+			return lt_perf_fail_at(p, err, LT_E_CORRUPT,
+					       "COMPRESSED record", off,
+					       "zstd makes no progress");
 	}
 }
 
-void zdata_free(struct lt_perf *p)
+void lt_perf_zdata_free(struct lt_perf *p)
 {
 	ZSTD_freeDCtx(p->zctx);
 	free(p->zwin.buf);

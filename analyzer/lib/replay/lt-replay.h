@@ -60,7 +60,9 @@ typedef int (*lt_stack_resolver)(void *ctx, const uint64_t *frames,
 	_(BEGAN_BEFORE,		"began_before_trace")			\
 	_(UNFINISHED,		"unfinished")				\
 	_(NO_SWITCH_IN,		"no_switch_in")				\
-	_(LOST_TRACK,		"discarded_after_lost_events")
+	_(LOST_TRACK,		"discarded_after_lost_events")		\
+	_(STOPPED,		"stopped")				\
+	_(UNKNOWN_STATE,	"unknown_state")
 
 #define LT_DROP_ENUM(name, text) LT_DROP_##name,
 enum lt_wait_drop { LT_WAIT_DROPS(LT_DROP_ENUM) LT_DROP_NR };
@@ -95,6 +97,7 @@ typedef int (*lt_note_fn)(void *ctx, const struct lt_wait_note *n);
 struct lt_replay_opts {
 	uint64_t sleep_cutoff_ns;	/* interruptible waits above: user requested; 0 = keep all */
 	bool honour_maxtime;		/* drop waits above the reason's maxtime_us */
+	bool charge_stopped;		/* charge stopped tasks' waits (T, t) */
 	uint64_t window_ns;		/* 0 = one window */
 	int64_t from_ns, to_ns;		/* relative to the first event; -1 = open */
 	lt_stack_resolver resolve;	/* NULL: stacks give "[0xaddr]" */
@@ -188,6 +191,11 @@ enum lt_task_flags {
 						   woken: preempted or new */
 	LT_TASK_WAKEUP_SEEN	= 1 << 12,	/* a sched_wakeup ended this
 						   wait (not only its stat) */
+	LT_TASK_FIRST_WAKE	= 1 << 13,	/* woken from a state the trace
+						   did not show: it may have
+						   been running */
+	LT_TASK_UNSEEN		= 1 << 14,	/* ... and that was its first
+						   event */
 };
 
 /* A task's last row for a key: blocked waits [0] and cpu waits [1]. */
@@ -232,13 +240,19 @@ struct lt_replay_stats {
 	uint64_t lost_unknown;		/* gaps of unknown size */
 	uint64_t *lost_per_cpu;
 	int nr_cpus_lost;
+	/*
+	 * Per CPU, where its data ends early (LT_LOST_DATA_END, --partial):
+	 * its last record's time, 1 before it had any; 0: read whole.
+	 */
+	uint64_t *cpu_data_end;
+	int nr_cpu_data_end;
 	uint64_t dropped_interruptible;	/* over the sleep cut-off */
 	uint64_t dropped_interruptible_ns;
 	uint64_t dropped_maxtime;
 	uint64_t dropped_maxtime_ns;
 	uint64_t outside_range;
 	uint64_t began_before_trace;	/* waits whose start was not seen */
-	uint64_t unfinished;		/* still blocked at the end */
+	uint64_t unfinished;		/* still off CPU at the end */
 	uint64_t discarded_lost;	/* open waits dropped after lost events */
 	/*
 	 * Waits a CPU's missing data may hide a part of: begun before every
@@ -260,6 +274,16 @@ struct lt_replay_stats {
 						 * part before it is charged) */
 	uint64_t cpu_waits_unwoken;	/* for a CPU after a preemption or */
 	uint64_t cpu_waits_unwoken_ns;	/* a fork: not latency (rule 6) */
+	/*
+	 * Waits for a CPU whose switch-in is missing, charged from the
+	 * wakeup to the CPU's record before the task was seen running
+	 * there: what the trace proves, a lower bound.
+	 */
+	uint64_t lower_bound, lower_bound_ns;
+	/* stopped by a signal (T) and for a tracer (t): not charged unless
+	   asked; off CPU in a state not known here: never */
+	uint64_t stopped[2], stopped_ns[2];
+	uint64_t unknown_state, unknown_state_ns;
 	uint64_t unordered;		/* events earlier than one before them */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;
@@ -278,6 +302,7 @@ struct lt_replay {
 	uint32_t nr_causes, cap_causes;
 	struct lt_map cause_map;	/* (kind, reason, argument) -> cause id */
 	uint32_t cause_unknown, cause_sched;
+	uint32_t cause_stopped[2];	/* by a signal, for a tracer */
 
 	uint64_t *frames;		/* all distinct stacks' frames */
 	uint32_t nr_frames, cap_frames;
@@ -301,6 +326,7 @@ struct lt_replay {
 	struct lt_map sub_map;
 
 	int *cpu_cur;			/* per CPU: pid last seen running */
+	uint64_t *cpu_last_ts;		/* per CPU: its last record's time */
 	int nr_cpu_cur;
 	/*
 	 * Per CPU: a loss was fed and no record of that CPU since (the

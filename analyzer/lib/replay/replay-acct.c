@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-replay-local.h"
+#include "replay-local.h"
 
 int lt_rp_grow(void **vec, uint32_t nr, uint32_t *cap, size_t elem,
 	       uint32_t max)
@@ -662,6 +662,9 @@ static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w)
 {
 	if (w->state == LT_STATE_RUNNABLE)
 		return rp->cause_sched;
+	/* a stop is no latency of what the task was doing */
+	if (lt_rp_stopped(w->state))
+		return rp->cause_stopped[w->state == LT_STATE_TRACED];
 	if (w->cause)
 		return w->cause;
 	if (w->stack)
@@ -680,9 +683,9 @@ int lt_rp_note(struct lt_replay *rp, uint32_t task, const struct wait *w,
 
 	if (!rp->opts.on_note)
 		return 0;
-	/* a wait for a CPU is never re-charged: provisional only if blocked */
+	/* a wait for a CPU or a stop is never re-charged */
 	n.provisional = w->provisional && w->state != LT_STATE_RUNNABLE &&
-			drop == LT_DROP_NONE;
+			!lt_rp_stopped(w->state) && drop == LT_DROP_NONE;
 	n.cause = w->state == LT_STATE_OTHER ? 0 : wait_cause(rp, w);
 	return note(rp, &n);
 }
@@ -714,7 +717,8 @@ static bool user_requested(const struct lt_replay *rp, const struct wait *w,
  * A user requested wait is not charged, but its task's section says
  * it waited so (a 300 ms sleep would otherwise show nowhere): rows of
  * their own, which the tables leave out.  An idle kernel thread waiting
- * for work requested nothing: only counted.
+ * for work requested nothing: only counted.  A stop not charged is
+ * shown so too, in rows of its own cause.
  */
 static int uncharged(struct lt_replay *rp, uint32_t task, uint32_t win,
 		     uint32_t cause, const struct wait *w, uint64_t dur)
@@ -770,9 +774,31 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 		st->dropped_gap_ns += dur;
 		return lt_rp_note(rp, task, w, LT_DROP_ACROSS_LOST, true, true);
 	}
+	/* off CPU in a state not known here: no latency anyone can name */
+	if (w->state == LT_STATE_OTHER) {
+		st->unknown_state++;
+		st->unknown_state_ns += dur;
+		return lt_rp_note(rp, task, w, LT_DROP_UNKNOWN_STATE, true, true);
+	}
+	if (lt_rp_stopped(w->state) && !rp->opts.charge_stopped) {
+		bool traced = w->state == LT_STATE_TRACED;
+
+		st->stopped[traced]++;
+		st->stopped_ns[traced] += dur;
+		if (lt_rp_note(rp, task, w, LT_DROP_STOPPED, true, true) < 0)
+			return -1;
+		win = rp->opts.window_ns ?
+		      (w->end - rp->origin_ns) / rp->opts.window_ns : 0;
+		if (win >= MAX_WINDOWS)
+			return 0;
+		if (win + 1 > rp->nr_windows)
+			rp->nr_windows = (uint32_t)win + 1;
+		return uncharged(rp, task, (uint32_t)win, wait_cause(rp, w), w,
+				 dur);
+	}
 	if (w->maxtime_us && rp->opts.honour_maxtime &&
 	    dur > (uint64_t)w->maxtime_us * 1000 &&
-	    !user_requested(rp, w, dur)) {
+	    !user_requested(rp, w, dur) && !lt_rp_stopped(w->state)) {
 		st->dropped_maxtime++;
 		st->dropped_maxtime_ns += dur;
 		return lt_rp_note(rp, task, w, LT_DROP_MAXTIME, true, true);
@@ -801,8 +827,9 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 
 	cause = wait_cause(rp, w);
 
-	/* waiting for a CPU has no reason to re-charge: never provisional */
-	prov = w->provisional && w->state != LT_STATE_RUNNABLE;
+	/* waiting for a CPU, or stopped, has no reason to re-charge */
+	prov = w->provisional && w->state != LT_STATE_RUNNABLE &&
+	       !lt_rp_stopped(w->state);
 	/* a task charges the same few rows over and over: remember the last */
 	c = &rp->tasks[task].row_cache[w->state == LT_STATE_RUNNABLE];
 	if (c->row != UINT32_MAX && c->window == win && c->cause == cause &&
@@ -831,6 +858,10 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	rp->tasks[task].charged_ns += dur;
 	st->charged_ns += dur;
 	st->charged_count++;
+	if (w->lower_bound) {
+		st->lower_bound++;
+		st->lower_bound_ns += dur;
+	}
 	if (lt_rp_note(rp, task, w, LT_DROP_NONE, true, true) < 0)
 		return -1;
 	if (w->state == LT_STATE_RUNNABLE)
@@ -850,6 +881,7 @@ void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 	w->stack = t->sleep_stack;
 	w->maxtime_us = t->sleep_maxtime_us;
 	w->provisional = t->sleep_provisional;
+	w->lower_bound = false;
 }
 
 /* Snapshot what the task is inside of, for a wait starting now. */
@@ -877,10 +909,10 @@ int lt_rp_snapshot(struct lt_replay *rp, struct lt_task *t)
 }
 
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
-		    uint64_t end)
+		    uint64_t end, bool lower_bound)
 {
 	struct wait w = { .state = LT_STATE_RUNNABLE, .start = start,
-			  .end = end };
+			  .end = end, .lower_bound = lower_bound };
 
 	return lt_rp_charge(rp, task, &w);
 }

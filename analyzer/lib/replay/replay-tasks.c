@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-replay-local.h"
+#include "replay-local.h"
 
 /* ---- tasks ---------------------------------------------------------- */
 

@@ -9,13 +9,19 @@
  *         |<--- blocked --->|<- waiting for cpu ->|
  *         sleep_start       wake_ts               now
  *
- * With sched_stat_sleep/blocked, the kernel's own "delay" measures the
- * blocked part and arrives before the wakeup; it closes the wait and the
- * switch-derived interval is then not charged again.  Without stat events
- * the wait is charged at switch-in, which is late enough for a stat event
- * to have won.  The blocked time goes to the outermost latencytop reason
- * that was active at switch-out, else to what the switch-out kernel stack
- * says, else to "Unknown reason".
+ * The blocked part is exactly switch-out -> wakeup where the trace shows
+ * both; sched_stat_sleep/blocked's "delay" (the kernel's own measure,
+ * arriving just before the wakeup) only fills in what the trace lacks:
+ * the start of a wait whose switch-out it did not show.  The blocked time
+ * goes to the outermost latencytop reason that was active at switch-out,
+ * else to what the switch-out kernel stack says, else to "Unknown reason".
+ *
+ * Every off-CPU interval lands in one bucket: a stop (T by a signal, t
+ * for a tracer) is its own kind, not charged unless asked; a state not
+ * known here is counted by that name; a wait for a CPU after a
+ * preemption or a fork is counted, not charged (rule 6); one whose
+ * switch-in the trace lacks is charged up to the last record that shows
+ * its CPU running something else (a lower bound, counted apart).
  *
  * The trace must show every CPU for the whole of a wait: a task may have
  * run on a CPU whose data is missing.  A CPU's oldest pages overwritten
@@ -31,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-replay-local.h"
+#include "replay-local.h"
 
 /* ---- event handlers ------------------------------------------------- */
 
@@ -48,7 +54,8 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 		rp->stats.inconsistent++;	/* its switch-in was lost */
 	t->flags |= LT_TASK_ACTIVE;
 	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
-		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET | LT_TASK_QUEUED);
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET | LT_TASK_QUEUED |
+		      LT_TASK_FIRST_WAKE | LT_TASK_UNSEEN);
 	t->last_cpu = ev->cpu;
 	t->last_run_ts = ev->ts;
 
@@ -56,6 +63,10 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 	case LT_STATE_SLEEP:
 	case LT_STATE_BLOCKED:
 	case LT_STATE_IDLE:
+	case LT_STATE_STOPPED:
+	case LT_STATE_TRACED:
+	case LT_STATE_OTHER:
+		/* a wakeup ends each: charged, or counted by its state */
 		t->run = LT_RUN_SLEEPING;
 		t->sleep_state = ev->state;
 		t->sleep_start = ev->ts;
@@ -66,6 +77,7 @@ static int on_switch_out(struct lt_replay *rp, const struct lt_ev *ev)
 		t->rq_start = ev->ts;
 		t->flags |= LT_TASK_QUEUED;
 		return 0;
+	case LT_STATE_DEAD:
 	default:
 		t->run = LT_RUN_OTHER;
 		/* a dead task's last switch: its pid is free for reuse */
@@ -87,16 +99,66 @@ static int note_cpu_wait(struct lt_replay *rp, uint32_t ti, uint64_t start,
 }
 
 /*
+ * The wait for a CPU of @ti after a wakeup at @start ends: at @ts, its
+ * switch-in, when @seen; else the task started running somewhere after
+ * @bound (see start_running()), up to which it is charged: what the
+ * trace proves.
+ */
+static int cpu_wait_end(struct lt_replay *rp, uint32_t ti, uint64_t start,
+			uint64_t ts, bool seen, uint64_t bound)
+{
+	if (seen)
+		return lt_rp_charge_rq(rp, ti, start, ts, false);
+	if (bound > start)
+		return lt_rp_charge_rq(rp, ti, start, bound, true);
+	rp->stats.no_switch_in++;
+	rp->stats.cpu_waits_no_switch_in++;
+	return note_cpu_wait(rp, ti, start, 0, false, LT_DROP_NO_SWITCH_IN);
+}
+
+/*
+ * A wait for a CPU after a preemption or a fork, from @start to @end
+ * (@end_known): not latency (rule 6), counted so that the time is not
+ * silently lost; where a CPU's data may hide a part of it, counted so.
+ */
+static int unwoken_cpu_wait(struct lt_replay *rp, uint32_t ti, uint64_t start,
+			    uint64_t end, bool end_known)
+{
+	struct lt_replay_stats *st = &rp->stats;
+	uint64_t dur = end_known && end > start ? end - start : 0;
+	enum lt_wait_drop drop = LT_DROP_PREEMPTED_OR_NEW;
+
+	if (lt_rp_outside(rp, end_known ? end : start))
+		return 0;
+	if (lt_rp_before_complete(rp, start)) {
+		drop = LT_DROP_BEFORE_COMPLETE;
+		st->dropped_incomplete++;
+		st->dropped_incomplete_ns += dur;
+	} else if (lt_rp_across_gap(rp, start)) {
+		drop = LT_DROP_ACROSS_LOST;
+		st->dropped_gap++;
+		st->dropped_gap_ns += dur;
+	} else {
+		st->cpu_waits_unwoken++;
+		st->cpu_waits_unwoken_ns += dur;
+	}
+	return note_cpu_wait(rp, ti, start, end, end_known, drop);
+}
+
+/*
  * Task @ti starts running on @cpu at @ts: the wait it was in ends here.
  * Only a wait that a wakeup ended has a run-queue part (rule 6: wakeup
  * to running); a preempted or newly forked task's wait is not latency.
  *
- * @seen: @ts is the task's switch-in; else it was only seen running at @ts
- * (its switch-in is missing), so it began at some unknown time before, and
- * the wait that ends there is not charged.
+ * @seen: @ts is the task's switch-in.  Else it was only seen running at
+ * @ts (its switch-in is missing: some kernels drop the switch from the
+ * idle task without counting a loss); it began to after @bound, the
+ * CPU's record before (0: none), which showed another task there.  A
+ * whole wait (no wakeup seen) is then not charged, its end unknown; a
+ * wait for a CPU is charged up to @bound, a lower bound.
  */
 static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
-			 uint64_t ts, bool seen)
+			 uint64_t ts, bool seen, uint64_t bound)
 {
 	struct lt_task *t = &rp->tasks[ti];
 	struct wait w;
@@ -119,14 +181,7 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
 		if (lt_rp_charge(rp, ti, &w) < 0)
 			return -1;
-		if (wake < ts && !seen) {
-			rp->stats.no_switch_in++;
-			rp->stats.cpu_waits_no_switch_in++;
-			if (note_cpu_wait(rp, ti, wake, 0, false,
-					  LT_DROP_NO_SWITCH_IN) < 0)
-				return -1;
-		}
-		else if (wake < ts && lt_rp_charge_rq(rp, ti, wake, ts) < 0)
+		if (wake < ts && cpu_wait_end(rp, ti, wake, ts, seen, bound) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNABLE:
@@ -136,28 +191,46 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 			if (lt_rp_charge(rp, ti, &w) < 0)
 				return -1;
 		}
-		if (!(rp->tasks[ti].flags & LT_TASK_WOKEN)) {
-			t = &rp->tasks[ti];
-			/* counted, so that the time is not silently lost */
-			if (seen && (t->flags & LT_TASK_QUEUED) &&
-			    ts >= t->rq_start && !lt_rp_outside(rp, ts) &&
-			    !lt_rp_before_complete(rp, t->rq_start) &&
-			    !lt_rp_across_gap(rp, t->rq_start)) {
-				rp->stats.cpu_waits_unwoken++;
-				rp->stats.cpu_waits_unwoken_ns += ts - t->rq_start;
-				if (note_cpu_wait(rp, ti, t->rq_start, ts, true,
-						  LT_DROP_PREEMPTED_OR_NEW) < 0)
+		t = &rp->tasks[ti];
+		if (!(t->flags & LT_TASK_WOKEN)) {
+			if (!(t->flags & LT_TASK_QUEUED) || ts < t->rq_start)
+				break;
+			if (seen || bound > t->rq_start) {
+				if (unwoken_cpu_wait(rp, ti, t->rq_start,
+						     seen ? ts : bound, true) < 0)
 					return -1;
+			} else if (unwoken_cpu_wait(rp, ti, t->rq_start, 0,
+						    false) < 0) {
+				return -1;
 			}
 			break;
 		}
-		if (!seen) {
-			rp->stats.no_switch_in++;
-			rp->stats.cpu_waits_no_switch_in++;
-			if (note_cpu_wait(rp, ti, rp->tasks[ti].rq_start, 0, false,
-					  LT_DROP_NO_SWITCH_IN) < 0)
+		/* first seen woken: it may have been running all along */
+		if (!seen && (t->flags & LT_TASK_FIRST_WAKE))
+			break;
+		if (cpu_wait_end(rp, ti, t->rq_start, ts, seen, bound) < 0)
+			return -1;
+		break;
+	case LT_RUN_UNKNOWN:
+		/*
+		 * Seen waking from a state the trace did not show, and no
+		 * sched_wakeup in the trace (perf sched record takes
+		 * sched_waking only): waiting for a CPU from the waking on;
+		 * asleep since before the trace if that was its first event.
+		 */
+		if (!seen || !(t->flags & LT_TASK_WAKING))
+			break;
+		if ((t->flags & LT_TASK_UNSEEN) &&
+		    !lt_rp_outside(rp, t->waking_ts)) {
+			w = (struct wait){ .state = LT_STATE_OTHER,
+					   .end = t->waking_ts };
+			rp->stats.began_before_trace++;
+			if (lt_rp_note(rp, ti, &w, LT_DROP_BEGAN_BEFORE, false,
+				       true) < 0)
 				return -1;
-		} else if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].rq_start, ts) < 0)
+		}
+		if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].waking_ts, ts,
+				    false) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:
@@ -169,7 +242,8 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 	t = &rp->tasks[ti];
 	t->run = LT_RUN_RUNNING;
 	t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN | LT_TASK_WAKEUP_SEEN |
-		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET);
+		      LT_TASK_WAKING | LT_TASK_NO_STACK_YET | LT_TASK_QUEUED |
+		      LT_TASK_FIRST_WAKE | LT_TASK_UNSEEN);
 	return 0;
 }
 
@@ -180,7 +254,32 @@ static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ti == LT_NO_TASK)
 		return -1;
 	lt_rp_set_comm(&rp->tasks[ti], ev->str2, ev->str2_len);
-	return start_running(rp, ti, ev->cpu, ev->ts, true);
+	return start_running(rp, ti, ev->cpu, ev->ts, true, 0);
+}
+
+/* Room for CPU @cpu (< LT_EV_CPU_LIMIT) in the per-CPU arrays. */
+static int cpu_slot(struct lt_replay *rp, int cpu)
+{
+	int n = cpu + 1, i;
+	uint64_t *last;
+	int *p;
+
+	if (cpu < rp->nr_cpu_cur)
+		return 0;
+	p = realloc(rp->cpu_cur, n * sizeof(*p));
+	if (!p)
+		return lt_rp_oom(rp, "CPUs");
+	rp->cpu_cur = p;
+	last = realloc(rp->cpu_last_ts, n * sizeof(*last));
+	if (!last)
+		return lt_rp_oom(rp, "CPUs");
+	rp->cpu_last_ts = last;
+	for (i = rp->nr_cpu_cur; i < n; i++) {
+		p[i] = -1;
+		last[i] = 0;
+	}
+	rp->nr_cpu_cur = n;
+	return 0;
 }
 
 /*
@@ -192,18 +291,6 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	uint32_t ti;
 
-	if (ev->cpu >= rp->nr_cpu_cur) {
-		int n = ev->cpu + 1, i;	/* < LT_EV_CPU_LIMIT */
-		int *p;
-
-		p = realloc(rp->cpu_cur, n * sizeof(*p));
-		if (!p)
-			return lt_rp_oom(rp, "CPUs");
-		for (i = rp->nr_cpu_cur; i < n; i++)
-			p[i] = -1;
-		rp->cpu_cur = p;
-		rp->nr_cpu_cur = n;
-	}
 	if (rp->cpu_cur[ev->cpu] == ev->current)
 		return 0;
 	rp->cpu_cur[ev->cpu] = ev->current;
@@ -219,14 +306,16 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 		return 0;
 	if (rp->tasks[ti].run != LT_RUN_UNKNOWN)
 		rp->stats.implicit_switch_in++;
-	return start_running(rp, ti, ev->cpu, ev->ts, false);
+	/* not running at the CPU's record before: it began after that */
+	return start_running(rp, ti, ev->cpu, ev->ts, false,
+			     rp->cpu_last_ts[ev->cpu]);
 }
 
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_task *t;
-	bool was_active;
+	bool was_active, first, woken;
 
 	if (ti == LT_NO_TASK)
 		return -1;
@@ -238,6 +327,14 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ev->kind == LT_EV_WAKING) {
 		if (t->run == LT_RUN_SLEEPING && !(t->flags & LT_TASK_WAKING)) {
 			t->flags |= LT_TASK_WAKING;
+			t->waking_ts = ev->ts;
+		} else if (t->run == LT_RUN_UNKNOWN &&
+			   !(t->flags & LT_TASK_WAKING)) {
+			/* woken from a state the trace did not show */
+			t->flags |= LT_TASK_FIRST_WAKE | LT_TASK_WAKING;
+			/* its first event: asleep since before the trace */
+			if (!was_active && !(t->flags & LT_TASK_BORN))
+				t->flags |= LT_TASK_UNSEEN;
 			t->waking_ts = ev->ts;
 		}
 		return 0;
@@ -254,10 +351,11 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 		break;
 	case LT_RUN_UNKNOWN:
 	case LT_RUN_OTHER:
-		/* asleep since before we looked: its start is unknown */
-		if (t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
-		    !was_active && !(t->flags & LT_TASK_BORN) &&
-		    !lt_rp_outside(rp, ev->ts)) {
+		/* its first event (but a waking): asleep since before we looked */
+		first = t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP &&
+			(!was_active || (t->flags & LT_TASK_UNSEEN)) &&
+			!(t->flags & LT_TASK_BORN);
+		if (first && !lt_rp_outside(rp, ev->ts)) {
 			/* asleep how, since when and in what: not known */
 			struct wait w = { .state = LT_STATE_OTHER, .end = ev->ts };
 
@@ -267,9 +365,20 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 				return -1;
 			t = &rp->tasks[ti];
 		}
-		/* runnable now, but no wait we measured ended here */
+		/*
+		 * Woken from a state the trace did not show: its wait for a
+		 * CPU from here is whole in the trace, though it may have
+		 * been running all along (a wakeup of a task on its way to
+		 * sleep): only a switch-in ends it.
+		 */
+		woken = t->run == LT_RUN_UNKNOWN && ev->kind == LT_EV_WAKEUP;
 		t->run = LT_RUN_RUNNABLE;
-		t->flags &= ~(LT_TASK_WOKEN | LT_TASK_QUEUED);
+		t->flags &= ~(LT_TASK_WOKEN | LT_TASK_QUEUED | LT_TASK_WAKING |
+			      LT_TASK_FIRST_WAKE | LT_TASK_UNSEEN);
+		if (woken) {
+			t->flags |= LT_TASK_WOKEN | LT_TASK_FIRST_WAKE;
+			t->rq_start = ev->ts;
+		}
 		/* a new task's first wait for a CPU */
 		if (ev->kind == LT_EV_WAKEUP_NEW) {
 			t->rq_start = ev->ts;
@@ -297,6 +406,13 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 				return -1;
 			t = &rp->tasks[ti];
 		}
+		/* from the first wakeup on: a switch-in, then where not known */
+		rp->stats.no_switch_in++;
+		rp->stats.cpu_waits_no_switch_in++;
+		if (note_cpu_wait(rp, ti, t->rq_start, 0, false,
+				  LT_DROP_NO_SWITCH_IN) < 0)
+			return -1;
+		t = &rp->tasks[ti];
 		t->flags &= ~(LT_TASK_PENDING | LT_TASK_QUEUED);
 		t->wake_ts = ev->ts;
 		t->rq_start = ev->ts;
@@ -321,14 +437,33 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 	t = &rp->tasks[ti];
 	lt_rp_set_comm(t, ev->str, ev->str_len);
 	t->flags |= LT_TASK_ACTIVE;
-	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
+	switch (t->run) {
+	case LT_RUN_SLEEPING:
+		/*
+		 * The trace showed the switch-out: the wait is exactly
+		 * switch-out -> wakeup, charged when the wakeup's task runs.
+		 * The stat (emitted as the task is queued, just before its
+		 * wakeup) only stands for a wakeup the trace may lack.
+		 */
+		if (!(t->flags & LT_TASK_WAKING)) {
+			t->flags |= LT_TASK_WAKING;
+			t->waking_ts = ev->ts;
+		}
+		return 0;
+	case LT_RUN_RUNNABLE:
+		return 0;	/* woken: this wait is in the trace already */
+	default:
+		break;
+	}
 	/*
-	 * The kernel's delay is on its own clock (rq clock, read before the
+	 * The switch-out is missing: the kernel's delay says when the wait
+	 * began.  It is on its own clock (rq clock, read before the
 	 * switch-out is traced), so it is trusted as is, except that it
-	 * cannot begin before the trace last showed the task: its switch-out
-	 * when seen.  So a task's waits never overlap, and a wait's length
-	 * depends on what the trace shows of its task, never on --from.
+	 * cannot begin before the trace last showed the task.  So a task's
+	 * waits never overlap, and a wait's length depends on what the
+	 * trace shows of its task, never on --from.
 	 */
+	start = ev->value <= ev->ts ? ev->ts - ev->value : 0;
 	if (t->last_run_ts && start < t->last_run_ts)
 		start = t->last_run_ts;
 	/*
@@ -348,25 +483,7 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 				return -1;
 			t = &rp->tasks[ti];
 		}
-		t->run = LT_RUN_RUNNABLE;
-		t->flags &= ~LT_TASK_PENDING;
-		t->flags |= LT_TASK_WOKEN;
-		t->rq_start = ev->ts;
-		return 0;
-	}
-
-	switch (t->run) {
-	case LT_RUN_RUNNABLE:
-		if (!(t->flags & LT_TASK_PENDING))
-			return 0;	/* this wait is already charged */
-		/* fall through */
-	case LT_RUN_SLEEPING:
-		/* schedstats counts TASK_IDLE as blocked; the switch knew better */
-		if (state == LT_STATE_BLOCKED && t->sleep_state == LT_STATE_IDLE)
-			state = LT_STATE_IDLE;
-		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
-		break;
-	default:
+	} else {
 		/*
 		 * The kernel measured a wait whose start we never saw:
 		 * charge it to what we know the task is inside now.
@@ -376,13 +493,14 @@ static int on_stat(struct lt_replay *rp, const struct lt_ev *ev)
 		if (lt_rp_snapshot(rp, t) < 0)
 			return -1;
 		lt_rp_sleep_wait(t, &w, state, start, ev->ts);
-		break;
+		if (lt_rp_charge(rp, ti, &w) < 0)
+			return -1;
+		t = &rp->tasks[ti];
 	}
-	if (lt_rp_charge(rp, ti, &w) < 0)
-		return -1;
-	t = &rp->tasks[ti];
+	/* it slept: its wait for a CPU runs from here */
 	t->run = LT_RUN_RUNNABLE;
-	t->flags &= ~LT_TASK_PENDING;
+	t->flags &= ~(LT_TASK_PENDING | LT_TASK_FIRST_WAKE | LT_TASK_UNSEEN |
+		      LT_TASK_QUEUED);
 	t->flags |= LT_TASK_WOKEN;
 	t->rq_start = ev->ts;
 	return 0;
@@ -621,6 +739,27 @@ static void gap_close(struct lt_replay *rp, int cpu, uint64_t ts)
 		rp->gap_end = ts;
 }
 
+/* CPU @cpu has no data past its last record (damage, --partial). */
+static int data_end(struct lt_replay *rp, int cpu)
+{
+	struct lt_replay_stats *st = &rp->stats;
+
+	if (cpu >= st->nr_cpu_data_end) {
+		int n = cpu + 1;	/* < LT_EV_CPU_LIMIT */
+		uint64_t *p = realloc(st->cpu_data_end, n * sizeof(*p));
+
+		if (!p)
+			return lt_rp_oom(rp, "CPUs");
+		memset(p + st->nr_cpu_data_end, 0,
+		       (n - st->nr_cpu_data_end) * sizeof(*p));
+		st->cpu_data_end = p;
+		st->nr_cpu_data_end = n;
+	}
+	st->cpu_data_end[cpu] = cpu < rp->nr_cpu_cur && rp->cpu_last_ts[cpu] ?
+				rp->cpu_last_ts[cpu] : 1;
+	return 0;
+}
+
 static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	struct lt_replay_stats *st = &rp->stats;
@@ -629,11 +768,16 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ev->cpu >= 0 && gap_open(rp, ev->cpu) < 0)
 		return -1;
 
-	if (ev->value == UINT64_MAX)
+	/* no loss of events the kernel counted: its data ends (damage) */
+	if (ev->value == LT_LOST_DATA_END) {
+		if (ev->cpu >= 0 && data_end(rp, ev->cpu) < 0)
+			return -1;
+	} else if (ev->value == UINT64_MAX) {
 		st->lost_unknown++;
-	else
+	} else {
 		st->lost_events += ev->value;
-	if (ev->cpu >= 0) {
+	}
+	if (ev->cpu >= 0 && ev->value != LT_LOST_DATA_END) {
 		if (ev->cpu >= st->nr_cpus_lost) {
 			int n = ev->cpu + 1;
 			uint64_t *p = realloc(st->lost_per_cpu, n * sizeof(*p));
@@ -667,11 +811,20 @@ static int on_lost(struct lt_replay *rp, const struct lt_ev *ev)
 				return -1;
 			t = &rp->tasks[i];
 		}
+		/* and the wait for a CPU it was in, woken or queued */
+		if (t->run == LT_RUN_RUNNABLE &&
+		    (t->flags & (LT_TASK_WOKEN | LT_TASK_QUEUED))) {
+			st->discarded_lost++;
+			if (note_cpu_wait(rp, i, t->rq_start, 0, false,
+					  LT_DROP_LOST_TRACK) < 0)
+				return -1;
+			t = &rp->tasks[i];
+		}
 		if (t->run != LT_RUN_OTHER)
 			t->run = LT_RUN_UNKNOWN;
 		t->flags &= ~(LT_TASK_PENDING | LT_TASK_WOKEN |
 			      LT_TASK_WAKEUP_SEEN | LT_TASK_WAKING |
-			      LT_TASK_QUEUED);
+			      LT_TASK_QUEUED | LT_TASK_FIRST_WAKE | LT_TASK_UNSEEN);
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 		rp->tasks[i].flags |= LT_TASK_UNCERTAIN;
@@ -705,6 +858,13 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	rp->cause_sched = lt_rp_cause(rp, LT_CAUSE_SCHED, r, 0);
 	if (rp->cause_unknown == UINT32_MAX || rp->cause_sched == UINT32_MAX)
 		return -1;
+	r = lt_rp_intern(rp, CAUSE_STOPPED_TEXT, strlen(CAUSE_STOPPED_TEXT));
+	rp->cause_stopped[0] = lt_rp_cause(rp, LT_CAUSE_STOPPED, r, 0);
+	r = lt_rp_intern(rp, CAUSE_TRACED_TEXT, strlen(CAUSE_TRACED_TEXT));
+	rp->cause_stopped[1] = lt_rp_cause(rp, LT_CAUSE_STOPPED, r, 0);
+	if (rp->cause_stopped[0] == UINT32_MAX ||
+	    rp->cause_stopped[1] == UINT32_MAX)
+		return -1;
 	if (GROW(rp, rp->stacks, 0, rp->cap_stacks, MAX_STACKS, "kernel stacks") < 0)
 		return -1;
 	memset(&rp->stacks[0], 0, sizeof(rp->stacks[0]));
@@ -733,7 +893,9 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->rows);
 	free(rp->subs);
 	free(rp->stats.lost_per_cpu);
+	free(rp->stats.cpu_data_end);
 	free(rp->cpu_cur);
+	free(rp->cpu_last_ts);
 	free(rp->gap_open);
 	lt_pidtab_free(&rp->pids);
 	lt_map_free(&rp->cause_map);
@@ -779,9 +941,13 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && ev->cpu < rp->nr_gap_cpus &&
 	    rp->gap_open[ev->cpu] != GAP_NONE)
 		gap_close(rp, ev->cpu, ev->ts);
+	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && cpu_slot(rp, ev->cpu) < 0)
+		return -1;
 	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
 	    seen_running(rp, ev) < 0)
 		return -1;
+	if (ev->kind != LT_EV_LOST && ev->cpu >= 0)
+		rp->cpu_last_ts[ev->cpu] = ev->ts;
 
 	switch (ev->kind) {
 	case LT_EV_SWITCH:
@@ -851,10 +1017,23 @@ int lt_replay_finish(struct lt_replay *rp)
 					 t->wake_ts);
 			if (lt_rp_charge(rp, i, &w) < 0)
 				return -1;
-		} else if (rp->tasks[i].run == LT_RUN_SLEEPING) {
-			/* LatencyTOP charges a wait when it ends: this never did */
+		} else if (t->run == LT_RUN_SLEEPING) {
+			/*
+			 * LatencyTOP charges a wait when it ends: this never
+			 * did (a waking, or a stat, is not its end: the
+			 * wakeup after it is, were the trace cut by --to)
+			 */
 			rp->stats.unfinished++;
 			if (lt_rp_note_sleep(rp, i, LT_DROP_UNFINISHED, 0, false) < 0)
+				return -1;
+		}
+		/* nor did a wait for a CPU, after a wakeup or not */
+		t = &rp->tasks[i];
+		if (t->run == LT_RUN_RUNNABLE &&
+		    (t->flags & (LT_TASK_WOKEN | LT_TASK_QUEUED))) {
+			rp->stats.unfinished++;
+			if (note_cpu_wait(rp, i, t->rq_start, 0, false,
+					  LT_DROP_UNFINISHED) < 0)
 				return -1;
 		}
 		if (lt_rp_commit_task(rp, i) < 0)

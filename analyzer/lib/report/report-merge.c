@@ -24,7 +24,7 @@
 #include <string.h>
 
 #include "lt-hist.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 struct merger {
 	struct lt_report_priv *priv;
@@ -196,6 +196,10 @@ static int merge_stacks(struct merger *m, const struct lt_report_row *const *src
 		st->frames = dup_strv(m, all[i].frames, all[i].nr_frames);
 		st->user_frames = dup_strv(m, all[i].user_frames,
 					   all[i].nr_user_frames);
+		/* places name their own report's binaries: not kept */
+		st->addrs = NULL;
+		st->user_binaries = NULL;
+		st->user_offsets = NULL;
 		if ((all[i].path_depth && !st->path) ||
 		    (all[i].nr_frames && !st->frames) ||
 		    (all[i].nr_user_frames && !st->user_frames))
@@ -281,13 +285,69 @@ static int merge_buckets(struct merger *m, const struct lt_report_row *const *sr
 	return 0;
 }
 
+/*
+ * Which of two rows had the longest wait: <0 @a's, >0 @b's.  Of equal
+ * ones (LT_RF_MAX), the least LT_RF_OF_MAX fields in the table's order:
+ * the earliest, then the lowest tid.
+ */
+static int cmp_longest(const struct lt_report_row *a, const struct lt_report_row *b)
+{
+	const struct lt_row_field *f;
+	int c;
+
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_MAX && (c = lt_row_field_cmp(f, b, a)))
+			return c;
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_OF_MAX && (c = lt_row_field_cmp(f, a, b)))
+			return c;
+	return 0;
+}
+
+/*
+ * The statistics of @src[0..n) into @dst, each by its merge rule (the
+ * field table's) but the percentiles' and the share: sums, the longest
+ * wait and its own, the average again.
+ */
+static void merge_fields(const struct lt_report_row *const *src, size_t n,
+			 struct lt_report_row *dst)
+{
+	const struct lt_report_row *best = src[0];
+	const struct lt_row_field *f;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp_longest(src[i], best) < 0)
+			best = src[i];
+	lt_for_each_row_field(f) {
+		switch (f->merge) {
+		case LT_RF_SUM:
+			for (i = 0; i < n; i++)
+				lt_row_field_set_u64(f, dst,
+					sat_add(lt_row_field_u64(f, dst),
+						lt_row_field_u64(f, src[i])));
+			break;
+		case LT_RF_MAX:
+		case LT_RF_OF_MAX:
+			lt_row_field_copy(f, dst, best);
+			break;
+		default:
+			break;
+		}
+	}
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_AVG)
+			lt_row_field_set_u64(f, dst, dst->count ?
+					     dst->total_ns / dst->count : 0);
+}
+
 /* Rows @src[0..n), all of one cause, into @dst. */
 static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 		     size_t n, struct lt_report_row *dst, bool stacks)
 {
 	struct lt_report_occurrence occ[LT_REPORT_WORST * 8], *all = occ;
 	size_t i, k, nocc = 0, with_hist = 0, with_count = 0;
-	const struct lt_report_row *best = NULL;
+	const struct lt_row_field *f;
 
 	memset(dst, 0, sizeof(*dst));
 	dst->reason = dup(m, src[0]->reason);
@@ -295,24 +355,12 @@ static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 	if (!dst->reason || !dst->argument)
 		return nomem(m);
 	dst->kind = src[0]->kind;
+	merge_fields(src, n, dst);
 	for (i = 0; i < n; i++) {
-		const struct lt_report_row *r = src[i];
-
-		dst->count = sat_add(dst->count, r->count);
-		dst->total_ns = sat_add(dst->total_ns, r->total_ns);
-		if (!best || r->max_ns > best->max_ns ||
-		    (r->max_ns == best->max_ns &&
-		     (r->max_at_ns < best->max_at_ns ||
-		      (r->max_at_ns == best->max_at_ns && r->max_tid < best->max_tid))))
-			best = r;
-		nocc += r->nr_worst;
-		with_count += r->count != 0;
-		with_hist += r->count && r->buckets;
+		nocc += src[i]->nr_worst;
+		with_count += src[i]->count != 0;
+		with_hist += src[i]->count && src[i]->buckets;
 	}
-	dst->max_ns = best->max_ns;
-	dst->max_at_ns = best->max_at_ns;
-	dst->max_tid = best->max_tid;
-	dst->avg_ns = dst->count ? dst->total_ns / dst->count : 0;
 
 	if (nocc > sizeof(occ) / sizeof(occ[0])) {
 		all = malloc(nocc * sizeof(*all));
@@ -331,16 +379,16 @@ static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 	if (with_hist == with_count) {
 		if (merge_buckets(m, src, n, dst) < 0)
 			return -1;
-		dst->p50_ns = row_quantile(dst, 0.50);
-		dst->p90_ns = row_quantile(dst, 0.90);
-		dst->p99_ns = row_quantile(dst, 0.99);
+		lt_for_each_row_field(f)
+			if (f->merge == LT_RF_QUANTILE)
+				lt_row_field_set_u64(f, dst, row_quantile(dst, f->q));
 	} else if (with_count == 1) {
 		/* one row that had waits: its own percentiles hold */
 		for (i = 0; !src[i]->count; i++)
 			;
-		dst->p50_ns = src[i]->p50_ns;
-		dst->p90_ns = src[i]->p90_ns;
-		dst->p99_ns = src[i]->p99_ns;
+		lt_for_each_row_field(f)
+			if (f->merge == LT_RF_QUANTILE)
+				lt_row_field_copy(f, dst, src[i]);
 		dst->no_percentiles = src[i]->no_percentiles;
 	} else {
 		dst->no_percentiles = true;
@@ -449,6 +497,13 @@ static void add_uncharged(struct lt_report_uncharged *d,
 		d->max_ns = s->max_ns;
 }
 
+static void add_stopped(struct lt_report_stopped *d,
+			const struct lt_report_stopped *s)
+{
+	add_uncharged(&d->signal, &s->signal);
+	add_uncharged(&d->tracer, &s->tracer);
+}
+
 struct thread_ref {
 	const struct lt_report_thread *t;
 	uint64_t as_of;
@@ -517,6 +572,7 @@ static int merge_threads(struct merger *m, const struct proc_ref *g, size_t n,
 			if (newer(refs[k].as_of, s->comm, name->as_of, name->t->comm))
 				name = &refs[k];
 			add_uncharged(&th->user_requested, &s->user_requested);
+			add_stopped(&th->stopped, &s->stopped);
 			for (x = 0; x < s->nr_rows; x++)
 				rows[nrows++] = &s->rows[x];
 		}
@@ -557,6 +613,7 @@ static int merge_process(struct merger *m, const struct proc_ref *g, size_t n,
 		if (g[i].as_of > dst->as_of_ns)
 			dst->as_of_ns = g[i].as_of;
 		add_uncharged(&dst->user_requested, &g[i].p->user_requested);
+		add_stopped(&dst->stopped, &g[i].p->stopped);
 	}
 	dst->pid = g[0].p->pid;
 	dst->comm = dup(m, name->p->comm);
@@ -672,6 +729,7 @@ static int make_commands(struct merger *m, struct lt_report_view *v)
 		for (k = i, nrows = 0; k < j; k++) {
 			cmd->processes++;
 			add_uncharged(&cmd->user_requested, &ps[k]->user_requested);
+			add_stopped(&cmd->stopped, &ps[k]->stopped);
 			for (x = 0; x < ps[k]->nr_rows; x++)
 				rows[nrows++] = &ps[k]->rows[x];
 		}
@@ -904,6 +962,14 @@ static const size_t dropped_fields[] = {
 	offsetof(struct lt_report, dropped_gap),
 	offsetof(struct lt_report, dropped_gap_ns),
 	offsetof(struct lt_report, discarded_lost),
+	offsetof(struct lt_report, lower_bound),
+	offsetof(struct lt_report, lower_bound_ns),
+	offsetof(struct lt_report, stopped_signal),
+	offsetof(struct lt_report, stopped_signal_ns),
+	offsetof(struct lt_report, stopped_tracer),
+	offsetof(struct lt_report, stopped_tracer_ns),
+	offsetof(struct lt_report, unknown_state),
+	offsetof(struct lt_report, unknown_state_ns),
 	offsetof(struct lt_report, resync),
 	offsetof(struct lt_report, unmatched_restore),
 	offsetof(struct lt_report, inconsistent),
@@ -1012,6 +1078,15 @@ static int same_accounting(const struct lt_report *const *in,
 				     lt_format_duration(va, sizeof(va), a->sleep_cutoff_ns));
 			return -1;
 		}
+		if (a->charge_stopped != b->charge_stopped) {
+			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --charge-stopped, "
+				     "%s %s it: reports of different accounting "
+				     "options do not merge", name_of(in[i], names, i),
+				     b->charge_stopped ? "with" : "without",
+				     name_of(in[0], names, 0),
+				     a->charge_stopped ? "with" : "without");
+			return -1;
+		}
 		if (a->honour_maxtime != b->honour_maxtime ||
 		    a->kernel_threads != b->kernel_threads) {
 			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --%s, %s %s it: "
@@ -1108,6 +1183,7 @@ int lt_report_merge_as(const struct lt_report *const *in,
 	r->options.sort = m.sort;
 	r->options.sleep_cutoff_ns = in[0]->options.sleep_cutoff_ns;
 	r->options.honour_maxtime = in[0]->options.honour_maxtime;
+	r->options.charge_stopped = in[0]->options.charge_stopped;
 	r->options.kernel_threads = in[0]->options.kernel_threads;
 	r->schema = LT_REPORT_SCHEMA;
 	r->saved = true;	/* made from reports: options cannot change it */

@@ -13,7 +13,7 @@
 
 #include "lt-hist.h"
 #include "lt-json.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 #define MAX_JSON_BYTES	(256u << 20)
 
@@ -82,6 +82,20 @@ static int get_int(struct reader *rd, const struct lt_json *o, const char *key,
 		return bad(rd, at(w, sizeof(w), where, key, -1),
 			   "expected a whole number that fits an int");
 	*out = (int)v->num;
+	return 0;
+}
+
+static int get_double(struct reader *rd, const struct lt_json *o,
+		      const char *key, const char *where, double *out)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	if (v->type != LT_JSON_NUMBER)
+		return bad(rd, at(w, sizeof(w), where, key, -1), "expected a number");
+	*out = v->num;
 	return 0;
 }
 
@@ -286,10 +300,54 @@ static int read_hist(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+/*
+ * A row's statistics, as the field table has them: all as saved but the
+ * share, which read_rows() makes again.  Absent or null: 0.
+ */
+static int read_fields(struct reader *rd, const struct lt_json *o,
+		       const char *where, struct lt_report_row *r)
+{
+	const struct lt_row_field *f;
+	const struct lt_json *v;
+	int ret;
+
+	lt_for_each_row_field(f) {
+		void *p = (char *)r + f->offset;
+
+		if (f->merge == LT_RF_SHARE)
+			continue;
+		switch (f->type) {
+		case LT_RF_U64:
+			ret = get_u64(rd, o, f->key, where, p);
+			break;
+		case LT_RF_INT:
+			ret = get_int(rd, o, f->key, where, p);
+			break;
+		default:
+			ret = get_double(rd, o, f->key, where, p);
+			break;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	/*
+	 * Percentiles null: merged from a row without a histogram, so not
+	 * known.  The first of them says, as the writer nulls all or none.
+	 */
+	lt_for_each_row_field(f) {
+		if (!f->nullable)
+			continue;
+		v = lt_json_get(o, f->key);
+		r->no_percentiles = v && v->type == LT_JSON_NULL;
+		break;
+	}
+	return 0;
+}
+
 static int read_row(struct reader *rd, const struct lt_json *o,
 		    const char *where, struct lt_report_row *r)
 {
-	const struct lt_json *a, *e, *v;
+	const struct lt_json *a, *e;
 	const char *kind = NULL;
 	uint64_t sum = 0;
 	bool failed;
@@ -301,20 +359,9 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	    get_str(rd, o, "reason", where, &r->reason, false) < 0 ||
 	    get_str(rd, o, "argument", where, &r->argument, false) < 0 ||
 	    get_str(rd, o, "kind", where, &kind, false) < 0 ||
-	    get_u64(rd, o, "count", where, &r->count) < 0 ||
-	    get_u64(rd, o, "total_ns", where, &r->total_ns) < 0 ||
-	    get_u64(rd, o, "max_ns", where, &r->max_ns) < 0 ||
-	    get_u64(rd, o, "avg_ns", where, &r->avg_ns) < 0 ||
-	    get_u64(rd, o, "p50_ns", where, &r->p50_ns) < 0 ||
-	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
-	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
-	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
-	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0 ||
+	    read_fields(rd, o, where, r) < 0 ||
 	    read_hist(rd, o, where, r) < 0)
 		return -1;
-	/* null: merged from a row without a histogram, so not known */
-	v = lt_json_get(o, "p50_ns");
-	r->no_percentiles = v && v->type == LT_JSON_NULL;
 	/* the names the JSON writer gives */
 	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
 		;
@@ -419,15 +466,16 @@ static int read_coverage(struct reader *rd, const struct lt_json *o,
 }
 
 /* Absent from reports saved before it: none. */
-static int read_uncharged(struct reader *rd, const struct lt_json *o,
-			  const char *where, struct lt_report_uncharged *u)
+static int read_uncharged_as(struct reader *rd, const struct lt_json *o,
+			     const char *where, const char *key,
+			     struct lt_report_uncharged *u)
 {
-	const struct lt_json *v = lt_json_get(o, "user_requested");
+	const struct lt_json *v = lt_json_get(o, key);
 	char w[256];
 
 	if (!v || v->type == LT_JSON_NULL)
 		return 0;
-	at(w, sizeof(w), where, "user_requested", -1);
+	at(w, sizeof(w), where, key, -1);
 	if (need_object(rd, v, w) < 0 ||
 	    get_u64(rd, v, "count", w, &u->count) < 0 ||
 	    get_u64(rd, v, "total_ns", w, &u->total_ns) < 0 ||
@@ -436,6 +484,29 @@ static int read_uncharged(struct reader *rd, const struct lt_json *o,
 	if (u->max_ns > u->total_ns || (u->count && !u->total_ns) ||
 	    (!u->count && u->total_ns))
 		return bad(rd, w, "count, total_ns and max_ns do not agree");
+	return 0;
+}
+
+static int read_uncharged(struct reader *rd, const struct lt_json *o,
+			  const char *where, struct lt_report_uncharged *u)
+{
+	return read_uncharged_as(rd, o, where, "user_requested", u);
+}
+
+/* "stopped": {"signal": {...}, "tracer": {...}}, schema 1.2 on */
+static int read_stopped(struct reader *rd, const struct lt_json *o,
+			const char *where, struct lt_report_stopped *st)
+{
+	const struct lt_json *v = lt_json_get(o, "stopped");
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	at(w, sizeof(w), where, "stopped", -1);
+	if (need_object(rd, v, w) < 0 ||
+	    read_uncharged_as(rd, v, w, "signal", &st->signal) < 0 ||
+	    read_uncharged_as(rd, v, w, "tracer", &st->tracer) < 0)
+		return -1;
 	return 0;
 }
 
@@ -466,6 +537,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
 	    read_coverage(rd, o, where, &p->coverage) < 0 ||
 	    read_uncharged(rd, o, where, &p->user_requested) < 0 ||
+	    read_stopped(rd, o, where, &p->stopped) < 0 ||
 	    read_rows(rd, o, "reasons", where, &p->rows, &p->nr_rows) < 0)
 		return -1;
 	for (i = 0; i < p->nr_rows; i++)
@@ -492,6 +564,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
 		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
 		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
+		    read_stopped(rd, e, w, &t->stopped) < 0 ||
 		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0)
 			return -1;
 	}
@@ -527,6 +600,7 @@ static int read_commands(struct reader *rd, const struct lt_json *o,
 		    get_u64(rd, e, "total_ns", w, &c->total_ns) < 0 ||
 		    read_coverage(rd, e, w, &c->coverage) < 0 ||
 		    read_uncharged(rd, e, w, &c->user_requested) < 0 ||
+		    read_stopped(rd, e, w, &c->stopped) < 0 ||
 		    read_rows(rd, e, "reasons", w, &c->rows, &c->nr_rows) < 0)
 			return -1;
 		for (k = 0; k < c->nr_rows; k++)
@@ -635,6 +709,7 @@ static int read_options(struct reader *rd, const struct lt_json *root,
 	    get_str(rd, o, "sort", "options", &sort, false) < 0 ||
 	    get_u64(rd, o, "sleep_cutoff_ns", "options", &opt->sleep_cutoff_ns) < 0 ||
 	    get_bool(rd, o, "honour_maxtime", "options", &opt->honour_maxtime) < 0 ||
+	    get_bool(rd, o, "charge_stopped", "options", &opt->charge_stopped) < 0 ||
 	    get_bool(rd, o, "kernel_threads", "options", &opt->kernel_threads) < 0 ||
 	    get_u64(rd, o, "window_ns", "options", &opt->window_ns) < 0)
 		return -1;
@@ -728,6 +803,24 @@ static int read_trace_lists(struct reader *rd, const struct lt_json *t,
 		r->lost_per_cpu = lost;
 		r->nr_lost_cpus = (int)i;
 	}
+	/* --partial's CPUs cut short: one per CPU, 0 where read whole */
+	a = get_array(rd, t, "cpu_data_end_ns", "trace", &failed);
+	if (failed)
+		return -1;
+	if (a && a->nr && a->nr == (size_t)r->cpus) {
+		uint64_t *end = lt_report_alloc(rd->priv, a->nr, sizeof(*end));
+
+		if (!end)
+			return nomem(rd);
+		for (i = 0, e = a->child; e; e = e->next, i++)
+			if (e->type != LT_JSON_NUMBER || !e->is_u64)
+				return bad(rd, at(w, sizeof(w), "trace",
+						  "cpu_data_end_ns", (long)i),
+					   "expected a whole number of 0 or more");
+			else
+				end[i] = e->u64;
+		r->cpu_data_end = end;
+	}
 	/* one per CPU, null where unknown: kept only when they match cpus */
 	a = get_array(rd, t, "overruns_per_cpu", "trace", &failed);
 	if (failed)
@@ -774,6 +867,14 @@ static int read_dropped(struct reader *rd, const struct lt_json *root,
 		{ "across_lost_events", &r->dropped_gap },
 		{ "across_lost_events_ns", &r->dropped_gap_ns },
 		{ "discarded_after_lost_events", &r->discarded_lost },
+		{ "stopped_by_signal", &r->stopped_signal },
+		{ "stopped_by_signal_ns", &r->stopped_signal_ns },
+		{ "stopped_for_tracer", &r->stopped_tracer },
+		{ "stopped_for_tracer_ns", &r->stopped_tracer_ns },
+		{ "unknown_state", &r->unknown_state },
+		{ "unknown_state_ns", &r->unknown_state_ns },
+		{ "charged_lower_bound", &r->lower_bound },
+		{ "charged_lower_bound_ns", &r->lower_bound_ns },
 		{ "reason_stack_resyncs", &r->resync },
 		{ "unmatched_restores", &r->unmatched_restore },
 		{ "inconsistent_transitions", &r->inconsistent },
@@ -911,6 +1012,8 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_str(rd, t, "format", "trace", &r->format, false) < 0 ||
 	    get_int(rd, t, "file_version", "trace", &r->file_version) < 0 ||
 	    get_str(rd, t, "compression", "trace", &r->compression, false) < 0 ||
+	    get_str(rd, t, "buffer", "trace", &r->buffer, true) < 0 ||
+	    get_str(rd, t, "other_buffers", "trace", &r->other_buffers, true) < 0 ||
 	    get_str(rd, t, "uname", "trace", &r->uname, false) < 0 ||
 	    get_str(rd, t, "clock", "trace", &r->clock, false) < 0 ||
 	    get_int(rd, t, "cpus", "trace", &r->cpus) < 0 ||

@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "lt-map.h"
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 struct heap {
 	struct lt_report_span *v;	/* min-heap on (length, later start) */

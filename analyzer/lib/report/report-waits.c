@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 enum { F_START = 1, F_END = 2, F_PROVISIONAL = 4 };
 
@@ -229,6 +229,10 @@ static char state_letter(uint8_t state)
 		return 'I';
 	case LT_STATE_RUNNABLE:
 		return 'R';
+	case LT_STATE_STOPPED:
+		return 'T';
+	case LT_STATE_TRACED:
+		return 't';
 	default:
 		return '?';
 	}

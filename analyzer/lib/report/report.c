@@ -15,12 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-report-local.h"
+#include "lt-report.h"
 
 enum level { LVL_THREAD, LVL_PROCESS, LVL_GLOBAL };
 
-/* The agg of a task's user requested waits: summed, never a row. */
-#define CAUSE_UNCHARGED	UINT32_MAX
+/*
+ * The aggs of a task's waits not charged: its user requested waits, its
+ * stops by a signal and for a tracer.  Summed, never rows; sorted after
+ * them (the highest causes).
+ */
+#define CAUSE_UNCHARGED		UINT32_MAX
+#define CAUSE_STOPPED_SIGNAL	(UINT32_MAX - 1)
+#define CAUSE_STOPPED_TRACER	(UINT32_MAX - 2)
+#define CAUSE_NOT_CHARGED	CAUSE_STOPPED_TRACER	/* the lowest */
 
 struct agg {
 	enum level level;
@@ -234,8 +241,13 @@ static int fold_row(struct builder *b, uint32_t ri)
 	const struct lt_row_acc *r = &b->rp->rows[ri];
 	const struct lt_task *t = &b->rp->tasks[r->task];
 	bool kthread = lt_replay_task_is_kthread(b->rp, r->task);
-	uint32_t cause = r->uncharged ? CAUSE_UNCHARGED : r->cause;
+	uint32_t cause = r->cause;
 	struct agg *a;
+
+	if (r->uncharged)
+		cause = r->cause == b->rp->cause_stopped[0] ? CAUSE_STOPPED_SIGNAL :
+			r->cause == b->rp->cause_stopped[1] ? CAUSE_STOPPED_TRACER :
+			CAUSE_UNCHARGED;
 
 	if (b->selected && !b->selected[r->task])
 		return 0;
@@ -365,7 +377,10 @@ static int stack_names(struct builder *b, uint32_t stack,
 		       struct lt_report_stack *st)
 {
 	uint32_t first = b->rp->stacks[stack].first, k, kn;
+	lt_place_fn place = b->priv->user_place;
 	const char **names, **slot;
+	uint32_t *bins = NULL;
+	uint64_t *offs = NULL, *addrs;
 	char buf[32];
 
 	names = lt_report_alloc(b->priv, nr, sizeof(*names));
@@ -396,9 +411,27 @@ static int stack_names(struct builder *b, uint32_t stack,
 		k = 0;
 	st->frames = names + k;
 	st->nr_frames = kn - k;
+	/* a copy: a live replay's frames move as it grows */
+	if (st->nr_frames) {
+		addrs = lt_report_alloc(b->priv, st->nr_frames, sizeof(*addrs));
+		if (!addrs)
+			return -1;
+		memcpy(addrs, frames + k, st->nr_frames * sizeof(*addrs));
+		st->addrs = addrs;
+	}
 	if (kn + 1 < nr) {
 		st->user_frames = names + kn + 1;
 		st->nr_user_frames = nr - kn - 1;
+	}
+	if (place && st->nr_user_frames) {
+		bins = lt_report_alloc(b->priv, st->nr_user_frames, sizeof(*bins));
+		offs = lt_report_alloc(b->priv, st->nr_user_frames, sizeof(*offs));
+		if (!bins || !offs)
+			return -1;
+		for (k = 0; k < st->nr_user_frames; k++)
+			place(b->sym_ctx, frames[kn + 1 + k], &bins[k], &offs[k]);
+		st->user_binaries = bins;
+		st->user_offsets = offs;
 	}
 	return 0;
 }
@@ -479,6 +512,7 @@ static int make_row(struct builder *b, const struct agg *a,
 		    struct lt_report_row *row)
 {
 	const struct lt_cause *c = &b->rp->causes[a->cause];
+	const struct lt_row_field *f;
 
 	row->reason = lt_replay_str(b->rp, c->reason);
 	row->argument = lt_replay_str(b->rp, c->argument);
@@ -487,9 +521,10 @@ static int make_row(struct builder *b, const struct agg *a,
 	row->total_ns = a->total_ns;
 	row->max_ns = a->max_ns;
 	row->avg_ns = a->count ? a->total_ns / a->count : 0;
-	row->p50_ns = lt_hist_quantile(&a->hist, 0.50);
-	row->p90_ns = lt_hist_quantile(&a->hist, 0.90);
-	row->p99_ns = lt_hist_quantile(&a->hist, 0.99);
+	/* the percentiles the field table has */
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_QUANTILE)
+			lt_row_field_set_u64(f, row, lt_hist_quantile(&a->hist, f->q));
 	row->max_at_ns = a->max_at_ns;
 	row->max_tid = a->max_tid;
 	memcpy(row->worst, a->worst, sizeof(row->worst));
@@ -537,26 +572,34 @@ static int cmp_aggs(const void *pa, const void *pb, void *arg)
 		return a->leader < b->leader ? -1 : 1;
 	if (a->task != b->task)
 		return a->task < b->task ? -1 : 1;
-	/* a task's user requested waits after its rows */
-	return (a->cause == CAUSE_UNCHARGED) - (b->cause == CAUSE_UNCHARGED);
+	/* a task's waits not charged after its rows, in their order */
+	if ((a->cause >= CAUSE_NOT_CHARGED) != (b->cause >= CAUSE_NOT_CHARGED) ||
+	    a->cause >= CAUSE_NOT_CHARGED)
+		return (a->cause > b->cause) - (a->cause < b->cause);
+	return 0;
 }
 
 /*
- * Aggs [from, *to) of one scope: the user requested ones, sorted last,
- * taken off into @u.
+ * Aggs [from, *to) of one scope: the waits not charged, sorted last,
+ * taken off into @u (user requested) and @st (stopped).
  */
 static void take_uncharged(const struct builder *b, const uint32_t *idx,
 			   size_t from, size_t *to,
-			   struct lt_report_uncharged *u)
+			   struct lt_report_uncharged *u,
+			   struct lt_report_stopped *st)
 {
+	struct lt_report_uncharged *into;
 	const struct agg *a;
 
-	if (*to == from || b->aggs[idx[*to - 1]].cause != CAUSE_UNCHARGED)
-		return;
-	a = &b->aggs[idx[--*to]];
-	u->count = a->count;
-	u->total_ns = a->total_ns;
-	u->max_ns = a->max_ns;
+	while (*to > from && b->aggs[idx[*to - 1]].cause >= CAUSE_NOT_CHARGED) {
+		a = &b->aggs[idx[--*to]];
+		into = a->cause == CAUSE_UNCHARGED ? u :
+		       a->cause == CAUSE_STOPPED_SIGNAL ? &st->signal :
+		       &st->tracer;
+		into->count = a->count;
+		into->total_ns = a->total_ns;
+		into->max_ns = a->max_ns;
+	}
 }
 
 static int cmp_procs(const void *pa, const void *pb, void *arg)
@@ -650,7 +693,8 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		p = &v->processes[k];
 		memset(p, 0, sizeof(*p));
 		pend = j;
-		take_uncharged(b, idx, i, &pend, &p->user_requested);
+		take_uncharged(b, idx, i, &pend, &p->user_requested,
+			       &p->stopped);
 		p->kernel_thread = lt_replay_task_is_kthread(rp, a->leader);
 		/*
 		 * A kernel thread's long sleeps are waits for work: nothing
@@ -658,7 +702,8 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 		 */
 		if (p->kernel_thread) {
 			memset(&p->user_requested, 0, sizeof(p->user_requested));
-			if (pend == i)
+			if (pend == i && !p->stopped.signal.count &&
+			    !p->stopped.tracer.count)
 				continue;
 		}
 		k++;
@@ -697,7 +742,8 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 			for (te = ti; te < t1 && b->aggs[idx[te]].task == task; te++)
 				;
 			tend = te;
-			take_uncharged(b, idx, ti, &tend, &th->user_requested);
+			take_uncharged(b, idx, ti, &tend, &th->user_requested,
+				       &th->stopped);
 			if (p->kernel_thread)
 				memset(&th->user_requested, 0,
 				       sizeof(th->user_requested));

@@ -51,6 +51,14 @@ int lt_usym_fork(struct lt_usym *u, int parent, int child);
 /* @addr of process @pid as an encoded frame (see above). */
 uint64_t lt_usym_encode(const struct lt_usym *u, int pid, uint64_t addr);
 
+/* An encoded frame's binary (index + 1, 0: none) and file offset. */
+static inline void lt_usym_place(uint64_t frame, uint32_t *binary,
+				 uint64_t *offset)
+{
+	*binary = (uint32_t)(frame >> LT_USYM_OFF_BITS);
+	*offset = *binary ? frame & LT_USYM_OFF_MASK : 0;
+}
+
 /*
  * The name of an encoded frame: "function", else "file+0xoffset" (the
  * file's last path component), or "[unknown]" (in no mapping, as perf
@@ -59,6 +67,15 @@ uint64_t lt_usym_encode(const struct lt_usym *u, int pid, uint64_t addr);
  */
 const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 			 size_t len);
+
+/* The number of binaries frames may name (those mapped so far). */
+unsigned int lt_usym_nr_binaries(const struct lt_usym *u);
+/*
+ * Binary @i (from 0: an encoded frame's binary index) as the trace named
+ * it, and its build-id as hex into @hex of 41 bytes ("" when not
+ * recorded); NULL past the last.
+ */
+const char *lt_usym_binary(const struct lt_usym *u, unsigned int i, char *hex);
 
 /*
  * Where to look for binaries by build-id besides the system's: perf's

@@ -446,6 +446,19 @@ raw:
 	return 0;
 }
 
+unsigned int lt_usym_nr_binaries(const struct lt_usym *u)
+{
+	return u->nr_bins;
+}
+
+const char *lt_usym_binary(const struct lt_usym *u, unsigned int i, char *hex)
+{
+	if (i >= u->nr_bins)
+		return NULL;
+	bid_hex(&u->bins[i], hex);
+	return u->bins[i].path;
+}
+
 /* ---- names ------------------------------------------------------------- */
 
 static const char *base_name(const char *path)

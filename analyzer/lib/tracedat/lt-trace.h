@@ -59,8 +59,11 @@ struct lt_record {
 	const struct lt_event_type *type;	/* NULL: id not in the file */
 	const unsigned char *data;	/* payload, starting at common_type */
 	uint32_t size;		/* payload bytes */
-	int64_t lost;		/* LT_REC_LOST: count, or -1 if unknown */
+	int64_t lost;		/* LT_REC_LOST: count, or -1 if unknown, or
+				   LT_REC_DATA_END: the CPU's data ends */
 };
+
+#define LT_REC_DATA_END	(-2)
 
 /* What the file says about itself, filled by lt_trace_open(). */
 struct lt_trace_info {
@@ -77,8 +80,9 @@ struct lt_trace_info {
 	int cpus;		/* CPUs with data slots in the file */
 	uint64_t file_size;
 	unsigned int nr_event_types;
-	unsigned int nr_buffers;	/* other instances' buffers; only the
-					 * top instance is read */
+	unsigned int nr_buffers;	/* other instances' buffers; the top
+					 * level's is read unless another is
+					 * chosen (lt_trace_use_buffer()) */
 };
 
 /*
@@ -109,6 +113,26 @@ int lt_trace_open_tracing_data(struct lt_trace **out, const char *path,
 			       struct lt_error *err);
 
 const struct lt_trace_info *lt_trace_info(const struct lt_trace *trace);
+
+/*
+ * The file's buffers: 0 is the top level's (named ""), then each instance
+ * (trace-cmd record -B NAME) in file order.  lt_trace_use_buffer() makes
+ * @buffer's CPU data the one read, from its start (info->cpus and the
+ * page size follow it); no records may be held then.  0, or -1 with @err
+ * (its CPU table damaged).
+ */
+unsigned int lt_trace_nr_buffers(const struct lt_trace *trace);
+const char *lt_trace_buffer_name(const struct lt_trace *trace,
+				 unsigned int buffer);
+int lt_trace_use_buffer(struct lt_trace *trace, unsigned int buffer,
+			struct lt_error *err);
+/*
+ * Whether @buffer holds a record of an event whose id has @ids[id] set
+ * (ids below @nr): 1, 0, or -1 with @err.  It is read through for that,
+ * and left as the one read, from its start again.
+ */
+int lt_trace_buffer_has(struct lt_trace *trace, unsigned int buffer,
+			const bool *ids, unsigned int nr, struct lt_error *err);
 
 /* Event layouts.  NULL / -1 when the file does not have it. */
 const struct lt_event_type *lt_trace_find_event(const struct lt_trace *trace,
@@ -190,6 +214,11 @@ int lt_field_str(const struct lt_trace *trace, const struct lt_field *field,
  */
 int lt_trace_next(struct lt_trace *trace, struct lt_record *rec,
 		  struct lt_error *err);
+/*
+ * After lt_trace_next() returned -1: the CPU its damage stopped, and the
+ * time of that CPU's last record (0: none).
+ */
+int lt_trace_failed_cpu(const struct lt_trace *trace, uint64_t *last_ts);
 
 /*
  * The same records one CPU (stream) at a time, for decoding in parallel:

@@ -19,7 +19,7 @@
 
 #include "lt-bigmem.h"
 #include "lt-thread.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static void *own_alloc(void *opaque, size_t size)
 {
@@ -74,8 +74,8 @@ static int zstd_status(size_t ret)
  * @dstlen, or DECOMP_NOMEM.  Any thread: each call takes a context of its
  * own.
  */
-int decomp_block(struct lt_trace *t, const void *src,
-		 size_t srclen, void *dst, size_t dstlen)
+int lt_trace_decomp_block(struct lt_trace *t, const void *src,
+			  size_t srclen, void *dst, size_t dstlen)
 {
 	ZSTD_DCtx *z;
 	size_t ret;
@@ -106,7 +106,7 @@ int decomp_block(struct lt_trace *t, const void *src,
 	}
 }
 
-void decomp_free_ctxs(struct lt_trace *t)
+void lt_trace_decomp_free_ctxs(struct lt_trace *t)
 {
 	while (t->nr_zctx_free)
 		ZSTD_freeDCtx(t->zctx_free[--t->nr_zctx_free]);
@@ -147,7 +147,7 @@ static void blk_free(void *opaque, void *ptr)
 	lt_big_free(p, n);
 }
 
-void section_buf_free(unsigned char *buf)
+void lt_trace_section_buf_free(unsigned char *buf)
 {
 	blk_free(NULL, buf);
 }
@@ -161,26 +161,26 @@ static int section_packed(struct lt_trace *t, struct lt_error *err,
 			  uint32_t *usize)
 {
 	if (t->comp == LT_COMP_NONE)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "compressed section in a file without compression");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"compressed section in a file without compression");
 	if (sec_size < 8)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "compressed section of %llu bytes",
-			       (unsigned long long)sec_size);
-	if (rd_u32(t, err, r, "compressed size", csize) ||
-	    rd_u32(t, err, r, "uncompressed size", usize))
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"compressed section of %llu bytes",
+					(unsigned long long)sec_size);
+	if (lt_trace_rd_u32(t, err, r, "compressed size", csize) ||
+	    lt_trace_rd_u32(t, err, r, "uncompressed size", usize))
 		return -1;
 	if (*csize > sec_size - 8) {
 		r->pos -= 8;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "compressed size %u is larger than the section (%llu)",
-			       *csize, (unsigned long long)sec_size - 8);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"compressed size %u is larger than the section (%llu)",
+					*csize, (unsigned long long)sec_size - 8);
 	}
 	if (*usize > LT_MAX_META_SIZE) {
 		r->pos -= 4;
-		return rd_fail(t, err, LT_E_LIMIT, r,
-			       "uncompressed size %u is over the limit of %u",
-			       *usize, LT_MAX_META_SIZE);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"uncompressed size %u is over the limit of %u",
+					*usize, LT_MAX_META_SIZE);
 	}
 	return 0;
 }
@@ -191,30 +191,30 @@ static int section_in_file(struct lt_trace *t, struct lt_error *err,
 	if (sec_size <= r->len - r->pos)
 		return 0;
 	r->pos -= 8;
-	return rd_fail(t, err, LT_E_TRUNCATED, r,
-		       "section size %llu runs past the end of the file (size 0x%llx)",
-		       (unsigned long long)sec_size,
-		       (unsigned long long)t->size);
+	return lt_trace_rd_fail(t, err, LT_E_TRUNCATED, r,
+				"section size %llu runs past the end of the file (size 0x%llx)",
+				(unsigned long long)sec_size,
+				(unsigned long long)t->size);
 }
 
 static int undecompressible(struct lt_trace *t, struct lt_error *err,
 			    struct rd *r, uint32_t csize, uint32_t usize)
 {
-	return rd_fail(t, err, LT_E_CORRUPT, r,
-		       "%u compressed bytes do not decompress to %u bytes",
-		       csize, usize);
+	return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+				"%u compressed bytes do not decompress to %u bytes",
+				csize, usize);
 }
 
 static int out_of_memory(struct lt_trace *t, struct lt_error *err,
 			 struct rd *r, uint32_t usize)
 {
-	return rd_fail(t, err, LT_E_NOMEM, r,
-		       "out of memory for decompressing %u bytes", usize);
+	return lt_trace_rd_fail(t, err, LT_E_NOMEM, r,
+				"out of memory for decompressing %u bytes", usize);
 }
 
-int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
-		 uint64_t sec_off, uint64_t sec_size, bool compressed,
-		 const char *what, struct rd *body, unsigned char **buf)
+int lt_trace_section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
+			  uint64_t sec_off, uint64_t sec_size, bool compressed,
+			  const char *what, struct rd *body, unsigned char **buf)
 {
 	uint32_t csize, usize;
 	unsigned char *out;
@@ -236,12 +236,12 @@ int section_body(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		return -1;
 	out = blk_alloc(NULL, usize);
 	if (!out)
-		return rd_fail(t, err, LT_E_NOMEM, r,
-			       "out of memory for %u bytes", usize);
+		return lt_trace_rd_fail(t, err, LT_E_NOMEM, r,
+					"out of memory for %u bytes", usize);
 	lt_big_prefault(out, usize);
-	status = decomp_block(t, r->p + r->pos, csize, out, usize);
+	status = lt_trace_decomp_block(t, r->p + r->pos, csize, out, usize);
 	if (status != DECOMP_OK) {
-		section_buf_free(out);
+		lt_trace_section_buf_free(out);
 		if (status == DECOMP_NOMEM)
 			return out_of_memory(t, err, r, usize);
 		return undecompressible(t, err, r, csize, usize);
@@ -466,9 +466,9 @@ static int pieces_ahead(struct unpack *u, unsigned char *mem, size_t size,
 	return ret < 0 ? -1 : 0;
 }
 
-int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
-		   uint64_t sec_size, bool compressed, const char *what,
-		   bool helper, section_piece_fn fn, void *ctx)
+int lt_trace_section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
+			    uint64_t sec_size, bool compressed, const char *what,
+			    bool helper, section_piece_fn fn, void *ctx)
 {
 	uint32_t csize, usize;
 	struct unpack u;
@@ -488,7 +488,7 @@ int section_pieces(struct lt_trace *t, struct lt_error *err, struct rd *r,
 		helper = false;
 	mem = malloc((helper ? PIECES : 1) * size);
 	if (!mem)
-		return rd_fail(t, err, LT_E_NOMEM, r, "out of memory");
+		return lt_trace_rd_fail(t, err, LT_E_NOMEM, r, "out of memory");
 	status = unpack_init(&u, t, r->p + r->pos, csize, usize);
 	ret = status != DECOMP_OK ? 0 :
 	      helper ? pieces_ahead(&u, mem, size, fn, ctx, &status) : 1;

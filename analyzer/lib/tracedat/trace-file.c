@@ -18,7 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static const unsigned char trace_magic[10] = {
 	0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g'
@@ -39,7 +39,7 @@ static char *xstrndup(const char *s, size_t n)
 static int nomem(const struct lt_trace *t, struct lt_error *err,
 		 const char *what)
 {
-	return trace_fail(t, err, LT_E_NOMEM, "%s: out of memory", what);
+	return lt_trace_fail(t, err, LT_E_NOMEM, "%s: out of memory", what);
 }
 
 /* ---- header info: header_page, header_event -------------------------- */
@@ -51,32 +51,32 @@ static int read_header_info(struct lt_trace *t, struct lt_error *err,
 	const char *text;
 	size_t len;
 
-	if (rd_bytes(t, err, r, "\"header_page\" tag", 12, &magic))
+	if (lt_trace_rd_bytes(t, err, r, "\"header_page\" tag", 12, &magic))
 		return -1;
 	if (memcmp(magic, "header_page", 12)) {
 		r->pos -= 12;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"header_page\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"header_page\"");
 	}
-	if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_page",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_page",
+				   &text, &len))
 		return -1;
-	if (parse_header_page(t, err, text, len, t->info.long_size))
+	if (lt_trace_parse_header_page(t, err, text, len, t->info.long_size))
 		return -1;
 
-	if (rd_bytes(t, err, r, "\"header_event\" tag", 13, &magic))
+	if (lt_trace_rd_bytes(t, err, r, "\"header_event\" tag", 13, &magic))
 		return -1;
 	if (memcmp(magic, "header_event", 13)) {
 		r->pos -= 13;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"header_event\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"header_event\"");
 	}
 	/* Fixed since 2.6.31; the page decoder knows it. */
-	return rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_event",
-			     &text, &len);
+	return lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE, "header_event",
+				      &text, &len);
 }
 
-/* Where the text rd_sized_text() just gave stays (not in the window). */
+/* Where the text lt_trace_rd_sized_text() just gave stays (not in the window). */
 static inline const char *rd_kept(const struct rd *r, size_t len)
 {
 	return (const char *)r->p + r->pos - len;
@@ -85,7 +85,7 @@ static inline const char *rd_kept(const struct rd *r, size_t len)
 /*
  * @count (@what, of system @sys if not NULL), just read, of items of at
  * least @each bytes: over @limit it is damage; more than the rest holds,
- * truncation or damage as rd_need() says (a file cut inside its formats
+ * truncation or damage as lt_trace_rd_need() says (a file cut inside its formats
  * leaves a count that fits the limit but not the bytes left).
  */
 static int rd_count(const struct lt_trace *t, struct lt_error *err,
@@ -103,9 +103,9 @@ static int rd_count(const struct lt_trace *t, struct lt_error *err,
 		snprintf(item, sizeof(item), "%s %u", what, count);
 	r->pos -= 4;
 	if (count > limit)
-		return rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
-			       item);
-	return rd_need(t, err, r, 4 + (size_t)count * each, item);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r, "%s is impossible",
+					item);
+	return lt_trace_rd_need(t, err, r, 4 + (size_t)count * each, item);
 }
 
 static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
@@ -115,18 +115,18 @@ static int read_ftrace_formats(struct lt_trace *t, struct lt_error *err,
 	uint32_t count, i;
 	size_t len;
 
-	if (rd_u32(t, err, r, "ftrace format count", &count))
+	if (lt_trace_rd_u32(t, err, r, "ftrace format count", &count))
 		return -1;
 	/* Each format needs at least its 8-byte size. */
 	if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
 		     "ftrace format count", NULL))
 		return -1;
 	for (i = 0; i < count; i++) {
-		if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
-				  "ftrace event format", &text, &len))
+		if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+					   "ftrace event format", &text, &len))
 			return -1;
-		if (add_event_format(t, err, "ftrace", text, rd_kept(r, len),
-				     len))
+		if (lt_trace_add_event_format(t, err, "ftrace", text, rd_kept(r, len),
+					      len))
 			return -1;
 	}
 	return 0;
@@ -140,33 +140,33 @@ static int read_event_formats(struct lt_trace *t, struct lt_error *err,
 	size_t len, syslen;
 	char sys[256];
 
-	if (rd_u32(t, err, r, "event system count", &systems))
+	if (lt_trace_rd_u32(t, err, r, "event system count", &systems))
 		return -1;
 	/* A system needs at least a 1-byte name and a 4-byte count. */
 	if (rd_count(t, err, r, systems, LT_MAX_SYSTEMS, 5,
 		     "event system count", NULL))
 		return -1;
 	for (s = 0; s < systems; s++) {
-		if (rd_str(t, err, r, "event system name", &name, &syslen))
+		if (lt_trace_rd_str(t, err, r, "event system name", &name, &syslen))
 			return -1;
 		if (syslen > 255) {
 			r->pos -= syslen + 1;
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "event system name of %zu bytes", syslen);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"event system name of %zu bytes", syslen);
 		}
 		/* a window's copy lasts until the next read */
 		memcpy(sys, name, syslen + 1);
-		if (rd_u32(t, err, r, "event count", &count))
+		if (lt_trace_rd_u32(t, err, r, "event count", &count))
 			return -1;
 		if (rd_count(t, err, r, count, LT_MAX_EVENT_TYPES, 8,
 			     "event count", sys))
 			return -1;
 		for (i = 0; i < count; i++) {
-			if (rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
-					  "event format", &text, &len))
+			if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_FORMAT_SIZE,
+						   "event format", &text, &len))
 				return -1;
-			if (add_event_format(t, err, sys, text,
-					     rd_kept(r, len), len))
+			if (lt_trace_add_event_format(t, err, sys, text,
+						      rd_kept(r, len), len))
 				return -1;
 		}
 	}
@@ -181,9 +181,9 @@ static int read_windowed(int (*fn)(struct lt_trace *, struct lt_error *,
 	struct rd_win w;
 	int ret;
 
-	rd_win_start(t, r, &w);
+	lt_trace_rd_win_start(t, r, &w);
 	ret = fn(t, err, r);
-	rd_win_end(r, &w);
+	lt_trace_rd_win_end(r, &w);
 	return ret;
 }
 
@@ -228,6 +228,90 @@ static void set_clock_from(struct lt_trace *t, const char *text)
 	free(clock);
 }
 
+/* Room for one more buffer; the top level's is [0], made first. */
+static struct trace_buffer *new_buffer(struct lt_trace *t,
+				       struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int n = t->nr_buffers ? t->nr_buffers + 1 : 2;
+
+	b = realloc(t->buffers, n * sizeof(*b));
+	if (!b) {
+		nomem(t, err, "buffers");
+		return NULL;
+	}
+	t->buffers = b;
+	if (!t->nr_buffers) {
+		memset(&b[0], 0, sizeof(b[0]));
+		t->nr_buffers = 1;
+	}
+	memset(&b[t->nr_buffers], 0, sizeof(*b));
+	return &b[t->nr_buffers++];
+}
+
+/*
+ * A v7 CPU table of @cpus entries (cpu u32, offset u64, size u64) at @r
+ * into @b, validated as far as it can be without reading the data.
+ */
+static int read_cpu_table(struct lt_trace *t, struct lt_error *err,
+			  struct rd *r, uint32_t cpus, struct trace_buffer *b)
+{
+	const unsigned char *p;
+	uint32_t i;
+
+	if (cpus > LT_MAX_CPUS)
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
+	if ((uint64_t)cpus * 20 > r->len - r->pos)
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"CPU table of %u CPUs does not fit in the option",
+					cpus);
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return nomem(t, err, "CPU table");
+	for (i = 0, p = r->p + r->pos; i < cpus; i++, p += 20) {
+		b->cpus[i].cpu = (int)get32(p, t->swap);
+		b->cpus[i].off = get64(p + 4, t->swap);
+		b->cpus[i].size = get64(p + 12, t->swap);
+		if ((uint32_t)b->cpus[i].cpu >= LT_MAX_CPUS)
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+						"CPU id %u is over the limit of %u",
+						(uint32_t)b->cpus[i].cpu, LT_MAX_CPUS);
+	}
+	b->nr_cpus = cpus;
+	return 0;
+}
+
+/*
+ * An instance's BUFFER option, past its offset and name: kept.  v7 says
+ * where each CPU's data is here; v6 at @off, read when it is chosen.
+ */
+static int add_instance(struct lt_trace *t, struct lt_error *err,
+			struct rd *o, uint64_t off, const char *name)
+{
+	struct trace_buffer *b = new_buffer(t, err);
+	const char *clock;
+	uint32_t page_size, cpus;
+
+	if (!b)
+		return -1;
+	b->off = off;
+	b->name = strdup(name);
+	if (!b->name)
+		return nomem(t, err, "buffers");
+	if (t->info.version < 7)
+		return 0;
+	if (lt_trace_rd_str(t, err, o, "trace clock", &clock, NULL) ||
+	    lt_trace_rd_u32(t, err, o, "buffer page size", &page_size) ||
+	    lt_trace_rd_u32(t, err, o, "buffer CPU count", &cpus) ||
+	    read_cpu_table(t, err, o, cpus, b))
+		return -1;
+	b->page_size = page_size;
+	b->ready = true;
+	return 0;
+}
+
 /* CPU table of a v7 BUFFER option: validate it and keep where it is. */
 static int opt_buffer(struct lt_trace *t, struct lt_error *err,
 		      struct rd *r, uint16_t id, uint32_t size,
@@ -240,39 +324,42 @@ static int opt_buffer(struct lt_trace *t, struct lt_error *err,
 
 	o.len = o.pos + size;
 	o.what = id == OPT_BUFFER ? "BUFFER option" : "BUFFER_TEXT option";
-	if (rd_u64(t, err, &o, "buffer offset", &off) ||
-	    rd_str(t, err, &o, "instance name", &name, NULL))
+	if (lt_trace_rd_u64(t, err, &o, "buffer offset", &off) ||
+	    lt_trace_rd_str(t, err, &o, "instance name", &name, NULL))
 		return -1;
 	if (*name) {
-		/* Another instance: counted, not read. */
+		/* Another instance: kept, read if chosen */
 		if (++t->info.nr_buffers > LT_MAX_BUFFERS)
-			return rd_fail(t, err, LT_E_LIMIT, r,
-				       "more than %u instance buffers",
-				       LT_MAX_BUFFERS);
-		return 0;
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+						"more than %u instance buffers",
+						LT_MAX_BUFFERS);
+		/* latency (text) data: nothing to replay */
+		if (id == OPT_BUFFER_TEXT)
+			return 0;
+		return add_instance(t, err, &o, off, name);
 	}
 	if (t->info.version < 7)
 		return 0;
 	if (id == OPT_BUFFER_TEXT)
-		return rd_fail(t, err, LT_E_VERSION, r,
-			       "the top instance holds latency (text) data, not flyrecord data; not supported");
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, r,
+					"the top instance holds latency (text) data, not flyrecord data; not supported");
 	if (sec->have_top)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "a second BUFFER option for the top instance");
-	if (rd_str(t, err, &o, "trace clock", &clock, NULL) ||
-	    rd_u32(t, err, &o, "buffer page size", &page_size) ||
-	    rd_u32(t, err, &o, "buffer CPU count", &cpus))
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"a second BUFFER option for the top instance");
+	if (lt_trace_rd_str(t, err, &o, "trace clock", &clock, NULL) ||
+	    lt_trace_rd_u32(t, err, &o, "buffer page size", &page_size) ||
+	    lt_trace_rd_u32(t, err, &o, "buffer CPU count", &cpus))
 		return -1;
 	if (cpus > LT_MAX_CPUS) {
 		o.pos -= 4;
-		return rd_fail(t, err, LT_E_LIMIT, &o,
-			       "%u CPUs, more than the limit of %u",
-			       cpus, LT_MAX_CPUS);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, &o,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
 	}
 	if ((uint64_t)cpus * 20 > o.len - o.pos)
-		return rd_fail(t, err, LT_E_CORRUPT, &o,
-			       "CPU table of %u CPUs does not fit in the option",
-			       cpus);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &o,
+					"CPU table of %u CPUs does not fit in the option",
+					cpus);
 	sec->have_top = true;
 	sec->top_off = off;
 	sec->top_page_size = page_size;
@@ -316,7 +403,7 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		text = opt_text(data, size);
 		if (!text)
 			return nomem(t, err, "CPUSTAT option");
-		ret = parse_cpustat(t, err, text, strlen(text), (*nr_cpustat)++);
+		ret = lt_trace_parse_cpustat(t, err, text, strlen(text), (*nr_cpustat)++);
 		free(text);
 		break;
 	case OPT_BUFFER:
@@ -350,9 +437,9 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		break;
 	case OPT_TSC2NSEC:
 		if (size < 16)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "TSC2NSEC option of %u bytes, needs 16",
-				       size);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"TSC2NSEC option of %u bytes, needs 16",
+						size);
 		t->tsc_mult = get32(data, t->swap);
 		t->tsc_shift = get32(data + 4, t->swap);
 		/*
@@ -361,8 +448,8 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		 */
 		t->tsc_offset = get64(data + 8, t->swap);
 		if (t->tsc_shift > 63)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "TSC2NSEC shift %u", t->tsc_shift);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"TSC2NSEC shift %u", t->tsc_shift);
 		break;
 	case OPT_HEADER_INFO:
 	case OPT_FTRACE_EVENTS:
@@ -373,9 +460,9 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 		if (t->info.version < 7)
 			break;
 		if (size < 8)
-			return rd_fail(t, err, LT_E_CORRUPT, r,
-				       "section option %u of %u bytes, needs 8",
-				       id, size);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+						"section option %u of %u bytes, needs 8",
+						id, size);
 		sec->off[id] = get64(data, t->swap);
 		break;
 	default:
@@ -394,15 +481,15 @@ static int read_options_v6(struct lt_trace *t, struct lt_error *err,
 	uint32_t size;
 
 	for (;;) {
-		if (rd_u16(t, err, r, "option id", &id))
+		if (lt_trace_rd_u16(t, err, r, "option id", &id))
 			return -1;
 		if (id == OPT_DONE)
 			return 0;
-		if (rd_u32(t, err, r, "option size", &size))
+		if (lt_trace_rd_u32(t, err, r, "option size", &size))
 			return -1;
 		if (size > r->len - r->pos) {
 			r->pos -= 6;
-			rd_need(t, err, r, (uint64_t)size + 6, "option");
+			lt_trace_rd_need(t, err, r, (uint64_t)size + 6, "option");
 			return -1;
 		}
 		if (handle_option(t, err, r, id, size, sec, &nr_cpustat))
@@ -421,10 +508,10 @@ static int open_section(struct lt_trace *t, struct lt_error *err,
 	struct rd r;
 
 	*buf = NULL;
-	if (section_header(t, err, off, want, what, &r, &flags, &size))
+	if (lt_trace_section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
-	return section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
-			    what, body, buf);
+	return lt_trace_section_body(t, err, &r, off, size, flags & SEC_FL_COMPRESS,
+				     what, body, buf);
 }
 
 /* The header of the section at @off is sane and its body in the file. */
@@ -435,14 +522,14 @@ static int check_section(struct lt_trace *t, struct lt_error *err,
 	uint64_t size;
 	struct rd r;
 
-	if (section_header(t, err, off, want, what, &r, &flags, &size))
+	if (lt_trace_section_header(t, err, off, want, what, &r, &flags, &size))
 		return -1;
 	if (size > r.len - r.pos) {
 		r.pos -= 8;
-		return rd_fail(t, err, LT_E_TRUNCATED, &r,
-			       "section size %llu runs past the end of the file (size 0x%llx)",
-			       (unsigned long long)size,
-			       (unsigned long long)t->size);
+		return lt_trace_rd_fail(t, err, LT_E_TRUNCATED, &r,
+					"section size %llu runs past the end of the file (size 0x%llx)",
+					(unsigned long long)size,
+					(unsigned long long)t->size);
 	}
 	return 0;
 }
@@ -467,14 +554,14 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 	while (off) {
 		for (i = 0; i < nr_visited; i++) {
 			if (visited[i] == off)
-				return trace_fail(t, err, LT_E_CORRUPT,
-						  "options sections form a loop at offset 0x%llx",
-						  (unsigned long long)off);
+				return lt_trace_fail(t, err, LT_E_CORRUPT,
+						     "options sections form a loop at offset 0x%llx",
+						     (unsigned long long)off);
 		}
 		if (nr_visited == LT_MAX_OPTION_SECTIONS)
-			return trace_fail(t, err, LT_E_LIMIT,
-					  "more than %u options sections",
-					  LT_MAX_OPTION_SECTIONS);
+			return lt_trace_fail(t, err, LT_E_LIMIT,
+					     "more than %u options sections",
+					     LT_MAX_OPTION_SECTIONS);
 		visited[nr_visited++] = off;
 
 		if (open_section(t, err, off, OPT_DONE, "options section",
@@ -486,15 +573,15 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 
 			sec->kept += r.len;
 			if (sec->kept > LT_MAX_OPTIONS_MEM) {
-				section_buf_free(buf);
-				return trace_fail(t, err, LT_E_LIMIT,
-						  "options section at offset 0x%llx: options take more than %u MB",
-						  (unsigned long long)off,
-						  LT_MAX_OPTIONS_MEM >> 20);
+				lt_trace_section_buf_free(buf);
+				return lt_trace_fail(t, err, LT_E_LIMIT,
+						     "options section at offset 0x%llx: options take more than %u MB",
+						     (unsigned long long)off,
+						     LT_MAX_OPTIONS_MEM >> 20);
 			}
 			bufs = realloc(sec->bufs, (sec->nr_bufs + 1) * sizeof(*bufs));
 			if (!bufs) {
-				section_buf_free(buf);
+				lt_trace_section_buf_free(buf);
 				return nomem(t, err, "options section");
 			}
 			sec->bufs = bufs;
@@ -502,23 +589,23 @@ static int read_options_v7(struct lt_trace *t, struct lt_error *err,
 		}
 		for (n = 0;; n++) {
 			if (n == LT_MAX_OPTIONS)
-				return rd_fail(t, err, LT_E_LIMIT, &r,
-					       "more than %u options",
-					       LT_MAX_OPTIONS);
-			if (rd_u16(t, err, &r, "option id", &id) ||
-			    rd_u32(t, err, &r, "option size", &size))
+				return lt_trace_rd_fail(t, err, LT_E_LIMIT, &r,
+							"more than %u options",
+							LT_MAX_OPTIONS);
+			if (lt_trace_rd_u16(t, err, &r, "option id", &id) ||
+			    lt_trace_rd_u32(t, err, &r, "option size", &size))
 				return -1;
 			if (size > r.len - r.pos) {
 				r.pos -= 6;
-				return rd_fail(t, err, LT_E_CORRUPT, &r,
-					       "option %u of %u bytes runs past the end of the section",
-					       id, size);
+				return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+							"option %u of %u bytes runs past the end of the section",
+							id, size);
 			}
 			if (id == OPT_DONE) {
 				if (size < 8)
-					return rd_fail(t, err, LT_E_CORRUPT, &r,
-						       "DONE option of %u bytes, needs 8",
-						       size);
+					return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+								"DONE option of %u bytes, needs 8",
+								size);
 				off = get64(r.p + r.pos, t->swap);
 				break;
 			}
@@ -560,10 +647,10 @@ static int add_stream(struct lt_trace *t, struct lt_error *err,
 	 * so a file cut short still gives what it holds (--partial).
 	 */
 	if (size > UINT64_MAX - off)
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "CPU %d data size 0x%llx overflows",
-			       cpu, (unsigned long long)size);
-	stream_init(t, cs, cpu, off, size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"CPU %d data size 0x%llx overflows",
+					cpu, (unsigned long long)size);
+	lt_trace_stream_init(t, cs, cpu, off, size);
 	t->nr_streams++;
 	t->data_total += size;
 	return 0;
@@ -581,8 +668,8 @@ static int read_flyrecord_v6(struct lt_trace *t, struct lt_error *err,
 	if (alloc_streams(t, err, cpus))
 		return -1;
 	for (i = 0; i < cpus; i++) {
-		if (rd_u64(t, err, r, "CPU data offset", &off) ||
-		    rd_u64(t, err, r, "CPU data size", &size))
+		if (lt_trace_rd_u64(t, err, r, "CPU data offset", &off) ||
+		    lt_trace_rd_u64(t, err, r, "CPU data size", &size))
 			return -1;
 		if (add_stream(t, err, r, i, off, size))
 			return -1;
@@ -594,7 +681,7 @@ static int read_flyrecord_v6(struct lt_trace *t, struct lt_error *err,
 	 * writers had bugs there, so a bad one is ignored, as libtracecmd does.
 	 */
 	if (t->have_traceclock && !t->clock &&
-	    rd_sized_text(t, NULL, r, 8, 4096, "trace clock", &text, &len) == 0) {
+	    lt_trace_rd_sized_text(t, NULL, r, 8, 4096, "trace clock", &text, &len) == 0) {
 		clock = xstrndup(text, len);
 		if (clock) {
 			set_clock_from(t, clock);
@@ -621,25 +708,25 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 		return alloc_streams(t, err, 0);
 	}
 	if (sec->top_off >= t->size)
-		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "flyrecord section at offset 0x%llx is past the end of the file (size 0x%llx)",
-				  (unsigned long long)sec->top_off,
-				  (unsigned long long)t->size);
-	rd_file(t, &r, sec->top_off, t->size - sec->top_off,
-		"flyrecord section");
-	if (read_section_header(t, err, &r, &id, &flags, &size))
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "flyrecord section at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     (unsigned long long)sec->top_off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, sec->top_off, t->size - sec->top_off,
+			 "flyrecord section");
+	if (lt_trace_read_section_header(t, err, &r, &id, &flags, &size))
 		return -1;
 	if (id != OPT_BUFFER) {
 		r.pos = 0;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "section id is %u, expected %u (BUFFER)",
-			       id, OPT_BUFFER);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"section id is %u, expected %u (BUFFER)",
+					id, OPT_BUFFER);
 	}
 	if (flags & SEC_FL_COMPRESS) {
 		if (t->comp == LT_COMP_NONE) {
 			r.pos = 0;
-			return rd_fail(t, err, LT_E_CORRUPT, &r,
-				       "compressed CPU data in a file without compression");
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+						"compressed CPU data in a file without compression");
 		}
 	} else {
 		/* CPU data is stored plain even in a compressing file. */
@@ -652,9 +739,9 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 
 		if (ps < LT_MIN_PAGE_SIZE || ps > LT_MAX_PAGE_SIZE ||
 		    (ps & (ps - 1)))
-			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
-				       "buffer page size %u is not a power of two in 4 KiB..1 MiB",
-				       ps);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+						"buffer page size %u is not a power of two in 4 KiB..1 MiB",
+						ps);
 		t->page_size = ps;
 		t->info.page_size = ps;
 	}
@@ -666,9 +753,9 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 		off = get64(p + 4, t->swap);
 		size = get64(p + 12, t->swap);
 		if (cpu >= LT_MAX_CPUS)
-			return rd_fail(t, err, LT_E_LIMIT, &sec->top_rd,
-				       "CPU id %u is over the limit of %u",
-				       cpu, LT_MAX_CPUS);
+			return lt_trace_rd_fail(t, err, LT_E_LIMIT, &sec->top_rd,
+						"CPU id %u is over the limit of %u",
+						cpu, LT_MAX_CPUS);
 		if (add_stream(t, err, &sec->top_rd, cpu, off, size))
 			return -1;
 		if ((int)cpu > max_cpu)
@@ -677,12 +764,190 @@ static int read_flyrecord_v7(struct lt_trace *t, struct lt_error *err,
 	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
 	for (i = 1; i < t->nr_streams; i++) {
 		if (t->streams[i].cpu == t->streams[i - 1].cpu)
-			return rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
-				       "CPU %d is listed twice",
-				       t->streams[i].cpu);
+			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &sec->top_rd,
+						"CPU %d is listed twice",
+						t->streams[i].cpu);
 	}
 	t->info.cpus = max_cpu + 1;
 	return 0;
+}
+
+/* ---- instance buffers ------------------------------------------------ */
+
+unsigned int lt_trace_nr_buffers(const struct lt_trace *t)
+{
+	return t->nr_buffers ? t->nr_buffers : 1;
+}
+
+const char *lt_trace_buffer_name(const struct lt_trace *t, unsigned int i)
+{
+	return i < t->nr_buffers && t->buffers[i].name ? t->buffers[i].name : "";
+}
+
+/*
+ * A v6 instance's CPU table, at its offset: a tag ("options  ", its
+ * options, then "flyrecord") and the file's CPU count of (offset, size).
+ * Its options (its own ring-buffer stats) are not used.
+ */
+static int prepare_v6(struct lt_trace *t, struct lt_error *err,
+		      struct trace_buffer *b)
+{
+	uint32_t cpus = t->buffers[0].nr_cpus, i, size;
+	const unsigned char *tag;
+	uint16_t id;
+	struct rd r;
+
+	if (b->off >= t->size)
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "buffer %s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     b->name, (unsigned long long)b->off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, b->off, t->size - b->off, "instance buffer");
+	if (lt_trace_rd_bytes(t, err, &r, "data type tag", 10, &tag))
+		return -1;
+	if (!memcmp(tag, "options  ", 10)) {
+		for (;;) {
+			if (lt_trace_rd_u16(t, err, &r, "option id", &id))
+				return -1;
+			if (id == OPT_DONE)
+				break;
+			if (lt_trace_rd_u32(t, err, &r, "option size", &size))
+				return -1;
+			if (size > r.len - r.pos)
+				return lt_trace_rd_need(t, err, &r, size, "option");
+			r.pos += size;
+		}
+		if (lt_trace_rd_bytes(t, err, &r, "data type tag", 10, &tag))
+			return -1;
+	}
+	if (memcmp(tag, "flyrecord", 10)) {
+		r.pos -= 10;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"expected \"flyrecord\" (buffer %s)", b->name);
+	}
+	if ((uint64_t)cpus * 16 > r.len - r.pos)
+		return lt_trace_rd_need(t, err, &r, (uint64_t)cpus * 16, "CPU table");
+	b->cpus = calloc(cpus ? cpus : 1, sizeof(*b->cpus));
+	if (!b->cpus)
+		return nomem(t, err, "CPU table");
+	for (i = 0; i < cpus; i++) {
+		b->cpus[i].cpu = (int)i;
+		b->cpus[i].off = get64(r.p + r.pos, t->swap);
+		b->cpus[i].size = get64(r.p + r.pos + 8, t->swap);
+		r.pos += 16;
+	}
+	b->nr_cpus = cpus;
+	b->plain = true;
+	b->ready = true;
+	return 0;
+}
+
+/* A v7 instance's section: a BUFFER one, compressed or not. */
+static int check_v7(struct lt_trace *t, struct lt_error *err,
+		    struct trace_buffer *b)
+{
+	uint16_t id, flags;
+	uint64_t size;
+	uint32_t ps = b->page_size;
+	struct rd r;
+
+	if (b->off >= t->size)
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "buffer %s at offset 0x%llx is past the end of the file (size 0x%llx)",
+				     b->name, (unsigned long long)b->off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, &r, b->off, t->size - b->off, "instance buffer");
+	if (lt_trace_read_section_header(t, err, &r, &id, &flags, &size))
+		return -1;
+	if (id != OPT_BUFFER) {
+		r.pos = 0;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"section id is %u, expected %u (BUFFER)",
+					id, OPT_BUFFER);
+	}
+	if ((flags & SEC_FL_COMPRESS) && t->file_comp == LT_COMP_NONE) {
+		r.pos = 0;
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"compressed CPU data in a file without compression");
+	}
+	b->plain = !(flags & SEC_FL_COMPRESS);
+	if (ps < LT_MIN_PAGE_SIZE || ps > LT_MAX_PAGE_SIZE || (ps & (ps - 1)))
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "buffer %s: page size %u is not a power of two in 4 KiB..1 MiB",
+				     b->name, ps);
+	return 0;
+}
+
+int lt_trace_use_buffer(struct lt_trace *t, unsigned int i,
+			struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int k;
+	int max_cpu = -1;
+	struct rd r;
+
+	if (i >= t->nr_buffers)
+		return i ? lt_trace_fail(t, err, LT_E_USAGE, "no buffer %u", i) : 0;
+	b = &t->buffers[i];
+	if (!b->ready && prepare_v6(t, err, b) < 0)
+		return -1;
+	if (i && t->info.version >= 7 && check_v7(t, err, b) < 0)
+		return -1;
+	for (k = 0; k < t->nr_streams; k++)
+		lt_trace_stream_free(t, &t->streams[k]);
+	free(t->streams);
+	free(t->heap);
+	t->streams = NULL;
+	t->heap = NULL;
+	t->nr_streams = 0;
+	t->data_total = 0;
+	t->heap_len = 0;
+	t->nr_primed = 0;
+	t->last = -1;
+	t->cur_buffer = 0;
+	t->comp = b->plain ? LT_COMP_NONE : t->file_comp;
+	t->page_size = b->page_size ? b->page_size : t->buffers[0].page_size;
+	t->info.page_size = t->page_size;
+	if (alloc_streams(t, err, b->nr_cpus))
+		return -1;
+	lt_trace_rd_file(t, &r, b->off, 0, "instance buffer");
+	for (k = 0; k < b->nr_cpus; k++) {
+		if (add_stream(t, err, &r, b->cpus[k].cpu, b->cpus[k].off,
+			       b->cpus[k].size))
+			return -1;
+		if (b->cpus[k].cpu > max_cpu)
+			max_cpu = b->cpus[k].cpu;
+	}
+	qsort(t->streams, t->nr_streams, sizeof(*t->streams), cmp_stream);
+	for (k = 1; k < t->nr_streams; k++)
+		if (t->streams[k].cpu == t->streams[k - 1].cpu)
+			return lt_trace_fail(t, err, LT_E_CORRUPT,
+					     "buffer %s: CPU %d is listed twice",
+					     b->name, t->streams[k].cpu);
+	/* v6 keeps a slot per CPU, with or without data */
+	t->info.cpus = t->info.version < 7 ? (int)b->nr_cpus : max_cpu + 1;
+	t->cur_buffer = i;
+	return 0;
+}
+
+int lt_trace_buffer_has(struct lt_trace *t, unsigned int i, const bool *ids,
+			unsigned int nr, struct lt_error *err)
+{
+	struct lt_record rec;
+	struct lt_error skip;
+	int ret, found = 0;
+
+	if (lt_trace_use_buffer(t, i, err) < 0)
+		return -1;
+	/* damage stops a CPU only: the others may still have them */
+	while ((ret = lt_trace_next(t, &rec, &skip)) != 0) {
+		if (ret > 0 && rec.kind == LT_REC_EVENT && rec.id < nr &&
+		    ids[rec.id]) {
+			found = 1;
+			break;
+		}
+	}
+	return lt_trace_use_buffer(t, i, err) < 0 ? -1 : found;
 }
 
 /* ---- v7 metadata sections -------------------------------------------- */
@@ -708,8 +973,8 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 	int ret;
 
 	if (!sec->off[OPT_HEADER_INFO])
-		return trace_fail(t, err, LT_E_CORRUPT,
-				  "no HEADER_INFO option: the ring-buffer layout is unknown");
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "no HEADER_INFO option: the ring-buffer layout is unknown");
 
 	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
 		uint16_t id = order[i].id;
@@ -746,13 +1011,13 @@ static int read_v7_sections(struct lt_trace *t, struct lt_error *err,
 			ret = 0;
 			break;
 		default:
-			ret = rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
-					    "saved cmdlines", &text, &len);
+			ret = lt_trace_rd_sized_text(t, err, &r, 8, LT_MAX_META_SIZE,
+						     "saved cmdlines", &text, &len);
 			if (!ret)
-				ret = parse_cmdlines(t, err, text, len);
+				ret = lt_trace_parse_cmdlines(t, err, text, len);
 			break;
 		}
-		section_buf_free(buf);
+		lt_trace_section_buf_free(buf);
 		if (ret)
 			return -1;
 	}
@@ -774,57 +1039,86 @@ static int read_v6(struct lt_trace *t, struct lt_error *err, struct rd *r,
 	    read_windowed(read_event_formats, t, err, r))
 		return -1;
 	r->what = "kallsyms";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+				   &text, &len))
 		return -1;
 	/* Parsed when first needed: many analyses never need symbols. */
 	t->ksym_text = text;
 	t->ksym_len = len;
 	r->what = "printk formats";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+				   &text, &len))
 		return -1;
 	r->what = "saved cmdlines";
-	if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE, "saved cmdlines",
-			  &text, &len) ||
-	    parse_cmdlines(t, err, text, len))
+	if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE, "saved cmdlines",
+				   &text, &len) ||
+	    lt_trace_parse_cmdlines(t, err, text, len))
 		return -1;
 	r->what = "header";
-	if (rd_u32(t, err, r, "CPU count", &cpus))
+	if (lt_trace_rd_u32(t, err, r, "CPU count", &cpus))
 		return -1;
 	if (cpus > LT_MAX_CPUS) {
 		r->pos -= 4;
-		return rd_fail(t, err, LT_E_LIMIT, r,
-			       "%u CPUs, more than the limit of %u",
-			       cpus, LT_MAX_CPUS);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"%u CPUs, more than the limit of %u",
+					cpus, LT_MAX_CPUS);
 	}
 
-	if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+	if (lt_trace_rd_bytes(t, err, r, "data type tag", 10, &tag))
 		return -1;
 	if (!memcmp(tag, "options  ", 10)) {
 		r->what = "options";
 		if (read_options_v6(t, err, r, sec))
 			return -1;
 		r->what = "header";
-		if (rd_bytes(t, err, r, "data type tag", 10, &tag))
+		if (lt_trace_rd_bytes(t, err, r, "data type tag", 10, &tag))
 			return -1;
 	}
 	if (!memcmp(tag, "latency  ", 10)) {
 		r->pos -= 10;
-		return rd_fail(t, err, LT_E_VERSION, r,
-			       "latency (text) trace, not flyrecord data; not supported");
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, r,
+					"latency (text) trace, not flyrecord data; not supported");
 	}
 	if (memcmp(tag, "flyrecord", 10)) {
 		r->pos -= 10;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "expected \"flyrecord\" or \"options\"");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"expected \"flyrecord\" or \"options\"");
 	}
 	r->what = "flyrecord CPU table";
 	if ((uint64_t)cpus * 16 > r->len - r->pos) {
-		rd_need(t, err, r, (uint64_t)cpus * 16, "CPU table");
+		lt_trace_rd_need(t, err, r, (uint64_t)cpus * 16, "CPU table");
 		return -1;
 	}
 	return read_flyrecord_v6(t, err, r, cpus);
+}
+
+/* The top level's CPU data as buffer [0], to come back to. */
+static int keep_top_buffer(struct lt_trace *t, struct lt_error *err)
+{
+	struct trace_buffer *b;
+	unsigned int i;
+
+	if (!t->nr_buffers) {
+		t->buffers = calloc(1, sizeof(*t->buffers));
+		if (!t->buffers)
+			return nomem(t, err, "buffers");
+		t->nr_buffers = 1;
+	}
+	b = &t->buffers[0];
+	b->name = strdup("");
+	b->cpus = calloc(t->nr_streams ? t->nr_streams : 1, sizeof(*b->cpus));
+	if (!b->name || !b->cpus)
+		return nomem(t, err, "buffers");
+	for (i = 0; i < t->nr_streams; i++) {
+		b->cpus[i].cpu = t->streams[i].cpu;
+		b->cpus[i].off = t->streams[i].data_off;
+		b->cpus[i].size = t->streams[i].data_size;
+	}
+	b->nr_cpus = t->nr_streams;
+	b->page_size = t->page_size;
+	b->plain = t->comp == LT_COMP_NONE;
+	b->ready = true;
+	return 0;
 }
 
 static int read_file(struct lt_trace *t, struct lt_error *err)
@@ -840,45 +1134,45 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 	int ret;
 
 	memset(&sec, 0, sizeof(sec));
-	rd_file(t, &r, 0, t->size, "header");
+	lt_trace_rd_file(t, &r, 0, t->size, "header");
 	if (t->size < sizeof(trace_magic) ||
 	    memcmp(t->map, trace_magic, sizeof(trace_magic)))
-		return trace_fail(t, err, LT_E_NOT_TRACE,
-				  "no trace-cmd magic at offset 0 (not a trace.dat file)");
+		return lt_trace_fail(t, err, LT_E_NOT_TRACE,
+				     "no trace-cmd magic at offset 0 (not a trace.dat file)");
 	r.pos = sizeof(trace_magic);
-	if (rd_str(t, err, &r, "version string", &s, &len))
+	if (lt_trace_rd_str(t, err, &r, "version string", &s, &len))
 		return -1;
 	if (len == 0 || len > 8 || strspn(s, "0123456789") != len) {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_NOT_TRACE, &r,
-			       "bad version string");
+		return lt_trace_rd_fail(t, err, LT_E_NOT_TRACE, &r,
+					"bad version string");
 	}
 	t->info.version = atoi(s);
 	if (t->info.version != 6 && t->info.version != 7) {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_VERSION, &r,
-			       "file format version %d; only 6 and 7 are supported",
-			       t->info.version);
+		return lt_trace_rd_fail(t, err, LT_E_VERSION, &r,
+					"file format version %d; only 6 and 7 are supported",
+					t->info.version);
 	}
-	if (rd_bytes(t, err, &r, "endianness and long size", 2, &p))
+	if (lt_trace_rd_bytes(t, err, &r, "endianness and long size", 2, &p))
 		return -1;
 	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
 		r.pos -= 2;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "endianness %u / long size %u (expected 0|1 and 4|8)",
-			       p[0], p[1]);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"endianness %u / long size %u (expected 0|1 and 4|8)",
+					p[0], p[1]);
 	}
 	t->info.big_endian = p[0];
 	t->info.long_size = p[1];
 	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	if (rd_u32(t, err, &r, "page size", &page_size))
+	if (lt_trace_rd_u32(t, err, &r, "page size", &page_size))
 		return -1;
 	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
 	    (page_size & (page_size - 1))) {
 		r.pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "page size %u is not a power of two in 4 KiB..1 MiB",
-			       page_size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"page size %u is not a power of two in 4 KiB..1 MiB",
+					page_size);
 	}
 	t->page_size = page_size;
 	t->info.page_size = page_size;
@@ -891,8 +1185,8 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		goto out;
 	}
 
-	if (rd_str(t, err, &r, "compression name", &s, &len) ||
-	    rd_str(t, err, &r, "compression version", &zver, NULL))
+	if (lt_trace_rd_str(t, err, &r, "compression name", &s, &len) ||
+	    lt_trace_rd_str(t, err, &r, "compression version", &zver, NULL))
 		return -1;
 	if (!strcmp(s, "none")) {
 		t->comp = LT_COMP_NONE;
@@ -902,19 +1196,20 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		t->comp = LT_COMP_ZLIB;
 	} else {
 		r.pos -= len + 1;
-		return rd_fail(t, err, LT_E_COMPRESSION, &r,
-			       "compression \"%.32s\" is not supported (only zstd and zlib)",
-			       s);
+		return lt_trace_rd_fail(t, err, LT_E_COMPRESSION, &r,
+					"compression \"%.32s\" is not supported (only zstd and zlib)",
+					s);
 	}
+	t->file_comp = t->comp;
 	t->compression = strdup(s);
 	if (!t->compression)
 		return nomem(t, err, "header");
-	if (rd_u64(t, err, &r, "options offset", &opt_off))
+	if (lt_trace_rd_u64(t, err, &r, "options offset", &opt_off))
 		return -1;
 	if (!opt_off) {
 		r.pos -= 8;
-		return rd_fail(t, err, LT_E_CORRUPT, &r,
-			       "no options section");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, &r,
+					"no options section");
 	}
 	ret = read_options_v7(t, err, opt_off, &sec);
 	if (!ret)
@@ -923,13 +1218,15 @@ static int read_file(struct lt_trace *t, struct lt_error *err)
 		ret = read_flyrecord_v7(t, err, &sec);
 out:
 	for (i = 0; i < sec.nr_bufs; i++)
-		section_buf_free(sec.bufs[i]);
+		lt_trace_section_buf_free(sec.bufs[i]);
 	free(sec.bufs);
 	if (ret)
 		return -1;
 	if (!t->commit_size)
-		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
-	return finish_event_formats(t, err);
+		return lt_trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	if (keep_top_buffer(t, err) < 0)
+		return -1;
+	return lt_trace_finish_event_formats(t, err);
 }
 
 int lt_trace_open(struct lt_trace **out, const char *path,
@@ -960,27 +1257,27 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	t->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (t->fd < 0) {
 		/* "-" is a file name here, but the user likely meant stdin */
-		trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
-			   errno == ENOENT && !strcmp(path, "-") ?
-			   " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
+		lt_trace_fail(t, err, LT_E_IO, "cannot open: %s%s", strerror(errno),
+			      errno == ENOENT && !strcmp(path, "-") ?
+			      " (standard input is not read: a trace is mapped, not streamed: save it first)" : "");
 		goto fail;
 	}
 	if (fstat(t->fd, &st) < 0) {
-		trace_fail(t, err, LT_E_IO, "cannot stat: %s", strerror(errno));
+		lt_trace_fail(t, err, LT_E_IO, "cannot stat: %s", strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
-			   "not a regular file" :
-			   "not a regular file (a trace is mapped, not streamed: save it first)");
+		lt_trace_fail(t, err, LT_E_IO, S_ISDIR(st.st_mode) ?
+			      "not a regular file" :
+			      "not a regular file (a trace is mapped, not streamed: save it first)");
 		goto fail;
 	}
 	if (st.st_size == 0) {
-		trace_fail(t, err, LT_E_NOT_TRACE, "empty file");
+		lt_trace_fail(t, err, LT_E_NOT_TRACE, "empty file");
 		goto fail;
 	}
 	if ((uint64_t)st.st_size > SIZE_MAX) {
-		trace_fail(t, err, LT_E_LIMIT, "file too large to map");
+		lt_trace_fail(t, err, LT_E_LIMIT, "file too large to map");
 		goto fail;
 	}
 	t->size = st.st_size;
@@ -988,12 +1285,12 @@ int lt_trace_open(struct lt_trace **out, const char *path,
 	if (map == MAP_FAILED) {
 		/* no room in the address space is a limit, not a bad file */
 		if (errno == ENOMEM)
-			trace_fail(t, err, LT_E_NOMEM,
-				   "out of memory to map its %llu bytes",
-				   (unsigned long long)t->size);
+			lt_trace_fail(t, err, LT_E_NOMEM,
+				      "out of memory to map its %llu bytes",
+				      (unsigned long long)t->size);
 		else
-			trace_fail(t, err, LT_E_IO, "cannot map: %s",
-				   strerror(errno));
+			lt_trace_fail(t, err, LT_E_IO, "cannot map: %s",
+				      strerror(errno));
 		goto fail;
 	}
 	t->map = map;
@@ -1023,14 +1320,19 @@ void lt_trace_close(struct lt_trace *t)
 	if (!t)
 		return;
 	for (i = 0; i < t->nr_streams; i++)
-		stream_free(t, &t->streams[i]);
+		lt_trace_stream_free(t, &t->streams[i]);
 	free(t->streams);
-	stream_free_kept(t);
+	for (i = 0; i < t->nr_buffers; i++) {
+		free(t->buffers[i].name);
+		free(t->buffers[i].cpus);
+	}
+	free(t->buffers);
+	lt_trace_stream_free_kept(t);
 	free(t->heap);
-	decomp_free_ctxs(t);
+	lt_trace_decomp_free_ctxs(t);
 	pthread_mutex_destroy(&t->zctx_lock);
-	free_event_formats(t);
-	ksym_free(t);
+	lt_trace_free_event_formats(t);
+	lt_trace_ksym_free(t);
 	free(t->cmdlines);
 	free(t->cmdline_names);
 	free(t->cmdline_by_pid);
@@ -1088,36 +1390,36 @@ static int read_tracing_data(struct lt_trace *t, struct lt_error *err,
 
 	if (r->len < sizeof(trace_magic) ||
 	    memcmp(r->p, trace_magic, sizeof(trace_magic)))
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "no tracing data magic");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"no tracing data magic");
 	r->pos = sizeof(trace_magic);
-	if (rd_str(t, err, r, "version string", &s, &len))
+	if (lt_trace_rd_str(t, err, r, "version string", &s, &len))
 		return -1;
 	if (len == 0 || len > 8 || strspn(s, "0123456789.") != len ||
 	    sscanf(s, "%u.%u", &major, &minor) < 1) {
 		r->pos -= len + 1;
-		return rd_fail(t, err, LT_E_CORRUPT, r, "bad version string");
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r, "bad version string");
 	}
-	if (rd_bytes(t, err, r, "endianness and long size", 2, &p))
+	if (lt_trace_rd_bytes(t, err, r, "endianness and long size", 2, &p))
 		return -1;
 	if (p[0] > 1 || (p[1] != 4 && p[1] != 8)) {
 		r->pos -= 2;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "endianness %u / long size %u (expected 0|1 and 4|8)",
-			       p[0], p[1]);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"endianness %u / long size %u (expected 0|1 and 4|8)",
+					p[0], p[1]);
 	}
 	t->info.big_endian = p[0];
 	t->info.long_size = p[1];
 	t->swap = (p[0] != 0) != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
-	if (rd_u32(t, err, r, "page size", &page_size))
+	if (lt_trace_rd_u32(t, err, r, "page size", &page_size))
 		return -1;
 	/* perf writes the machine's page size: 4 KiB to 64 KiB */
 	if (page_size < LT_MIN_PAGE_SIZE || page_size > LT_MAX_PAGE_SIZE ||
 	    (page_size & (page_size - 1))) {
 		r->pos -= 4;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "page size %u is not a power of two in 4 KiB..1 MiB",
-			       page_size);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"page size %u is not a power of two in 4 KiB..1 MiB",
+					page_size);
 	}
 	t->page_size = page_size;
 	t->info.page_size = page_size;
@@ -1132,25 +1434,25 @@ static int read_tracing_data(struct lt_trace *t, struct lt_error *err,
 		return -1;
 	/* recent perf writes an empty one: it resolves symbols itself */
 	r->what = "tracing data kallsyms";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "kallsyms",
+				   &text, &len))
 		return -1;
 	t->ksym_text = text;
 	t->ksym_len = len;
 	r->what = "tracing data printk formats";
-	if (rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
-			  &text, &len))
+	if (lt_trace_rd_sized_text(t, err, r, 4, LT_MAX_META_SIZE, "printk formats",
+				   &text, &len))
 		return -1;
 	if (major > 0 || minor >= 6) {
 		r->what = "tracing data saved cmdlines";
-		if (rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE,
-				  "saved cmdlines", &text, &len) ||
-		    parse_cmdlines(t, err, text, len))
+		if (lt_trace_rd_sized_text(t, err, r, 8, LT_MAX_META_SIZE,
+					   "saved cmdlines", &text, &len) ||
+		    lt_trace_parse_cmdlines(t, err, text, len))
 			return -1;
 	}
 	if (!t->commit_size)
-		return trace_fail(t, err, LT_E_CORRUPT, "no header_page");
-	return finish_event_formats(t, err);
+		return lt_trace_fail(t, err, LT_E_CORRUPT, "no header_page");
+	return lt_trace_finish_event_formats(t, err);
 }
 
 /*

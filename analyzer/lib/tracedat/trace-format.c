@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- one "field:" line ---------------------------------------------- */
 
@@ -222,8 +222,8 @@ static uint32_t type_size(const char *type, size_t len, int klong)
 
 /* ---- header_page ----------------------------------------------------- */
 
-int parse_header_page(struct lt_trace *t, struct lt_error *err,
-		      const char *text, size_t len, int file_long)
+int lt_trace_parse_header_page(struct lt_trace *t, struct lt_error *err,
+			       const char *text, size_t len, int file_long)
 {
 	const char *s = text, *end = text + len, *eol, *type, *name;
 	size_t tlen, nlen;
@@ -233,8 +233,8 @@ int parse_header_page(struct lt_trace *t, struct lt_error *err,
 	long long data_off = -1;
 
 	if (!len)
-		return trace_fail(t, err, LT_E_VERSION,
-				  "header_page is empty (ring buffer of Linux before 2.6.31); not supported");
+		return lt_trace_fail(t, err, LT_E_VERSION,
+				     "header_page is empty (ring buffer of Linux before 2.6.31); not supported");
 	for (; s < end; s = eol + 1) {
 		eol = memchr(s, '\n', end - s);
 		if (!eol)
@@ -253,24 +253,24 @@ int parse_header_page(struct lt_trace *t, struct lt_error *err,
 		}
 	}
 	if (ts_size != -1 && ts_size != 8)
-		return trace_fail(t, err, LT_E_CORRUPT,
-				  "header_page: timestamp of %lld bytes, expected 8",
-				  ts_size);
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "header_page: timestamp of %lld bytes, expected 8",
+				     ts_size);
 	if (commit_size == -1) {
 		commit_size = file_long;
 		commit_off = 8;
 	}
 	if (commit_off != 8 || (commit_size != 4 && commit_size != 8))
-		return trace_fail(t, err, LT_E_CORRUPT,
-				  "header_page: commit at offset %lld size %lld, expected 8 and 4|8",
-				  commit_off, commit_size);
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "header_page: commit at offset %lld size %lld, expected 8 and 4|8",
+				     commit_off, commit_size);
 	if (data_off == -1)
 		data_off = 8 + commit_size;
 	/* The page decoder, like kbuffer, relies on data following commit. */
 	if (data_off != 8 + commit_size)
-		return trace_fail(t, err, LT_E_CORRUPT,
-				  "header_page: data at offset %lld, expected %lld",
-				  data_off, 8 + commit_size);
+		return lt_trace_fail(t, err, LT_E_CORRUPT,
+				     "header_page: data at offset %lld, expected %lld",
+				     data_off, 8 + commit_size);
 	t->commit_size = commit_size;
 	t->data_off = data_off;
 	return 0;
@@ -302,7 +302,7 @@ static char *pool_add(char **pool, const char *s, size_t len)
 	return p;
 }
 
-void free_event_type(struct lt_event_type *type)
+void lt_trace_free_event_type(struct lt_event_type *type)
 {
 	if (!type)
 		return;
@@ -311,9 +311,9 @@ void free_event_type(struct lt_event_type *type)
 	free(type);
 }
 
-struct lt_event_type *parse_event_format(const char *system,
-					 const char *text, size_t len,
-					 int kernel_long, const char **why)
+struct lt_event_type *lt_trace_parse_event_format(const char *system,
+						  const char *text, size_t len,
+						  int kernel_long, const char **why)
 {
 	const char *s, *end = text + len, *eol, *v, *vend, *name = NULL;
 	size_t name_len = 0, sys_len;
@@ -547,23 +547,23 @@ static void skip_format(struct lt_trace *t, const char *system,
 	}
 }
 
-int add_event_format(struct lt_trace *t, struct lt_error *err,
-		     const char *system, const char *text, const char *kept,
-		     size_t len)
+int lt_trace_add_event_format(struct lt_trace *t, struct lt_error *err,
+			      const char *system, const char *text, const char *kept,
+			      size_t len)
 {
 	struct lt_event_type *et, **types;
 	const char *why;
 
 	if (t->nr_types >= LT_MAX_EVENT_TYPES)
-		return trace_fail(t, err, LT_E_LIMIT,
-				  "more than %u event formats",
-				  LT_MAX_EVENT_TYPES);
-	et = parse_event_format(system, text, len,
-				t->commit_size ? t->commit_size : 8, &why);
+		return lt_trace_fail(t, err, LT_E_LIMIT,
+				     "more than %u event formats",
+				     LT_MAX_EVENT_TYPES);
+	et = lt_trace_parse_event_format(system, text, len,
+					 t->commit_size ? t->commit_size : 8, &why);
 	if (!et) {
 		if (!why)
-			return trace_fail(t, err, LT_E_NOMEM,
-					  "event formats: out of memory");
+			return lt_trace_fail(t, err, LT_E_NOMEM,
+					     "event formats: out of memory");
 		skip_format(t, system, text, len, why);
 		return 0;
 	}
@@ -572,9 +572,9 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 		/* grow at 0, 1, 3, 7, ...: powers of two */
 		types = realloc(t->types, (t->nr_types + 1) * 2 * sizeof(*types));
 		if (!types) {
-			free_event_type(et);
-			return trace_fail(t, err, LT_E_NOMEM,
-					  "event formats: out of memory");
+			lt_trace_free_event_type(et);
+			return lt_trace_fail(t, err, LT_E_NOMEM,
+					     "event formats: out of memory");
 		}
 		t->types = types;
 	}
@@ -582,7 +582,7 @@ int add_event_format(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
-int finish_event_formats(struct lt_trace *t, struct lt_error *err)
+int lt_trace_finish_event_formats(struct lt_trace *t, struct lt_error *err)
 {
 	unsigned int i, max_id = 0;
 	struct lt_field f;
@@ -604,8 +604,8 @@ int finish_event_formats(struct lt_trace *t, struct lt_error *err)
 	t->by_id_len = t->nr_types ? max_id + 1 : 0;
 	t->by_id = calloc(t->by_id_len ? t->by_id_len : 1, sizeof(*t->by_id));
 	if (!t->by_id)
-		return trace_fail(t, err, LT_E_NOMEM,
-				  "event formats: out of memory");
+		return lt_trace_fail(t, err, LT_E_NOMEM,
+				     "event formats: out of memory");
 	for (i = 0; i < t->nr_types; i++) {
 		struct lt_event_type *et = t->types[i];
 
@@ -620,16 +620,16 @@ int finish_event_formats(struct lt_trace *t, struct lt_error *err)
 	return 0;
 }
 
-void free_event_formats(struct lt_trace *t)
+void lt_trace_free_event_formats(struct lt_trace *t)
 {
 	unsigned int i;
 
 	for (i = 0; i < t->nr_types; i++)
-		free_event_type(t->types[i]);
+		lt_trace_free_event_type(t->types[i]);
 	free(t->types);
 	free(t->by_id);
-	section_buf_free(t->format_bufs[0]);
-	section_buf_free(t->format_bufs[1]);
+	lt_trace_section_buf_free(t->format_bufs[0]);
+	lt_trace_section_buf_free(t->format_bufs[1]);
 	t->types = NULL;
 	t->by_id = NULL;
 	t->format_bufs[0] = t->format_bufs[1] = NULL;

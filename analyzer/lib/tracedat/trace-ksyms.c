@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "lt-bigmem.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- kallsyms -------------------------------------------------------- */
 
@@ -85,14 +85,14 @@ static void ahead(void *base, size_t end, size_t *ready, size_t size)
 	*ready += n;
 }
 
-void ksym_free(struct lt_trace *t)
+void lt_trace_ksym_free(struct lt_trace *t)
 {
 	lt_big_free(t->ksyms, t->ksyms_size);
 	lt_big_free(t->ksym_names, t->ksym_names_size);
 }
 
-int ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
-		     struct ksym_parse *kp, size_t len)
+int lt_trace_ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
+			      struct ksym_parse *kp, size_t len)
 {
 	memset(kp, 0, sizeof(*kp));
 	if (!len || t->ksyms)
@@ -107,7 +107,7 @@ int ksym_parse_begin(struct lt_trace *t, struct lt_error *err,
 	t->ksym_names_size = len + 1;
 	t->ksym_names = lt_big_alloc(t->ksym_names_size);
 	if (!t->ksyms || !t->ksym_names)
-		return trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
+		return lt_trace_fail(t, err, LT_E_NOMEM, "kallsyms: out of memory");
 	return 0;
 }
 
@@ -144,8 +144,8 @@ static int ksym_parse_line(struct lt_trace *t, struct lt_error *err,
 		k = lt_big_realloc(t->ksyms, t->ksyms_size,
 				   kp->cap * 2 * sizeof(*k));
 		if (!k)
-			return trace_fail(t, err, LT_E_NOMEM,
-					  "kallsyms: out of memory");
+			return lt_trace_fail(t, err, LT_E_NOMEM,
+					     "kallsyms: out of memory");
 		t->ksyms = k;
 		kp->cap *= 2;
 		t->ksyms_size = kp->cap * sizeof(*k);
@@ -165,8 +165,8 @@ static int ksym_parse_line(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
-int ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
-		    struct ksym_parse *kp, const char *text, size_t len)
+int lt_trace_ksym_parse_feed(struct lt_trace *t, struct lt_error *err,
+			     struct ksym_parse *kp, const char *text, size_t len)
 {
 	const char *s = text, *end, *eol;
 	size_t take, room, n;
@@ -240,8 +240,8 @@ static void sort_ksyms(struct ksym *k, size_t n, size_t sorted)
 	free(tail);
 }
 
-int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
-		   struct ksym_parse *kp)
+int lt_trace_ksym_parse_end(struct lt_trace *t, struct lt_error *err,
+			    struct ksym_parse *kp)
 {
 	size_t i, out;
 
@@ -264,26 +264,26 @@ int ksym_parse_end(struct lt_trace *t, struct lt_error *err,
 	return 0;
 }
 
-void ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp)
+void lt_trace_ksym_parse_abort(struct lt_trace *t, struct ksym_parse *kp)
 {
 	if (!kp->live)
 		return;
-	ksym_free(t);
+	lt_trace_ksym_free(t);
 	t->ksyms = NULL;
 	t->ksym_names = NULL;
 	t->nr_ksyms = 0;
 	kp->live = false;
 }
 
-int parse_kallsyms(struct lt_trace *t, struct lt_error *err,
-		   const char *text, size_t len)
+int lt_trace_parse_kallsyms(struct lt_trace *t, struct lt_error *err,
+			    const char *text, size_t len)
 {
 	struct ksym_parse kp;
 
-	if (ksym_parse_begin(t, err, &kp, len) ||
-	    ksym_parse_feed(t, err, &kp, text, len) ||
-	    ksym_parse_end(t, err, &kp)) {
-		ksym_parse_abort(t, &kp);
+	if (lt_trace_ksym_parse_begin(t, err, &kp, len) ||
+	    lt_trace_ksym_parse_feed(t, err, &kp, text, len) ||
+	    lt_trace_ksym_parse_end(t, err, &kp)) {
+		lt_trace_ksym_parse_abort(t, &kp);
 		return -1;
 	}
 	return 0;
@@ -350,11 +350,11 @@ int lt_trace_load_kallsyms_file(struct lt_trace *t, const char *path,
 			     "by kernel.kptr_restrict: read it as root)", path);
 		return -1;
 	}
-	ksym_free(t);
+	lt_trace_ksym_free(t);
 	t->ksyms = NULL;
 	t->ksym_names = NULL;
 	t->nr_ksyms = 0;
-	ret = parse_kallsyms(t, &t->ksym_err, buf, len);
+	ret = lt_trace_parse_kallsyms(t, &t->ksym_err, buf, len);
 	free(buf);
 	if (ret) {
 		lt_error_set(err, t->ksym_err.code, "%s: %s", path,
@@ -459,8 +459,8 @@ static bool cmdline_line(const char *s, const char *eol, int *pid,
 	return true;
 }
 
-int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
-		   const char *text, size_t len)
+int lt_trace_parse_cmdlines(struct lt_trace *t, struct lt_error *err,
+			    const char *text, size_t len)
 {
 	const char *s, *end = text + len, *eol, *comm;
 	size_t n = 0, pool = 0, clen;
@@ -480,8 +480,8 @@ int parse_cmdlines(struct lt_trace *t, struct lt_error *err,
 	t->cmdlines = malloc(n * sizeof(*t->cmdlines));
 	t->cmdline_names = malloc(pool);
 	if (!t->cmdlines || !t->cmdline_names)
-		return trace_fail(t, err, LT_E_NOMEM,
-				  "saved cmdlines: out of memory");
+		return lt_trace_fail(t, err, LT_E_NOMEM,
+				     "saved cmdlines: out of memory");
 	n = pool = 0;
 	for (s = text; s < end && n < MAX_CMDLINES; s = eol + 1) {
 		next_line(s, end, &eol);
@@ -579,8 +579,8 @@ static bool stat_value(const char *s, const char *eol, const char *key,
  * The text of per_cpu/cpuN/stats.  Newer trace-cmd starts it with
  * "CPU: N"; older ones wrote one option per CPU in order, @nth.
  */
-int parse_cpustat(struct lt_trace *t, struct lt_error *err,
-		  const char *text, size_t len, unsigned int nth)
+int lt_trace_parse_cpustat(struct lt_trace *t, struct lt_error *err,
+			   const char *text, size_t len, unsigned int nth)
 {
 	const char *s, *end = text + len, *eol;
 	struct cpu_stat st = { .cpu = nth, .overrun = -1, .dropped = -1 };
@@ -607,7 +607,7 @@ int parse_cpustat(struct lt_trace *t, struct lt_error *err,
 		return 0;
 	stats = realloc(t->stats, (t->nr_stats + 1) * sizeof(*stats));
 	if (!stats)
-		return trace_fail(t, err, LT_E_NOMEM, "CPUSTAT: out of memory");
+		return lt_trace_fail(t, err, LT_E_NOMEM, "CPUSTAT: out of memory");
 	t->stats = stats;
 	t->stats[t->nr_stats++] = st;
 	return 0;
@@ -618,6 +618,9 @@ int64_t lt_trace_cpu_overrun(const struct lt_trace *t, int cpu)
 	unsigned int i;
 	int64_t sum;
 
+	/* the stats saved are the top level's: an instance's are not known */
+	if (t->cur_buffer)
+		return -1;
 	for (i = 0; i < t->nr_stats; i++) {
 		if (t->stats[i].cpu != cpu)
 			continue;
@@ -635,7 +638,7 @@ int64_t lt_trace_cpu_overrun(const struct lt_trace *t, int cpu)
 /*
  * The KALLSYMS section's body, as it comes: a 4-byte size, then that much
  * text, parsed piece by piece.  The size is checked against the body once
- * all of it has come (rd_sized_text(), as for a body read whole).
+ * all of it has come (lt_trace_rd_sized_text(), as for a body read whole).
  */
 struct ksym_body {
 	struct lt_trace *t;
@@ -666,7 +669,7 @@ static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
 		/* over the limit: an error at the end, nothing to parse */
 		if (size > LT_MAX_META_SIZE)
 			return 0;
-		if (ksym_parse_begin(t, &t->ksym_err, &b->kp, size))
+		if (lt_trace_ksym_parse_begin(t, &t->ksym_err, &b->kp, size))
 			return -1;
 		b->text_left = size;
 	}
@@ -674,7 +677,7 @@ static int ksym_piece(void *ctx, const unsigned char *p, size_t n)
 		return 0;
 	take = n < b->text_left ? n : (size_t)b->text_left;
 	b->text_left -= take;
-	return ksym_parse_feed(t, &t->ksym_err, &b->kp, (const char *)p, take);
+	return lt_trace_ksym_parse_feed(t, &t->ksym_err, &b->kp, (const char *)p, take);
 }
 
 /* v7: the section decompressed and parsed in pieces. */
@@ -690,12 +693,12 @@ static int load_ksym_section(struct lt_trace *t)
 
 	memset(&b, 0, sizeof(b));
 	b.t = t;
-	if (section_header(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
-			   "KALLSYMS section", &r, &flags, &size))
+	if (lt_trace_section_header(t, &t->ksym_err, t->ksym_sec, OPT_KALLSYMS,
+				    "KALLSYMS section", &r, &flags, &size))
 		return -1;
-	ret = section_pieces(t, &t->ksym_err, &r, size,
-			     flags & SEC_FL_COMPRESS, "KALLSYMS section",
-			     t->helper, ksym_piece, &b);
+	ret = lt_trace_section_pieces(t, &t->ksym_err, &r, size,
+				      flags & SEC_FL_COMPRESS, "KALLSYMS section",
+				      t->helper, ksym_piece, &b);
 	if (!ret) {
 		/* the body as the reader of a whole one sees it, to check it */
 		r.off = flags & SEC_FL_COMPRESS ? t->ksym_sec : r.off + r.pos;
@@ -703,13 +706,13 @@ static int load_ksym_section(struct lt_trace *t)
 		r.len = b.total;
 		r.pos = 0;
 		r.packed = flags & SEC_FL_COMPRESS;
-		ret = rd_sized_text(t, &t->ksym_err, &r, 4, LT_MAX_META_SIZE,
-				    "kallsyms", &text, &len);
+		ret = lt_trace_rd_sized_text(t, &t->ksym_err, &r, 4, LT_MAX_META_SIZE,
+					     "kallsyms", &text, &len);
 	}
 	if (!ret)
-		ret = ksym_parse_end(t, &t->ksym_err, &b.kp);
+		ret = lt_trace_ksym_parse_end(t, &t->ksym_err, &b.kp);
 	if (ret)
-		ksym_parse_abort(t, &b.kp);
+		lt_trace_ksym_parse_abort(t, &b.kp);
 	return ret;
 }
 
@@ -721,8 +724,8 @@ int lt_trace_load_ksyms(struct lt_trace *t, struct lt_error *err)
 		if (t->ksym_sec)
 			ret = load_ksym_section(t);
 		else
-			ret = parse_kallsyms(t, &t->ksym_err, t->ksym_text,
-					     t->ksym_len);
+			ret = lt_trace_parse_kallsyms(t, &t->ksym_err, t->ksym_text,
+						      t->ksym_len);
 		t->ksym_state = ret ? -1 : 1;
 	}
 	if (t->ksym_state > 0)

@@ -16,7 +16,7 @@
  * that wants all-or-nothing stops at the first -1; one that reports what
  * it could (--partial) keeps calling until 0.
  */
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 static inline uint64_t merge_key(const struct cpu_stream *cs)
 {
@@ -47,6 +47,8 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 			lt_tsheap_down(t->heap, t->heap_len, 0);
 			if (ret < 0) {
 				*err = cs->err;
+				t->failed_cpu = cs->cpu;
+				t->failed_ts = cs->prev_ts;
 				return -1;
 			}
 		}
@@ -55,13 +57,15 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	while (t->nr_primed < t->nr_streams) {
 		i = t->nr_primed++;
 		cs = &t->streams[i];
-		ret = stream_fill(t, cs);
+		ret = lt_trace_stream_fill(t, cs);
 		if (ret > 0) {
 			t->heap[t->heap_len].ts = merge_key(cs);
 			t->heap[t->heap_len].idx = i;
 			lt_tsheap_up(t->heap, t->heap_len++);
 		} else if (ret < 0) {
 			*err = cs->err;
+			t->failed_cpu = cs->cpu;
+			t->failed_ts = 0;	/* none of its records */
 			return -1;
 		}
 	}
@@ -73,13 +77,19 @@ int lt_trace_next(struct lt_trace *t, struct lt_record *rec,
 	t->last = i;
 	if (!stream_cur(cs)->lost)
 		cs->prev_ts = stream_cur(cs)->ts;
-	trace_fill_record(t, cs, rec);
+	lt_trace_fill_record(t, cs, rec);
 	return 1;
 }
 
+int lt_trace_failed_cpu(const struct lt_trace *t, uint64_t *last_ts)
+{
+	*last_ts = t->failed_ts;
+	return t->failed_cpu;
+}
+
 /* The stream's current ring-buffer record as an lt_record. */
-void trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
-		       struct lt_record *rec)
+void lt_trace_fill_record(const struct lt_trace *t, const struct cpu_stream *cs,
+			  struct lt_record *rec)
 {
 	const struct rb_rec *r = stream_cur(cs);
 

@@ -22,10 +22,10 @@
 #include <unistd.h>
 
 #include "lt-bigmem.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
-void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
-		 uint64_t off, uint64_t size)
+void lt_trace_stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
+			  uint64_t off, uint64_t size)
 {
 	memset(cs, 0, sizeof(*cs));
 	cs->cpu = cpu;
@@ -36,7 +36,7 @@ void stream_init(struct lt_trace *t, struct cpu_stream *cs, int cpu,
 	(void)t;
 }
 
-void stream_free(struct lt_trace *t, struct cpu_stream *cs)
+void lt_trace_stream_free(struct lt_trace *t, struct cpu_stream *cs)
 {
 	/* kept for another stream: its bytes stay counted in t->zmem */
 	pthread_mutex_lock(&t->zctx_lock);
@@ -53,7 +53,7 @@ void stream_free(struct lt_trace *t, struct cpu_stream *cs)
 	cs->zbuf = NULL;
 }
 
-void stream_free_kept(struct lt_trace *t)
+void lt_trace_stream_free_kept(struct lt_trace *t)
 {
 	while (t->nr_zbuf_free) {
 		t->nr_zbuf_free--;
@@ -103,8 +103,8 @@ static inline uint64_t read_long(const struct lt_trace *t,
 	return t->commit_size == 8 ? get64(p, t->swap) : get32(p, t->swap);
 }
 
-int page_load(struct lt_trace *t, struct cpu_stream *cs,
-	      const unsigned char *page, size_t avail, uint64_t where)
+int lt_trace_page_load(struct lt_trace *t, struct cpu_stream *cs,
+		       const unsigned char *page, size_t avail, uint64_t where)
 {
 	uint64_t flags, commit, room;
 	char w[128];
@@ -155,8 +155,8 @@ int page_load(struct lt_trace *t, struct cpu_stream *cs,
 	return 0;
 }
 
-void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
-		 uint64_t end, uint64_t step)
+void lt_trace_drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
+			  uint64_t end, uint64_t step)
 {
 	uint64_t to = end & ~(t->sys_page - 1);
 
@@ -172,7 +172,7 @@ void drop_mapped(struct lt_trace *t, uint64_t *released, uint64_t start,
 static void release_behind(struct lt_trace *t, struct cpu_stream *cs,
 			   uint64_t page)
 {
-	drop_mapped(t, &cs->released, cs->data_off, page, LT_RELEASE_STEP);
+	lt_trace_drop_mapped(t, &cs->released, cs->data_off, page, LT_RELEASE_STEP);
 }
 
 /*
@@ -272,7 +272,7 @@ static int next_chunk(struct lt_trace *t, struct cpu_stream *cs)
 		return stream_fail(t, cs, LT_E_NOMEM,
 				   "out of memory for a chunk of %u bytes",
 				   usize);
-	ret = decomp_block(t, p + 8, csize, cs->zbuf, usize);
+	ret = lt_trace_decomp_block(t, p + 8, csize, cs->zbuf, usize);
 	if (ret == DECOMP_NOMEM)
 		return stream_fail(t, cs, LT_E_NOMEM,
 				   "out of memory decompressing a chunk of %u bytes",
@@ -352,7 +352,7 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 			avail = t->page_size;
 		off = cs->zpos;
 		cs->zpos += avail;
-		return page_load(t, cs, cs->zbuf + off, avail, off) ? -1 : 1;
+		return lt_trace_page_load(t, cs, cs->zbuf + off, avail, off) ? -1 : 1;
 	}
 
 	if (cs->next_page >= cs->page_end)
@@ -377,7 +377,7 @@ static int next_page(struct lt_trace *t, struct cpu_stream *cs)
 	if ((off < cs->win_off || off + avail > cs->win_off + cs->win_len) &&
 	    read_window(t, cs, off, end > off + avail ? end : off + avail) < 0)
 		return -1;
-	return page_load(t, cs, cs->zbuf + (off - cs->win_off), avail, off) ?
+	return lt_trace_page_load(t, cs, cs->zbuf + (off - cs->win_off), avail, off) ?
 	       -1 : 1;
 }
 
@@ -498,7 +498,7 @@ bad_event:
 		    left >= 4 ? type_len : 0, commit);
 }
 
-int stream_fill(struct lt_trace *t, struct cpu_stream *cs)
+int lt_trace_stream_fill(struct lt_trace *t, struct cpu_stream *cs)
 {
 	struct rb_rec *b = cs->batch;
 	int ret;
@@ -559,7 +559,7 @@ int lt_trace_pages_new(struct lt_trace *t, int cpu,
 		return -1;
 	}
 	p->t = t;
-	stream_init(t, &p->cs, cpu, 0, 0);
+	lt_trace_stream_init(t, &p->cs, cpu, 0, 0);
 	*out = p;
 	return 0;
 }
@@ -578,7 +578,7 @@ int lt_trace_pages_load(struct lt_trace_pages *p, const void *page,
 	cs->state = CS_ACTIVE;
 	cs->bi = cs->bn = 0;
 	cs->given = false;
-	if (page_load(p->t, cs, page, len, p->where) < 0) {
+	if (lt_trace_page_load(p->t, cs, page, len, p->where) < 0) {
 		*err = cs->err;
 		cs->state = CS_IDLE;
 		p->loaded = false;
@@ -624,6 +624,6 @@ int lt_trace_pages_next(struct lt_trace_pages *p, struct lt_record *rec,
 		}
 	}
 	cs->given = true;
-	trace_fill_record(p->t, cs, rec);
+	lt_trace_fill_record(p->t, cs, rec);
 	return 1;
 }

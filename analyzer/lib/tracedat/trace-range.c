@@ -16,7 +16,7 @@
 #include <sys/mman.h>
 
 #include "lt-thread.h"
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 struct lt_trace_range {
 	struct cpu_stream cs;
@@ -42,8 +42,8 @@ static void range_release(struct lt_trace *t, struct lt_trace_range *r)
 	end = cs->chunk_pos;	/* the first chunk not read */
 	if (end > t->size)
 		end = t->size;
-	drop_mapped(t, &whole->range_released, cs->released, end,
-		    LT_RELEASE_STEP);
+	lt_trace_drop_mapped(t, &whole->range_released, cs->released, end,
+			     LT_RELEASE_STEP);
 }
 
 /*
@@ -67,7 +67,7 @@ static struct lt_trace_range *range_new(struct lt_trace *t,
 		if (!r)
 			return NULL;
 	}
-	stream_init(t, &r->cs, whole->cpu, whole->data_off, whole->data_size);
+	lt_trace_stream_init(t, &r->cs, whole->cpu, whole->data_off, whole->data_size);
 	r->whole = whole;
 	r->cs.zbuf = zbuf;
 	r->cs.zcap = zcap;
@@ -201,7 +201,7 @@ int lt_trace_range_next(struct lt_trace *t, struct lt_trace_range *r,
 
 	if (cs->failure_told)
 		return 0;
-	ret = cs->given ? stream_next(t, cs) : stream_fill(t, cs);
+	ret = cs->given ? stream_next(t, cs) : lt_trace_stream_fill(t, cs);
 	if (ret < 0) {
 		cs->failure_told = true;
 		*err = cs->err;
@@ -210,7 +210,7 @@ int lt_trace_range_next(struct lt_trace *t, struct lt_trace_range *r,
 	if (!ret)
 		return 0;
 	cs->given = true;
-	trace_fill_record(t, cs, rec);
+	lt_trace_fill_record(t, cs, rec);
 	return 1;
 }
 
@@ -223,6 +223,6 @@ void lt_trace_range_free(struct lt_trace *t, struct lt_trace_range *r)
 {
 	if (!r)
 		return;
-	stream_free(t, &r->cs);
+	lt_trace_stream_free(t, &r->cs);
 	free(r);
 }

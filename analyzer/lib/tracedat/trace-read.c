@@ -13,12 +13,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "trace-local.h"
+#include "tracedat-local.h"
 
 /* ---- errors ---------------------------------------------------------- */
 
-int trace_fail(const struct lt_trace *t, struct lt_error *err,
-	       enum lt_errcode code, const char *fmt, ...)
+int lt_trace_fail(const struct lt_trace *t, struct lt_error *err,
+		  enum lt_errcode code, const char *fmt, ...)
 {
 	char msg[LT_ERROR_MSG_MAX];
 	va_list ap;
@@ -30,8 +30,8 @@ int trace_fail(const struct lt_trace *t, struct lt_error *err,
 	return -1;
 }
 
-int rd_fail(const struct lt_trace *t, struct lt_error *err,
-	    enum lt_errcode code, const struct rd *r, const char *fmt, ...)
+int lt_trace_rd_fail(const struct lt_trace *t, struct lt_error *err,
+		     enum lt_errcode code, const struct rd *r, const char *fmt, ...)
 {
 	char msg[LT_ERROR_MSG_MAX];
 	va_list ap;
@@ -66,7 +66,7 @@ int rd_fail(const struct lt_trace *t, struct lt_error *err,
 
 
 /* Reads of @r, a reader of the map, come through a window from here on. */
-void rd_win_start(const struct lt_trace *t, struct rd *r,
+void lt_trace_rd_win_start(const struct lt_trace *t, struct rd *r,
 			 struct rd_win *w)
 {
 	/* LT_WINDOW_BYTES: tests make it small, for texts that do not fit */
@@ -82,7 +82,7 @@ void rd_win_start(const struct lt_trace *t, struct rd *r,
 	r->win = w->buf ? w : NULL;
 }
 
-void rd_win_end(struct rd *r, struct rd_win *w)
+void lt_trace_rd_win_end(struct rd *r, struct rd_win *w)
 {
 	free(w->buf);
 	r->win = NULL;
@@ -114,14 +114,14 @@ static const unsigned char *win_get(struct rd_win *w, const unsigned char *p,
 	return w->buf;
 }
 
-/* The next @n bytes of @r, which rd_need() has found there. */
+/* The next @n bytes of @r, which lt_trace_rd_need() has found there. */
 static inline const unsigned char *rd_at(const struct rd *r, size_t n)
 {
 	return r->win ? win_get(r->win, r->p + r->pos, n) : r->p + r->pos;
 }
 
-int rd_need(const struct lt_trace *t, struct lt_error *err,
-	    const struct rd *r, size_t n, const char *item)
+int lt_trace_rd_need(const struct lt_trace *t, struct lt_error *err,
+		     const struct rd *r, size_t n, const char *item)
 {
 	size_t left = r->len - r->pos;
 
@@ -132,48 +132,48 @@ int rd_need(const struct lt_trace *t, struct lt_error *err,
 	 * off tracing data whose size its container gave, damage.
 	 */
 	if (!r->packed && !t->blob && r->off + r->len >= t->size)
-		return rd_fail(t, err, LT_E_TRUNCATED, r,
-			       "%s needs %zu bytes, the file ends after %zu",
-			       item, n, left);
-	return rd_fail(t, err, LT_E_CORRUPT, r,
-		       "%s needs %zu bytes, only %zu left in the section",
-		       item, n, left);
+		return lt_trace_rd_fail(t, err, LT_E_TRUNCATED, r,
+					"%s needs %zu bytes, the file ends after %zu",
+					item, n, left);
+	return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+				"%s needs %zu bytes, only %zu left in the section",
+				item, n, left);
 }
 
-int rd_u16(const struct lt_trace *t, struct lt_error *err, struct rd *r,
-	   const char *item, uint16_t *v)
+int lt_trace_rd_u16(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+		    const char *item, uint16_t *v)
 {
-	if (rd_need(t, err, r, 2, item))
+	if (lt_trace_rd_need(t, err, r, 2, item))
 		return -1;
 	*v = get16(rd_at(r, 2), t->swap);
 	r->pos += 2;
 	return 0;
 }
 
-int rd_u32(const struct lt_trace *t, struct lt_error *err, struct rd *r,
-	   const char *item, uint32_t *v)
+int lt_trace_rd_u32(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+		    const char *item, uint32_t *v)
 {
-	if (rd_need(t, err, r, 4, item))
+	if (lt_trace_rd_need(t, err, r, 4, item))
 		return -1;
 	*v = get32(rd_at(r, 4), t->swap);
 	r->pos += 4;
 	return 0;
 }
 
-int rd_u64(const struct lt_trace *t, struct lt_error *err, struct rd *r,
-	   const char *item, uint64_t *v)
+int lt_trace_rd_u64(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+		    const char *item, uint64_t *v)
 {
-	if (rd_need(t, err, r, 8, item))
+	if (lt_trace_rd_need(t, err, r, 8, item))
 		return -1;
 	*v = get64(rd_at(r, 8), t->swap);
 	r->pos += 8;
 	return 0;
 }
 
-int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
-	     const char *item, size_t n, const unsigned char **p)
+int lt_trace_rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+		      const char *item, size_t n, const unsigned char **p)
 {
-	if (rd_need(t, err, r, n, item))
+	if (lt_trace_rd_need(t, err, r, n, item))
 		return -1;
 	*p = rd_at(r, n);
 	r->pos += n;
@@ -184,8 +184,8 @@ int rd_bytes(const struct lt_trace *t, struct lt_error *err, struct rd *r,
  * A NUL-terminated string that must end inside the reader.  Through a
  * window, one that ends in it is a copy (valid until the next read).
  */
-int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
-	   const char *item, const char **s, size_t *len)
+int lt_trace_rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
+		    const char *item, const char **s, size_t *len)
 {
 	/* the strings read through a window are system names, 255 at most */
 	size_t left = r->len - r->pos, near = left < 256 ? left : 256;
@@ -198,7 +198,7 @@ int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 	}
 
 	if (!nul) {
-		rd_need(t, err, r, r->len - r->pos + 1, item);
+		lt_trace_rd_need(t, err, r, r->len - r->pos + 1, item);
 		return -1;
 	}
 	*s = (const char *)start;
@@ -209,7 +209,7 @@ int rd_str(const struct lt_trace *t, struct lt_error *err, struct rd *r,
 }
 
 /* A reader over [off, off + len) of the file, clipped to the file. */
-void rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
+void lt_trace_rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
 		    uint64_t len, const char *what)
 {
 	if (off > t->size)
@@ -226,7 +226,7 @@ void rd_file(const struct lt_trace *t, struct rd *r, uint64_t off,
 }
 
 /* A text blob of @size bytes: size first (4 or 8 bytes), then the text. */
-int rd_sized_text(struct lt_trace *t, struct lt_error *err,
+int lt_trace_rd_sized_text(struct lt_trace *t, struct lt_error *err,
 			 struct rd *r, int size_bytes, uint64_t cap,
 			 const char *item, const char **text, size_t *len)
 {
@@ -235,28 +235,28 @@ int rd_sized_text(struct lt_trace *t, struct lt_error *err,
 	uint32_t s32;
 
 	if (size_bytes == 4) {
-		if (rd_u32(t, err, r, item, &s32))
+		if (lt_trace_rd_u32(t, err, r, item, &s32))
 			return -1;
 		size = s32;
-	} else if (rd_u64(t, err, r, item, &size)) {
+	} else if (lt_trace_rd_u64(t, err, r, item, &size)) {
 		return -1;
 	}
 	/* bigger than the file is damage; only a size that fits can be "too big" */
 	if (size > r->len - r->pos) {
 		r->pos -= size_bytes;
 		/* saturate: a size near 2^64 must not wrap to a small need */
-		rd_need(t, err, r, size > SIZE_MAX - size_bytes ? SIZE_MAX :
-			(size_t)size + size_bytes, item);
+		lt_trace_rd_need(t, err, r, size > SIZE_MAX - size_bytes ? SIZE_MAX :
+				 (size_t)size + size_bytes, item);
 		return -1;
 	}
 	if (size > cap) {
 		r->pos -= size_bytes;
-		return rd_fail(t, err, LT_E_LIMIT, r,
-			       "%s of %llu bytes is over the limit of %llu",
-			       item, (unsigned long long)size,
-			       (unsigned long long)cap);
+		return lt_trace_rd_fail(t, err, LT_E_LIMIT, r,
+					"%s of %llu bytes is over the limit of %llu",
+					item, (unsigned long long)size,
+					(unsigned long long)cap);
 	}
-	if (rd_bytes(t, err, r, item, size, &p))
+	if (lt_trace_rd_bytes(t, err, r, item, size, &p))
 		return -1;
 	*text = (const char *)p;
 	*len = size;
@@ -265,40 +265,40 @@ int rd_sized_text(struct lt_trace *t, struct lt_error *err,
 
 /* ---- v7 section headers ------------------------------------------------ */
 
-int read_section_header(struct lt_trace *t, struct lt_error *err,
+int lt_trace_read_section_header(struct lt_trace *t, struct lt_error *err,
 			       struct rd *r, uint16_t *id, uint16_t *flags,
 			       uint64_t *size)
 {
 	uint32_t desc;
 
-	return rd_u16(t, err, r, "section id", id) ||
-	       rd_u16(t, err, r, "section flags", flags) ||
-	       rd_u32(t, err, r, "section description", &desc) ||
-	       rd_u64(t, err, r, "section size", size) ? -1 : 0;
+	return lt_trace_rd_u16(t, err, r, "section id", id) ||
+	       lt_trace_rd_u16(t, err, r, "section flags", flags) ||
+	       lt_trace_rd_u32(t, err, r, "section description", &desc) ||
+	       lt_trace_rd_u64(t, err, r, "section size", size) ? -1 : 0;
 }
 
 /*
  * Read the header of the section at @off, expecting id @want: @r is left
  * just past it, over the rest of the file.
  */
-int section_header(struct lt_trace *t, struct lt_error *err,
+int lt_trace_section_header(struct lt_trace *t, struct lt_error *err,
 			  uint64_t off, uint16_t want, const char *what,
 			  struct rd *r, uint16_t *flags, uint64_t *size)
 {
 	uint16_t id;
 
 	if (off >= t->size)
-		return trace_fail(t, err, LT_E_TRUNCATED,
-				  "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
-				  what, (unsigned long long)off,
-				  (unsigned long long)t->size);
-	rd_file(t, r, off, t->size - off, what);
-	if (read_section_header(t, err, r, &id, flags, size))
+		return lt_trace_fail(t, err, LT_E_TRUNCATED,
+				     "%s at offset 0x%llx is past the end of the file (size 0x%llx): the file is cut short",
+				     what, (unsigned long long)off,
+				     (unsigned long long)t->size);
+	lt_trace_rd_file(t, r, off, t->size - off, what);
+	if (lt_trace_read_section_header(t, err, r, &id, flags, size))
 		return -1;
 	if (id != want) {
 		r->pos = 0;
-		return rd_fail(t, err, LT_E_CORRUPT, r,
-			       "section id is %u, expected %u", id, want);
+		return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
+					"section id is %u, expected %u", id, want);
 	}
 	return 0;
 }

@@ -6,15 +6,21 @@
 #include <stdio.h>
 
 #include "latencytop.h"
-#include "lt-report-local.h"
+#include "lt-text.h"
 
-#define LT_ERR_MSG(name, msg, status) [LT_E_##name] = msg,
+#define LT_ERR_MSG(name, msg, analyze, record) [LT_E_##name] = msg,
 static const char *const lt_err_msgs[] = { LT_ERRORS(LT_ERR_MSG) };
 #undef LT_ERR_MSG
 
-#define LT_ERR_STATUS(name, msg, status) [LT_E_##name] = status,
+/* a code the program never meets: it exits as for INTERNAL */
+#define NA 70
+#define LT_ERR_STATUS(name, msg, analyze, record) [LT_E_##name] = analyze,
 static const int lt_err_status[] = { LT_ERRORS(LT_ERR_STATUS) };
 #undef LT_ERR_STATUS
+#define LT_ERR_STATUS(name, msg, analyze, record) [LT_E_##name] = record,
+static const int lt_err_record_status[] = { LT_ERRORS(LT_ERR_STATUS) };
+#undef LT_ERR_STATUS
+#undef NA
 
 const char *lt_strerror(enum lt_errcode code)
 {
@@ -28,6 +34,13 @@ int lt_error_exit_status(enum lt_errcode code)
 	if ((unsigned int)code >= LT_E_MAX)
 		return lt_err_status[LT_E_INTERNAL];
 	return lt_err_status[code];
+}
+
+int lt_error_record_status(enum lt_errcode code)
+{
+	if ((unsigned int)code >= LT_E_MAX)
+		return lt_err_record_status[LT_E_INTERNAL];
+	return lt_err_record_status[code];
 }
 
 void lt_error_set(struct lt_error *err, enum lt_errcode code,

@@ -25,4 +25,17 @@ perf record -o sched-cmd.data $EV -- "$W" -d "$D"
 # a 1-page buffer per CPU and a burst of messages: the kernel drops some
 perf record -m 1 -o sched-lost-a-g.data $EV -g -a -- \
 	perf bench sched messaging -g 1 -l 30
+# two cgroups of the unified (v2) hierarchy, a task in each (the SHORT
+# workload split), with --all-cgroups: every sample carries its task's
+# cgroup id, CGROUP records name them; --buildid-all: the build-ids of
+# every binary mapped, not only the kernel's
+CG=/sys/fs/cgroup/unified
+mkdir "$CG/lt-perf-a" "$CG/lt-perf-b"
+trap 'rmdir "$CG/lt-perf-a" "$CG/lt-perf-b"' EXIT
+perf record --all-cgroups --buildid-all -o sched-cgroups-a-g.data $EV -g -a -- sh -c "
+	sh -c 'echo \$\$ > $CG/lt-perf-a/cgroup.procs; exec sh -c \"dd if=/dev/zero of=$D/lt-cg-a bs=64k count=16 conv=fsync status=none; sleep 0.05; rm -f $D/lt-cg-a\"' &
+	sh -c 'echo \$\$ > $CG/lt-perf-b/cgroup.procs; exec sh -c \"ls -R /usr/share/doc > /dev/null; sleep 0.05\"' &
+	wait"
+python3 ../../perf/trim-kallsyms.py /proc/kallsyms sched-cgroups-a-g.data \
+	> kallsyms-cgroups
 chmod 644 ./*.data

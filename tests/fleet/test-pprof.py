@@ -1,0 +1,551 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""test-pprof.py - --format=pprof read back, and read by Google's pprof.
+
+usage: test-pprof.py decode LATENCY_ANALYZE WORKDIR TRACE[=KALLSYMS]...
+       test-pprof.py pprof  LATENCY_ANALYZE WORKDIR TRACE[=KALLSYMS]...
+
+Each trace is analysed twice, as JSON and as pprof, with the same options;
+then a saved JSON report of the first trace, a merge of the first two,
+the first with -k, and a saved report whose process name is not UTF-8
+(the JSON reader takes raw bytes) go the same way.
+
+decode: the profile is read by this file's own reader of the wire format
+(gzip, then protobuf: https://protobuf.dev/programming-guides/encoding/,
+fields as docs/pprof/profile.proto numbers them): string 0 is "", every
+string UTF-8, sample types [waits/count, off_cpu/nanoseconds] with
+off_cpu the default, every location and mapping a sample names exists,
+addresses inside their mapping, the kernel's build-id where perf recorded
+it; per cause, the samples' counts and times add up to the global
+table's row exactly; per thread to the thread rows (per process for a
+saved report); per stack (frames, leaf first, the user frames after the
+kernel's) to the process rows' stacks, the time without a stack on one
+frame "[cause]".
+
+pprof: Google's own pprof, built from Debian's golang-github-google-pprof-dev
+with Debian's Go (offline, GO111MODULE=off) into WORKDIR once:
+`pprof -raw` gives the same samples, labels and stacks (the same sums per
+cause, thread and stack as the report), and `pprof -top -tagroot=cause
+-cum` the report's total and each cause's total and count exactly.
+Exit 77 (skipped, saying why) without go or the sources.
+"""
+
+import collections
+import gzip
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+FAILS = []
+CHECKS = [0]
+PPROF_SRC = '/usr/share/gocode/src/github.com/google/pprof'
+
+
+def fail(msg):
+    FAILS.append(msg)
+    print('FAIL ' + msg)
+
+
+def check(cond, msg):
+    CHECKS[0] += 1
+    if not cond:
+        fail(msg)
+    return cond
+
+
+def run(args, **kw):
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          **kw)
+
+
+# ---- the wire format ---------------------------------------------------
+
+def varint(b, i):
+    v = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        v |= (c & 0x7f) << shift
+        shift += 7
+        if not c & 0x80:
+            return v, i
+        if shift > 63:
+            raise ValueError('varint longer than 10 bytes')
+
+
+def fields(b):
+    """(number, value) of a message: an int for a varint, bytes else"""
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        num, wt = key >> 3, key & 7
+        if wt == 0:
+            v, i = varint(b, i)
+        elif wt == 2:
+            n, i = varint(b, i)
+            v = b[i:i + n]
+            if len(v) != n:
+                raise ValueError('field %d: %d bytes, %d left' % (num, n, len(v)))
+            i += n
+        else:
+            raise ValueError('field %d: wire type %d, never written' % (num, wt))
+        yield num, v
+
+
+def ints(v):
+    """a repeated varint field's value: packed bytes, or one varint"""
+    if isinstance(v, int):
+        return [v]
+    out, i = [], 0
+    while i < len(v):
+        x, i = varint(v, i)
+        out.append(x)
+    return out
+
+
+def s64(v):
+    return v - (1 << 64) if v >= 1 << 63 else v
+
+
+def parse(path):
+    with open(path, 'rb') as f:
+        raw = f.read()
+    check(raw[:2] == b'\x1f\x8b', '%s: not gzip' % path)
+    data = gzip.decompress(raw)
+    p = {'sample_type': [], 'samples': [], 'mappings': {}, 'locations': {},
+         'functions': {}, 'strings': [], 'comments': [], 'default': 0,
+         'duration': 0}
+    for num, v in fields(data):
+        if num == 1:
+            d = dict(fields(v))
+            p['sample_type'].append((d.get(1, 0), d.get(2, 0)))
+        elif num == 2:
+            s = {'locs': [], 'values': [], 'labels': []}
+            for n2, v2 in fields(v):
+                if n2 == 1:
+                    s['locs'] += ints(v2)
+                elif n2 == 2:
+                    s['values'] += [s64(x) for x in ints(v2)]
+                elif n2 == 3:
+                    d = dict(fields(v2))
+                    s['labels'].append((d.get(1, 0), d.get(2), d.get(3)))
+            p['samples'].append(s)
+        elif num == 3:
+            d = dict(fields(v))
+            check(d.get(1, 0) not in p['mappings'], 'mapping id %s twice' % d.get(1))
+            p['mappings'][d.get(1, 0)] = d
+        elif num == 4:
+            d, lines = {}, []
+            for n2, v2 in fields(v):
+                if n2 == 4:
+                    lines.append(dict(fields(v2)).get(1, 0))
+                else:
+                    d[n2] = v2
+            d['lines'] = lines
+            check(d.get(1, 0) not in p['locations'], 'location id %s twice' % d.get(1))
+            p['locations'][d.get(1, 0)] = d
+        elif num == 5:
+            d = dict(fields(v))
+            p['functions'][d.get(1, 0)] = d
+        elif num == 6:
+            p['strings'].append(v)
+        elif num == 13:
+            p['comments'].append(v)
+        elif num == 14:
+            p['default'] = v
+        elif num == 10:
+            p['duration'] = v
+    strs = []
+    for i, b in enumerate(p['strings']):
+        try:
+            strs.append(b.decode('utf-8'))
+        except UnicodeDecodeError:
+            fail('%s: string %d is not UTF-8: %r' % (path, i, b))
+            strs.append(b.decode('utf-8', 'replace'))
+    p['strings'] = strs
+    return p
+
+
+def decoded_samples(path, p):
+    """the samples as (labels, frames, count, ns), checking the references"""
+    st = p['strings']
+    check(st and st[0] == '', '%s: string 0 is %r, not ""' % (path, st[:1]))
+
+    def s(i):
+        if not check(0 <= i < len(st), '%s: string %d of %d' % (path, i, len(st))):
+            return ''
+        return st[i]
+    check([(s(a), s(b)) for a, b in p['sample_type']] ==
+          [('waits', 'count'), ('off_cpu', 'nanoseconds')],
+          '%s: sample types %s' % (path, p['sample_type']))
+    check(s(p['default']) == 'off_cpu', '%s: default type %r' % (path, s(p['default'])))
+    frames_of = {}
+    for lid, loc in p['locations'].items():
+        check(lid != 0, '%s: a location with id 0' % path)
+        check(len(loc['lines']) == 1, '%s: location %d has %d lines' % (path, lid, len(loc['lines'])))
+        fid = loc['lines'][0] if loc['lines'] else 0
+        fn = p['functions'].get(fid)
+        check(fn is not None, '%s: location %d: no function %d' % (path, lid, fid))
+        name = s(fn.get(2, 0)) if fn else '?'
+        m = loc.get(2, 0)
+        if m:
+            mp = p['mappings'].get(m)
+            if check(mp is not None, '%s: location %d: no mapping %d' % (path, lid, m)):
+                a = loc.get(3, 0)
+                check(mp.get(2, 0) <= a < mp.get(3, 0),
+                      '%s: location %d (%s) at %#x, outside mapping %d [%#x, %#x)'
+                      % (path, lid, name, a, m, mp.get(2, 0), mp.get(3, 0)))
+                check(mp.get(7) == 1, '%s: mapping %d without has_functions' % (path, m))
+        frames_of[lid] = (name, m)
+    out = []
+    for smp in p['samples']:
+        check(len(smp['values']) == 2, '%s: a sample with values %s' % (path, smp['values']))
+        labels = {}
+        for k, sv, nv in smp['labels']:
+            labels[s(k)] = s(sv) if sv is not None else nv
+        frames = []
+        for lid in smp['locs']:
+            if check(lid in frames_of, '%s: a sample names location %d, which is not there' % (path, lid)):
+                frames.append(frames_of[lid][0])
+        check(frames, '%s: a sample without locations' % path)
+        out.append((labels, tuple(frames), smp['values'][0], smp['values'][1]))
+    return out
+
+
+# ---- what the report says ---------------------------------------------
+
+def add(acc, key, count, ns):
+    a = acc[key]
+    a[0] += count
+    a[1] += ns
+
+
+def expected(r):
+    """per cause, per task and per stack, from the JSON report"""
+    cause, task, stack = (collections.defaultdict(lambda: [0, 0]) for _ in range(3))
+    for x in r['global']:
+        add(cause, (x['reason'], x['argument'], x['kind']), x['count'], x['total_ns'])
+    kt = r['options']['kernel_threads']
+    for p in r['processes']:
+        if p['kernel_thread'] and not kt:
+            continue
+        for t in p.get('threads', []):
+            for x in t['reasons']:
+                add(task, ('thread', p['pid'], t['tid'], x['reason'], x['argument']),
+                    x['count'], x['total_ns'])
+        for x in p['reasons']:
+            add(task, ('process', p['pid'], x['reason'], x['argument']),
+                x['count'], x['total_ns'])
+            c, ns = x['count'], x['total_ns']
+            for st in x.get('stacks', []):
+                # no frame at all (a reason path alone): the cause's
+                fr = tuple(st['frames']) + tuple(st.get('user_frames', [])) \
+                    or ('[%s]' % x['reason'],)
+                add(stack, (p['pid'], x['reason'], x['argument'], fr),
+                    st['count'], st['total_ns'])
+                c -= st['count']
+                ns -= st['total_ns']
+            if c or ns:
+                add(stack, (p['pid'], x['reason'], x['argument'],
+                            ('[%s]' % x['reason'],)), c, ns)
+    return cause, task, stack
+
+
+def got(samples):
+    cause, task, stack = (collections.defaultdict(lambda: [0, 0]) for _ in range(3))
+    for lb, frames, count, ns in samples:
+        arg = lb.get('argument', '')
+        add(cause, (lb.get('cause'), arg, lb.get('kind')), count, ns)
+        if 'tid' in lb:
+            add(task, ('thread', lb.get('pid'), lb.get('tid'), lb.get('cause'), arg), count, ns)
+        add(task, ('process', lb.get('pid'), lb.get('cause'), arg), count, ns)
+        add(stack, (lb.get('pid'), lb.get('cause'), arg, frames), count, ns)
+    return cause, task, stack
+
+
+def same(what, g, w):
+    g, w = {k: tuple(v) for k, v in g.items()}, {k: tuple(v) for k, v in w.items()}
+    bad = sorted((k for k in set(g) | set(w) if g.get(k) != w.get(k)), key=repr)
+    if not check(not bad, '%s: %d differ, e.g. %r: profile %s, report %s'
+                 % (what, len(bad), bad[0] if bad else None,
+                    g.get(bad[0]) if bad else None, w.get(bad[0]) if bad else None)):
+        return False
+    return True
+
+
+def compare(what, samples, r, saved):
+    """True if the samples add up to @r per cause, process, thread, stack"""
+    n = len(FAILS)
+    # a process's samples are per thread, or (where only the process
+    # has the stacks: saved and merged reports) all per process
+    tids, no_tid = set(), set()
+    for lb, _, _, _ in samples:
+        (tids if 'tid' in lb else no_tid).add(lb.get('pid'))
+    check(not tids & no_tid, '%s: processes %s have samples with and without '
+          'threads' % (what, sorted(tids & no_tid)[:5]))
+    check(saved or not no_tid, '%s: processes %s have samples without threads'
+          % (what, sorted(no_tid)[:5]))
+    wc, wt, ws = expected(r)
+    wt = {k: v for k, v in wt.items() if k[0] == 'process' or k[1] in tids}
+    gc, gt, gs = got(samples)
+    same(what + ': per cause', gc, wc)
+    same(what + ': per process and thread', gt, wt)
+    same(what + ': per stack', gs, ws)
+    return (len(FAILS) == n, sum(v[1] for v in wc.values()),
+            sum(v[0] for v in wc.values()), len(wc))
+
+
+# ---- the cases -----------------------------------------------------------
+
+def make_cases(la, work, specs):
+    """(name, profile, JSON report, saved, kallsyms-free options)"""
+    cases = []
+
+    def analyse(name, inputs, opts, sub=None):
+        j = os.path.join(work, name + '.json')
+        pb = os.path.join(work, name + '.pb.gz')
+        head = [la] + ([sub] if sub else []) + ['-q']
+        p1 = run(head + ['--format=json', '-o', j] + opts + inputs)
+        p2 = run(head + ['--format=pprof', '-o', pb] + opts + inputs)
+        if p1.returncode or p2.returncode:
+            fail('%s: exit %d/%d: %s%s' % (name, p1.returncode, p2.returncode,
+                                            p1.stderr.decode(), p2.stderr.decode()))
+            return None
+        with open(j) as f:
+            return j, pb, json.load(f)
+
+    first = []
+    for spec in specs:
+        trace, _, ks = spec.partition('=')
+        opts = ['--kallsyms', ks] if ks else []
+        name = os.path.basename(trace)
+        a = analyse(name, [trace], opts)
+        if a:
+            cases.append((name, a[1], a[2], False))
+            first.append((trace, opts, a[0]))
+    if len(first) < 2:
+        return cases
+    (t0, o0, j0), (t1, o1, j1) = first[0], first[1]
+    b0 = os.path.basename(t0)
+    # saved: a report read back, whose stacks are per process
+    a = analyse(b0 + '.saved', [j0], [])
+    if a:
+        cases.append((b0 + ' (saved)', a[1], a[2], True))
+    # merged: two traces' reports as one (JSON reports: their stacks
+    # per process, as a merge keeps them)
+    a = analyse('merged', [j0, j1], [], 'merge')
+    if a:
+        cases.append(('merge of %s and %s' % (b0, os.path.basename(t1)), a[1], a[2], True))
+    # -k: kernel threads' waits too
+    a = analyse(b0 + '.k', [t0], o0 + ['-k'])
+    if a:
+        cases.append((b0 + ' -k', a[1], a[2], False))
+    # a process name that is not UTF-8, in a saved report
+    with open(j0, 'rb') as f:
+        text = f.read()
+    m = re.search(rb'"comm":"([a-z]+)"', text)
+    if check(m is not None, '%s: no process name to spoil' % j0):
+        bad = os.path.join(work, 'spoilt.json')
+        with open(bad, 'wb') as f:
+            f.write(text.replace(m.group(0), b'"comm":"' + m.group(1) + b'\xff"'))
+        a = analyse('not-utf8', [bad], [])
+        if a:
+            cases.append(('a saved report naming a process "%s\\xff"' % m.group(1).decode(),
+                          a[1], a[2], True))
+            cases[-1] += (m.group(1).decode() + '\u00ff',)
+    return cases
+
+
+def check_decoded(cases, kernel_ids):
+    for case in cases:
+        name, pb, r, saved = case[:4]
+        n = len(FAILS)
+        p = parse(pb)
+        samples = decoded_samples(name, p)
+        _, total, count, causes = compare(name, samples, r, saved)
+        if len(case) > 4:
+            procs = {lb.get('process') for lb, _, _, _ in samples}
+            check(case[4] in procs, '%s: process %r not among %s'
+                        % (name, case[4], sorted(procs)[:5]))
+        want = kernel_ids.get(name)
+        if want:
+            kern = [m for m in p['mappings'].values()
+                    if p['strings'][m.get(5, 0)] == '[kernel.kallsyms]']
+            check(kern and p['strings'][kern[0].get(6, 0)] == want,
+                        '%s: the kernel mapping\'s build-id is not %s' % (name, want))
+        if len(FAILS) == n:
+            print('ok   %s: %d samples, %d causes: %d waits, %d ns, as the report'
+                  % (name, len(samples), causes, count, total))
+        if case is cases[0]:
+            show(samples)
+
+
+def show(samples):
+    """a case's figures per cause, as compared"""
+    gc = got(samples)[0]
+    for (reason, arg, kind), (c, ns) in sorted(gc.items(), key=lambda kv: -kv[1][1]):
+        print('       %-50s %6d waits %13d ns' % (reason + (' (%s)' % arg if arg else ''), c, ns))
+
+
+# ---- Google's pprof ----------------------------------------------------
+
+def build_pprof(work):
+    exe = os.path.join(work, 'pprof')
+    if os.path.exists(exe):
+        return exe
+    if not shutil.which('go'):
+        print('SKIP: no go (apt-get install golang-go)')
+        sys.exit(77)
+    if not os.path.isdir(PPROF_SRC):
+        print('SKIP: no pprof sources in %s (apt-get install '
+              'golang-github-google-pprof-dev)' % PPROF_SRC)
+        sys.exit(77)
+    env = dict(os.environ, GO111MODULE='off', GOPATH='/usr/share/gocode',
+               GOCACHE=os.path.join(work, 'go-cache'), GOFLAGS='',
+               CGO_ENABLED='0', HOME=work)
+    p = run(['go', 'build', '-o', exe + '.tmp', 'github.com/google/pprof'], env=env)
+    if p.returncode:
+        fail('go build github.com/google/pprof: %s' % p.stderr.decode()[-2000:])
+        return None
+    os.rename(exe + '.tmp', exe)
+    return exe
+
+
+SAMPLE_RE = re.compile(r'^\s+(-?\d+)\s+(-?\d+): ([\d ]*)$')
+LOC_RE = re.compile(r'^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(?:\[F\] )?(.*) :0 s=0$')
+STR_LABELS_RE = re.compile(r'^(?:argument:\[(.*)\] )?cause:\[(.*)\] kind:\[(.*)\] '
+                           r'process:\[(.*)\](?: thread:\[(.*)\])?(?: trace:\[(.*)\])?$')
+NUM_LABELS_RE = re.compile(r'^pid:\[(-?\d+)\](?: tid:\[(-?\d+)\])?$')
+
+
+def pprof_raw(exe, pb, env):
+    """pprof -raw's samples as decoded_samples() gives them"""
+    p = run([exe, '-raw', '-symbolize=none', pb], env=env)
+    if not check(p.returncode == 0, '%s: pprof -raw: %s' % (pb, p.stderr.decode())):
+        return []
+    lines = p.stdout.decode('utf-8').split('\n')
+    i = lines.index('Samples:') + 2
+    raw = []
+    while lines[i] != 'Locations':
+        m = SAMPLE_RE.match(lines[i])
+        if not check(m is not None, '%s: pprof -raw line %r' % (pb, lines[i])):
+            return []
+        lb = {}
+        i += 1
+        while lines[i].startswith(' ' * 16):
+            t = lines[i].strip()
+            ms, mn = STR_LABELS_RE.match(t), NUM_LABELS_RE.match(t)
+            if ms:
+                for k, v in zip(('argument', 'cause', 'kind', 'process', 'thread', 'trace'),
+                                ms.groups()):
+                    if v is not None:
+                        lb[k] = v
+            elif mn:
+                lb['pid'] = int(mn.group(1))
+                if mn.group(2) is not None:
+                    lb['tid'] = int(mn.group(2))
+            else:
+                fail('%s: pprof -raw labels %r' % (pb, t))
+            i += 1
+        raw.append((lb, [int(x) for x in m.group(3).split()],
+                    int(m.group(1)), int(m.group(2))))
+    names = {}
+    i += 1
+    while lines[i] != 'Mappings':
+        m = LOC_RE.match(lines[i])
+        if check(m is not None, '%s: pprof -raw location %r' % (pb, lines[i])):
+            names[int(m.group(1))] = m.group(2)
+        i += 1
+    return [(lb, tuple(names.get(x, '?') for x in locs), c, ns)
+            for lb, locs, c, ns in raw]
+
+
+TOP_RE = re.compile(r'^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(.*)$')
+
+
+def pprof_top(exe, pb, env, index):
+    """the report's total and each cause's cum, from pprof -top"""
+    args = [exe, '-top', '-symbolize=none', '-tagroot=cause', '-cum',
+            '-nodecount=1000000', '-nodefraction=0', '-edgefraction=0',
+            '-sample_index=' + index]
+    if index == 'off_cpu':
+        args.append('-unit=ns')
+    p = run(args + [pb], env=env)
+    if not check(p.returncode == 0, '%s: pprof -top: %s' % (pb, p.stderr.decode())):
+        return None, {}
+    out = p.stdout.decode('utf-8').split('\n')
+    total, rows, body = None, {}, False
+
+    def num(v):
+        return int(v[:-2]) if v.endswith('ns') else int(v)
+    for line in out:
+        m = re.match(r'^Showing nodes accounting for \S+, [\d.]+% of (\S+) total', line)
+        if m:
+            total = num(m.group(1))
+        if line.split() == ['flat', 'flat%', 'sum%', 'cum', 'cum%']:
+            body = True
+            continue
+        m = TOP_RE.match(line) if body else None
+        if m:
+            rows[m.group(3)] = num(m.group(2))
+    return total, rows
+
+
+def check_pprof(cases, work):
+    exe = build_pprof(work)
+    if not exe:
+        return
+    env = dict(os.environ, HOME=work, PPROF_TMPDIR=work)
+    for case in cases:
+        name, pb, r, saved = case[:4]
+        n = len(FAILS)
+        samples = pprof_raw(exe, pb, env)
+        _, total, count, causes = compare(name + ' (pprof -raw)', samples, r, saved)
+        # -top: the pseudo-frame of each cause (-tagroot) holds its total
+        by_reason = collections.defaultdict(lambda: [0, 0])
+        for x in r['global']:
+            add(by_reason, x['reason'], x['count'], x['total_ns'])
+        for index, col in (('off_cpu', 1), ('waits', 0)):
+            t, rows = pprof_top(exe, pb, env, index)
+            want = sum(v[col] for v in by_reason.values())
+            check(t == want, '%s: pprof -top -sample_index=%s: total %s, report %d'
+                        % (name, index, t, want))
+            for reason, v in by_reason.items():
+                check(rows.get(reason) == v[col],
+                            '%s: pprof -top -sample_index=%s: %r %s, report %d'
+                            % (name, index, reason, rows.get(reason), v[col]))
+        if case is cases[0]:
+            show(samples)
+        if len(FAILS) == n:
+            print('ok   %s: pprof -raw: %d samples, -top: %d causes: %d waits, %d ns, '
+                  'as the report' % (name, len(samples), len(by_reason), count, total))
+
+
+def main():
+    if len(sys.argv) < 5 or sys.argv[1] not in ('decode', 'pprof'):
+        sys.exit(__doc__)
+    mode, la, work = sys.argv[1:4]
+    os.makedirs(work, exist_ok=True)
+    if mode == 'pprof':
+        build_pprof(work)	# skips before anything is analysed
+    os.makedirs(os.path.join(work, 'cases'), exist_ok=True)
+    cases = make_cases(la, os.path.join(work, 'cases'), sys.argv[4:])
+    # what `perf buildid-list` says of the committed recordings' kernels
+    kernel_ids = {'sched-a-g.data': 'fa36776b59bf96ada9b36526d3ba1705c7a98183',
+                  'sched-cgroups-a-g.data': '32a7f3bacee6bf69da94f497a8a076483baea20e'}
+    if mode == 'decode':
+        check_decoded(cases, kernel_ids)
+    else:
+        check_pprof(cases, work)
+    check(len(cases) >= 6, 'only %d cases' % len(cases))
+    if FAILS:
+        print('test-pprof %s: %d of %d checks failed' % (mode, len(FAILS), CHECKS[0]))
+        sys.exit(1)
+    print('test-pprof %s: %d cases, %d checks passed' % (mode, len(cases), CHECKS[0]))
+
+
+if __name__ == '__main__':
+    main()
