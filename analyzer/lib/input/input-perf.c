@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,8 @@
 
 #include "lt-input.h"
 #include "lt-perf.h"
+#include "lt-pipe.h"
+#include "lt-thread.h"
 #include "lt-usym.h"
 
 #define MAX_FRAMES	255	/* kernel, marker and user: a replay's stack */
@@ -44,7 +47,6 @@ struct perf_in {
 	uint64_t frames[MAX_FRAMES + 1];
 	struct early_comm *early;
 	size_t nr_early, cap_early;
-	uint64_t last_ts;
 	char *kallsyms;		/* --kallsyms, or NULL */
 	bool ksyms_tried;
 };
@@ -150,33 +152,63 @@ static void pf_close(struct lt_input *in)
 	free(p);
 }
 
-/* One thread reads, decodes and replays: perf.data is one stream. */
+/*
+ * perf.data is one stream: one thread reads and decodes it while another
+ * replays (lt_pipe_stream()), so two threads at most; on a small file,
+ * where the second thread's start costs what it saves, one.  A stream's
+ * size is not known: it is taken for a large one.
+ */
+#define PERF_EVENT_BYTES	100	/* a tracepoint's sample, no call chain */
+
 static unsigned int pf_threads(struct lt_input *in, unsigned int asked)
 {
-	(void)in;
-	(void)asked;
-	return 1;
+	uint64_t done, total;
+
+	if (asked)
+		return asked > 2 ? 2 : asked;
+	lt_perf_progress(priv_of(in)->perf, &done, &total);
+	return lt_pipe_auto_threads_for(total ? total / PERF_EVENT_BYTES :
+					UINT64_MAX,
+					lt_thread_usable_cpus() > 1 ? 2 : 1);
 }
 
 /* ---- records to events -------------------------------------------------- */
+
+/*
+ * On two threads, one reads the records in time order and hands them on
+ * through the pipe (lt_pipe_stream()) as they are; the caller's decodes
+ * the samples and replays, so that the two share the work about evenly
+ * (reading had 70% of the instructions when it decoded too).  What goes
+ * through the pipe is a struct lt_ev, but for these two:
+ */
+#define PF_RAW		0xfe	/* origin: a tracepoint's payload, at str
+				   (str_len bytes), id in pid2, its format
+				   in value; frames: its stack, if a switch */
+#define PF_LAST_TS	0xfd	/* origin: an event at the time of the last
+				   one replayed (its record had none) */
 
 struct pf_run {
 	struct lt_input *in;
 	struct perf_in *p;
 	const struct lt_input_run *cfg;
-	lt_input_event_fn event;
-	void *ctx;
 	struct lt_input_result *res;
 	unsigned int other;		/* by_id's slot for ids of no format */
+	/* the reading thread's */
+	struct lt_pipe_out *out;	/* where the records go */
+	unsigned int switch_id;		/* sched_switch's, or UINT_MAX */
 	bool have_first;
 	uint64_t first_ts;
+	/* the replaying thread's */
+	lt_input_event_fn event;
+	lt_input_progress_fn progress;
+	void *ctx;
+	uint64_t last_ts;		/* of the last event replayed */
 };
 
-static int feed(struct pf_run *r, struct lt_ev *ev)
+/* The reading thread's: an event, or a sample to decode, handed on. */
+static int feed(struct pf_run *r, const struct lt_ev *ev)
 {
-	if (ev->ts)
-		r->p->last_ts = ev->ts;
-	return r->event(r->ctx, ev);
+	return lt_pipe_put(r->out, ev);
 }
 
 static void ev_clear(struct lt_ev *ev, uint64_t ts, int cpu)
@@ -188,17 +220,15 @@ static void ev_clear(struct lt_ev *ev, uint64_t ts, int cpu)
 }
 
 /*
- * The switch-out stack of @pid, from a sched_switch sample's call chain:
- * the kernel's frames, then past LT_FRAME_USER the task's own, encoded
- * where its binaries are.
+ * The switch-out stack in a sched_switch sample's call chain into
+ * p->frames: the kernel's frames, then past LT_FRAME_USER the task's
+ * own, encoded where its binaries are (as the mappings stand at the
+ * sample, known to the reading thread).  Returns how many.
  */
-static int feed_stack(struct pf_run *r, const struct lt_perf_record *rec,
-		      const struct lt_ev *sw)
+static uint16_t stack_of(struct perf_in *p, const struct lt_perf_record *rec)
 {
-	struct perf_in *p = r->p;
 	uint32_t nk = rec->sample.nr_kernel_frames;
 	uint32_t nu = rec->sample.nr_user_frames, i, n = 0;
-	struct lt_ev ev;
 
 	if (nk > MAX_FRAMES)
 		nk = MAX_FRAMES;
@@ -210,35 +240,97 @@ static int feed_stack(struct pf_run *r, const struct lt_perf_record *rec,
 			p->frames[n++] = lt_usym_encode(p->usym, rec->pid,
 						       rec->sample.user_frames[i]);
 	}
-	if (!n)
-		return 0;
-	ev_clear(&ev, sw->ts, sw->cpu);
-	ev.kind = LT_EV_STACK;
-	ev.origin = LT_SRC_STACK;	/* counted as the source of stacks */
-	ev.pid = sw->pid;
-	ev.frames = p->frames;
-	ev.nr_frames = (uint16_t)n;
-	return feed(r, &ev);
+	return (uint16_t)n;
 }
 
+/* The reading thread's: a tracepoint's sample, with its stack if any. */
 static int on_sample(struct pf_run *r, const struct lt_perf_record *rec)
 {
 	const struct lt_record *raw = &rec->sample.raw;
-	struct lt_ev ev;
+	struct lt_ev it;
 
 	if (!raw->size)
 		return 0;	/* not a tracepoint's: nothing for the replay */
-	r->cfg->by_id[raw->id < r->other ? raw->id : r->other]++;
+	memset(&it, 0, sizeof(it));
+	it.kind = LT_EV_OTHER;
+	it.origin = PF_RAW;
+	it.ts = raw->ts;
+	it.cpu = (int16_t)raw->cpu;	/* < LT_TRACE_CPU_LIMIT, or -1 */
+	it.pid2 = raw->id;
+	it.value = (uintptr_t)raw->type;
+	it.str = (const char *)raw->data;
+	it.str_len = (uint16_t)raw->size;	/* a record is < 64 KB */
+	/* a switch-out's stack, taken in the context of the task leaving */
+	if (raw->id == r->switch_id && rec->sample.callchain &&
+	    !rec->sample.bad_callchain) {
+		it.nr_frames = stack_of(r->p, rec);
+		if (it.nr_frames)
+			it.frames = r->p->frames;
+	}
+	return feed(r, &it);
+}
+
+/* The replaying thread's: an event replayed. */
+static int deliver(struct pf_run *r, const struct lt_ev *ev)
+{
+	if (ev->ts)
+		r->last_ts = ev->ts;
+	return r->event(r->ctx, ev);
+}
+
+/* The replaying thread's: a sample decoded and replayed. */
+static int replay_sample(struct pf_run *r, const struct lt_ev *it)
+{
+	const struct lt_record raw = {
+		.kind = LT_REC_EVENT,
+		.cpu = it->cpu,
+		.ts = it->ts,
+		.id = (uint16_t)it->pid2,
+		.type = (const struct lt_event_type *)(uintptr_t)it->value,
+		.data = (const unsigned char *)it->str,
+		.size = it->str_len,
+	};
+	struct lt_ev ev, st;
+
+	r->cfg->by_id[raw.id < r->other ? raw.id : r->other]++;
 	r->res->events++;
-	if (!lt_decode_record(r->cfg->dec, raw, &ev))
+	if (!lt_decode_record(r->cfg->dec, &raw, &ev))
 		return 0;
-	if (feed(r, &ev) < 0)
+	if (deliver(r, &ev) < 0)
 		return -1;
 	/* the stack of the task leaving the CPU, taken in its context */
-	if (ev.kind == LT_EV_SWITCH && ev.pid > 0 && rec->sample.callchain &&
-	    !rec->sample.bad_callchain)
-		return feed_stack(r, rec, &ev);
-	return 0;
+	if (ev.kind != LT_EV_SWITCH || ev.pid <= 0 || !it->nr_frames)
+		return 0;
+	ev_clear(&st, ev.ts, ev.cpu);
+	st.kind = LT_EV_STACK;
+	st.origin = LT_SRC_STACK;	/* counted as the source of stacks */
+	st.pid = ev.pid;
+	st.frames = it->frames;
+	st.nr_frames = it->nr_frames;
+	return deliver(r, &st);
+}
+
+/* The replaying thread's end of the pipe (lt_input_event_fn). */
+static int pf_consume(void *ctx, const struct lt_ev *it)
+{
+	struct pf_run *r = ctx;
+	struct lt_ev ev;
+
+	if (it->origin == PF_RAW)
+		return replay_sample(r, it);
+	if (it->origin != PF_LAST_TS)
+		return deliver(r, it);
+	ev = *it;
+	ev.ts = r->last_ts;
+	ev.origin = LT_EV_NO_ORIGIN;
+	return deliver(r, &ev);
+}
+
+static void pf_progress(void *ctx, uint64_t done, uint64_t total)
+{
+	struct pf_run *r = ctx;
+
+	r->progress(r->ctx, done, total);
 }
 
 /* A task's name before any record with a time: held until there is one. */
@@ -310,7 +402,9 @@ static int on_side(struct pf_run *r, const struct lt_perf_record *rec)
 			return hold_comm(p, rec) < 0 ?
 			       (lt_error_set(&r->res->damage, LT_E_NOMEM,
 					     "out of memory"), -2) : 0;
-		ev_clear(&ev, rec->ts ? rec->ts : p->last_ts, rec->cpu);
+		ev_clear(&ev, rec->ts, rec->cpu);
+		if (!rec->ts)
+			ev.origin = PF_LAST_TS;
 		ev.pid = rec->tid;
 		ev.str = rec->comm.comm;
 		ev.str_len = (uint16_t)(rec->comm.len < LT_EV_STR_MAX ?
@@ -329,7 +423,9 @@ static int on_side(struct pf_run *r, const struct lt_perf_record *rec)
 			return 0;
 		if (rec->pid != rec->task.ppid)
 			lt_usym_fork(p->usym, rec->task.ppid, rec->pid);
-		ev_clear(&ev, rec->ts ? rec->ts : p->last_ts, rec->cpu);
+		ev_clear(&ev, rec->ts, rec->cpu);
+		if (!rec->ts)
+			ev.origin = PF_LAST_TS;
 		ev.kind = LT_EV_NEWTASK;
 		ev.pid = rec->task.ptid;
 		ev.pid2 = rec->tid;
@@ -339,7 +435,9 @@ static int on_side(struct pf_run *r, const struct lt_perf_record *rec)
 	case LT_PERF_EXIT:
 		if (rec->tid <= 0 || (!rec->ts && !r->have_first))
 			return 0;
-		ev_clear(&ev, rec->ts ? rec->ts : p->last_ts, rec->cpu);
+		ev_clear(&ev, rec->ts, rec->cpu);
+		if (!rec->ts)
+			ev.origin = PF_LAST_TS;
 		ev.kind = LT_EV_EXIT;
 		ev.pid = rec->tid;
 		return feed(r, &ev);
@@ -356,20 +454,24 @@ static int on_side(struct pf_run *r, const struct lt_perf_record *rec)
 	}
 }
 
-static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
-		  lt_input_event_fn event, lt_input_progress_fn progress,
-		  void *ctx, struct lt_input_result *res, struct lt_error *err)
+/*
+ * Every record, in time order, through the pipe (lt_pipe_make_fn): on a
+ * thread of its own when there are two.  Only it touches the reader, the
+ * user-space mappings and the decoder until it returns.
+ */
+static int pf_make(void *arg, struct lt_pipe_out *out, struct lt_error *err)
 {
-	struct pf_run r = { in, priv_of(in), cfg, event, ctx, res,
-			    lt_trace_event_id_limit(in->formats), false, 0 };
+	struct pf_run *r = arg;
+	const struct lt_input_run *cfg = r->cfg;
+	struct lt_input_result *res = r->res;
 	struct lt_perf_record rec;
 	struct lt_error rerr;
 	uint64_t done, total, n = 0;
 	int ret;
 
-	memset(res, 0, sizeof(*res));
+	r->out = out;
 	for (;;) {
-		ret = lt_perf_next(r.p->perf, &rec, &rerr);
+		ret = lt_perf_next(r->p->perf, &rec, &rerr);
 		if (ret < 0) {
 			/* damage: stop, or with --partial go on past it */
 			if (!cfg->partial || rerr.code == LT_E_NOMEM) {
@@ -385,35 +487,56 @@ static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
 		}
 		if (!ret)
 			break;
-		if (rec.ts && !r.have_first) {
-			r.have_first = true;
-			r.first_ts = rec.ts;
-			if (feed_early(&r, rec.ts) < 0)
+		if (rec.ts && !r->have_first) {
+			r->have_first = true;
+			r->first_ts = rec.ts;
+			if (feed_early(r, rec.ts) < 0)
 				return -1;
 		}
-		if (cfg->to_ns >= 0 && r.have_first && rec.ts &&
-		    rec.ts > r.first_ts + (uint64_t)cfg->to_ns) {
+		if (cfg->to_ns >= 0 && r->have_first && rec.ts &&
+		    rec.ts > r->first_ts + (uint64_t)cfg->to_ns) {
 			res->cut = true;
 			break;
 		}
-		ret = rec.kind == LT_PERF_SAMPLE ? on_sample(&r, &rec) :
-						   on_side(&r, &rec);
+		ret = rec.kind == LT_PERF_SAMPLE ? on_sample(r, &rec) :
+						   on_side(r, &rec);
 		if (ret == -2) {
 			*err = res->damage;
 			return -1;
 		}
 		if (ret < 0)
 			return -1;
-		if (progress && !(++n & 0xffff)) {
-			lt_perf_progress(r.p->perf, &done, &total);
-			progress(ctx, done, total);
+		if (!(++n & 0xffff)) {
+			lt_perf_progress(r->p->perf, &done, &total);
+			lt_pipe_progress(out, done, total);
 		}
 	}
-	if (progress) {
-		lt_perf_progress(r.p->perf, &done, &total);
-		progress(ctx, total, total);
-	}
+	lt_perf_progress(r->p->perf, &done, &total);
+	lt_pipe_progress(out, total, total);
 	return 0;
+}
+
+static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
+		  lt_input_event_fn event, lt_input_progress_fn progress,
+		  void *ctx, struct lt_input_result *res, struct lt_error *err)
+{
+	const struct lt_event_type *sw =
+		lt_trace_find_event(in->formats, "sched", "sched_switch");
+	struct pf_run r;
+
+	memset(&r, 0, sizeof(r));
+	r.in = in;
+	r.p = priv_of(in);
+	r.cfg = cfg;
+	r.res = res;
+	r.other = lt_trace_event_id_limit(in->formats);
+	r.switch_id = sw ? lt_event_type_id(sw) : UINT_MAX;
+	r.event = event;
+	r.progress = progress;
+	r.ctx = ctx;
+	memset(res, 0, sizeof(*res));
+	return lt_pipe_stream(pf_make, &r, cfg->threads, pf_consume,
+			      progress ? pf_progress : NULL, &r, err);
 }
 
 /* ---- symbols -------------------------------------------------------------- */
@@ -477,8 +600,12 @@ static int pf_load_ksyms(struct lt_input *in, struct lt_error *err)
 	const char *home = getenv("HOME"), *kfile = p->kallsyms;
 	struct lt_error kerr;
 
-	if (p->ksyms_tried)
-		return p->sym_note[0] ? -1 : 0;
+	/* tried already (on the loader thread): the same answer again */
+	if (p->ksyms_tried) {
+		if (!p->sym_note[0])
+			return 0;
+		goto none;
+	}
 	p->ksyms_tried = true;
 	/* --kallsyms, then perf's cache, then /proc for the running kernel */
 	if (kfile && *kfile) {

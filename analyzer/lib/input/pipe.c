@@ -10,6 +10,10 @@
  * CPUs by timestamp, ties in CPU order exactly as lt_trace_next() does,
  * and replays.  With threads off, the same batches are made and consumed
  * in turn from lt_trace_next().
+ *
+ * A stream that cannot be cut into ranges (a perf.data) goes the same way
+ * on two threads, one making the batches and the caller's replaying them
+ * (lt_pipe_stream(), at the end).
  */
 #define _GNU_SOURCE
 #include <limits.h>
@@ -49,6 +53,8 @@ struct batch {
 	char *arena;		/* the events' strings and stacks, in order */
 	size_t used, size;
 	uint64_t done;		/* the range's bytes read when it was filled */
+	uint64_t total;		/* a stream's: progress said in it, in all */
+	bool said;		/* ... when its maker said some */
 	bool end;		/* the range's (or the stream's) last batch */
 	bool last;		/* of the CPU's last range */
 	bool failed;		/* reading failed: err says why */
@@ -165,15 +171,16 @@ static inline struct lt_ev *batch_next(struct batch *b)
  * whole cache lines, so that two threads filling neighbours never write
  * to one line.
  */
-static size_t batch_bytes(unsigned int cap)
+static size_t batch_bytes(unsigned int cap, size_t arena_per_event)
 {
-	size_t n = (size_t)cap * (sizeof(struct lt_ev) + SLAB_ARENA_PER_EVENT);
+	size_t n = (size_t)cap * (sizeof(struct lt_ev) + arena_per_event);
 
 	return (n + LT_CACHE_LINE - 1) & ~(size_t)(LT_CACHE_LINE - 1);
 }
 
 /* Filled on one thread, merged on another: lines of its own. */
-static struct batch *batch_carve(unsigned int cap, char **slab)
+static struct batch *batch_carve(unsigned int cap, size_t arena_per_event,
+				 char **slab)
 {
 	struct batch *b = lt_thread_own_alloc(sizeof(*b));
 
@@ -184,8 +191,8 @@ static struct batch *batch_carve(unsigned int cap, char **slab)
 	b->ev = (struct lt_ev *)*slab;
 	b->arena = *slab + (size_t)cap * sizeof(*b->ev);
 	b->arena_in_slab = true;
-	b->size = (size_t)cap * SLAB_ARENA_PER_EVENT;
-	*slab += batch_bytes(cap);
+	b->size = (size_t)cap * arena_per_event;
+	*slab += batch_bytes(cap, arena_per_event);
 	return b;
 }
 
@@ -337,9 +344,10 @@ static int run_serial(const struct lt_pipe_cfg *cfg, const struct sink *sink,
 		      struct lt_input_result *res, struct lt_error *err)
 {
 	/* a huge page for the one batch too: ~240 faults fewer */
-	size_t slab_size = batch_bytes(SERIAL_EVENTS);
+	size_t slab_size = batch_bytes(SERIAL_EVENTS, SLAB_ARENA_PER_EVENT);
 	char *slab = USE_SLAB ? lt_big_alloc(slab_size) : NULL, *carve = slab;
-	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, &carve) :
+	struct batch *b = slab ? batch_carve(SERIAL_EVENTS, SLAB_ARENA_PER_EVENT,
+					     &carve) :
 				 batch_new(SERIAL_EVENTS);
 	struct span sp = { false, 0 };
 	uint64_t done, total;
@@ -621,11 +629,15 @@ static void evict(const void *p, size_t len)
 		_mm_clflushopt((void *)c);
 }
 
+/*
+ * Before @b is filled again: what the other thread read of it (the rest
+ * of its lines it never saw).
+ */
 static void batch_evict(const struct batch *b)
 {
-	evict(b->ev, b->cap * sizeof(*b->ev));
+	evict(b->ev, b->n * sizeof(*b->ev));
 	if (b->arena)
-		evict(b->arena, b->size);
+		evict(b->arena, b->used);
 }
 #else
 static bool evict_supported(void)
@@ -1194,13 +1206,15 @@ static int run_parallel(const struct lt_pipe_cfg *cfg, unsigned int nr_workers,
 	 * for the decoding and the merging thread alike.  NULL: malloc each.
 	 */
 	if (USE_SLAB) {
-		slab_size = (size_t)nr * pool * batch_bytes(cap);
+		slab_size = (size_t)nr * pool *
+			    batch_bytes(cap, SLAB_ARENA_PER_EVENT);
 		slab = carve = lt_big_alloc(slab_size);
 	}
 	for (s = 0; s < nr; s++) {
 		par.q[s].cpu = lt_trace_stream_cpu(cfg->trace, s);
 		for (k = 0; k < pool; k++) {
-			struct batch *b = slab ? batch_carve(cap, &carve) :
+			struct batch *b = slab ?
+				batch_carve(cap, SLAB_ARENA_PER_EVENT, &carve) :
 						 batch_new(cap);
 
 			if (!b)
@@ -1285,21 +1299,28 @@ out:
 #define PLAIN_EVENT_BYTES	56
 #define PACKED_EVENT_BYTES10	35	/* 3.5 bytes, in tenths */
 
-unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
-				  unsigned int cpus)
+unsigned int lt_pipe_auto_threads_for(uint64_t events, unsigned int cpus)
 {
-	uint64_t events, min = AUTO_MIN_EVENTS;
+	uint64_t min = AUTO_MIN_EVENTS;
 
 	/* LT_AUTO_MIN_EVENTS: tests make small traces count as large */
 	if (getenv("LT_AUTO_MIN_EVENTS"))
 		min = strtoull(getenv("LT_AUTO_MIN_EVENTS"), NULL, 0);
+	return events < min ? 1 : cpus;
+}
+
+unsigned int lt_pipe_auto_threads(uint64_t data_bytes, bool compressed,
+				  unsigned int cpus)
+{
+	uint64_t events;
+
 	if (!compressed)
 		events = data_bytes / PLAIN_EVENT_BYTES;
 	else if (data_bytes > UINT64_MAX / 10)
 		events = UINT64_MAX;
 	else
 		events = data_bytes * 10 / PACKED_EVENT_BYTES10;
-	return events < min ? 1 : cpus;
+	return lt_pipe_auto_threads_for(events, cpus);
 }
 
 int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
@@ -1316,4 +1337,328 @@ int lt_pipe_run(const struct lt_pipe_cfg *cfg, lt_input_event_fn event,
 	if (threads - 1 > MAX_WORKERS)
 		threads = MAX_WORKERS + 1;
 	return run_parallel(cfg, threads - 1, &sink, res, err);
+}
+
+/* ---- one stream, made on a thread of its own ------------------------------ */
+
+/*
+ * A perf.data is one stream of records, in time order only once its
+ * reorder queue has sorted them: it cannot be cut into ranges that
+ * threads read apart.  So one thread reads, orders and decodes it into
+ * batches while the caller's replays them: a pipeline of two stages.
+ * The batches go round a ring: the maker fills ring[made % N] while the
+ * caller replays ring[used % N], and neither passes the other.
+ */
+/*
+ * 8 batches of 1,024 events and 192 bytes of arena an event: 2 MB, one
+ * huge page.  A perf.data's events carry their payload (~70 bytes for a
+ * scheduler event), and with -g a switch its stack (~300 bytes), so the
+ * trace pipe's 32 bytes an event filled a batch's arena at a third or a
+ * tenth of its events, and the batches went round 3-10 times as often.
+ * Beside a perf record -g -m 32M file's chunks (37 MB), 16 batches took
+ * the peak over 64 MB; 8 keep the reading thread, the slower side, as far
+ * ahead as it gets.
+ */
+#define STREAM_BATCHES	8
+#define STREAM_EVENTS	1024
+#define STREAM_ARENA_PER_EVENT	192
+/*
+ * A side that must sleep sleeps until this many more batches are there
+ * for it than it needs: one wake-up (a futex call for the other side) per
+ * two batches, not per batch.  The ring's slack (8) hides the wait.
+ */
+#define STREAM_SLACK	2
+
+struct lt_pipe_out {
+	/* counts of batches, each side writing its own, under the lock */
+	uint64_t made __attribute__((aligned(LT_CACHE_LINE)));
+	uint64_t used __attribute__((aligned(LT_CACHE_LINE)));
+	bool stop;			/* the caller's side gave up */
+	bool fin;			/* the maker's last batch is out */
+	unsigned int sleepers;		/* threads in pthread_cond_wait() */
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+
+	struct batch *ring[STREAM_BATCHES];
+	char *slab;
+	size_t slab_size;
+	bool evict;
+
+	/* the maker's */
+	struct batch *cur __attribute__((aligned(LT_CACHE_LINE)));
+	lt_pipe_make_fn make;
+	void *make_ctx;
+	struct lt_error err;		/* why make() failed */
+	int ret;
+	/*
+	 * Threads off: lt_pipe_put() replays each event at once, and
+	 * lt_pipe_progress() says it at once.
+	 */
+	bool direct;
+	lt_input_event_fn event;
+	lt_input_progress_fn progress;
+	void *ctx;
+};
+
+/* Whether @n, read without the lock, has reached @want. */
+static inline bool reached(const uint64_t *n, uint64_t want)
+{
+	return __atomic_load_n(n, __ATOMIC_ACQUIRE) >= want;
+}
+
+/*
+ * Wait until *@n reaches @want, or the stream stops (@stop: whether to
+ * watch for it).  Returns false when stopped.
+ *
+ * Unlike par_wait(), no spinning first.  One side is the slower, and the
+ * faster waits for it at nearly every batch: its wake-up is off the
+ * critical path (the ring's other batches cover it), while spinning on a
+ * shared machine held a CPU the slower side needed.  Alternated with
+ * spinning for 200 us, on the 353 MB perf.data on a loaded 2-vCPU VM: CPU
+ * 0.58-0.62 -> 0.43-0.46 s, wall 1.04-1.18 -> 0.63-0.89 s (one thread:
+ * 0.36-0.38 s of CPU, 0.63-0.79 s).
+ */
+static bool stream_wait(struct lt_pipe_out *s, const uint64_t *n,
+			uint64_t want, bool stop)
+{
+	uint64_t more = want + STREAM_SLACK;
+	bool ok;
+
+	if (reached(n, want))
+		return true;
+	/* asleep, until there is more than one to do (or no more comes) */
+	pthread_mutex_lock(&s->lock);
+	while (*n < more && !(*n >= want && s->fin) && !(stop && s->stop)) {
+		s->sleepers++;
+		pthread_cond_wait(&s->cond, &s->lock);
+		s->sleepers--;
+	}
+	ok = *n >= want;
+	pthread_mutex_unlock(&s->lock);
+	return ok;
+}
+
+/* *@n one more, and the other side woken if it sleeps. */
+static void stream_count(struct lt_pipe_out *s, uint64_t *n)
+{
+	pthread_mutex_lock(&s->lock);
+	__atomic_store_n(n, *n + 1, __ATOMIC_RELEASE);
+	if (s->sleepers)
+		pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The maker's next batch to fill, once the caller has given it back. */
+static struct batch *stream_take(struct lt_pipe_out *s)
+{
+	struct batch *b;
+
+	/* ring[made % N] was replayed when used reaches made - N + 1 */
+	if (s->made >= STREAM_BATCHES &&
+	    !stream_wait(s, &s->used, s->made - STREAM_BATCHES + 1, true))
+		return NULL;
+	b = s->ring[s->made % STREAM_BATCHES];
+	if (s->evict)
+		batch_evict(b);
+	batch_reset(b);
+	b->said = false;
+	return b;
+}
+
+/* The maker's batch goes to the caller; 0, or -1 when it gave up. */
+static int stream_publish(struct lt_pipe_out *s)
+{
+	stream_count(s, &s->made);
+	s->cur = NULL;
+	return __atomic_load_n(&s->stop, __ATOMIC_RELAXED) ? -1 : 0;
+}
+
+int lt_pipe_put(struct lt_pipe_out *s, const struct lt_ev *ev)
+{
+	size_t need = 0;
+	struct batch *b;
+
+	if (s->direct)
+		return s->event(s->ctx, ev) < 0 ? (s->stop = true, -1) : 0;
+	/*
+	 * A batch is full at its events, or at its arena's share of the
+	 * slab (call chains): memory stays what the slab is.
+	 */
+	if (s->cur) {
+		need = (size_t)ev->str_len + ev->str2_len + 2 +
+		       (ev->nr_frames ? 8 + (size_t)ev->nr_frames * 8 : 0);
+		if (s->cur->n == s->cur->cap ||
+		    (s->cur->n && s->cur->used + need > s->cur->size)) {
+			if (stream_publish(s) < 0)
+				return -1;
+		}
+	}
+	if (!s->cur && !(s->cur = stream_take(s)))
+		return -1;
+	b = s->cur;
+	b->ev[b->n] = *ev;
+	/* no bytes to copy, but not NULL: where it pointed is going */
+	if (ev->str && !ev->str_len)
+		b->ev[b->n].str = "";
+	if (ev->str2 && !ev->str2_len)
+		b->ev[b->n].str2 = "";
+	if (append(b) < 0) {
+		lt_error_set(&s->err, LT_E_NOMEM,
+			     "out of memory while reading events");
+		return -1;
+	}
+	return 0;
+}
+
+void lt_pipe_progress(struct lt_pipe_out *s, uint64_t done, uint64_t total)
+{
+	if (s->direct) {
+		if (s->progress)
+			s->progress(s->ctx, done, total);
+		return;
+	}
+	if (!s->progress || (!s->cur && !(s->cur = stream_take(s))))
+		return;
+	/* said to the caller once the batch's events are replayed */
+	s->cur->said = true;
+	s->cur->done = done;
+	s->cur->total = total;
+}
+
+static void *stream_main(void *arg)
+{
+	struct lt_pipe_out *s = arg;
+
+	s->ret = s->make(s->make_ctx, s, &s->err);
+	/* the last batch says how it ended, empty or not */
+	if (!s->cur)
+		s->cur = stream_take(s);
+	if (s->cur) {
+		s->cur->end = true;
+		s->cur->failed = s->ret < 0;
+		pthread_mutex_lock(&s->lock);
+		s->fin = true;
+		pthread_mutex_unlock(&s->lock);
+		stream_publish(s);
+	}
+	return NULL;
+}
+
+/* The caller's side: replay the batches as they come. */
+static int stream_replay(struct lt_pipe_out *s, bool *made_failed)
+{
+	struct batch *b;
+	unsigned int i;
+
+	for (;;) {
+		stream_wait(s, &s->made, s->used + 1, false);
+		b = s->ring[s->used % STREAM_BATCHES];
+		for (i = 0; i < b->n; i++)
+			if (s->event(s->ctx, batch_next(b)) < 0)
+				return -1;
+		if (b->said)
+			s->progress(s->ctx, b->done, b->total);
+		if (b->end) {
+			*made_failed = b->failed;
+			return 0;
+		}
+		stream_count(s, &s->used);
+	}
+}
+
+static int stream_init(struct lt_pipe_out *s)
+{
+	unsigned int i, cap = STREAM_EVENTS;
+	char *carve;
+
+	/*
+	 * LT_STREAM_EVENTS: tests make batches of a few events, so that a
+	 * small file goes round the ring, and stacks outgrow an arena.
+	 */
+	if (getenv("LT_STREAM_EVENTS"))
+		cap = strtoul(getenv("LT_STREAM_EVENTS"), NULL, 0);
+	if (cap < 1 || cap > STREAM_EVENTS)
+		cap = STREAM_EVENTS;
+	s->slab_size = STREAM_BATCHES * batch_bytes(cap, STREAM_ARENA_PER_EVENT);
+	if (USE_SLAB)
+		s->slab = lt_big_alloc(s->slab_size);
+	carve = s->slab;
+	for (i = 0; i < STREAM_BATCHES; i++) {
+		s->ring[i] = s->slab ?
+			     batch_carve(cap, STREAM_ARENA_PER_EVENT, &carve) :
+			     batch_new(cap);
+		if (!s->ring[i])
+			return -1;
+		/* without a slab, the same share of arena */
+		if (!s->slab) {
+			s->ring[i]->size = (size_t)cap * STREAM_ARENA_PER_EVENT;
+			s->ring[i]->arena = malloc(s->ring[i]->size);
+			if (!s->ring[i]->arena)
+				return -1;
+		}
+	}
+	s->evict = evict_supported();
+	return 0;
+}
+
+static void stream_free(struct lt_pipe_out *s)
+{
+	unsigned int i;
+
+	for (i = 0; i < STREAM_BATCHES; i++)
+		batch_free(s->ring[i]);
+	lt_big_free(s->slab, s->slab_size);
+	pthread_cond_destroy(&s->cond);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+int lt_pipe_stream(lt_pipe_make_fn make, void *make_ctx, unsigned int threads,
+		   lt_input_event_fn event, lt_input_progress_fn progress,
+		   void *ctx, struct lt_error *err)
+{
+	struct lt_pipe_out *s = lt_thread_own_alloc(sizeof(*s));
+	pthread_mutexattr_t lock_attr;
+	pthread_t thread;
+	bool failed = false;
+	int ret;
+
+	if (!s) {
+		lt_error_set(err, LT_E_NOMEM, "out of memory");
+		return -1;
+	}
+	s->make = make;
+	s->make_ctx = make_ctx;
+	s->event = event;
+	s->progress = progress;
+	s->ctx = ctx;
+	pthread_mutexattr_init(&lock_attr);
+	if (threads <= lt_thread_usable_cpus())
+		pthread_mutexattr_settype(&lock_attr, PTHREAD_MUTEX_ADAPTIVE_NP);
+	pthread_mutex_init(&s->lock, &lock_attr);
+	pthread_mutexattr_destroy(&lock_attr);
+	pthread_cond_init(&s->cond, NULL);
+	/* one thread, or none to be had: made and replayed in turn */
+	if (threads < 2 || stream_init(s) < 0 ||
+	    lt_thread_start(&thread, stream_main, s)) {
+		s->direct = true;
+		ret = make(make_ctx, s, err);
+		stream_free(s);
+		return ret;
+	}
+	ret = stream_replay(s, &failed);
+	if (ret < 0) {
+		/* the replay failed: the maker stops at its next batch */
+		pthread_mutex_lock(&s->lock);
+		__atomic_store_n(&s->stop, true, __ATOMIC_RELAXED);
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+	pthread_join(thread, NULL);
+	if (!ret && failed) {
+		*err = s->err;
+		ret = -1;
+	}
+	stream_free(s);
+	return ret;
 }

@@ -499,16 +499,19 @@ static int open_bytes(struct lt_perf *p, struct lt_error *err)
 		p->info.pipe = true;
 		p->pos = PERF_PIPE_HEADER_SIZE;
 		p->end = p->stream ? UINT64_MAX : p->size;
-		return read_pipe_headers(p, err);
+		if (read_pipe_headers(p, err))
+			return -1;
+		/* a pipe's records saved to a file: read as a file's */
+		if (!p->stream)
+			lt_perf_chunks_init(p, p->pos);
+		return 0;
 	}
 	if (p->stream)
 		return lt_perf_fail(p, err, LT_E_IO,
 				    "a perf.data in file mode cannot be read from a pipe (its header points to its end): give the file, or record with \"perf record -o -\"");
 	if (read_file_header(p, err, hsize))
 		return -1;
-	/* the data is read in order, dropped behind */
-	madvise((void *)(p->map + (p->pos & ~(p->sys_page - 1))),
-		p->end - (p->pos & ~(p->sys_page - 1)), MADV_SEQUENTIAL);
+	lt_perf_chunks_init(p, p->pos);
 	return 0;
 }
 
@@ -585,6 +588,7 @@ void lt_perf_close(struct lt_perf *p)
 	free(p->strs);
 	free(p->win.buf);
 	lt_perf_zdata_free(p);
+	lt_perf_chunks_free(p);
 	if (p->map)
 		munmap((void *)p->map, p->size);
 	if (p->own_fd && p->fd >= 0)

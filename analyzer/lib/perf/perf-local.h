@@ -256,6 +256,50 @@ struct pwin {
 /* decompressed data's offsets: above any file's, below Q_REF's 2^48 */
 #define PERF_ZFLAG		(1ULL << 47)
 
+/*
+ * A regular file's data is read with pread() into chunks, not through its
+ * map.  In a VM every page of a map read once costs a nested page walk
+ * when it is first touched: on this project's 2-vCPU VM, touching each
+ * cache line of a 353 MB perf.data through the map took 0.25-0.29 s of
+ * CPU (faulted in ahead or not), and copying it into reused buffers with
+ * pread() 0.06-0.08 s.  Chunk k holds the records that start in
+ * [start + k * PERF_CHUNK, + PERF_CHUNK), whole: its bytes go on past
+ * that by PERF_CHUNK_OVER, more than a record's 64 KB.  The chunks from
+ * the oldest queued record's to the one being read are kept, each in a
+ * slot, the lowest free; slots come two to a huge page, allocated when
+ * first needed and kept until the data ends: the memory is the most
+ * chunks kept at once (2 slots, one huge page, for a usual recording's
+ * rounds; 37 for perf record -m 32M -g's), up to PERF_CHUNKS_MAX, past
+ * which the map serves.
+ */
+#define PERF_CHUNK_OVER		(64u << 10)
+#define PERF_CHUNK_STRIDE	(1u << 20)
+#define PERF_CHUNK		(PERF_CHUNK_STRIDE - PERF_CHUNK_OVER)
+#define PERF_CHUNKS_MAX		128	/* a power of two, a multiple of 64 */
+#define PERF_CHUNK_PIECE	(128u << 10)	/* read at a time */
+
+struct pchunks {
+	bool on;		/* the data is read so */
+	unsigned char *pages[PERF_CHUNKS_MAX / 2];	/* two slots each */
+	uint64_t used[PERF_CHUNKS_MAX / 64];	/* slots in use, a bit each */
+	unsigned char *at[PERF_CHUNKS_MAX];	/* chunk k's slot: at[k % MAX] */
+	uint64_t start;		/* file offset of chunk 0 */
+	uint64_t lo, hi;	/* chunks [lo, hi) are read, hi - 1 up to */
+	uint64_t filled;	/* ... this file offset */
+	uint64_t lo_off, hi_off;	/* records starting in [lo_off, hi_off)
+					   are in them (0, 0: none, or no
+					   chunks at all) */
+};
+
+/* Where the byte at @off, of a chunk kept, is. */
+static inline const unsigned char *chunk_at(const struct pchunks *ck,
+					    uint64_t off)
+{
+	uint64_t rel = off - ck->start, k = rel / PERF_CHUNK;
+
+	return ck->at[k % PERF_CHUNKS_MAX] + (rel - k * PERF_CHUNK);
+}
+
 /* ---- the reader ------------------------------------------------------- */
 
 enum perf_state {
@@ -282,6 +326,7 @@ struct lt_perf {
 	uint64_t populated;		/* map: pages faulted in up to here
 					   (the data read so far: at most size) */
 	bool populate_off;		/* madvise() cannot (Linux < 5.14) */
+	struct pchunks ck;		/* file: the data section's bytes */
 	struct pwin win;		/* stream: the bytes read */
 	size_t win_max;			/* a window's cap */
 	bool eof;			/* stream: read() said the end */
@@ -325,7 +370,9 @@ struct lt_perf {
 	size_t queue_bytes;
 	enum perf_state state;
 	enum perf_state after;		/* ST_FLUSH goes on to this */
+	/* a sample's call chain: its kernel frames, and its user frames */
 	uint64_t frames[LT_PERF_MAX_FRAMES];
+	uint64_t uframes[LT_PERF_MAX_FRAMES];
 };
 
 /* A bounded cursor over bytes of the file (a section, a record). */
@@ -363,19 +410,35 @@ int lt_perf_cur_string(struct lt_perf *p, struct lt_error *err, struct pcur *c,
 const unsigned char *lt_perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 					uint64_t off, size_t n, const char *what);
 
+/* Whether the @n bytes at @off are in a chunk read already. */
+static inline bool perf_in_chunk(const struct lt_perf *p, uint64_t off,
+				 size_t n)
+{
+	return off >= p->ck.lo_off && off < p->ck.hi_off &&
+	       n <= PERF_CHUNK_OVER && off + n <= p->ck.filled;
+}
+
 static inline const unsigned char *perf_bytes(struct lt_perf *p,
 					      struct lt_error *err,
 					      uint64_t off, size_t n,
 					      const char *what)
 {
-	/* the hot path: mapped, and faulted in already (populated <= size) */
-	if (!p->stream && off <= p->populated && n <= p->populated - off &&
-	    off >= p->info.data_offset)
-		return p->map + off;
+	/* the hot path: a record of a chunk read already */
+	if (perf_in_chunk(p, off, n))
+		return chunk_at(&p->ck, off);
 	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
 	    n <= p->zwin.base + p->zwin.len - off)
 		return p->zwin.buf + (off - p->zwin.base);
 	return lt_perf_bytes_slow(p, err, off, n, what);
+}
+/*
+ * The record at @off fetched into the caches, if it is in a chunk (a
+ * hint: not through the map, whose pages may not be there).
+ */
+static inline void perf_prefetch(const struct lt_perf *p, uint64_t off)
+{
+	if (off >= p->ck.lo_off && off < p->ck.hi_off)
+		__builtin_prefetch(chunk_at(&p->ck, off));
 }
 /*
  * @n bytes at @off passed over (AUXTRACE data); in a stream they are read
@@ -385,6 +448,9 @@ int lt_perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
 		 uint64_t n, uint64_t keep, const char *what);
 /* Bytes before @off are no longer needed: drop or reuse them. */
 void lt_perf_release(struct lt_perf *p, uint64_t off);
+/* A file's data from @off on is read in chunks (not for a stream). */
+void lt_perf_chunks_init(struct lt_perf *p, uint64_t off);
+void lt_perf_chunks_free(struct lt_perf *p);
 /* Whether a record at @off (of at least 8 bytes) may be read: not the end */
 int lt_perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off);
 /* A string the reader keeps until it is closed; NULL out of memory. */

@@ -107,7 +107,9 @@ static int hand_out(struct lt_perf *p, uint64_t off, struct perf_attr *a,
 	if (!r)
 		return -1;
 	size = pget16(r + 6, p->swap);
-	r = perf_bytes(p, err, off, size, "record");
+	/* whole in its chunk already (the usual case): the same bytes */
+	if (!perf_in_chunk(p, off, size))
+		r = perf_bytes(p, err, off, size, "record");
 	if (!r || lt_perf_record_parse(p, r, off, a, rec, err) < 0) {
 		p->stats.damaged++;
 		return -1;
@@ -311,9 +313,8 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 				 * its bytes were read a round ago, and are
 				 * out of the caches by now.
 				 */
-				if (!p->stream && p->q.nr_runs)
-					__builtin_prefetch(p->map +
-							   Q_OFF(p->q.heap[0].ref));
+				if (p->q.nr_runs)
+					perf_prefetch(p, Q_OFF(p->q.heap[0].ref));
 				if (Q_OFF(ref) & PERF_ZFLAG)
 					p->q_zdata--;
 				else
@@ -325,8 +326,12 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 			release(p);
 			continue;
 		}
-		if (p->state == ST_END)
+		if (p->state == ST_END) {
+			/* the records handed out are done with: the chunks go */
+			if (p->ck.on)
+				lt_perf_chunks_free(p);
 			return 0;
+		}
 
 		if (p->pos >= p->next_check) {
 			p->next_check = p->pos + CHECK_STEP;

@@ -12,12 +12,14 @@
  * are handed out later than read, and their bytes must still be there.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "lt-bigmem.h"
 #include "perf-local.h"
 
 #ifndef MADV_POPULATE_READ
@@ -196,6 +198,170 @@ static const unsigned char *map_bytes(struct lt_perf *p, struct lt_error *err,
 	return p->map + off;
 }
 
+/* ---- the file's data in chunks -------------------------------------------- */
+
+static void chunks_span(struct pchunks *ck)
+{
+	ck->lo_off = ck->start + ck->lo * PERF_CHUNK;
+	ck->hi_off = ck->start + ck->hi * PERF_CHUNK;
+}
+
+void lt_perf_chunks_init(struct lt_perf *p, uint64_t off)
+{
+	struct pchunks *ck = &p->ck;
+
+	memset(ck, 0, sizeof(*ck));
+	ck->on = true;
+	ck->start = off;
+	/* what the kernel reads ahead for pread() */
+	posix_fadvise(p->fd, off, 0, POSIX_FADV_SEQUENTIAL);
+}
+
+void lt_perf_chunks_free(struct lt_perf *p)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
+		lt_big_free(p->ck.pages[i], 2 * (size_t)PERF_CHUNK_STRIDE);
+	memset(&p->ck, 0, sizeof(p->ck));
+}
+
+/* The lowest free slot, taken: its bytes, or NULL out of memory. */
+static unsigned char *slot_take(struct pchunks *ck)
+{
+	unsigned int w, s;
+
+	for (w = 0; !~ck->used[w]; w++)
+		;	/* chunk_start() keeps fewer than all in use */
+	s = w * 64 + __builtin_ctzll(~ck->used[w]);
+	if (!ck->pages[s / 2] &&
+	    !(ck->pages[s / 2] = lt_big_alloc(2 * (size_t)PERF_CHUNK_STRIDE)))
+		return NULL;
+	ck->used[w] |= 1ULL << (s % 64);
+	return ck->pages[s / 2] + (s % 2) * (size_t)PERF_CHUNK_STRIDE;
+}
+
+/* The slot at @at is free again. */
+static void slot_put(struct pchunks *ck, const unsigned char *at)
+{
+	unsigned int i;
+
+	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
+		if (at == ck->pages[i] || at == ck->pages[i] + PERF_CHUNK_STRIDE)
+			break;
+	i = 2 * i + (at != ck->pages[i]);
+	ck->used[i / 64] &= ~(1ULL << (i % 64));
+}
+
+/* The end of chunk @k's bytes: its records' and PERF_CHUNK_OVER more. */
+static uint64_t chunk_end(const struct lt_perf *p, uint64_t k)
+{
+	uint64_t base = p->ck.start + k * PERF_CHUNK;
+
+	return p->size - base < PERF_CHUNK_STRIDE ? p->size :
+	       base + PERF_CHUNK_STRIDE;
+}
+
+/*
+ * The chunk being read (hi - 1) read on to at least @want, a piece at a
+ * time: pieces copied just before they are parsed are still in this
+ * core's cache, a whole chunk's first lines no longer.  0, or -1 (@err).
+ */
+static int chunk_fill(struct lt_perf *p, struct lt_error *err, uint64_t want)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t base = ck->start + (ck->hi - 1) * PERF_CHUNK;
+	uint64_t end = chunk_end(p, ck->hi - 1), to;
+	unsigned char *slot = (unsigned char *)chunk_at(ck, base);
+	ssize_t n;
+
+	if (want > end)
+		want = end;
+	while (ck->filled < want) {
+		to = ck->filled + PERF_CHUNK_PIECE < end ?
+		     ck->filled + PERF_CHUNK_PIECE : end;
+		n = pread(p->fd, slot + (ck->filled - base), to - ck->filled,
+			  ck->filled);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return lt_perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					    strerror(errno));
+		if (!n)
+			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "data",
+					       ck->filled,
+					       "the file ends there, not after %llu bytes: it shrank while read",
+					       (unsigned long long)p->size);
+		ck->filled += n;
+	}
+	return 0;
+}
+
+/*
+ * Chunk @k started in a slot, the one before it read whole: 1, 0 when
+ * the map must serve (too many kept, or no memory for more), -1 (@err).
+ */
+static int chunk_start(struct lt_perf *p, struct lt_error *err, uint64_t k)
+{
+	struct pchunks *ck = &p->ck;
+	unsigned char *at;
+
+	if (ck->hi > ck->lo && chunk_fill(p, err, chunk_end(p, ck->hi - 1)))
+		return -1;
+	if (ck->lo == ck->hi)
+		ck->lo = ck->hi = k;	/* none kept: start here */
+	if (k - ck->lo >= PERF_CHUNKS_MAX || !(at = slot_take(ck)))
+		return 0;
+	ck->at[k % PERF_CHUNKS_MAX] = at;
+	ck->hi = k + 1;
+	ck->filled = ck->start + k * PERF_CHUNK;
+	chunks_span(ck);
+	return 1;
+}
+
+/*
+ * @n bytes at @off, a record (at most PERF_CHUNK_OVER bytes) of the data
+ * section, in the file: from its chunk, read now if need be.  A chunk
+ * dropped already, or one too far past the oldest kept, is read through
+ * the map.
+ */
+static const unsigned char *chunk_bytes(struct lt_perf *p, struct lt_error *err,
+					uint64_t off, size_t n, const char *what)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t k = (off - ck->start) / PERF_CHUNK;
+	int ret;
+
+	if (k < ck->lo)
+		return map_bytes(p, err, off, n, what);
+	while (k >= ck->hi) {
+		/* those between are read whole: records may be queued there */
+		ret = chunk_start(p, err, ck->lo == ck->hi ? k : ck->hi);
+		if (ret < 0)
+			return NULL;
+		if (!ret)
+			return map_bytes(p, err, off, n, what);
+	}
+	if (k == ck->hi - 1 && off + n > ck->filled &&
+	    chunk_fill(p, err, off + n + PERF_CHUNK_PIECE / 2))
+		return NULL;
+	return chunk_at(ck, off);
+}
+
+/* Chunks before the one of @off are no longer needed. */
+static void chunks_release(struct pchunks *ck, uint64_t off)
+{
+	uint64_t k;
+
+	if (!ck->on || off < ck->start)
+		return;
+	k = (off - ck->start) / PERF_CHUNK;
+	/* all of them: the next read starts where it is */
+	for (; ck->lo < k && ck->lo < ck->hi; ck->lo++)
+		slot_put(ck, ck->at[ck->lo % PERF_CHUNKS_MAX]);
+	chunks_span(ck);
+}
+
 /* ---- the stream window -------------------------------------------------- */
 
 /*
@@ -326,8 +492,12 @@ const unsigned char *lt_perf_bytes_slow(struct lt_perf *p, struct lt_error *err,
 {
 	if (off & PERF_ZFLAG)
 		return zwin_bytes(p, err, off, n, what);
-	return p->stream ? win_bytes(p, err, off, n, what) :
-			   map_bytes(p, err, off, n, what);
+	if (p->stream)
+		return win_bytes(p, err, off, n, what);
+	if (p->ck.on && off >= p->ck.start && off < p->end &&
+	    n <= PERF_CHUNK_OVER && off <= p->size && n <= p->size - off)
+		return chunk_bytes(p, err, off, n, what);
+	return map_bytes(p, err, off, n, what);
 }
 
 int lt_perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
@@ -335,8 +505,10 @@ int lt_perf_skip(struct lt_perf *p, struct lt_error *err, uint64_t off,
 {
 	uint64_t done, step;
 
+	/* in the file: nothing to read (the map says when it is not) */
 	if (!p->stream)
-		return map_bytes(p, err, off, n, what) ? 0 : -1;
+		return off <= p->size && n <= p->size - off ? 0 :
+		       (map_bytes(p, err, off, n, what), -1);
 	for (done = 0; done < n; done += step) {
 		step = n - done < READ_CHUNK ? n - done : READ_CHUNK;
 		if (!win_bytes(p, err, off + done, step, what))
@@ -355,15 +527,20 @@ void lt_perf_release(struct lt_perf *p, uint64_t off)
 		p->win.keep = off;
 		return;
 	}
+	chunks_release(&p->ck, off);
+	/* what was read through the map */
 	to = off & ~(p->sys_page - 1);
 	if (to < p->released + MAP_STEP || to > p->size)
 		return;
 	if (p->released < p->info.data_offset)
 		p->released = p->info.data_offset & ~(p->sys_page - 1);
+	if (to > p->populated)
+		to = p->populated & ~(p->sys_page - 1);
 	if (to > p->released)
 		madvise((void *)(p->map + p->released), to - p->released,
 			MADV_DONTNEED);
-	p->released = to;
+	if (to > p->released)
+		p->released = to;
 }
 
 int lt_perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off)
