@@ -178,6 +178,8 @@ struct lt_options {
 	bool kernel_threads;		/* kernel threads in the global table too */
 	bool per_thread;		/* per-thread sections in text output */
 	bool stacks;			/* distinct stacks under each row in text output */
+	bool by_cgroup;			/* text output: a table per cgroup, its
+					   processes under it (--by cgroup) */
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
