@@ -1113,8 +1113,8 @@ static void put_cgroups(FILE *out, const struct lt_report *r)
 	size_t i, k, procs = 0, groups = 0;
 
 	if (!r->cgroup_events) {
-		fputs("Cgroups:  none in this trace (perf record --all-cgroups "
-		      "saves them)\n", out);
+		fputs("Cgroups:  none in this trace (latency-record and perf "
+		      "record --all-cgroups save them)\n", out);
 		return;
 	}
 	seen = malloc((v->nr_processes ? v->nr_processes : 1) * sizeof(*seen));
