@@ -130,6 +130,19 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* --by process (the default) or cgroup: how text groups the processes */
+static int opt_by(const struct cli_cmd *cmd, const struct cli_opt *o,
+		  const char *val)
+{
+	bool *by_cgroup = o->value;
+
+	if (!strcmp(val, "cgroup") || !strcmp(val, "process")) {
+		*by_cgroup = !strcmp(val, "cgroup");
+		return 0;
+	}
+	return cli_bad_arg(cmd->prog, "--by", val, "expected process or cgroup");
+}
+
 /* What the command line asks for. */
 struct args {
 	struct cli_analysis an;
@@ -157,6 +170,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			 "a section per thread under each process (text)"),
 		CLI_BOOL(0, "stacks", &an->opts.stacks,
 			 "list each cause's distinct kernel stacks (text)"),
+		CLI_CALLBACK(0, "by", &an->opts.by_cgroup, "WHAT",
+			     "process (default), or cgroup: a table per cgroup\n"
+			     "with its processes under it (text)", opt_by,
+			     .words = "process cgroup"),
 		CLI_UINT('n', "limit", &an->opts.limit, "N", 0, UINT_MAX,
 			 "expected a whole number, 0 for no limit",
 			 "at most N rows per table in text output"),

@@ -140,6 +140,7 @@ struct lt_wait {
 	const char *trace_id;		/* the report's trace.id */
 	int pid, tid;			/* process (thread-group leader), thread */
 	const char *comm;		/* the thread's name, as the report's */
+	const char *cgroup;		/* its cgroup's path, NULL: not known */
 	bool kernel_thread;		/* the thread is one: the global table
 					   leaves its waits out unless -k */
 	const char *reason, *argument;	/* its cause, as charged or as it would
@@ -177,6 +178,8 @@ struct lt_options {
 	bool kernel_threads;		/* kernel threads in the global table too */
 	bool per_thread;		/* per-thread sections in text output */
 	bool stacks;			/* distinct stacks under each row in text output */
+	bool by_cgroup;			/* text output: a table per cgroup, its
+					   processes under it (--by cgroup) */
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
@@ -238,9 +241,10 @@ void lt_options_init(struct lt_options *opts);
  * 1.1 added each row's histogram and the trace's id (the keys of an
  * exact merge); 1.2 the stopped waits, waits in states not known,
  * waits charged at a lower bound, the buffer read and the CPUs whose
- * data ends early.
+ * data ends early; 1.3 each process's cgroup and the trace's
+ * cgroup_events.
  */
-#define LT_REPORT_SCHEMA "latencytop-report/1.2"
+#define LT_REPORT_SCHEMA "latencytop-report/1.3"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
@@ -384,6 +388,12 @@ struct lt_report_thread {
 struct lt_report_process {
 	int pid;
 	const char *comm;
+	/*
+	 * Its cgroup's path from the hierarchy's root ("/system.slice/
+	 * ssh.service"), as the trace last names it for its leader (or a
+	 * thread); NULL when the trace does not say (see cgroup_events).
+	 */
+	const char *cgroup;
 	bool kernel_thread;
 	uint64_t total_ns;		/* all rows, waiting for cpu included */
 	uint64_t max_ns;		/* its longest wait, in any row */
@@ -523,6 +533,12 @@ struct lt_report {
 	uint64_t discarded_lost, resync, unmatched_restore, inconsistent;
 	uint64_t unordered;		/* events whose time went backwards */
 	uint64_t damaged_records;	/* records not fitting their format: ignored */
+	/*
+	 * Tasks' cgroups the trace told (perf record --all-cgroups samples,
+	 * latency-record's saved cgroups): 0 when it has none, and no
+	 * process has a cgroup.
+	 */
+	uint64_t cgroup_events;
 
 	struct lt_options options;	/* as used */
 	bool saved;			/* read from a saved report, not made

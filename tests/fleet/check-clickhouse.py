@@ -291,6 +291,30 @@ def main():
           'percentiles in the merged histogram\'s buckets (at most %.2f%% apart)'
           % (len(rows), n, 100 * worst))
 
+    # per cgroup (a perf.data of --all-cgroups names them): the charged
+    # waits of the Distributed table against the merge's processes there
+    # (an alias named as the column would stand for it in WHERE too)
+    rows = ch.query('SELECT assumeNotNull(cgroup) AS path, count() AS waits, '
+                    'sum(dur_ns) AS total_ns, max(dur_ns) AS max_ns '
+                    'FROM latencytop.waits WHERE dropped IS NULL AND '
+                    'cgroup IS NOT NULL GROUP BY path')
+    got = {r['path']: (int(r['waits']), int(r['total_ns']), int(r['max_ns']))
+           for r in rows}
+    want = {}
+    for p in everything['processes']:
+        if p.get('cgroup') is None or not p['reasons']:
+            continue
+        a = want.setdefault(p['cgroup'], [0, 0, 0])
+        a[0] += sum(x['count'] for x in p['reasons'])
+        a[1] += sum(x['total_ns'] for x in p['reasons'])
+        a[2] = max([a[2]] + [x['max_ns'] for x in p['reasons']])
+    want = {k: tuple(v) for k, v in want.items()}
+    if check(len(want) > 1, 'cgroups in the merge: %s' % sorted(want)) and \
+            same('per cgroup', got, want):
+        print('ok   per cgroup: %d cgroups, %s, as the merge\'s processes'
+              % (len(got), ', '.join('%s %d waits' % (k, v[0])
+                                     for k, v in sorted(got.items()))))
+
     # stacks: every one a wait names was loaded
     named = ch.query('SELECT host, trace_id, groupUniqArray(assumeNotNull(stack_id)) '
                      'AS ids FROM latencytop.waits WHERE stack_id IS NOT NULL '

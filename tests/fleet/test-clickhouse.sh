@@ -154,8 +154,9 @@ for port in $port1 $port2; do
 		fail "the schema on port $port"
 done
 
-# host, day, how, trace, latency-analyze options: seven traces of six
-# hosts (charlie on both days), five kernel releases, one perf.data
+# host, day, how, trace, latency-analyze options: eight traces of seven
+# hosts (charlie on both days), six kernel releases, two perf.data (one
+# with cgroups)
 loaded=$tmp/loaded
 : > "$loaded"
 load() {
@@ -177,6 +178,8 @@ load delta 2024-05-02 dist samples/local-stacks-pipeline.dat
 load echo 2024-05-02 local2 samples/local-overwritten.dat
 load foxtrot 2024-05-02 dist tests/data/perf/sched-a-g.data \
 	--kallsyms=$SRC/tests/data/perf/kallsyms
+load golf 2024-05-02 local2 tests/data/perf/sched-cgroups-a-g.data \
+	--kallsyms=$SRC/tests/data/perf/kallsyms-cgroups
 
 # a trace loaded again is refused (exit 1), and leaves the table as it was
 n=$(ch "$port1" --query 'SELECT count() FROM latencytop.waits')

@@ -224,8 +224,9 @@ def add(acc, key, count, ns):
 
 
 def expected(r):
-    """per cause, per task and per stack, from the JSON report"""
-    cause, task, stack = (collections.defaultdict(lambda: [0, 0]) for _ in range(3))
+    """per cause, per task, per stack and per cgroup, from the JSON report"""
+    cause, task, stack, cgroup = (collections.defaultdict(lambda: [0, 0])
+                                  for _ in range(4))
     for x in r['global']:
         add(cause, (x['reason'], x['argument'], x['kind']), x['count'], x['total_ns'])
     kt = r['options']['kernel_threads']
@@ -239,6 +240,8 @@ def expected(r):
         for x in p['reasons']:
             add(task, ('process', p['pid'], x['reason'], x['argument']),
                 x['count'], x['total_ns'])
+            if p.get('cgroup') is not None:
+                add(cgroup, p['cgroup'], x['count'], x['total_ns'])
             c, ns = x['count'], x['total_ns']
             for st in x.get('stacks', []):
                 # no frame at all (a reason path alone): the cause's
@@ -251,11 +254,12 @@ def expected(r):
             if c or ns:
                 add(stack, (p['pid'], x['reason'], x['argument'],
                             ('[%s]' % x['reason'],)), c, ns)
-    return cause, task, stack
+    return cause, task, stack, cgroup
 
 
 def got(samples):
-    cause, task, stack = (collections.defaultdict(lambda: [0, 0]) for _ in range(3))
+    cause, task, stack, cgroup = (collections.defaultdict(lambda: [0, 0])
+                                  for _ in range(4))
     for lb, frames, count, ns in samples:
         arg = lb.get('argument', '')
         add(cause, (lb.get('cause'), arg, lb.get('kind')), count, ns)
@@ -263,7 +267,9 @@ def got(samples):
             add(task, ('thread', lb.get('pid'), lb.get('tid'), lb.get('cause'), arg), count, ns)
         add(task, ('process', lb.get('pid'), lb.get('cause'), arg), count, ns)
         add(stack, (lb.get('pid'), lb.get('cause'), arg, frames), count, ns)
-    return cause, task, stack
+        if 'cgroup' in lb:
+            add(cgroup, lb['cgroup'], count, ns)
+    return cause, task, stack, cgroup
 
 
 def same(what, g, w):
@@ -288,12 +294,14 @@ def compare(what, samples, r, saved):
           'threads' % (what, sorted(tids & no_tid)[:5]))
     check(saved or not no_tid, '%s: processes %s have samples without threads'
           % (what, sorted(no_tid)[:5]))
-    wc, wt, ws = expected(r)
+    wc, wt, ws, wg = expected(r)
     wt = {k: v for k, v in wt.items() if k[0] == 'process' or k[1] in tids}
-    gc, gt, gs = got(samples)
+    gc, gt, gs, gg = got(samples)
     same(what + ': per cause', gc, wc)
     same(what + ': per process and thread', gt, wt)
     same(what + ': per stack', gs, ws)
+    # the cgroup label: each process's, where the trace names it
+    same(what + ': per cgroup', gg, wg)
     return (len(FAILS) == n, sum(v[1] for v in wc.values()),
             sum(v[0] for v in wc.values()), len(wc))
 
@@ -416,7 +424,8 @@ def build_pprof(work):
 
 SAMPLE_RE = re.compile(r'^\s+(-?\d+)\s+(-?\d+): ([\d ]*)$')
 LOC_RE = re.compile(r'^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(?:\[F\] )?(.*) :0 s=0$')
-STR_LABELS_RE = re.compile(r'^(?:argument:\[(.*)\] )?cause:\[(.*)\] kind:\[(.*)\] '
+# (pprof sorts the keys; a cause ends before a cgroup path, if any)
+STR_LABELS_RE = re.compile(r'^(?:argument:\[(.*)\] )?cause:\[(.*?)\] (?:cgroup:\[(/.*)\] )?kind:\[(.*)\] '
                            r'process:\[(.*)\](?: thread:\[(.*)\])?(?: trace:\[(.*)\])?$')
 NUM_LABELS_RE = re.compile(r'^pid:\[(-?\d+)\](?: tid:\[(-?\d+)\])?$')
 
@@ -439,7 +448,8 @@ def pprof_raw(exe, pb, env):
             t = lines[i].strip()
             ms, mn = STR_LABELS_RE.match(t), NUM_LABELS_RE.match(t)
             if ms:
-                for k, v in zip(('argument', 'cause', 'kind', 'process', 'thread', 'trace'),
+                for k, v in zip(('argument', 'cause', 'cgroup', 'kind', 'process',
+                                 'thread', 'trace'),
                                 ms.groups()):
                     if v is not None:
                         lb[k] = v

@@ -16,7 +16,8 @@ import sys
 
 # records our reader hands out, by what lt-perf-dump prints for them
 KINDS = {"COMM": "COMM", "FORK": "FORK", "EXIT": "EXIT", "MMAP": "MMAP",
-         "MMAP2": "MMAP2", "LOST": "LOST", "LOST_SAMPLES": "LOST_SAMPLES"}
+         "MMAP2": "MMAP2", "LOST": "LOST", "LOST_SAMPLES": "LOST_SAMPLES",
+         "CGROUP": "CGROUP"}
 
 
 def load(path):

@@ -33,7 +33,9 @@
 #define T_PERIOD	(1u << 8)
 #define T_STREAM_ID	(1u << 9)
 #define T_RAW		(1u << 10)
+#define T_WEIGHT	(1u << 14)
 #define T_IDENTIFIER	(1u << 16)
+#define T_CGROUP	(1u << 21)
 
 #define F_TTE		1u
 #define F_TTR		2u
@@ -61,7 +63,7 @@ struct tattr {
 
 enum tkind {
 	R_SAMPLE, R_COMM, R_FORK, R_EXIT, R_MMAP, R_MMAP2, R_LOST,
-	R_LOST_SAMPLES, R_ROUND, R_INIT, R_OTHER,
+	R_LOST_SAMPLES, R_ROUND, R_INIT, R_OTHER, R_CGROUP,
 };
 
 struct trec {
@@ -71,8 +73,9 @@ struct trec {
 	int cpu, pid, tid;
 	int ev;			/* R_SAMPLE: 0 switch, 1 wakeup, -1 no RAW */
 	int a, b;		/* switch: prev_pid, next_pid; wakeup: pid */
-	const char *str;	/* comm, filename */
-	uint64_t count;		/* lost count; R_OTHER: the type */
+	const char *str;	/* comm, filename, cgroup path */
+	uint64_t count;		/* lost count; R_OTHER: the type; R_CGROUP
+				   and a T_CGROUP sample: the cgroup id */
 	const uint64_t *chain;	/* callchain, context markers and all */
 	unsigned int nr_chain;
 	bool exec;
@@ -339,6 +342,7 @@ static void tb_record(struct pb *b, const struct tfile *f, const struct trec *r,
 	case R_ROUND: type = 68; break;
 	case R_INIT: type = 82; break;
 	case R_OTHER: type = (uint32_t)r->count; break;
+	case R_CGROUP: type = 19; break;
 	}
 	pb_n(b, type, 4);
 	pb_n(b, misc, 2);
@@ -384,6 +388,16 @@ static void tb_record(struct pb *b, const struct tfile *f, const struct trec *r,
 			pb_align(b, at, 8);
 			pb_at(b, at, b->len - at - 4, 4);
 		}
+		if (st & T_WEIGHT)
+			pb_n(b, 3, 8);
+		if (st & T_CGROUP)
+			pb_n(b, r->count, 8);
+		break;
+	case R_CGROUP:
+		pb_n(b, r->count, 8);
+		pb_put(b, r->str, strlen(r->str) + 1);
+		pb_align(b, start, 8);
+		tb_trailer(b, f, r);
 		break;
 	case R_COMM:
 		pb_n(b, (uint32_t)r->pid, 4);

@@ -47,8 +47,9 @@ def lt_line(line):
     if len(w) < 4 or w[0].startswith("#"):
         return None
     what = w[3]
-    # perf script shows no LOST_SAMPLES (perf record writes them last)
-    if what == "LOST_SAMPLES":
+    # perf script shows no LOST_SAMPLES (perf record writes them last),
+    # and CGROUP records only when asked (the ctest perf/counts has them)
+    if what in ("LOST_SAMPLES", "CGROUP"):
         return None
     if what == "COMM" and w[-1] == "exec":
         what = "COMM-exec"

@@ -54,6 +54,7 @@ struct got {
 	char str[32];
 	uint64_t count;
 	bool exec;
+	uint64_t cgroup;	/* a sample's */
 };
 
 struct run {
@@ -199,6 +200,12 @@ static void read_all(const struct pb *b, bool stream, size_t queue,
 			g->k0 = g->nk ? rec.sample.kernel_frames[0] : 0;
 			g->u0 = g->nu ? rec.sample.user_frames[0] : 0;
 			g->count = rec.sample.id;
+			g->cgroup = rec.sample.cgroup;
+			break;
+		case LT_PERF_CGROUP:
+			snprintf(g->str, sizeof(g->str), "%.*s",
+				 (int)rec.cgroup.path_len, rec.cgroup.path);
+			g->count = rec.cgroup.id;
 			break;
 		case LT_PERF_COMM:
 			snprintf(g->str, sizeof(g->str), "%.*s",
@@ -820,6 +827,55 @@ static void test_layouts(void)
 	}
 }
 
+/* ---- perf record --all-cgroups ------------------------------------------- */
+
+/*
+ * A CGROUP record names an id; each sample carries its task's id after
+ * RAW (and after WEIGHT when there is one).
+ */
+static void test_cgroups(void)
+{
+	static const uint64_t types[] = {
+		T_DEFAULT | T_CGROUP, T_DEFAULT | T_WEIGHT | T_CGROUP,
+		T_DEFAULT,
+	};
+	struct tattr a = { 2, SWITCH_ID, 0, 0, true, { 10 }, 1, 0 };
+	struct trec recs[3] = {
+		{ R_CGROUP, 0, 5, 0, -1, -1, -1, 0, 0, "/lt-perf-a" },
+		{ R_SAMPLE, 0, 10, 0, 42, 42, 0, 42, 7 },
+		{ R_SAMPLE, 0, 11, 1, 7, 7, 1, 42, 1 },
+	};
+	struct tfile f = { &a, 1, recs, 3, false, false };
+	struct tlayout L;
+	struct run r;
+	struct pb b;
+	unsigned int k;
+	bool has;
+
+	recs[0].count = 215;
+	recs[1].count = 215;
+	recs[2].count = 1;
+	for (k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
+		a.sample_type = types[k];
+		has = types[k] & T_CGROUP;
+		lt_test_case = k == 0 ? "cgroups" : k == 1 ? "cgroups after WEIGHT" :
+			       "no cgroups";
+		tb_build(&f, &b, &L);
+		read_all(&b, false, 0, &r);
+		CHECK_U64(r.n, 3);
+		CHECK(r.n == 3 && r.g[0].kind == LT_PERF_CGROUP &&
+		      r.g[0].count == 215 && !strcmp(r.g[0].str, "/lt-perf-a"));
+		CHECK(r.n == 3 && r.g[1].kind == LT_PERF_SAMPLE &&
+		      r.g[1].a == 42 && r.g[1].b == 7);
+		CHECK_U64(r.n == 3 ? r.g[1].cgroup : 0, has ? 215 : 0);
+		CHECK_U64(r.n == 3 ? r.g[2].cgroup : 0, has ? 1 : 0);
+		CHECK_U64(r.stats.skipped, 0);
+		CHECK_U64(r.stats.damaged, 0);
+		free(r.g);
+		free(b.p);
+	}
+}
+
 /* ---- perf's tracing data through the trace.dat reader ---------------------- */
 
 static void test_tracing_data(void)
@@ -1061,6 +1117,7 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	test_basic();
 	test_layouts();
+	test_cgroups();
 	test_tracing_data();
 	test_damage();
 	test_decode();

@@ -2,7 +2,7 @@
 /*
  * lt-perf-dump - print a perf.data through our reader (lt-perf.h).
  *
- *   lt-perf-dump [--info] [--all] [--chain] [--stats] [--continue]
+ *   lt-perf-dump [--info] [--all] [--chain] [--cgroup] [--stats] [--continue]
  *                [--queue BYTES] [--quiet] [--bench] FILE|-
  *
  * One line per sample, in the order the reader hands them out, the same
@@ -14,7 +14,9 @@
  * control byte in a string as \xNN.
  * --chain    append " | 0x<ip>,..." : the callchain, kernel frames then
  *            user frames, context markers left out (when it has any)
- * --all      also the other records: COMM, FORK, EXIT, MMAP, LOST
+ * --cgroup   append " cgroup=<id>" to a sample with a cgroup id
+ * --all      also the other records: COMM, FORK, EXIT, MMAP, LOST,
+ *            CGROUP
  * --info     first what the header and the feature sections say
  * --stats    last what reading counted
  * --continue go on after a damaged record (every error on stderr)
@@ -33,7 +35,7 @@
 #include "lt-perf.h"
 #include "lt-trace.h"
 
-static bool opt_chain, opt_all;
+static bool opt_chain, opt_all, opt_cgroup;
 
 /* @len bytes of @s (untrusted), control bytes as \xNN: one line stays one */
 static void put(const char *s, size_t len)
@@ -186,6 +188,8 @@ static void print_record(struct lt_perf *p, const struct lt_perf_record *r)
 			print_fields(t, &r->sample.raw);
 		else if (r->sample.raw.data)
 			printf(" raw=%u", r->sample.raw.size);
+		if (opt_cgroup && r->sample.cgroup)
+			printf(" cgroup=%" PRIu64, r->sample.cgroup);
 		if (opt_chain && r->sample.nr_kernel_frames +
 				 r->sample.nr_user_frames) {
 			printf(" |");
@@ -217,6 +221,10 @@ static void print_record(struct lt_perf *p, const struct lt_perf_record *r)
 	case LT_PERF_LOST:
 		printf(" %s %" PRIu64, r->lost.samples ? "LOST_SAMPLES" : "LOST",
 		       r->lost.count);
+		break;
+	case LT_PERF_CGROUP:
+		printf(" CGROUP %" PRIu64 " ", r->cgroup.id);
+		put(r->cgroup.path, r->cgroup.path_len);
 		break;
 	}
 	printf("%s\n", r->late ? " LATE" : "");
@@ -250,6 +258,8 @@ int main(int argc, char **argv)
 			opt_all = true;
 		else if (!strcmp(argv[i], "--chain"))
 			opt_chain = true;
+		else if (!strcmp(argv[i], "--cgroup"))
+			opt_cgroup = true;
 		else if (!strcmp(argv[i], "--stats"))
 			stats = true;
 		else if (!strcmp(argv[i], "--continue"))

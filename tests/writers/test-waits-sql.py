@@ -42,14 +42,14 @@ SCHEMA = """
 CREATE TABLE waits (trace_id TEXT, pid INTEGER, tid INTEGER, comm TEXT,
   kernel_thread INTEGER, reason TEXT, argument TEXT, kind TEXT, state TEXT,
   start_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, dropped TEXT,
-  stack_id INTEGER);
+  stack_id INTEGER, cgroup TEXT);
 CREATE TABLE stacks (trace_id TEXT, stack_id INTEGER, reason TEXT, kind TEXT,
   kernel_thread INTEGER, frames TEXT);
 .import --csv --skip 1 {waits} waits
 .import --csv --skip 1 {stacks} stacks
 UPDATE waits SET start_ns = NULLIF(start_ns, ''), end_ns = NULLIF(end_ns, ''),
   dur_ns = NULLIF(dur_ns, ''), dropped = NULLIF(dropped, ''),
-  stack_id = NULLIF(stack_id, '');
+  stack_id = NULLIF(stack_id, ''), cgroup = NULLIF(cgroup, '');
 """
 
 TOP_CAUSES = """

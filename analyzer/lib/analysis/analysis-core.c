@@ -545,6 +545,7 @@ static void fill_report(struct lt_report_priv *priv, struct lt_input *in,
 	r->unmatched_restore = st->unmatched_restore;
 	r->inconsistent = st->inconsistent;
 	r->unordered = st->unordered;
+	r->cgroup_events = st->cgroups;
 	/* from what is filled in above: the same for every range of the trace */
 	r->id = copy(priv, lt_report_id_of(r, id, sizeof(id)), "");
 	r->whole.start_ns = rp->origin_ns;

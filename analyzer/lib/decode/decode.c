@@ -32,6 +32,8 @@ const struct lt_src_desc lt_src_desc[LT_SRC_NR] = {
 	[LT_SRC_EXIT]		= { "sched", "sched_process_exit" },
 	[LT_SRC_RENAME]		= { "task", "task_rename" },
 	[LT_SRC_STACK]		= { "ftrace", "kernel_stack" },
+	[LT_SRC_CGROUP_ATTACH]	= { "cgroup", "cgroup_attach_task" },
+	[LT_SRC_CGROUP_TRANSFER] = { "cgroup", "cgroup_transfer_tasks" },
 };
 
 /* Field names per source, in the order handlers read them (f[0], f[1], ...). */
@@ -52,6 +54,8 @@ static const char *const field_names[LT_SRC_NR][LT_DECODE_MAX_FIELDS] = {
 	[LT_SRC_EXIT]		= { "comm", "pid" },
 	[LT_SRC_RENAME]		= { "pid", "newcomm" },
 	[LT_SRC_STACK]		= { "size", "caller" },
+	[LT_SRC_CGROUP_ATTACH]	= { "dst_root", "pid", "dst_path" },
+	[LT_SRC_CGROUP_TRANSFER] = { "dst_root", "pid", "dst_path" },
 };
 
 /* Fields an event cannot be used without (bit per field_names index). */
@@ -71,6 +75,8 @@ static const unsigned int required[LT_SRC_NR] = {
 	[LT_SRC_EXIT]		= 0x2,
 	[LT_SRC_RENAME]		= 0x3,
 	[LT_SRC_STACK]		= 0x2,
+	[LT_SRC_CGROUP_ATTACH]	= 0x7,
+	[LT_SRC_CGROUP_TRANSFER] = 0x7,
 };
 
 /*
@@ -487,6 +493,21 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 		ev->kind = LT_EV_RENAME;
 		ev->pid = (int)get_s(d, &t->f[0], rec);
 		get_str(d, t, 1, rec, &ev->str, &ev->str_len);
+		return;
+	case LT_SRC_CGROUP_ATTACH:
+	case LT_SRC_CGROUP_TRANSFER:
+		/*
+		 * Root 0 is the v2 hierarchy's (cgrp_dfl_root); a v1
+		 * controller's moves are not what /proc/PID/cgroup's
+		 * "0::" line, and so the analyzer, calls the task's cgroup.
+		 */
+		if (get_s(d, &t->f[0], rec) != 0) {
+			ev->kind = LT_EV_OTHER;
+			return;
+		}
+		ev->kind = LT_EV_CGROUP;
+		ev->pid = (int)get_s(d, &t->f[1], rec);
+		get_str(d, t, 2, rec, &ev->str, &ev->str_len);
 		return;
 	case LT_SRC_STACK:
 		/*

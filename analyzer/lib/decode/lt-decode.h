@@ -32,6 +32,8 @@ enum lt_src {
 	LT_SRC_EXIT,
 	LT_SRC_RENAME,
 	LT_SRC_STACK,
+	LT_SRC_CGROUP_ATTACH,	/* a task moved to another cgroup */
+	LT_SRC_CGROUP_TRANSFER,	/* ... all of one cgroup's tasks moved */
 	LT_SRC_NR
 };
 

@@ -38,6 +38,9 @@ enum lt_ev_kind {
 				 * before it, before anything of other CPUs
 				 * inside it.  The CPU's next record ends the
 				 * gap.  ts: not in time order */
+	LT_EV_CGROUP,		/* pid is in the cgroup at path str (from the
+				 * hierarchy's root, as /proc/PID/cgroup and
+				 * perf's CGROUP records say it); cpu -1 */
 	LT_EV_OTHER,		/* any other event: only advances time */
 };
 

@@ -25,6 +25,7 @@
 
 #include "lt-input.h"
 #include "lt-perf.h"
+#include "lt-pidtab.h"
 #include "lt-pipe.h"
 #include "lt-thread.h"
 #include "lt-usym.h"
@@ -38,6 +39,12 @@ struct early_comm {
 	char comm[16];
 };
 
+/* A cgroup a CGROUP record named, or a sample's id no record named. */
+struct perf_cgroup {
+	uint64_t id;
+	char *path;
+};
+
 struct perf_in {
 	struct lt_perf *perf;
 	struct lt_usym *usym;
@@ -49,6 +56,14 @@ struct perf_in {
 	size_t nr_early, cap_early;
 	char *kallsyms;		/* --kallsyms, or NULL */
 	bool ksyms_tried;
+	/*
+	 * perf record --all-cgroups: the cgroups named (CGROUP records)
+	 * and, per thread, the one its last sample was in (an index of
+	 * @cgroups), told to the replay when it changes.
+	 */
+	struct perf_cgroup *cgroups;
+	uint32_t nr_cgroups, cap_cgroups;
+	struct lt_pidtab task_cgroup;
 };
 
 static struct perf_in *priv_of(const struct lt_input *in)
@@ -98,6 +113,7 @@ static int pf_open(struct lt_input *in, const char *path,
 		free(p);
 		return -1;
 	}
+	lt_pidtab_init(&p->task_cgroup);
 	pi = lt_perf_info(p->perf);
 	in->formats = lt_perf_trace(p->perf);
 	if (!in->formats) {
@@ -145,8 +161,14 @@ static void pf_close(struct lt_input *in)
 {
 	struct perf_in *p = priv_of(in);
 
+	uint32_t i;
+
 	lt_usym_free(p->usym);
 	lt_perf_close(p->perf);
+	for (i = 0; i < p->nr_cgroups; i++)
+		free(p->cgroups[i].path);
+	free(p->cgroups);
+	lt_pidtab_free(&p->task_cgroup);
 	free(p->early);
 	free(p->kallsyms);
 	free(p);
@@ -243,12 +265,85 @@ static uint16_t stack_of(struct perf_in *p, const struct lt_perf_record *rec)
 	return (uint16_t)n;
 }
 
+/*
+ * The cgroup of @id: its index in p->cgroups, made (named @path, or
+ * "[cgroup id N]" for NULL, when no CGROUP record named it) if new, or
+ * renamed when @path is given; UINT32_MAX when out of memory.
+ */
+static uint32_t cgroup_of(struct perf_in *p, uint64_t id, const char *path,
+			  size_t len)
+{
+	struct perf_cgroup *c;
+	char buf[48];
+	uint32_t i;
+	char *name;
+
+	for (i = 0; i < p->nr_cgroups; i++)
+		if (p->cgroups[i].id == id)
+			break;
+	if (i < p->nr_cgroups && !path)
+		return i;
+	if (!path) {
+		len = (size_t)snprintf(buf, sizeof(buf), "[cgroup id %llu]",
+				       (unsigned long long)id);
+		path = buf;
+	}
+	name = strndup(path, len);
+	if (!name)
+		return UINT32_MAX;
+	if (i == p->nr_cgroups) {
+		if (p->nr_cgroups == p->cap_cgroups) {
+			uint32_t cap = p->cap_cgroups ? p->cap_cgroups * 2 : 16;
+
+			c = cap > (1u << 24) ? NULL :
+			    realloc(p->cgroups, cap * sizeof(*c));
+			if (!c) {
+				free(name);
+				return UINT32_MAX;
+			}
+			p->cgroups = c;
+			p->cap_cgroups = cap;
+		}
+		p->cgroups[p->nr_cgroups++].id = id;
+	} else {
+		free(p->cgroups[i].path);
+	}
+	p->cgroups[i].path = name;
+	return i;
+}
+
+/* A sample's task in the cgroup it names: told when that changes. */
+static int feed_cgroup(struct pf_run *r, const struct lt_perf_record *rec)
+{
+	struct perf_in *p = r->p;
+	uint32_t was = lt_pidtab_get(&p->task_cgroup, rec->tid), i;
+	struct lt_ev ev;
+
+	if (was != LT_PIDTAB_NONE && p->cgroups[was].id == rec->sample.cgroup)
+		return 0;
+	i = cgroup_of(p, rec->sample.cgroup, NULL, 0);
+	if (i == UINT32_MAX || lt_pidtab_set(&p->task_cgroup, rec->tid, i) < 0) {
+		lt_error_set(&r->res->damage, LT_E_NOMEM, "out of memory");
+		return -2;
+	}
+	ev_clear(&ev, rec->ts, -1);
+	ev.kind = LT_EV_CGROUP;
+	ev.pid = rec->tid;
+	ev.str = p->cgroups[i].path;
+	ev.str_len = (uint16_t)strnlen(ev.str, LT_EV_STR_MAX);
+	return feed(r, &ev);
+}
+
 /* The reading thread's: a tracepoint's sample, with its stack if any. */
 static int on_sample(struct pf_run *r, const struct lt_perf_record *rec)
 {
 	const struct lt_record *raw = &rec->sample.raw;
 	struct lt_ev it;
+	int ret;
 
+	if (rec->sample.cgroup && rec->tid > 0 && rec->ts &&
+	    (ret = feed_cgroup(r, rec)) < 0)
+		return ret;
 	if (!raw->size)
 		return 0;	/* not a tracepoint's: nothing for the replay */
 	memset(&it, 0, sizeof(it));
@@ -441,6 +536,13 @@ static int on_side(struct pf_run *r, const struct lt_perf_record *rec)
 		ev.kind = LT_EV_EXIT;
 		ev.pid = rec->tid;
 		return feed(r, &ev);
+	case LT_PERF_CGROUP:
+		if (cgroup_of(p, rec->cgroup.id, rec->cgroup.path,
+			      rec->cgroup.path_len) == UINT32_MAX) {
+			lt_error_set(&r->res->damage, LT_E_NOMEM, "out of memory");
+			return -2;
+		}
+		return 0;
 	case LT_PERF_LOST:
 		/* LOST_SAMPLES counts the LOST records' losses again */
 		if (rec->lost.samples || rec->cpu < 0)

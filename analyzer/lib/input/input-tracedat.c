@@ -3,6 +3,7 @@
  * input-tracedat.c - trace-cmd's trace.dat as an input (lt-input.h): the
  * reader (tracedat/) for the file, the pipe for its events.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -170,14 +171,84 @@ static unsigned int td_threads(struct lt_input *in, unsigned int asked)
 				    lt_thread_usable_cpus());
 }
 
+/*
+ * The cgroups latency-record saved (lt_trace_cgroups()), told before the
+ * first event, at its time: the caller's event function behind this one.
+ */
+struct td_cgroups {
+	const char *text;	/* NULL once told */
+	lt_input_event_fn event;
+	lt_input_progress_fn progress;
+	void *ctx;
+};
+
+int lt_input_tell_cgroups(const char *text, uint64_t ts,
+			  lt_input_event_fn event, void *ctx)
+{
+	const char *p = text, *nl, *path;
+	struct lt_ev ev;
+	char *end;
+	long tid;
+
+	for (; *p; p = *nl ? nl + 1 : nl) {
+		nl = strchr(p, '\n');
+		if (!nl)
+			nl = p + strlen(p);
+		tid = strtol(p, &end, 10);
+		if (end == p || *end != ' ' || tid <= 0 || tid > INT32_MAX)
+			continue;	/* not a line of ours: skipped */
+		path = end + 1;
+		if (path >= nl || *path != '/')
+			continue;
+		memset(&ev, 0, sizeof(ev));
+		ev.kind = LT_EV_CGROUP;
+		ev.ts = ts;
+		ev.cpu = -1;
+		ev.origin = LT_EV_NO_ORIGIN;
+		ev.pid = (int)tid;
+		ev.str = path;
+		ev.str_len = (uint16_t)(nl - path < LT_EV_STR_MAX ?
+					nl - path : LT_EV_STR_MAX);
+		if (event(ctx, &ev) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int on_event_cgroups(void *ctx, const struct lt_ev *ev)
+{
+	struct td_cgroups *c = ctx;
+	const char *text = c->text;
+
+	if (text && ev->kind != LT_EV_LOST) {
+		c->text = NULL;
+		if (lt_input_tell_cgroups(text, ev->ts, c->event, c->ctx) < 0)
+			return -1;
+	}
+	return c->event(c->ctx, ev);
+}
+
+static void on_progress_cgroups(void *ctx, uint64_t done, uint64_t total)
+{
+	struct td_cgroups *c = ctx;
+
+	c->progress(c->ctx, done, total);
+}
+
 static int td_run(struct lt_input *in, const struct lt_input_run *run,
 		  lt_input_event_fn event, lt_input_progress_fn progress,
 		  void *ctx, struct lt_input_result *res,
 		  struct lt_error *err)
 {
 	struct lt_pipe_cfg cfg = { trace_of(in), run };
+	struct td_cgroups c = { lt_trace_cgroups(trace_of(in)), event,
+				progress, ctx };
 
-	return lt_pipe_run(&cfg, event, progress, ctx, res, err);
+	/* none saved (trace-cmd's files): nothing between */
+	if (!c.text)
+		return lt_pipe_run(&cfg, event, progress, ctx, res, err);
+	return lt_pipe_run(&cfg, on_event_cgroups,
+			   progress ? on_progress_cgroups : NULL, &c, res, err);
 }
 
 static int td_load_ksyms(struct lt_input *in, struct lt_error *err)

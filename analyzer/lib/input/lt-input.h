@@ -215,6 +215,14 @@ static inline const struct lt_trace *lt_input_formats(const struct lt_input *in)
 	return in->formats;
 }
 
+/*
+ * The tasks' cgroups in @text ("TID PATH\n" lines, as latency-record
+ * saves them: lt_trace_cgroups()), each an LT_EV_CGROUP at @ts to @event;
+ * lines of another shape are skipped.  0, or -1 when @event stopped it.
+ */
+int lt_input_tell_cgroups(const char *text, uint64_t ts,
+			  lt_input_event_fn event, void *ctx);
+
 extern const struct lt_input_ops lt_input_tracedat;
 extern const struct lt_input_ops lt_input_perf;
 

@@ -315,9 +315,13 @@ int lt_live_fd(const struct lt_live *lv)
 static int record_out(void *ctx, const struct lt_record *rec)
 {
 	struct lt_live *lv = ctx;
+	const char *cgroups;
 
-	if (rec->kind == LT_REC_EVENT)
-		lv->events++;
+	/* the tasks' cgroups as the start read them, before anything */
+	if (rec->kind == LT_REC_EVENT && !lv->events++ &&
+	    (cgroups = ltr_meta_input(lv->meta)->cgroups) &&
+	    lt_input_tell_cgroups(cgroups, rec->ts, lt_analysis_event, &lv->a) < 0)
+		return -1;
 	return lt_analysis_record(&lv->a, &lv->dec, rec);
 }
 

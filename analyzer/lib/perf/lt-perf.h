@@ -134,6 +134,7 @@ enum lt_perf_kind {
 	LT_PERF_EXIT,			/* EXIT: pid/tid ended (ppid/ptid: its parent) */
 	LT_PERF_MMAP,			/* MMAP, MMAP2: a file mapped */
 	LT_PERF_LOST,			/* LOST, LOST_SAMPLES: records dropped */
+	LT_PERF_CGROUP,			/* CGROUP: a cgroup's id and path */
 };
 
 #define LT_PERF_MAX_FRAMES	8192	/* a record of 64 KB holds no more */
@@ -171,6 +172,14 @@ struct lt_perf_record {
 			const uint64_t *user_frames;
 			uint32_t nr_kernel_frames, nr_user_frames;
 			uint32_t nr_other_frames;	/* guest, hypervisor: dropped */
+			/*
+			 * PERF_SAMPLE_CGROUP (perf record --all-cgroups):
+			 * the id of the current task's cgroup (of the v2
+			 * hierarchy: the directory's inode), which a CGROUP
+			 * record names; 0 when the sample has none or what
+			 * comes before it in the sample is not read here.
+			 */
+			uint64_t cgroup;
 			bool callchain;		/* the sample has one */
 			bool bad_callchain;	/* with a marker no kernel writes:
 						   dropped whole, as perf does */
@@ -207,6 +216,17 @@ struct lt_perf_record {
 			bool samples;		/* LOST_SAMPLES */
 			uint64_t id;		/* the event's id (on one CPU) */
 		} lost;
+		/*
+		 * CGROUP: the cgroup of @id is at @path (from the hierarchy's
+		 * root: "/", "/system.slice/ssh.service").  perf writes one
+		 * for each cgroup there is when it starts (no time), the
+		 * kernel one for each made while it records.
+		 */
+		struct {
+			uint64_t id;
+			const char *path;	/* not NUL-terminated */
+			size_t path_len;
+		} cgroup;
 	};
 };
 

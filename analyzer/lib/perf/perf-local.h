@@ -50,6 +50,7 @@ enum {
 	PERF_RECORD_FORK		= 7,
 	PERF_RECORD_SAMPLE		= 9,
 	PERF_RECORD_MMAP2		= 10,
+	PERF_RECORD_CGROUP		= 19,
 	PERF_RECORD_LOST_SAMPLES	= 13,
 	PERF_RECORD_KERNEL_MAX		= 23,	/* kernel types known below */
 	PERF_RECORD_USER_START		= 64,
@@ -81,7 +82,18 @@ enum {
 	PERF_SAMPLE_PERIOD		= 1U << 8,
 	PERF_SAMPLE_STREAM_ID		= 1U << 9,
 	PERF_SAMPLE_RAW			= 1U << 10,
+	PERF_SAMPLE_BRANCH_STACK	= 1U << 11,
+	PERF_SAMPLE_REGS_USER		= 1U << 12,
+	PERF_SAMPLE_STACK_USER		= 1U << 13,
+	PERF_SAMPLE_WEIGHT		= 1U << 14,
+	PERF_SAMPLE_DATA_SRC		= 1U << 15,
 	PERF_SAMPLE_IDENTIFIER		= 1U << 16,
+	PERF_SAMPLE_TRANSACTION		= 1U << 17,
+	PERF_SAMPLE_REGS_INTR		= 1U << 18,
+	PERF_SAMPLE_PHYS_ADDR		= 1U << 19,
+	PERF_SAMPLE_AUX			= 1U << 20,
+	PERF_SAMPLE_CGROUP		= 1U << 21,
+	PERF_SAMPLE_WEIGHT_STRUCT	= 1U << 24,
 };
 
 enum {
@@ -549,7 +561,8 @@ static inline bool record_wanted(uint32_t type)
 	return type == PERF_RECORD_SAMPLE || type == PERF_RECORD_COMM ||
 	       type == PERF_RECORD_FORK || type == PERF_RECORD_EXIT ||
 	       type == PERF_RECORD_MMAP || type == PERF_RECORD_MMAP2 ||
-	       type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES;
+	       type == PERF_RECORD_LOST || type == PERF_RECORD_LOST_SAMPLES ||
+	       type == PERF_RECORD_CGROUP;
 }
 
 /* perf-order.c */

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * perf-sample.c - data records (SAMPLE, COMM, FORK, EXIT, MMAP, MMAP2,
- * LOST, LOST_SAMPLES) into struct lt_perf_record.
+ * LOST, LOST_SAMPLES, CGROUP) into struct lt_perf_record.
  *
  * A SAMPLE's fields follow its attr's sample_type in the order of
- * include/uapi/linux/perf_event.h; only those up to RAW are read (what
- * follows, branch stacks, registers, user stacks, is of no use here).
+ * include/uapi/linux/perf_event.h; those up to RAW are read, and after
+ * them the cgroup id when only fields of fixed size come between (branch
+ * stacks, registers, user stacks and AUX data are of no use here: with
+ * one of them the cgroup id is not looked for).
  * Other records end with the sample_id_all trailer when their attr has
  * it: the task, the time, the id and the CPU.  Each field is checked to
  * lie inside the record before it is read.
@@ -23,6 +25,7 @@ static const char *const names[] = {
 	[PERF_RECORD_SAMPLE]		= "SAMPLE record",
 	[PERF_RECORD_MMAP2]		= "MMAP2 record",
 	[PERF_RECORD_LOST_SAMPLES]	= "LOST_SAMPLES record",
+	[PERF_RECORD_CGROUP]		= "CGROUP record",
 };
 
 static const char *name_of(uint32_t type)
@@ -200,7 +203,7 @@ static int parse_sample(struct lt_perf *p, struct lt_error *err,
 	raw->size = 0;
 	raw->lost = 0;
 	rec->sample.ip = rec->sample.addr = rec->sample.period = 0;
-	rec->sample.id = 0;
+	rec->sample.id = rec->sample.cgroup = 0;
 	rec->sample.kernel_frames = rec->sample.user_frames = NULL;
 	rec->sample.nr_kernel_frames = rec->sample.nr_user_frames = 0;
 	rec->sample.nr_other_frames = 0;
@@ -336,6 +339,19 @@ variable:
 			raw->type = raw->id == a->pub.config ? a->pub.tp :
 				    lt_trace_event_by_id(p->trace, raw->id);
 		}
+		c += rsize;
+	}
+	if ((st & PERF_SAMPLE_CGROUP) &&
+	    !(st & (PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_REGS_USER |
+		    PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR |
+		    PERF_SAMPLE_AUX))) {
+		/* u64 each, in this order, before the cgroup's */
+		c += 8 * (bit(st, PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT) +
+			  bit(st, PERF_SAMPLE_DATA_SRC) +
+			  bit(st, PERF_SAMPLE_TRANSACTION) +
+			  bit(st, PERF_SAMPLE_PHYS_ADDR));
+		NEED(8, "CGROUP");
+		rec->sample.cgroup = pget64(r + c, p->swap);
 	}
 #undef NEED
 	return 1;
@@ -501,6 +517,14 @@ int lt_perf_record_parse(struct lt_perf *p, const unsigned char *r, uint64_t off
 			rec->cpu = e ? e->cpu : -1;
 			rec->pid = rec->tid = -1;
 		}
+		return 1;
+	case PERF_RECORD_CGROUP:
+		NEED(16, "id");
+		rec->kind = LT_PERF_CGROUP;
+		rec->cgroup.id = pget64(r + 8, p->swap);
+		s = (const char *)r + 16;
+		rec->cgroup.path = s;
+		rec->cgroup.path_len = strnlen(s, end - 16);
 		return 1;
 	}
 #undef NEED

@@ -24,6 +24,12 @@ enum {
 	OPT_TRACECLOCK = 4,
 	OPT_UNAME = 5,
 	OPT_VERSION = 9,
+	/*
+	 * Not trace-cmd's: the tasks' cgroups, which no option of trace-cmd
+	 * carries.  trace-cmd report warns "unknown option 19540" and reads
+	 * on; latency-analyze tells the replay (tracedat-local.h).
+	 */
+	OPT_LT_CGROUPS = 0x4c54,
 };
 
 struct out {
@@ -294,6 +300,8 @@ int ltr_dat_write(int fd, const char *name, const struct ltr_dat_input *in,
 	for (cpu = 0; in->cpustats && cpu < in->cpus; cpu++)
 		if (in->cpustats[cpu])
 			put_option(o, OPT_CPUSTAT, in->cpustats[cpu]);
+	if (in->cgroups)
+		put_option(o, OPT_LT_CGROUPS, in->cgroups);
 	put2(o, OPT_DONE);
 
 	put(o, "flyrecord", 10);

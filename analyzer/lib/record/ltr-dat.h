@@ -50,6 +50,11 @@ struct ltr_dat_input {
 	size_t printk_len;
 	const char *cmdlines;
 	size_t cmdlines_len;
+	/*
+	 * The tasks' cgroups, "TID PATH\n" lines (a later line of a TID
+	 * wins), in an option of latency-record's own; NULL: none.
+	 */
+	const char *cgroups;
 	const char *uname;	/* NULL: no UNAME option */
 	const char *version;	/* NULL: no VERSION option */
 	const char *clock;	/* "local"; NULL: no TRACECLOCK option */

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE	/* asprintf, strndup */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,9 @@ struct ltr_meta {
 	char *kallsyms, *printk, *cmdlines, *uname, *clock;
 	char **cpustats;
 	int cpus;
+	char *cgroups;		/* "TID PATH\n" lines (add_cgroups()) */
+	size_t cgroups_len, cgroups_cap;
+	bool cgroups_fresh;	/* read by ltr_meta_begin(), not yet again */
 };
 
 static int nomem(struct lt_error *err)
@@ -49,6 +53,94 @@ static char *read_tracefs(const struct ltr_session *s, const char *base,
 			      path, strerror(errno));
 	free(path);
 	return text;
+}
+
+/* "TID PATH\n" at the end of m->cgroups; -1 when out of memory. */
+static int put_cgroup(struct ltr_meta *m, const char *tid, const char *path,
+		      size_t len)
+{
+	size_t need = strlen(tid) + 1 + len + 1;
+	char *p;
+
+	if (m->cgroups_len + need + 1 > m->cgroups_cap) {
+		size_t cap = m->cgroups_cap ? m->cgroups_cap * 2 : 16384;
+
+		while (cap < m->cgroups_len + need + 1)
+			cap *= 2;
+		p = realloc(m->cgroups, cap);
+		if (!p)
+			return -1;
+		m->cgroups = p;
+		m->cgroups_cap = cap;
+	}
+	p = m->cgroups + m->cgroups_len;
+	p += sprintf(p, "%s ", tid);
+	memcpy(p, path, len);
+	p[len] = '\n';
+	m->cgroups_len += need;
+	m->cgroups[m->cgroups_len] = '\0';
+	return 0;
+}
+
+/*
+ * Each task's cgroup: the v2 hierarchy's line ("0::PATH") of
+ * /proc/PID/task/TID/cgroup, appended as "TID PATH\n".  Read when the
+ * recording starts and again when it ends: a task that lived through it
+ * is where its later line says, one that ended meanwhile where it was
+ * (and a task born meanwhile in its parent's, for the analyzer).  Tasks
+ * gone before their file is read, and a v1-only machine, add nothing.
+ */
+static void add_cgroups(struct ltr_meta *m)
+{
+	char path[64], buf[4096];
+	struct dirent *p, *t;
+	DIR *proc, *task;
+	const char *line;
+	ssize_t n;
+	int fd;
+
+	proc = opendir("/proc");
+	if (!proc)
+		return;
+	while ((p = readdir(proc))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9' ||
+		    snprintf(path, sizeof(path), "/proc/%s/task", p->d_name) >=
+		    (int)sizeof(path))
+			continue;
+		task = opendir(path);
+		if (!task)
+			continue;
+		while ((t = readdir(task))) {
+			if (t->d_name[0] < '1' || t->d_name[0] > '9' ||
+			    snprintf(path, sizeof(path), "/proc/%s/task/%s/cgroup",
+				     p->d_name, t->d_name) >= (int)sizeof(path))
+				continue;
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				continue;
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			if (n <= 0)
+				continue;
+			buf[n] = '\0';
+			for (line = buf; line; line = strchr(line, '\n'),
+			     line = line ? line + 1 : NULL) {
+				size_t len;
+
+				if (strncmp(line, "0::/", 4))
+					continue;
+				len = strcspn(line + 3, "\n");
+				if (put_cgroup(m, t->d_name, line + 3, len) < 0) {
+					closedir(task);
+					closedir(proc);
+					return;
+				}
+				break;
+			}
+		}
+		closedir(task);
+	}
+	closedir(proc);
 }
 
 static int add_format(const struct ltr_session *s, struct ltr_meta *m,
@@ -170,6 +262,8 @@ int ltr_meta_begin(struct ltr_session *s, struct ltr_meta **out,
 			goto fail;
 	m->clock = current_clock(s);
 	m->cpus = ltr_session_cpus(s);
+	add_cgroups(m);
+	m->cgroups_fresh = true;
 	*out = m;
 	return 0;
 fail:
@@ -213,6 +307,10 @@ int ltr_meta_end(struct ltr_session *s, struct ltr_meta *m,
 	m->cpustats = calloc((size_t)m->cpus, sizeof(*m->cpustats));
 	if (!m->cpustats)
 		return nomem(err);
+	/* live mode's first call, right after the start: read already */
+	if (!m->cgroups_fresh)
+		add_cgroups(m);
+	m->cgroups_fresh = false;
 	for (i = 0; i < m->cpus; i++) {
 		char *stats = ltr_session_cpu_stats(s, i);
 
@@ -236,6 +334,7 @@ struct ltr_dat_input *ltr_meta_input(struct ltr_meta *m)
 	in->kallsyms = m->kallsyms ? m->kallsyms : "";
 	in->printk = m->printk ? m->printk : "";
 	in->cmdlines = m->cmdlines ? m->cmdlines : "";
+	in->cgroups = m->cgroups_len ? m->cgroups : NULL;
 	in->uname = m->uname;
 	in->version = "latency-record " LT_VERSION_STRING;
 	in->clock = m->clock ? m->clock : "local";
@@ -264,6 +363,7 @@ void ltr_meta_free(struct ltr_meta *m)
 	free(m->kallsyms);
 	free(m->printk);
 	free(m->cmdlines);
+	free(m->cgroups);
 	free(m->uname);
 	free(m->clock);
 	free(m);

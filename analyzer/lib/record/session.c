@@ -84,6 +84,12 @@ static const struct want wanted[] = {
 	  "thread groups are guessed from fork events only", "" },
 	{ "task", "task_rename", false,
 	  "a renamed thread keeps its old name until its next switch", "" },
+	{ "cgroup", "cgroup_attach_task", false,
+	  "a task moved to another cgroup while recording is in the one the start or end found it in",
+	  "a kernel built with CONFIG_CGROUPS=y" },
+	{ "cgroup", "cgroup_transfer_tasks", false,
+	  "tasks moved all at once to another cgroup while recording are in the one the start or end found them in",
+	  "a kernel built with CONFIG_CGROUPS=y" },
 };
 
 #define NR_WANTED LTR_ARRAY_SIZE(wanted)

@@ -209,6 +209,7 @@ struct lt_task {
 	uint32_t leader;	/* task index of the thread-group leader */
 	uint32_t parent;	/* task index or LT_NO_TASK */
 	char comm[LT_COMM_LEN];
+	uint32_t cgroup;	/* its cgroup's path, a string id; 0: not known */
 	uint32_t flags;
 	enum lt_run run;
 	enum lt_task_state sleep_state;
@@ -284,6 +285,7 @@ struct lt_replay_stats {
 	   asked; off CPU in a state not known here: never */
 	uint64_t stopped[2], stopped_ns[2];
 	uint64_t unknown_state, unknown_state_ns;
+	uint64_t cgroups;		/* tasks' cgroups the input told (LT_EV_CGROUP) */
 	uint64_t unordered;		/* events earlier than one before them */
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;
@@ -384,6 +386,12 @@ static inline bool lt_wait_before(uint64_t dur, uint64_t end, uint64_t dur2,
 {
 	return dur > dur2 || (dur == dur2 && end < end2);
 }
+
+/*
+ * The task's cgroup (its path from the hierarchy's root), as last told,
+ * or its parent's when it was born in the trace; NULL: not known.
+ */
+const char *lt_replay_task_cgroup(const struct lt_replay *rp, uint32_t task);
 
 /* The task's name: valid only as long as what opts.cmdline answers from. */
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task);

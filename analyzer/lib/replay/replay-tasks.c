@@ -85,6 +85,13 @@ uint32_t lt_rp_task_get(struct lt_replay *rp, int pid)
 	return ti;
 }
 
+const char *lt_replay_task_cgroup(const struct lt_replay *rp, uint32_t task)
+{
+	uint32_t id = rp->tasks[task].cgroup;
+
+	return id ? lt_strtab_get(&rp->strs, id) : NULL;
+}
+
 const char *lt_replay_task_comm(const struct lt_replay *rp, uint32_t task)
 {
 	const struct lt_task *t = &rp->tasks[task];

@@ -617,6 +617,9 @@ static int on_fork(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 	c = &rp->tasks[ci];
 	c->parent = pi;
+	/* a child starts in its parent's cgroup */
+	if (!c->cgroup)
+		c->cgroup = rp->tasks[pi].cgroup;
 	if (ev->kind == LT_EV_NEWTASK && (ev->value & LT_CLONE_THREAD)) {
 		c->leader = rp->tasks[pi].leader;
 		c->flags |= LT_TASK_THREAD;
@@ -674,6 +677,22 @@ static int on_rename(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ti == LT_NO_TASK)
 		return -1;
 	lt_rp_set_comm(&rp->tasks[ti], ev->str, ev->str_len);
+	return 0;
+}
+
+static int on_cgroup(struct lt_replay *rp, const struct lt_ev *ev)
+{
+	uint32_t ti = lt_rp_task_get(rp, ev->pid), id;
+
+	if (ti == LT_NO_TASK)
+		return -1;
+	if (!ev->str_len)
+		return 0;
+	id = lt_strtab_intern(&rp->strs, ev->str, ev->str_len);
+	if (id == UINT32_MAX)
+		return lt_rp_oom(rp, "cgroup names");
+	rp->tasks[ti].cgroup = id;
+	rp->stats.cgroups++;
 	return 0;
 }
 
@@ -983,6 +1002,8 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 		return ev->pid > 0 ? on_stack(rp, ev) : 0;
 	case LT_EV_LOST:
 		return on_lost(rp, ev);
+	case LT_EV_CGROUP:
+		return ev->pid > 0 ? on_cgroup(rp, ev) : 0;
 	case LT_EV_STAT_IOWAIT:	/* a subset of blocked: already counted */
 	case LT_EV_OTHER:
 		return 0;

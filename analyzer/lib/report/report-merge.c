@@ -600,13 +600,18 @@ static int merge_process(struct merger *m, const struct proc_ref *g, size_t n,
 			 struct lt_report_process *dst)
 {
 	const struct lt_report_row **rows;
-	const struct proc_ref *name = &g[0];
+	const struct proc_ref *name = &g[0], *cg = NULL;
 	size_t i, k, nrows = 0;
 	int ret;
 
 	memset(dst, 0, sizeof(*dst));
 	for (i = 0; i < n; i++) {
 		nrows += g[i].p->nr_rows;
+		/* its cgroup as the latest range that names one says */
+		if (g[i].p->cgroup &&
+		    (!cg || newer(g[i].as_of, g[i].p->cgroup, cg->as_of,
+				  cg->p->cgroup)))
+			cg = &g[i];
 		dst->kernel_thread |= g[i].p->kernel_thread;
 		if (newer(g[i].as_of, g[i].p->comm, name->as_of, name->p->comm))
 			name = &g[i];
@@ -617,9 +622,10 @@ static int merge_process(struct merger *m, const struct proc_ref *g, size_t n,
 	}
 	dst->pid = g[0].p->pid;
 	dst->comm = dup(m, name->p->comm);
+	dst->cgroup = cg ? dup(m, cg->p->cgroup) : NULL;
 	dst->trace = dup(m, g[0].trace);
 	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
-	if (!dst->comm || !dst->trace || !rows) {
+	if (!dst->comm || !dst->trace || !rows || (cg && !dst->cgroup)) {
 		free(rows);
 		return nomem(m);
 	}
@@ -975,6 +981,8 @@ static const size_t dropped_fields[] = {
 	offsetof(struct lt_report, inconsistent),
 	offsetof(struct lt_report, unordered),
 	offsetof(struct lt_report, damaged_records),
+	/* not a count of waits, but one that adds up as well */
+	offsetof(struct lt_report, cgroup_events),
 };
 
 static uint64_t *u64_at(struct lt_report *r, size_t off)

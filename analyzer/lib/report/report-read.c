@@ -533,6 +533,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	    get_str(rd, o, "trace", where, &p->trace, true) < 0 ||
 	    get_u64(rd, o, "as_of_ns", where, &p->as_of_ns) < 0 ||
 	    get_str(rd, o, "comm", where, &p->comm, false) < 0 ||
+	    get_str(rd, o, "cgroup", where, &p->cgroup, true) < 0 ||
 	    get_bool(rd, o, "kernel_thread", where, &p->kernel_thread) < 0 ||
 	    get_u64(rd, o, "total_ns", where, &p->total_ns) < 0 ||
 	    read_coverage(rd, o, where, &p->coverage) < 0 ||
@@ -1027,6 +1028,7 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	    get_u64(rd, t, "lost_gaps", "trace", &r->lost_gaps) < 0 ||
 	    get_u64(rd, t, "complete_from_ns", "trace",
 		    &r->complete_from_ns) < 0 ||
+	    get_u64(rd, t, "cgroup_events", "trace", &r->cgroup_events) < 0 ||
 	    get_str(rd, t, "record_hint", "trace", &r->record_hint, true) < 0 ||
 	    read_trace_lists(rd, t, r) < 0)
 		return -1;

@@ -310,6 +310,10 @@ int lt_waits_spill_each(struct lt_waits_spill *s, const struct lt_replay *rp,
 		w.tid = rp->tasks[r.task].pid;
 		w.pid = rp->tasks[rp->tasks[r.task].leader].pid;
 		w.comm = lt_replay_task_comm(rp, r.task);
+		w.cgroup = lt_replay_task_cgroup(rp, r.task);
+		if (!w.cgroup)
+			w.cgroup = lt_replay_task_cgroup(rp,
+					rp->tasks[r.task].leader);
 		if (kthread[r.task] < 0)
 			kthread[r.task] = lt_replay_task_is_kthread(rp, r.task);
 		w.kernel_thread = kthread[r.task];

@@ -713,6 +713,10 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 					   lt_replay_task_comm(rp, a->leader));
 		if (!p->comm)
 			goto fail;
+		if (lt_replay_task_cgroup(rp, a->leader) &&
+		    !(p->cgroup = lt_report_strdup(b->priv,
+				lt_replay_task_cgroup(rp, a->leader))))
+			goto fail;
 		p->rows = make_rows(b, idx, i, pend, &p->total_ns, &p->coverage);
 		if (!p->rows)
 			goto fail;
@@ -751,6 +755,11 @@ static int build_view(struct builder *b, const uint32_t *rows, size_t nr,
 			th->comm = lt_report_strdup(b->priv,
 						    lt_replay_task_comm(rp, task));
 			if (!th->comm)
+				goto fail;
+			/* a leader not seen: its threads say where it is */
+			if (!p->cgroup && lt_replay_task_cgroup(rp, task) &&
+			    !(p->cgroup = lt_report_strdup(b->priv,
+					lt_replay_task_cgroup(rp, task))))
 				goto fail;
 			th->rows = make_rows(b, idx, ti, tend, &th->total_ns, NULL);
 			if (!th->rows)

@@ -329,6 +329,13 @@ void lt_trace_for_each_cmdline(const struct lt_trace *trace, lt_cmdline_fn fn,
 const char *lt_trace_cmdline(struct lt_trace *trace, int pid);
 
 /*
+ * The tasks' cgroups latency-record saved with the trace (an option of
+ * its own): "TID PATH\n" lines, PATH from the cgroup v2 hierarchy's root;
+ * NULL when the file has none.
+ */
+const char *lt_trace_cgroups(const struct lt_trace *trace);
+
+/*
  * Per-CPU ring-buffer statistics stored by trace-cmd (CPUSTAT option):
  * "overrun" plus "dropped events" (events lost in overwrite and in
  * non-overwrite mode).  -1 when the file has none for @cpu.

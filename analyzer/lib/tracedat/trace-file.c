@@ -435,6 +435,12 @@ static int handle_option(struct lt_trace *t, struct lt_error *err,
 	case OPT_CPUCOUNT:
 		/* The machine's CPU count; the data slots are what we read. */
 		break;
+	case OPT_LT_CGROUPS:
+		free(t->cgroups);
+		t->cgroups = opt_text(data, size);
+		if (!t->cgroups)
+			return nomem(t, err, "cgroups option");
+		break;
 	case OPT_TSC2NSEC:
 		if (size < 16)
 			return lt_trace_rd_fail(t, err, LT_E_CORRUPT, r,
@@ -1340,6 +1346,7 @@ void lt_trace_close(struct lt_trace *t)
 	free(t->uname);
 	free(t->clock);
 	free(t->version);
+	free(t->cgroups);
 	free(t->compression);
 	if (t->blob)
 		free((void *)t->map);

@@ -511,6 +511,11 @@ static int cmp_cmdline(const void *a, const void *b)
 	return x->comm < y->comm ? -1 : x->comm > y->comm;
 }
 
+const char *lt_trace_cgroups(const struct lt_trace *t)
+{
+	return t->cgroups && t->cgroups[0] ? t->cgroups : NULL;
+}
+
 const char *lt_trace_cmdline(struct lt_trace *t, int pid)
 {
 	const struct cmdline *by_pid = t->cmdline_by_pid;

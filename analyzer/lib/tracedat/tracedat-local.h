@@ -86,6 +86,12 @@ enum {
 	OPT_PRINTK		= 20,
 	OPT_CMDLINES		= 21,
 	OPT_BUFFER_TEXT		= 22,
+	/*
+	 * Not trace-cmd's: latency-record's tasks' cgroups, "TID PATH\n"
+	 * lines as saved_cmdlines' (trace-cmd warns of an option it does not
+	 * know, and reads on).  "LT", far from trace-cmd's own ids.
+	 */
+	OPT_LT_CGROUPS		= 0x4c54,
 };
 
 #define SEC_FL_COMPRESS		1
@@ -355,6 +361,7 @@ struct lt_trace {
 	char *uname;
 	char *clock;
 	char *version;
+	char *cgroups;		/* OPT_LT_CGROUPS' text, or NULL */
 	char *compression;
 	bool have_traceclock;
 	/*

@@ -268,6 +268,11 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 		}
 		fputs("\"comm\":", out);
 		put_str(out, p->comm);
+		fputs(",\"cgroup\":", out);
+		if (p->cgroup)
+			put_str(out, p->cgroup);
+		else
+			fputs("null", out);
 		fprintf(out, ",\"kernel_thread\":%s,\"total_ns\":%" PRIu64
 			",\"coverage\":", p->kernel_thread ? "true" : "false",
 			p->total_ns);
@@ -354,10 +359,12 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"stopped_at_to\":%s"
 		",\"lost_events\":%" PRIu64 ",\"lost_gaps_unknown\":%" PRIu64
 		",\"lost_gaps\":%" PRIu64 ",\"complete_from_ns\":%" PRIu64
+		",\"cgroup_events\":%" PRIu64
 		",\"lost_events_per_cpu\":[", r->cpus, r->start_ns, r->end_ns,
 		r->end_ns - r->start_ns, r->events,
 		r->stopped_at_to ? "true" : "false", r->lost_events,
-		r->lost_gaps_unknown, r->lost_gaps, r->complete_from_ns);
+		r->lost_gaps_unknown, r->lost_gaps, r->complete_from_ns,
+		r->cgroup_events);
 	for (cpu = 0; cpu < r->nr_lost_cpus; cpu++)
 		fprintf(out, "%s%" PRIu64, cpu ? "," : "", r->lost_per_cpu[cpu]);
 	fputs("],\"overruns_per_cpu\":[", out);

@@ -9,7 +9,8 @@
  * distinct stack: values [waits/count, off_cpu/nanoseconds] (the count
  * first, as profile.proto asks; off_cpu is the default type), labels
  * cause, argument (when there is one), kind, process, pid, thread, tid
- * (and trace, in a merged report).  What a cause's waits have no stack
+ * (and trace, in a merged report; cgroup, the process's, where the trace
+ * names one).  What a cause's waits have no stack
  * for (a wait for a CPU; a trace without stacks) is one more sample with
  * one frame, "[cause]", so that flame graphs show it.  The samples of a
  * cause add up to its row of the global table: kernel threads are left
@@ -89,6 +90,7 @@ struct task {
 	const char *process, *thread;	/* thread NULL: per process */
 	int pid, tid;
 	const char *trace;		/* a merged report's, or NULL */
+	const char *cgroup;		/* the process's, or NULL */
 };
 
 struct pprof {
@@ -375,6 +377,8 @@ static int sample(struct pprof *pp, const struct task *t,
 	}
 	if (t->trace)
 		label_str(pp, "trace", t->trace);
+	if (t->cgroup)
+		label_str(pp, "cgroup", t->cgroup);
 	lt_pb_close(&pp->pb, m);
 	if (pp->failed || pp->pb.failed)
 		return -1;
@@ -416,7 +420,7 @@ static uint64_t stacks_ns(const struct lt_report_row *rows, size_t n)
 
 static int process_samples(struct pprof *pp, const struct lt_report_process *p)
 {
-	struct task t = { p->comm, NULL, p->pid, 0, p->trace };
+	struct task t = { p->comm, NULL, p->pid, 0, p->trace, p->cgroup };
 	uint64_t threads_ns = 0;
 	size_t i, j;
 

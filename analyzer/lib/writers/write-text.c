@@ -4,6 +4,7 @@
  * says what the trace could and could not tell, the global table, then a
  * section per process (and per thread on request).
  */
+#define _GNU_SOURCE	/* qsort_r() */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -347,14 +348,275 @@ int lt_report_text_task_head(const struct lt_report *r,
 	return ferror(out) ? -1 : 0;
 }
 
+static void put_process(FILE *out, const struct lt_report *r,
+			const struct lt_report_process *p,
+			const struct widths *w)
+{
+	char total[32];
+	size_t j;
+
+	fputs("\nProcess ", out);
+	put_str(out, p->comm);
+	fprintf(out, " (%d)%s", p->pid,
+		p->kernel_thread ? " [kernel thread]" : "");
+	/* a merge's processes of different traces may share a pid */
+	if (p->trace && r->nr_traces > 1) {
+		fputs(" in ", out);
+		put_str(out, p->trace);
+	}
+	fprintf(out, ": %s\n",
+		lt_format_duration(total, sizeof(total), p->total_ns));
+	put_coverage(out, &p->coverage);
+	put_uncharged(out, r, &p->user_requested, 0);
+	put_stopped(out, &p->stopped, 0);
+	if (p->nr_rows)
+		put_rows(out, r, p->rows, p->nr_rows, 0, w);
+	if (!r->options.per_thread)
+		return;
+	for (j = 0; j < p->nr_threads; j++) {
+		const struct lt_report_thread *t = &p->threads[j];
+
+		fputs("\n  Thread ", out);
+		put_str(out, t->comm);
+		fprintf(out, " (%d): %s\n", t->tid,
+			lt_format_duration(total, sizeof(total), t->total_ns));
+		put_uncharged(out, r, &t->user_requested, 2);
+		put_stopped(out, &t->stopped, 2);
+		if (t->nr_rows)
+			put_rows(out, r, t->rows, t->nr_rows, 2, w);
+	}
+}
+
+/* ---- --by cgroup ---------------------------------------------------------- */
+
+/*
+ * The processes of one cgroup, and its table: their rows added up cause
+ * by cause (counts, totals, the longest; the average made again, the
+ * share of the cgroup's total).  Percentiles and worst waits are not
+ * made again here: JSON and merge keep every process's histograms.
+ */
+struct cg_group {
+	const char *path;		/* NULL: the trace does not say */
+	const struct lt_report_process **procs;
+	size_t nr_procs;
+	uint64_t total_ns;
+	struct lt_report_row *rows;
+	size_t nr_rows;
+};
+
+static int cmp_path(const char *a, const char *b)
+{
+	/* processes of no known cgroup last */
+	if (!a || !b)
+		return a ? -1 : b ? 1 : 0;
+	return strcmp(a, b);
+}
+
+static int cmp_procs_by_cgroup(const void *pa, const void *pb)
+{
+	const struct lt_report_process *a = *(const struct lt_report_process *const *)pa;
+	const struct lt_report_process *b = *(const struct lt_report_process *const *)pb;
+	int c = cmp_path(a->cgroup, b->cgroup);
+
+	/* else as the view has them: the pointers are in its order */
+	return c ? c : a < b ? -1 : a > b;
+}
+
+static int cmp_row_cause(const void *pa, const void *pb)
+{
+	const struct lt_report_row *a = *(const struct lt_report_row *const *)pa;
+	const struct lt_report_row *b = *(const struct lt_report_row *const *)pb;
+	int c;
+
+	if (a->kind != b->kind)
+		return a->kind < b->kind ? -1 : 1;
+	c = strcmp(a->reason, b->reason);
+	return c ? c : strcmp(a->argument, b->argument);
+}
+
+static uint64_t row_key(enum lt_sort by, const struct lt_report_row *r)
+{
+	switch (by) {
+	case LT_SORT_TOTAL:
+		return r->total_ns;
+	case LT_SORT_COUNT:
+		return r->count;
+	case LT_SORT_AVG:
+		return r->avg_ns;
+	case LT_SORT_MAX:
+	default:
+		return r->max_ns;
+	}
+}
+
+static int cmp_rows_by(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_row *a = pa, *b = pb;
+	enum lt_sort by = *(const enum lt_sort *)arg;
+	uint64_t ka = row_key(by, a), kb = row_key(by, b);
+
+	if (ka != kb)
+		return ka > kb ? -1 : 1;
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	return cmp_row_cause(&a, &b);
+}
+
+static int cmp_groups(const void *pa, const void *pb)
+{
+	const struct cg_group *a = pa, *b = pb;
+
+	if (!a->path || !b->path)
+		return cmp_path(a->path, b->path);
+	if (a->total_ns != b->total_ns)
+		return a->total_ns > b->total_ns ? -1 : 1;
+	return strcmp(a->path, b->path);
+}
+
+/* @g's table from its processes' rows: 0, or -1 out of memory. */
+static int group_rows(struct cg_group *g, enum lt_sort by)
+{
+	const struct lt_report_row **all;
+	struct lt_report_row *o = NULL;
+	size_t n = 0, i, k;
+
+	for (i = 0; i < g->nr_procs; i++)
+		n += g->procs[i]->nr_rows;
+	all = malloc((n ? n : 1) * sizeof(*all));
+	g->rows = calloc(n ? n : 1, sizeof(*g->rows));
+	if (!all || !g->rows) {
+		free(all);
+		return -1;
+	}
+	for (i = 0, n = 0; i < g->nr_procs; i++)
+		for (k = 0; k < g->procs[i]->nr_rows; k++)
+			all[n++] = &g->procs[i]->rows[k];
+	qsort(all, n, sizeof(*all), cmp_row_cause);
+	for (i = 0; i < n; i++) {
+		if (!o || cmp_row_cause(&all[i], &all[i - 1])) {
+			o = &g->rows[g->nr_rows++];
+			o->reason = all[i]->reason;
+			o->argument = all[i]->argument;
+			o->kind = all[i]->kind;
+		}
+		o->count += all[i]->count;
+		o->total_ns += all[i]->total_ns;
+		if (all[i]->max_ns > o->max_ns)
+			o->max_ns = all[i]->max_ns;
+	}
+	for (i = 0; i < g->nr_rows; i++) {
+		o = &g->rows[i];
+		g->total_ns += o->total_ns;
+		o->avg_ns = o->count ? o->total_ns / o->count : 0;
+		o->no_percentiles = true;
+	}
+	for (i = 0; i < g->nr_rows; i++)
+		g->rows[i].percent = g->total_ns ?
+			100.0 * (double)g->rows[i].total_ns / (double)g->total_ns : 0;
+	if (g->nr_rows > 1)
+		qsort_r(g->rows, g->nr_rows, sizeof(*g->rows), cmp_rows_by, &by);
+	free(all);
+	return 0;
+}
+
+static void free_groups(struct cg_group *g, size_t nr,
+			const struct lt_report_process **procs)
+{
+	size_t i;
+
+	for (i = 0; g && i < nr; i++)
+		free(g[i].rows);
+	free(g);
+	free(procs);
+}
+
+/*
+ * The view's processes grouped by cgroup, each group with its table:
+ * *@out and *@procs to free_groups(); the number of groups, or -1 when
+ * out of memory.
+ */
+static long make_groups(const struct lt_report *r, const struct lt_report_view *v,
+			struct cg_group **out, const struct lt_report_process ***procs)
+{
+	const struct lt_report_process **ps;
+	struct cg_group *g;
+	size_t i, n = 0;
+
+	*out = NULL;
+	ps = malloc((v->nr_processes ? v->nr_processes : 1) * sizeof(*ps));
+	g = calloc(v->nr_processes ? v->nr_processes : 1, sizeof(*g));
+	*procs = ps;
+	*out = g;
+	if (!ps || !g)
+		return -1;
+	for (i = 0; i < v->nr_processes; i++)
+		ps[i] = &v->processes[i];
+	qsort(ps, v->nr_processes, sizeof(*ps), cmp_procs_by_cgroup);
+	for (i = 0; i < v->nr_processes; i++) {
+		if (!i || cmp_path(ps[i]->cgroup, ps[i - 1]->cgroup)) {
+			g[n].path = ps[i]->cgroup;
+			g[n++].procs = &ps[i];
+		}
+		g[n - 1].nr_procs++;
+	}
+	for (i = 0; i < n; i++)
+		if (group_rows(&g[i], r->options.sort) < 0)
+			return -1;
+	if (n > 1)
+		qsort(g, n, sizeof(*g), cmp_groups);
+	return (long)n;
+}
+
+/* The view by cgroup: a section per cgroup, its table, its processes. */
+static void put_by_cgroup(FILE *out, const struct lt_report *r,
+			  const struct widths *w, const struct cg_group *g,
+			  size_t nr)
+{
+	unsigned int most = r->options.max_processes;
+	char total[32];
+	size_t i, k, shown;
+
+	for (i = 0; i < nr; i++) {
+		fputs("\n=== Cgroup ", out);
+		if (g[i].path)
+			put_str(out, g[i].path);
+		else
+			fputs("(not known)", out);
+		fprintf(out, ": %zu process%s, %s ===\n", g[i].nr_procs,
+			g[i].nr_procs == 1 ? "" : "es",
+			lt_format_duration(total, sizeof(total), g[i].total_ns));
+		if (g[i].nr_rows)
+			put_rows(out, r, g[i].rows, g[i].nr_rows, 0, w);
+		shown = most && g[i].nr_procs > most ? most : g[i].nr_procs;
+		for (k = 0; k < shown; k++)
+			put_process(out, r, g[i].procs[k], w);
+		if (shown < g[i].nr_procs)
+			fprintf(out, "\n... %zu more process%s in this cgroup "
+				"(--max-processes)\n", g[i].nr_procs - shown,
+				g[i].nr_procs - shown == 1 ? "" : "es");
+	}
+}
+
 static void put_view(FILE *out, const struct lt_report *r,
 		     const struct lt_report_view *v)
 {
+	const struct lt_report_process **ps = NULL;
+	struct cg_group *g = NULL;
 	char total[32];
 	struct widths w;
-	size_t i, j, shown = procs_shown(r, v);
+	size_t i, k, shown = procs_shown(r, v);
+	long n = 0;
 
 	view_widths(r, v, &w);
+	if (r->options.by_cgroup) {
+		n = make_groups(r, v, &g, &ps);
+		for (i = 0; n > 0 && i < (size_t)n; i++) {
+			widen(&w, r, g[i].rows, g[i].nr_rows, 0);
+			for (k = 0; k < g[i].nr_procs; k++)
+				widen(&w, r, g[i].procs[k]->rows,
+				      g[i].procs[k]->nr_rows, 0);
+		}
+	}
 	lt_report_write_view_head(r, v, out);
 	if (v->nr_global)
 		put_rows(out, r, v->global, v->nr_global, 0, &w);
@@ -376,40 +638,16 @@ static void put_view(FILE *out, const struct lt_report *r,
 			put_rows(out, r, c->rows, c->nr_rows, 0, &w);
 	}
 
-	for (i = 0; i < shown; i++) {
-		const struct lt_report_process *p = &v->processes[i];
-
-		fputs("\nProcess ", out);
-		put_str(out, p->comm);
-		fprintf(out, " (%d)%s", p->pid,
-			p->kernel_thread ? " [kernel thread]" : "");
-		/* a merge's processes of different traces may share a pid */
-		if (p->trace && r->nr_traces > 1) {
-			fputs(" in ", out);
-			put_str(out, p->trace);
-		}
-		fprintf(out, ": %s\n",
-			lt_format_duration(total, sizeof(total), p->total_ns));
-		put_coverage(out, &p->coverage);
-		put_uncharged(out, r, &p->user_requested, 0);
-		put_stopped(out, &p->stopped, 0);
-		if (p->nr_rows)
-			put_rows(out, r, p->rows, p->nr_rows, 0, &w);
-		if (!r->options.per_thread)
-			continue;
-		for (j = 0; j < p->nr_threads; j++) {
-			const struct lt_report_thread *t = &p->threads[j];
-
-			fputs("\n  Thread ", out);
-			put_str(out, t->comm);
-			fprintf(out, " (%d): %s\n", t->tid,
-				lt_format_duration(total, sizeof(total), t->total_ns));
-			put_uncharged(out, r, &t->user_requested, 2);
-			put_stopped(out, &t->stopped, 2);
-			if (t->nr_rows)
-				put_rows(out, r, t->rows, t->nr_rows, 2, &w);
-		}
+	if (r->options.by_cgroup) {
+		if (n < 0)
+			fputs("\n(out of memory for the tables by cgroup)\n", out);
+		else
+			put_by_cgroup(out, r, &w, g, (size_t)n);
+		free_groups(g, v->nr_processes, ps);
+		return;
 	}
+	for (i = 0; i < shown; i++)
+		put_process(out, r, &v->processes[i], &w);
 	if (shown < v->nr_processes)
 		fprintf(out, "\n... %zu more process%s (--max-processes)\n",
 			v->nr_processes - shown,
@@ -867,6 +1105,40 @@ static int put_merged_header(const struct lt_report *r, FILE *out)
 	return ferror(out) ? -1 : 0;
 }
 
+/* Whether the trace names cgroups, and how many its processes are in. */
+static void put_cgroups(FILE *out, const struct lt_report *r)
+{
+	const struct lt_report_view *v = &r->whole;
+	const char **seen;
+	size_t i, k, procs = 0, groups = 0;
+
+	if (!r->cgroup_events) {
+		fputs("Cgroups:  none in this trace (latency-record and perf "
+		      "record --all-cgroups save them)\n", out);
+		return;
+	}
+	seen = malloc((v->nr_processes ? v->nr_processes : 1) * sizeof(*seen));
+	for (i = 0; i < v->nr_processes; i++) {
+		if (!v->processes[i].cgroup)
+			continue;
+		procs++;
+		for (k = 0; seen && k < groups; k++)
+			if (!strcmp(seen[k], v->processes[i].cgroup))
+				break;
+		if (seen && k == groups)
+			seen[groups++] = v->processes[i].cgroup;
+	}
+	fprintf(out, "Cgroups:  %zu of %zu processes named in ", procs,
+		v->nr_processes);
+	if (seen)
+		fprintf(out, "%zu cgroup%s", groups, groups == 1 ? "" : "s");
+	else
+		fputs("cgroups", out);
+	free(seen);
+	fputs(r->options.by_cgroup ? "\n" : " (--by cgroup: a table each)\n",
+	      out);
+}
+
 int lt_report_write_header(const struct lt_report *r, FILE *out)
 {
 	char dur[32], from[32], to[32];
@@ -906,6 +1178,7 @@ int lt_report_write_header(const struct lt_report *r, FILE *out)
 			lt_format_stamp(to, sizeof(to), r->whole.end_ns),
 			r->stopped_at_to ? " (--to: the file goes on)" : "");
 	put_tasks(out, r);
+	put_cgroups(out, r);
 	put_sources(out, r);
 	put_lost(out, r);
 	put_complete(out, r);

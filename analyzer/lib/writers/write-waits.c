@@ -14,7 +14,7 @@
 #include "writers-local.h"
 
 static const char waits_head[] = "trace_id,pid,tid,comm,kernel_thread,reason,"
-	"argument,kind,state,start_ns,end_ns,dur_ns,dropped,stack_id\n";
+	"argument,kind,state,start_ns,end_ns,dur_ns,dropped,stack_id,cgroup\n";
 static const char stacks_head[] = "trace_id,stack_id,reason,kind,"
 	"kernel_thread,frames\n";
 
@@ -90,6 +90,10 @@ int lt_waits_csv_row(struct lt_waits_writer *ww, const struct lt_wait *w)
 	fputs(w->dropped ? w->dropped : "", out);
 	fputc(',', out);
 	csv_opt_u64(out, w->stack_id, w->stack_id);
+	/* columns are only added at the end: empty when not known */
+	fputc(',', out);
+	if (w->cgroup)
+		lt_csv_str(out, w->cgroup);
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }
@@ -119,6 +123,11 @@ int lt_waits_jsonl_row(struct lt_waits_writer *ww, const struct lt_wait *w)
 	else
 		fputs("null", out);
 	json_opt_u64(out, "stack_id", w->stack_id, w->stack_id);
+	fputs(",\"cgroup\":", out);
+	if (w->cgroup)
+		lt_report_json_str(out, w->cgroup);
+	else
+		fputs("null", out);
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -30,7 +30,8 @@ CREATE TABLE IF NOT EXISTS latencytop.waits_local
     end_ns Nullable(UInt64),
     dur_ns Nullable(UInt64),
     dropped Nullable(String),   -- NULL: charged; else the report's counter
-    stack_id Nullable(UInt32)   -- its kernel stack in stacks_local
+    stack_id Nullable(UInt32),  -- its kernel stack in stacks_local
+    cgroup Nullable(String)     -- the thread's cgroup path; NULL: not named
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMM(day)
