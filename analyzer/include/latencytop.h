@@ -238,9 +238,10 @@ void lt_options_init(struct lt_options *opts);
  * 1.1 added each row's histogram and the trace's id (the keys of an
  * exact merge); 1.2 the stopped waits, waits in states not known,
  * waits charged at a lower bound, the buffer read and the CPUs whose
- * data ends early.
+ * data ends early; 1.3 a merged report's duration as the time its traces
+ * span, added up.
  */
-#define LT_REPORT_SCHEMA "latencytop-report/1.2"
+#define LT_REPORT_SCHEMA "latencytop-report/1.3"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
@@ -574,6 +575,13 @@ bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
+/*
+ * The time @report's trace spans, its first event read to its last; for
+ * a merged report, its traces' spans added up (each trace once, from the
+ * earliest start to the latest end of its ranges): traces on different
+ * clocks have no span in common.
+ */
+uint64_t lt_report_duration_ns(const struct lt_report *report);
 
 /* ---- diff: what changed between two reports, cause by cause ------------ */
 
