@@ -374,7 +374,12 @@ struct lt_report_stopped {
 
 struct lt_report_thread {
 	int tid;
-	const char *comm;		/* as of its process's as_of_ns */
+	const char *comm;		/* as of @as_of_ns, else its process's */
+	/*
+	 * In a merged report, the end of the range its comm is of (a thread
+	 * named in an earlier range than its process); else 0.
+	 */
+	uint64_t as_of_ns;
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
@@ -771,6 +776,26 @@ void lt_report_sort(struct lt_report *report, enum lt_sort sort);
  */
 int lt_report_merge(const struct lt_report *const *in, const char *const *names,
 		    size_t nr, struct lt_report **out, struct lt_error *err);
+
+/*
+ * The same merge, one report at a time: what it holds is the merged
+ * processes so far (and the traces and counts), never the reports added,
+ * which may be freed as soon as they are.  Its result is lt_report_merge()'s
+ * of all the reports added, in any order.  new: NULL with @err (out of
+ * memory); @warn: name reports without histograms through lt_warning().
+ * add: 0, or -1 with @err (LT_E_MISMATCH, LT_E_NOMEM), after which the
+ * merger can only be freed; @name (NULL: the report's path) names it in
+ * messages.  finish: the merged report (0 and *@out), or -1 with @err
+ * (LT_E_USAGE when nothing was added); the merger is spent either way.
+ */
+struct lt_report_merger;
+struct lt_report_merger *lt_report_merger_new(bool warn, struct lt_error *err);
+int lt_report_merger_add(struct lt_report_merger *merger,
+			 const struct lt_report *report, const char *name,
+			 struct lt_error *err);
+int lt_report_merger_finish(struct lt_report_merger *merger,
+			    struct lt_report **out, struct lt_error *err);
+void lt_report_merger_free(struct lt_report_merger *merger);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width

@@ -562,6 +562,7 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 		if (need_object(rd, e, w) < 0 ||
 		    get_int(rd, e, "tid", w, &t->tid) < 0 ||
 		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
+		    get_u64(rd, e, "as_of_ns", w, &t->as_of_ns) < 0 ||
 		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
 		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
 		    read_stopped(rd, e, w, &t->stopped) < 0 ||

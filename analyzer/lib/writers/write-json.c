@@ -284,6 +284,9 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 
 			fprintf(out, "%s\n  {\"tid\":%d,\"comm\":", j ? "," : "", t->tid);
 			put_str(out, t->comm);
+			/* merged: when its name is of, its process's or earlier */
+			if (p->trace)
+				fprintf(out, ",\"as_of_ns\":%" PRIu64, t->as_of_ns);
 			fprintf(out, ",\"total_ns\":%" PRIu64, t->total_ns);
 			put_uncharged(out, &t->user_requested);
 			put_stopped(out, &t->stopped);
