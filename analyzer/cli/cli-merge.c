@@ -242,18 +242,16 @@ static int fold(const char *prog, struct args *a, struct lt_report_merger *mg,
 	struct lt_report *in;
 	int n, said = 0, unsaid = 0;
 	bool saved, hush;
+	char names[256];
 
 	lt_options_init(&defaults);
 	for (n = 0; n < a->nr_files; n++) {
-		/*
-		 * That the options cannot change a saved report: said of the
-		 * first few, then counted (a saved report's reading says
-		 * nothing else)
-		 */
+		/* that the options cannot change a saved report: said of
+		   the first few, then counted */
 		hush = said >= WARN_SHOWN && lt_report_file_is_json(a->files[n]);
-		if (cli_load_report(prog, a->files[n], &a->an.opts, &defaults,
-				    a->progress, a->quiet || hush, &in, &err,
-				    &saved) < 0) {
+		if (cli_load_report(prog, a->files[n], &a->an.opts,
+				    hush ? NULL : &defaults, a->progress, a->quiet,
+				    &in, &err, &saved) < 0) {
 			fprintf(stderr, "%s: %s\n", prog, err.msg);
 			return lt_error_exit_status(err.code);
 		}
@@ -275,9 +273,9 @@ static int fold(const char *prog, struct args *a, struct lt_report_merger *mg,
 		lt_report_free(in);
 	}
 	if (unsaid && !a->quiet &&
-	    cli_analysis_changed(&a->an.opts, &defaults, NULL, 0))
+	    cli_analysis_changed(&a->an.opts, &defaults, names, sizeof(names)))
 		fprintf(stderr, "%s: warning: ... and %d more saved reports, "
-			"which the options cannot change either\n", prog, unsaid);
+			"which %s cannot change either\n", prog, unsaid, names);
 	return -1;
 }
 
