@@ -27,9 +27,12 @@ typedef void (*lt_place_fn)(void *ctx, uint64_t frame, uint32_t *binary,
 struct lt_report_pool {
 	void **allocs;
 	size_t nr, cap;
+	size_t bytes;		/* what they take, about (malloc's own too) */
+	size_t limit;		/* bytes allowed; 0: any */
+	bool over_limit;	/* an allocation was refused for it */
 };
 
-/* calloc that the pool frees; NULL on ENOMEM. */
+/* calloc that the pool frees; NULL on ENOMEM, or past its limit. */
 void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size);
 const char *lt_report_pool_strdup(struct lt_report_pool *pool, const char *s);
 /* What @from holds now belongs to @to, @from left empty: 0, or -1 (ENOMEM). */

@@ -69,8 +69,16 @@ struct builder {
 
 void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size)
 {
+	/* calloc() checks n * size; malloc's header and the slot */
+	size_t take = (n ? n : 1) * size + 2 * sizeof(void *) +
+		      sizeof(*pool->allocs);
 	void *p;
 
+	if (pool->limit && (pool->bytes > pool->limit ||
+			    take > pool->limit - pool->bytes)) {
+		pool->over_limit = true;
+		return NULL;
+	}
 	if (pool->nr == pool->cap) {
 		size_t ncap = pool->cap ? pool->cap * 2 : 64;
 		void **a = realloc(pool->allocs, ncap * sizeof(*a));
@@ -81,8 +89,10 @@ void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size)
 		pool->cap = ncap;
 	}
 	p = calloc(n ? n : 1, size);
-	if (p)
+	if (p) {
 		pool->allocs[pool->nr++] = p;
+		pool->bytes += take;
+	}
 	return p;
 }
 
@@ -116,6 +126,7 @@ int lt_report_pool_move(struct lt_report_pool *to, struct lt_report_pool *from)
 	}
 	memcpy(to->allocs + to->nr, from->allocs, from->nr * sizeof(*to->allocs));
 	to->nr += from->nr;
+	to->bytes += from->bytes;
 	free(from->allocs);
 	memset(from, 0, sizeof(*from));
 	return 0;
