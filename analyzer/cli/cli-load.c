@@ -88,7 +88,8 @@ int cli_load_report(const char *prog, const char *path,
 	*saved = !ret && (*report)->saved;
 	if (*saved) {
 		/* made already: the options it was made with hold */
-		changed = cli_analysis_changed(opts, base, names, sizeof(names));
+		changed = base ? cli_analysis_changed(opts, base, names,
+						      sizeof(names)) : NULL;
 		if (!quiet && changed)
 			fprintf(stderr, "%s: warning: %s is a saved report: %s "
 				"cannot change it (its analysis was fixed when it was saved)\n",

@@ -13,8 +13,8 @@
 /*
  * Analyse @path with @opts, or read it when it is a saved report
  * (*@saved): the options that shape an analysis cannot change one, and a
- * warning says so (unless @quiet) when they differ from @base, the
- * executable's defaults.  @progress: the progress line, when stderr is a
+ * warning says so (unless @quiet, or @base is NULL) when they differ from
+ * @base, the executable's defaults.  @progress: the progress line, when stderr is a
  * terminal.  0 with *@report, or -1 with @err set.
  */
 int cli_load_report(const char *prog, const char *path,

@@ -3,9 +3,11 @@
  * cli-merge.c - latency-analyze merge: reports (saved, or traces analysed
  * now) as one, exactly (lt_report_merge()).
  *
- * parse options -> load every input -> merge -> write, as JSON unless
- * asked otherwise: what a fleet merges again later.
+ * parse options -> each input read, added to the merge and freed ->
+ * write, as JSON unless asked otherwise: what a fleet merges again later.
+ * What is held is the merge so far and one input, however many there are.
  */
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,31 +99,108 @@ static int parse_args(const char *prog, int argc, char **argv, struct args *a)
 	return -1;
 }
 
+/* Warnings of one kind past which the rest are counted, not printed. */
+#define WARN_SHOWN	3
+
+/* A plain report's range of its trace, for the overlap warning. */
+struct range {
+	char *id;
+	uint64_t start_ns, end_ns;
+	int file;		/* the FILE it was read from */
+};
+
+struct ranges {
+	struct range *v;
+	size_t nr, cap;
+};
+
+/*
+ * Keep @r's range if it is a plain report's: merged inputs keep only
+ * their ranges' span, so comparing them could only give false alarms.
+ * 0, or -1 out of memory.
+ */
+static int keep_range(struct ranges *rs, const struct lt_report *r, int file)
+{
+	struct range *g;
+
+	if (r->merged_reports > 1 || !r->id)
+		return 0;
+	if (rs->nr == rs->cap) {
+		size_t ncap = rs->cap ? rs->cap * 2 : 64;
+
+		g = realloc(rs->v, ncap * sizeof(*g));
+		if (!g)
+			return -1;
+		rs->v = g;
+		rs->cap = ncap;
+	}
+	g = &rs->v[rs->nr];
+	g->id = strdup(r->id);
+	if (!g->id)
+		return -1;
+	g->start_ns = r->whole.start_ns;
+	g->end_ns = r->whole.end_ns;
+	g->file = file;
+	rs->nr++;
+	return 0;
+}
+
+static int cmp_ranges(const void *pa, const void *pb)
+{
+	const struct range *a = pa, *b = pb;
+	int c = strcmp(a->id, b->id);
+
+	if (c)
+		return c;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	return a->file - b->file;
+}
+
 /*
  * They did merge: two reports of one trace whose ranges overlap (a file
  * given twice, the whole trace and a slice of it) added their common
- * waits twice.  Merged inputs keep only their ranges' span, so only
- * plain reports are compared - never a false alarm.
+ * waits twice.  The first pairs are named, the others counted: n files
+ * given alike make n(n-1)/2 pairs.
  */
-static void warn_overlaps(const char *prog, struct lt_report **in,
-			  char **files, int n)
+static void warn_overlaps(const char *prog, struct ranges *rs, char **files)
 {
-	int i, j;
+	uint64_t pairs = 0;
+	size_t i, j;
 
-	for (i = 0; i < n; i++) {
-		for (j = i + 1; j < n; j++) {
-			const struct lt_report *a = in[i], *b = in[j];
+	qsort(rs->v, rs->nr, sizeof(*rs->v), cmp_ranges);
+	for (i = 0; i < rs->nr; i++) {
+		const struct range *a = &rs->v[i];
 
-			if (a->merged_reports > 1 || b->merged_reports > 1 ||
-			    !a->id || !b->id || strcmp(a->id, b->id) ||
-			    a->whole.start_ns >= b->whole.end_ns ||
-			    b->whole.start_ns >= a->whole.end_ns)
+		/* by start: those after @a that start before it ends */
+		for (j = i + 1; j < rs->nr && !strcmp(rs->v[j].id, a->id) &&
+			     rs->v[j].start_ns < a->end_ns; j++) {
+			const struct range *b = &rs->v[j];
+
+			if (a->start_ns >= b->end_ns)
+				continue;
+			if (++pairs > WARN_SHOWN)
 				continue;
 			fprintf(stderr, "%s: warning: %s and %s: ranges of one "
 				"trace (%s) that overlap: the waits in both are "
-				"counted twice\n", prog, files[i], files[j], a->id);
+				"counted twice\n", prog,
+				files[a->file < b->file ? a->file : b->file],
+				files[a->file < b->file ? b->file : a->file], a->id);
 		}
 	}
+	if (pairs > WARN_SHOWN)
+		fprintf(stderr, "%s: warning: ... and %" PRIu64 " more pairs of "
+			"ranges of one trace that overlap: their common waits "
+			"are counted twice too\n", prog, pairs - WARN_SHOWN);
+}
+
+static void free_ranges(struct ranges *rs)
+{
+	size_t i;
+
+	for (i = 0; i < rs->nr; i++)
+		free(rs->v[i].id);
+	free(rs->v);
 }
 
 /* @merged where -o says: the exit status. */
@@ -151,53 +230,91 @@ static int write_merged(const char *prog, struct args *a,
 	return cli_output_close(prog, &o, true, status);
 }
 
-int cli_merge_main(const char *prog, int argc, char **argv)
+/*
+ * Each FILE read and added to @mg, then freed: what is held is the merge
+ * so far and one input.  The exit status, or -1 to go on.
+ */
+static int fold(const char *prog, struct args *a, struct lt_report_merger *mg,
+		struct ranges *rs)
 {
-	struct lt_report **in = NULL, *merged = NULL;
-	struct args a = { 0 };
 	struct lt_options defaults;
 	struct lt_error err = { 0 };
-	int i, n = 0, status;
-	bool saved;
+	struct lt_report *in;
+	int n, said = 0, unsaid = 0;
+	bool saved, hush;
+	char names[256];
+
+	lt_options_init(&defaults);
+	for (n = 0; n < a->nr_files; n++) {
+		/* that the options cannot change a saved report: said of
+		   the first few, then counted */
+		hush = said >= WARN_SHOWN && lt_report_file_is_json(a->files[n]);
+		if (cli_load_report(prog, a->files[n], &a->an.opts,
+				    hush ? NULL : &defaults, a->progress, a->quiet,
+				    &in, &err, &saved) < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			return lt_error_exit_status(err.code);
+		}
+		if (saved && hush)
+			unsaid++;
+		else if (saved)
+			said++;
+		/* asked for: the merge orders by it (with ties broken its way) */
+		if (a->an.sort_given)
+			in->options.sort = a->an.opts.sort;
+		if (lt_report_merger_add(mg, in, a->files[n], &err) < 0 ||
+		    (!a->quiet && keep_range(rs, in, n) < 0)) {
+			lt_report_free(in);
+			if (!err.code)
+				lt_error_set(&err, LT_E_NOMEM, "out of memory");
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			return lt_error_exit_status(err.code);
+		}
+		lt_report_free(in);
+	}
+	if (unsaid && !a->quiet &&
+	    cli_analysis_changed(&a->an.opts, &defaults, names, sizeof(names)))
+		fprintf(stderr, "%s: warning: ... and %d more saved reports, "
+			"which %s cannot change either\n", prog, unsaid, names);
+	return -1;
+}
+
+int cli_merge_main(const char *prog, int argc, char **argv)
+{
+	struct lt_report_merger *mg = NULL;
+	struct lt_report *merged = NULL;
+	struct ranges rs = { 0 };
+	struct args a = { 0 };
+	struct lt_error err = { 0 };
+	int status;
 
 	status = parse_args(prog, argc, argv, &a);
 	if (status >= 0)
 		goto out;
-	in = calloc((size_t)a.nr_files, sizeof(*in));
-	if (!in) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		status = lt_error_exit_status(LT_E_NOMEM);
+	mg = lt_report_merger_new(true, &err);
+	if (!mg) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		status = lt_error_exit_status(err.code);
 		goto out;
 	}
-	lt_options_init(&defaults);
-	for (n = 0; n < a.nr_files; n++) {
-		if (cli_load_report(prog, a.files[n], &a.an.opts, &defaults,
-				    a.progress, a.quiet, &in[n], &err, &saved) < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			status = lt_error_exit_status(err.code);
-			goto out;
-		}
-	}
-	/* asked for: the merge orders by it (with ties broken its way) */
-	for (i = 0; a.an.sort_given && i < n; i++)
-		in[i]->options.sort = a.an.opts.sort;
-	if (lt_report_merge((const struct lt_report *const *)in,
-			    (const char *const *)a.files, (size_t)n,
-			    &merged, &err) < 0) {
+	status = fold(prog, &a, mg, &rs);
+	if (status >= 0)
+		goto out;
+	status = lt_report_merger_finish(mg, &merged, &err);
+	if (status < 0) {
 		fprintf(stderr, "%s: %s\n", prog, err.msg);
 		status = lt_error_exit_status(err.code);
 		goto out;
 	}
 	if (!a.quiet)
-		warn_overlaps(prog, in, a.files, n);
+		warn_overlaps(prog, &rs, a.files);
 	/* what shapes the text is this run's to say, as for a saved report */
 	merged->options.max_processes = a.an.opts.max_processes;
 	status = write_merged(prog, &a, merged);
 out:
 	lt_report_free(merged);
-	for (i = 0; i < n; i++)
-		lt_report_free(in[i]);
-	free(in);
+	lt_report_merger_free(mg);
+	free_ranges(&rs);
 	cli_analysis_free(&a.an);
 	return status;
 }

@@ -242,7 +242,8 @@ void lt_options_init(struct lt_options *opts);
  * exact merge); 1.2 the stopped waits, waits in states not known,
  * waits charged at a lower bound, the buffer read and the CPUs whose
  * data ends early; 1.3 each process's cgroup and the trace's
- * cgroup_events.
+ * cgroup_events, and a merged report's duration as the time its traces
+ * span, added up.
  */
 #define LT_REPORT_SCHEMA "latencytop-report/1.3"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
@@ -377,7 +378,12 @@ struct lt_report_stopped {
 
 struct lt_report_thread {
 	int tid;
-	const char *comm;		/* as of its process's as_of_ns */
+	const char *comm;		/* as of @as_of_ns, else its process's */
+	/*
+	 * In a merged report, the end of the range its comm is of (a thread
+	 * named in an earlier range than its process); else 0.
+	 */
+	uint64_t as_of_ns;
 	uint64_t total_ns;
 	struct lt_report_row *rows;
 	size_t nr_rows;
@@ -590,6 +596,13 @@ bool lt_report_file_is_json(const char *path);
 
 int lt_report_write(const struct lt_report *report, enum lt_format format,
 		    FILE *out, struct lt_error *err);
+/*
+ * The time @report's trace spans, its first event read to its last; for
+ * a merged report, its traces' spans added up (each trace once, from the
+ * earliest start to the latest end of its ranges): traces on different
+ * clocks have no span in common.
+ */
+uint64_t lt_report_duration_ns(const struct lt_report *report);
 
 /* ---- diff: what changed between two reports, cause by cause ------------ */
 
@@ -779,6 +792,26 @@ void lt_report_sort(struct lt_report *report, enum lt_sort sort);
  */
 int lt_report_merge(const struct lt_report *const *in, const char *const *names,
 		    size_t nr, struct lt_report **out, struct lt_error *err);
+
+/*
+ * The same merge, one report at a time: what it holds is the merged
+ * processes so far (and the traces and counts), never the reports added,
+ * which may be freed as soon as they are.  Its result is lt_report_merge()'s
+ * of all the reports added, in any order.  new: NULL with @err (out of
+ * memory); @warn: name reports without histograms through lt_warning().
+ * add: 0, or -1 with @err (LT_E_MISMATCH, LT_E_NOMEM), after which the
+ * merger can only be freed; @name (NULL: the report's path) names it in
+ * messages.  finish: the merged report (0 and *@out), or -1 with @err
+ * (LT_E_USAGE when nothing was added); the merger is spent either way.
+ */
+struct lt_report_merger;
+struct lt_report_merger *lt_report_merger_new(bool warn, struct lt_error *err);
+int lt_report_merger_add(struct lt_report_merger *merger,
+			 const struct lt_report *report, const char *name,
+			 struct lt_error *err);
+int lt_report_merger_finish(struct lt_report_merger *merger,
+			    struct lt_report **out, struct lt_error *err);
+void lt_report_merger_free(struct lt_report_merger *merger);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width

@@ -39,6 +39,11 @@ void lv_page_range(const struct lv_model *m, char *buf, size_t len)
 		/* the sliding window, as far as it has come */
 		snprintf(buf, len, "last %s",
 			 dur(d, sizeof(d), v->end_ns - v->start_ns));
+	else if (m->view < 0 && r->nr_traces)
+		/* traces on their own clocks: their spans, added up */
+		snprintf(buf, len, "merged, %s in %zu trace%s",
+			 dur(d, sizeof(d), lt_report_duration_ns(r)),
+			 r->nr_traces, r->nr_traces == 1 ? "" : "s");
 	else if (m->view < 0 && (v->start_ns != r->start_ns || v->end_ns != r->end_ns))
 		/* cut by --from or --to: where, as the windows say it */
 		snprintf(buf, len, "range +%s .. +%s, %s",

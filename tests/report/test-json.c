@@ -145,6 +145,88 @@ static void test_errors(void)
 	CHECK_STR(msg, "line 1, column 65: nested more than 64 deep");
 }
 
+/* Arrays left as text, their elements parsed one at a time. */
+static void test_lazy(void)
+{
+	static const char *const lazy[] = { "big", NULL };
+	static const char text[] =
+		"{\"a\": 1, \"big\": [ {\"x\": \"],[\\\"\"},\n [1, [2]] ,3 ],"
+		" \"o\": {\"big\": []}, \"s\": {\"big\": 5}}";
+	size_t values = 0, pos = 0, len;
+	struct lt_json_how how = { lazy, text, sizeof(text) - 1, &values };
+	const struct lt_json *v, *big;
+	struct lt_json *root, *e;
+	const char *elem;
+	char msg[256];
+
+	lt_test_case = "lazy";
+	root = lt_json_parse_with(text, sizeof(text) - 1, &how, msg,
+				  sizeof(msg), NULL);
+	CHECK(root != NULL);
+	if (!root) {
+		fprintf(stderr, "  %s\n", msg);
+		return;
+	}
+	/* the root, "a", "big" as one, "o" and its "big", "s" and its 5 */
+	CHECK_U64(values, 7);
+	big = lt_json_get(root, "big");
+	CHECK(big && big->type == LT_JSON_TEXT);
+	v = lt_json_get(lt_json_get(root, "o"), "big");
+	CHECK(v && v->type == LT_JSON_TEXT && v->str_len == 2);
+	CHECK_U64(v ? lt_json_count(v) : 1, 0);
+	/* not an array: parsed as it is */
+	v = lt_json_get(lt_json_get(root, "s"), "big");
+	CHECK(v && v->type == LT_JSON_NUMBER && v->u64 == 5);
+	if (!big || big->type != LT_JSON_TEXT) {
+		lt_json_free(root);
+		return;
+	}
+	CHECK_U64(lt_json_count(big), 3);
+	/* brackets and commas in strings are not the array's */
+	CHECK(lt_json_next(big, &pos, &elem, &len));
+	CHECK(len == 14 && !strncmp(elem, "{\"x\": \"],[\\\"\"}", len));
+	e = lt_json_parse_with(elem, len, &how, msg, sizeof(msg), NULL);
+	CHECK(e && e->type == LT_JSON_OBJECT &&
+	      !strcmp(lt_json_get(e, "x")->str, "],[\""));
+	lt_json_free(e);
+	CHECK(lt_json_next(big, &pos, &elem, &len));
+	CHECK(len == 8 && !strncmp(elem, "[1, [2]]", len));
+	CHECK(lt_json_next(big, &pos, &elem, &len));
+	CHECK(len == 1 && *elem == '3');
+	CHECK(!lt_json_next(big, &pos, &elem, &len));
+	/* the pieces count with the whole: 7, then 2 for the object */
+	CHECK_U64(values, 9);
+	lt_json_free(root);
+
+	/* what is wrong in a lazy array is said where it is, in the whole */
+	lt_test_case = "lazy errors";
+	how.doc = "{\"big\": [1,\n [2,,3]]}";
+	how.doc_len = strlen(how.doc);
+	root = lt_json_parse_with(how.doc, how.doc_len, &how, msg, sizeof(msg),
+				  NULL);
+	CHECK(root == NULL);
+	lt_json_free(root);
+	CHECK_STR(msg, "line 2, column 5: ',' where a value should be");
+	/* the values of all the pieces: at least 1 M in all, the
+	   second 0 of the piece one more */
+	how.doc = "{\"big\": [[0,0]]}";
+	how.doc_len = strlen(how.doc);
+	values = 0;
+	root = lt_json_parse_with(how.doc, how.doc_len, &how, msg, sizeof(msg),
+				  NULL);
+	CHECK(root != NULL);
+	values = LT_JSON_MIN_VALUES - 2;
+	pos = 0;
+	if (root && lt_json_next(lt_json_get(root, "big"), &pos, &elem, &len)) {
+		e = lt_json_parse_with(elem, len, &how, msg, sizeof(msg), NULL);
+		CHECK(e == NULL);
+		lt_json_free(e);
+		CHECK_STR(msg, "line 1, column 13: more than 1000000 values "
+			  "in 16 bytes: more than is read");
+	}
+	lt_json_free(root);
+}
+
 static void test_report(void)
 {
 	static const char text[] =
@@ -526,11 +608,49 @@ static void test_value_limits(void)
 	free(text);
 }
 
+/*
+ * A report is read whatever its size, but what takes more than 8 times
+ * its text to hold (at least 64 MB) is no report written here: rows of
+ * 8 bytes that would take 288 each are a limit, said in one line.
+ */
+static void test_model_limit(void)
+{
+	static const char head[] = "{\"schema\":\"latencytop-report/1\","
+		"\"trace\":{},\"processes\":[],\"global\":[";
+	static const char row[] = "{     },";
+	size_t n = 10000000 / (sizeof(row) - 1), len, i;
+	struct lt_report *r = NULL;
+	struct lt_error err;
+	char *text, *p;
+
+	lt_test_case = "model limit";
+	len = sizeof(head) - 1 + n * (sizeof(row) - 1) + 2;
+	text = malloc(len + 1);
+	if (!text)
+		abort();
+	p = text + sizeof(head) - 1;
+	memcpy(text, head, sizeof(head) - 1);
+	for (i = 0; i < n; i++, p += sizeof(row) - 1)
+		memcpy(p, row, sizeof(row) - 1);
+	memcpy(p - 1, "]}", 3);
+	len = (size_t)(p + 1 - text);
+	memset(&err, 0, sizeof(err));
+	CHECK(lt_report_parse_json(text, len, "rows.json", &r, &err) < 0);
+	CHECK_U64(err.code, LT_E_LIMIT);
+	CHECK_STR(err.msg, "rows.json: a report of 10000069 bytes that takes "
+		  "more than 76 MB to hold: more than is read (no report written "
+		  "here takes 8 times its size)");
+	lt_report_free(r);
+	free(text);
+}
+
 int main(void)
 {
 	test_values();
 	test_errors();
+	test_lazy();
 	test_value_limits();
+	test_model_limit();
 	test_report();
 	test_report_defaults();
 	test_report_hist();

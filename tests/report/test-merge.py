@@ -186,6 +186,15 @@ def merge(la, files, out):
         return f.read()
 
 
+def fmt_duration(ns):
+    """lt_format_duration(): "ns", one decimal of us or ms, two of s."""
+    if ns < 1000:
+        return '%d ns' % ns
+    for unit, div, dec in (('us', 1e3, 1), ('ms', 1e6, 1), ('s', 1e9, 2)):
+        if ns < div * 1000 or unit == 's':
+            return '%.*f %s' % (dec, ns / div, unit)
+
+
 def check_trace(la, trace, opts, rng, ncuts, tmp):
     whole, p = analyze(la, trace, opts, os.path.join(tmp, 'whole.json'))
     if whole is None:
@@ -240,6 +249,12 @@ def check_trace(la, trace, opts, rng, ncuts, tmp):
        merged['traces'][0]['id'] != whole['trace']['id']:
         fail('%s: merged_reports %s, traces %s' % (what, merged['merged_reports'],
                                                    merged['traces']))
+    # the ranges' trace spans back into the whole's
+    if merged['trace']['duration_ns'] != whole['trace']['duration_ns'] or \
+       merged['traces'][0]['duration_ns'] != whole['trace']['duration_ns']:
+        fail('%s: duration %s (trace %s), whole %s'
+             % (what, merged['trace']['duration_ns'],
+                merged['traces'][0]['duration_ns'], whole['trace']['duration_ns']))
 
     # associativity and order independence, byte for byte
     if len(files) >= 3:
@@ -295,9 +310,22 @@ def check_fleet(la, t1, t2, tmp):
     # a pid reused within one trace is one process of the merge
     if keys != sorted(set(wkeys)) or len(m['traces']) != 2:
         fail('fleet: processes %d, want %d apart by trace' % (len(keys), len(set(wkeys))))
+    # each trace's span, added up: not one's start to the other's end
+    d1, d2 = r1['trace']['duration_ns'], r2['trace']['duration_ns']
+    if m['trace']['duration_ns'] != d1 + d2 or \
+       sorted(t['duration_ns'] for t in m['traces']) != sorted([d1, d2]):
+        fail('fleet: duration %d, traces %s: want %d + %d'
+             % (m['trace']['duration_ns'],
+                [t['duration_ns'] for t in m['traces']], d1, d2))
+    p = run(la, ['-q', os.path.join(tmp, 'fleet.json')])
+    want = 'Traced:   %s, the spans of its 2 traces added up' % \
+        fmt_duration(d1 + d2)
+    if p.returncode or want not in p.stdout.splitlines():
+        fail('fleet: no line %r in the text' % want)
     if len(FAILS) == n:
-        print('ok   fleet %s + %s: %d processes apart, global added up'
-              % (os.path.basename(t1), os.path.basename(t2), len(keys)))
+        print('ok   fleet %s + %s: %d processes apart, global added up, '
+              '%s traced' % (os.path.basename(t1), os.path.basename(t2),
+                             len(keys), fmt_duration(d1 + d2)))
 
 
 def check_old(la, files, tmp):

@@ -23,13 +23,28 @@ typedef const char *(*lt_symbol_fn)(void *ctx, uint64_t addr);
 typedef void (*lt_place_fn)(void *ctx, uint64_t frame, uint32_t *binary,
 			    uint64_t *offset);
 
+/* Allocations freed together: a report's, a merged process's. */
+struct lt_report_pool {
+	void **allocs;
+	size_t nr, cap;
+	size_t bytes;		/* what they take, about (malloc's own too) */
+	size_t limit;		/* bytes allowed; 0: any */
+	bool over_limit;	/* an allocation was refused for it */
+};
+
+/* calloc that the pool frees; NULL on ENOMEM, or past its limit. */
+void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size);
+const char *lt_report_pool_strdup(struct lt_report_pool *pool, const char *s);
+/* What @from holds now belongs to @to, @from left empty: 0, or -1 (ENOMEM). */
+int lt_report_pool_move(struct lt_report_pool *to, struct lt_report_pool *from);
+void lt_report_pool_free(struct lt_report_pool *pool);
+
 /* Everything the report points into lives here and dies with it. */
 struct lt_report_priv {
 	struct lt_report pub;
 	struct lt_replay replay;
 	bool have_replay;
-	void **allocs;
-	size_t nr_allocs, cap_allocs;
+	struct lt_report_pool pool;
 	void (*release)(void *ctx);	/* frees what the analysis kept alive */
 	void *release_ctx;
 	/* where user frames are (with the symbol functions' context); NULL: not known */
@@ -66,9 +81,18 @@ static inline uint64_t lt_fnv1a_str(uint64_t h, const char *s)
 
 const char *lt_report_id_of(const struct lt_report *r, char *buf, size_t size);
 
-/* calloc that the report frees; NULL on ENOMEM. */
-void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size);
-const char *lt_report_strdup(struct lt_report_priv *priv, const char *s);
+/* calloc that the report frees (its pool's); NULL on ENOMEM. */
+static inline void *lt_report_alloc(struct lt_report_priv *priv, size_t n,
+				    size_t size)
+{
+	return lt_report_pool_alloc(&priv->pool, n, size);
+}
+
+static inline const char *lt_report_strdup(struct lt_report_priv *priv,
+					   const char *s)
+{
+	return lt_report_pool_strdup(&priv->pool, s);
+}
 
 /* Build every view (whole range and windows) from priv->replay. */
 int lt_report_build(struct lt_report_priv *priv, lt_symbol_fn sym,

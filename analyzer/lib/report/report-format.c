@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * report-format.c - the options' defaults, the names of cause kinds, and
- * a row's cause and count as the tables show them.
+ * report-format.c - the options' defaults, the names of cause kinds, a
+ * report's duration, and a row's cause and count as the tables show them.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -35,6 +35,21 @@ const char *lt_cause_kind_name(enum lt_cause_kind kind)
 	};
 
 	return (unsigned int)kind < LT_CAUSE_NR ? names[kind] : "unknown";
+}
+
+uint64_t lt_report_duration_ns(const struct lt_report *r)
+{
+	uint64_t sum = 0, d;
+	size_t i;
+
+	if (!r->nr_traces)
+		return r->end_ns > r->start_ns ? r->end_ns - r->start_ns : 0;
+	for (i = 0; i < r->nr_traces; i++) {
+		d = r->traces[i].end_ns > r->traces[i].start_ns ?
+		    r->traces[i].end_ns - r->traces[i].start_ns : 0;
+		sum = sum + d < sum ? UINT64_MAX : sum + d;
+	}
+	return sum;
 }
 
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,

@@ -24,10 +24,12 @@
 #include <string.h>
 
 #include "lt-hist.h"
+#include "lt-map.h"
 #include "lt-report.h"
 
+/* Making one part of the merge: where it goes, the order of its rows. */
 struct merger {
-	struct lt_report_priv *priv;
+	struct lt_report_pool *pool;	/* what is made now is freed with it */
 	struct lt_error *err;
 	enum lt_sort sort;
 };
@@ -50,9 +52,14 @@ static int nomem(struct merger *m)
 	return -1;
 }
 
+static void *alloc(struct merger *m, size_t n, size_t size)
+{
+	return lt_report_pool_alloc(m->pool, n, size);
+}
+
 static const char *dup(struct merger *m, const char *s)
 {
-	return lt_report_strdup(m->priv, s ? s : "");
+	return lt_report_pool_strdup(m->pool, s ? s : "");
 }
 
 /* NULL-safe strcmp: a missing name sorts first */
@@ -142,7 +149,7 @@ static const char *const *dup_strv(struct merger *m, const char *const *v,
 
 	if (!n)
 		return NULL;
-	out = lt_report_alloc(m->priv, n, sizeof(*out));
+	out = alloc(m, n, sizeof(*out));
 	if (!out)
 		return NULL;
 	for (i = 0; i < n; i++)
@@ -186,7 +193,7 @@ static int merge_stacks(struct merger *m, const struct lt_report_row *const *src
 		all[out++] = all[i];
 	}
 	qsort(all, out, sizeof(*all), cmp_stack_out);
-	dst->stacks = lt_report_alloc(m->priv, out, sizeof(*dst->stacks));
+	dst->stacks = alloc(m, out, sizeof(*dst->stacks));
 	if (!dst->stacks)
 		goto fail;
 	for (i = 0; i < out; i++) {
@@ -273,7 +280,7 @@ static int merge_buckets(struct merger *m, const struct lt_report_row *const *sr
 		else
 			all[out++] = all[i];
 	}
-	bk = lt_report_alloc(m->priv, out, sizeof(*bk));
+	bk = alloc(m, out, sizeof(*bk));
 	if (!bk) {
 		free(all);
 		return nomem(m);
@@ -444,7 +451,7 @@ static int merge_table(struct merger *m, const struct lt_report_row **src,
 	qsort(src, n, sizeof(*src), cmp_row_ptrs);
 	for (i = 0; i < n; i++)
 		groups += !i || cmp_cause(src[i - 1], src[i]);
-	*rows = lt_report_alloc(m->priv, groups, sizeof(**rows));
+	*rows = alloc(m, groups, sizeof(**rows));
 	if (!*rows)
 		return nomem(m);
 	for (i = 0; i < n; i = j) {
@@ -468,18 +475,6 @@ static int merge_table(struct merger *m, const struct lt_report_row **src,
 }
 
 /* ---- processes, threads, commands --------------------------------------- */
-
-static int cmp_proc_key(const struct proc_ref *a, const struct proc_ref *b)
-{
-	int c = scmp(a->trace, b->trace);
-
-	return c ? c : (a->p->pid > b->p->pid) - (a->p->pid < b->p->pid);
-}
-
-static int cmp_proc_refs(const void *pa, const void *pb)
-{
-	return cmp_proc_key(pa, pb);
-}
 
 /* Whose names hold: the latest range's, then the greater name. */
 static bool newer(uint64_t as_of, const char *comm, uint64_t as_of2,
@@ -541,13 +536,15 @@ static int merge_threads(struct merger *m, const struct proc_ref *g, size_t n,
 		return nomem(m);
 	for (i = 0, nr = 0; i < n; i++)
 		for (k = 0; k < g[i].p->nr_threads; k++) {
-			refs[nr].t = &g[i].p->threads[k];
-			refs[nr++].as_of = g[i].as_of;
+			const struct lt_report_thread *s = &g[i].p->threads[k];
+
+			refs[nr].t = s;
+			refs[nr++].as_of = s->as_of_ns ? s->as_of_ns : g[i].as_of;
 		}
 	qsort(refs, nr, sizeof(*refs), cmp_thread_refs);
 	for (i = 0; i < nr; i++)
 		groups += !i || refs[i - 1].t->tid != refs[i].t->tid;
-	dst->threads = lt_report_alloc(m->priv, groups, sizeof(*dst->threads));
+	dst->threads = alloc(m, groups, sizeof(*dst->threads));
 	if (!dst->threads)
 		goto nomem;
 	for (i = 0; i < nr; i = j) {
@@ -577,6 +574,7 @@ static int merge_threads(struct merger *m, const struct proc_ref *g, size_t n,
 				rows[nrows++] = &s->rows[x];
 		}
 		th->comm = dup(m, name->t->comm);
+		th->as_of_ns = name->as_of;
 		if (!th->comm)
 			goto nomem;
 		if (merge_table(m, rows, nrows, false, &th->rows, &th->nr_rows,
@@ -713,7 +711,7 @@ static int make_commands(struct merger *m, struct lt_report_view *v)
 	qsort(ps, v->nr_processes, sizeof(*ps), cmp_proc_ptrs_by_comm);
 	for (i = 0; i < v->nr_processes; i++)
 		groups += !i || cmp_comm_key(ps[i - 1], ps[i]);
-	v->commands = lt_report_alloc(m->priv, groups, sizeof(*v->commands));
+	v->commands = alloc(m, groups, sizeof(*v->commands));
 	if (!v->commands)
 		goto nomem;
 	for (i = 0; i < v->nr_processes; i = j) {
@@ -760,193 +758,173 @@ out:
 	return ret;
 }
 
-/* The view's processes, global table and commands from @in's. */
-static int merge_view(struct merger *m, const struct lt_report *const *in,
-		      size_t nr, bool kernel_threads, struct lt_report_view *v)
+/* ---- the merger: the reports one at a time -------------------------- */
+
+/*
+ * A trace of the merge, its strings its own (replaced as its ranges come:
+ * the least of what they say).
+ */
+struct acc_trace {
+	struct lt_report_trace t;
+};
+
+/* A merged process in memory of its own: merged again, that is freed. */
+struct acc_proc {
+	struct lt_report_process p;
+	struct lt_report_pool pool;
+};
+
+struct lt_report_merger {
+	bool warn;			/* about reports without histograms */
+	size_t no_hist;			/* how many of those */
+	size_t nr;			/* reports added */
+	char *first_name;		/* the first report's name, ... */
+	struct lt_options options;	/* ... and its accounting options */
+	enum lt_sort sort;		/* the reports' if they agree, else max */
+	/* the counts that add up (dropped_fields), merged_reports, partial,
+	   the whole view's start and end */
+	struct lt_report top;
+	char *partial_reason;
+	struct acc_trace *traces;	/* by id */
+	size_t nr_traces, cap_traces;
+	struct acc_proc *procs;		/* in the order they came */
+	size_t nr_procs, cap_procs;
+	struct lt_map proc_map;		/* (trace id's hash, pid) -> procs[] */
+	/* the first report's global table, while it is the only one */
+	struct lt_report_pool first_pool;
+	struct lt_report_row *first_global;
+	size_t nr_first_global;
+	uint64_t first_total;
+	struct lt_report_coverage first_coverage;
+};
+
+static int merger_nomem(struct lt_error *err)
 {
-	const struct lt_report_row **rows = NULL;
-	struct proc_ref *refs;
-	size_t n = 0, i, j, k, groups = 0, p = 0, nrows = 0;
-	int ret = -1;
-
-	for (i = 0; i < nr; i++)
-		n += in[i]->whole.nr_processes;
-	refs = malloc((n ? n : 1) * sizeof(*refs));
-	if (!refs)
-		return nomem(m);
-	for (i = 0, n = 0; i < nr; i++) {
-		const struct lt_report_view *w = &in[i]->whole;
-
-		for (k = 0; k < w->nr_processes; k++) {
-			refs[n].p = &w->processes[k];
-			refs[n].trace = w->processes[k].trace ?
-					w->processes[k].trace : in[i]->id;
-			/* a process's names are as of its range's end */
-			refs[n].as_of = w->processes[k].as_of_ns ?
-					w->processes[k].as_of_ns : w->end_ns;
-			n++;
-		}
-	}
-	qsort(refs, n, sizeof(*refs), cmp_proc_refs);
-	for (i = 0; i < n; i++)
-		groups += !i || cmp_proc_key(&refs[i - 1], &refs[i]);
-	v->processes = lt_report_alloc(m->priv, groups, sizeof(*v->processes));
-	if (!v->processes)
-		goto nomem;
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && !cmp_proc_key(&refs[i], &refs[j]); j++)
-			;
-		if (merge_process(m, refs + i, j - i, &v->processes[p++]) < 0)
-			goto out;
-	}
-	v->nr_processes = p;
-
-	/*
-	 * The global table: every process's rows, kernel threads' if asked.
-	 * A report alone keeps its own, the same but for the percentiles of
-	 * one saved before histograms (a diff puts a report in merged form).
-	 */
-	for (i = 0; i < p; i++)
-		nrows += v->processes[i].nr_rows;
-	if (nr == 1)
-		nrows = in[0]->whole.nr_global;
-	rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
-	if (!rows)
-		goto nomem;
-	if (nr == 1) {
-		for (k = 0; k < nrows; k++)
-			rows[k] = &in[0]->whole.global[k];
-	}
-	for (i = 0, nrows = nr == 1 ? nrows : 0; i < p && nr > 1; i++) {
-		if (v->processes[i].kernel_thread && !kernel_threads)
-			continue;
-		for (k = 0; k < v->processes[i].nr_rows; k++)
-			rows[nrows++] = &v->processes[i].rows[k];
-	}
-	if (merge_table(m, rows, nrows, true, &v->global, &v->nr_global,
-			&v->total_ns, &v->coverage) < 0)
-		goto out;
-	if (make_commands(m, v) < 0)
-		goto out;
-	if (p > 1)
-		qsort_r(v->processes, p, sizeof(*v->processes), cmp_procs_out,
-			&m->sort);
-	ret = 0;
-	goto out;
-nomem:
-	nomem(m);
-out:
-	free(refs);
-	free(rows);
-	return ret;
+	lt_error_set(err, LT_E_NOMEM, "out of memory merging the reports");
+	return -1;
 }
 
-/* ---- traces and the rest -------------------------------------------- */
-
-static int cmp_trace_ids(const void *pa, const void *pb)
+/* *@slot, a string of its own, becomes @s if @s is less (or @slot NULL). */
+static int keep_least(char **slot, const char *s)
 {
-	return scmp(((const struct lt_report_trace *)pa)->id,
-		    ((const struct lt_report_trace *)pb)->id);
-}
+	char *c;
 
-/* The smaller name: what equal traces said, whatever the order. */
-static const char *least(const char *a, const char *b)
-{
-	return scmp(a, b) <= 0 ? a : b;
-}
-
-static int merge_traces(struct merger *m, const struct lt_report *const *in,
-			size_t nr)
-{
-	struct lt_report *r = &m->priv->pub;
-	struct lt_report_trace *all, *t;
-	size_t n = 0, i, k, out = 0;
-
-	for (i = 0; i < nr; i++)
-		n += in[i]->nr_traces ? in[i]->nr_traces : 1;
-	all = malloc(n * sizeof(*all));
-	if (!all)
-		return nomem(m);
-	for (i = 0, n = 0; i < nr; i++) {
-		const struct lt_report *s = in[i];
-
-		if (s->nr_traces) {
-			for (k = 0; k < s->nr_traces; k++)
-				all[n++] = s->traces[k];
-			continue;
-		}
-		t = &all[n++];
-		memset(t, 0, sizeof(*t));
-		t->id = s->id;
-		t->path = s->path;
-		t->format = lt_report_format(s);
-		t->uname = s->uname;
-		t->clock = s->clock;
-		t->cpus = s->cpus;
-		t->start_ns = s->start_ns;
-		t->end_ns = s->end_ns;
-		t->events = s->events;
-		t->lost_events = s->lost_events;
-		t->reports = 1;
-	}
-	qsort(all, n, sizeof(*all), cmp_trace_ids);
-	for (i = 0; i < n; i++) {
-		t = &all[out - (out ? 1 : 0)];
-		if (!out || scmp(t->id, all[i].id)) {
-			all[out++] = all[i];
-			continue;
-		}
-		/* ranges of one trace: what it read at most, from first to last */
-		t->path = least(t->path, all[i].path);
-		t->format = least(t->format, all[i].format);
-		t->uname = least(t->uname, all[i].uname);
-		t->clock = least(t->clock, all[i].clock);
-		if (all[i].cpus > t->cpus)
-			t->cpus = all[i].cpus;
-		if (all[i].start_ns < t->start_ns)
-			t->start_ns = all[i].start_ns;
-		if (all[i].end_ns > t->end_ns)
-			t->end_ns = all[i].end_ns;
-		if (all[i].events > t->events)
-			t->events = all[i].events;
-		if (all[i].lost_events > t->lost_events)
-			t->lost_events = all[i].lost_events;
-		t->reports = sat_add(t->reports, all[i].reports);
-	}
-	r->traces = lt_report_alloc(m->priv, out, sizeof(*r->traces));
-	if (!r->traces) {
-		free(all);
-		return nomem(m);
-	}
-	for (i = 0; i < out; i++) {
-		t = &r->traces[i];
-		*t = all[i];
-		t->id = dup(m, all[i].id);
-		t->path = dup(m, all[i].path);
-		t->format = dup(m, all[i].format);
-		t->uname = dup(m, all[i].uname);
-		t->clock = dup(m, all[i].clock);
-		if (!t->id || !t->path || !t->format || !t->uname || !t->clock) {
-			free(all);
-			return nomem(m);
-		}
-	}
-	r->nr_traces = out;
-	free(all);
+	s = s ? s : "";
+	if (*slot && scmp(*slot, s) <= 0)
+		return 0;
+	c = strdup(s);
+	if (!c)
+		return -1;
+	free(*slot);
+	*slot = c;
 	return 0;
 }
 
-/* What the traces have in common, else "" (a merged report's header). */
-static const char *common(struct merger *m, size_t off)
+static void free_trace(struct acc_trace *a)
 {
-	const struct lt_report *r = &m->priv->pub;
-	const char *v = *(const char *const *)((const char *)&r->traces[0] + off);
-	size_t i;
+	free((char *)a->t.id);
+	free((char *)a->t.path);
+	free((char *)a->t.format);
+	free((char *)a->t.uname);
+	free((char *)a->t.clock);
+}
 
-	for (i = 1; i < r->nr_traces; i++)
-		if (scmp(v, *(const char *const *)((const char *)&r->traces[i] + off)))
-			return "";
-	return v;
+/* Where the trace @id is in @mg->traces, or would be: *@found says. */
+static size_t trace_pos(const struct lt_report_merger *mg, const char *id,
+			bool *found)
+{
+	size_t lo = 0, hi = mg->nr_traces, mid;
+	int c;
+
+	*found = false;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = scmp(mg->traces[mid].t.id, id);
+		if (!c) {
+			*found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Trace @s (what one report read of it) into the merge's. */
+static int add_trace(struct lt_report_merger *mg, const struct lt_report_trace *s)
+{
+	struct lt_report_trace *t;
+	struct acc_trace *a;
+	bool found;
+	size_t pos = trace_pos(mg, s->id, &found);
+
+	if (!found) {
+		if (mg->nr_traces == mg->cap_traces) {
+			size_t ncap = mg->cap_traces ? mg->cap_traces * 2 : 16;
+
+			a = realloc(mg->traces, ncap * sizeof(*a));
+			if (!a)
+				return -1;
+			mg->traces = a;
+			mg->cap_traces = ncap;
+		}
+		a = &mg->traces[pos];
+		memmove(a + 1, a, (mg->nr_traces - pos) * sizeof(*a));
+		mg->nr_traces++;
+		memset(a, 0, sizeof(*a));
+		t = &a->t;
+		*t = *s;
+		t->id = t->path = t->format = t->uname = t->clock = NULL;
+		t->reports = 0;
+	}
+	/* ranges of one trace: what it read at most, from first to last */
+	t = &mg->traces[pos].t;
+	if (keep_least((char **)&t->id, s->id) ||
+	    keep_least((char **)&t->path, s->path) ||
+	    keep_least((char **)&t->format, s->format) ||
+	    keep_least((char **)&t->uname, s->uname) ||
+	    keep_least((char **)&t->clock, s->clock))
+		return -1;
+	if (s->cpus > t->cpus)
+		t->cpus = s->cpus;
+	if (s->start_ns < t->start_ns)
+		t->start_ns = s->start_ns;
+	if (s->end_ns > t->end_ns)
+		t->end_ns = s->end_ns;
+	if (s->events > t->events)
+		t->events = s->events;
+	if (s->lost_events > t->lost_events)
+		t->lost_events = s->lost_events;
+	t->reports = sat_add(t->reports, s->reports);
+	return 0;
+}
+
+/* @r's traces: a merged report's, or the one it is of. */
+static int add_traces(struct lt_report_merger *mg, const struct lt_report *r)
+{
+	struct lt_report_trace t;
+	size_t k;
+
+	for (k = 0; k < r->nr_traces; k++)
+		if (add_trace(mg, &r->traces[k]) < 0)
+			return -1;
+	if (r->nr_traces)
+		return 0;
+	memset(&t, 0, sizeof(t));
+	t.id = r->id;
+	t.path = r->path;
+	t.format = lt_report_format(r);
+	t.uname = r->uname;
+	t.clock = r->clock;
+	t.cpus = r->cpus;
+	t.start_ns = r->start_ns;
+	t.end_ns = r->end_ns;
+	t.events = r->events;
+	t.lost_events = r->lost_events;
+	t.reports = 1;
+	return add_trace(mg, &t);
 }
 
 /* Counts of waits not charged, and why: they add up. */
@@ -985,40 +963,353 @@ static const size_t dropped_fields[] = {
 	offsetof(struct lt_report, cgroup_events),
 };
 
+#define NR_DROPPED_FIELDS (sizeof(dropped_fields) / sizeof(dropped_fields[0]))
+
 static uint64_t *u64_at(struct lt_report *r, size_t off)
 {
 	return (uint64_t *)((char *)r + off);
 }
 
-static void merge_top(struct merger *m, const struct lt_report *const *in,
-		      size_t nr)
+/* What @s adds to the counts, the partial mark and the range. */
+static int add_top(struct lt_report_merger *mg, const struct lt_report *s)
 {
-	struct lt_report *r = &m->priv->pub;
+	struct lt_report *top = &mg->top;
+	size_t k;
+
+	top->merged_reports = sat_add(top->merged_reports,
+				      s->merged_reports ? s->merged_reports : 1);
+	for (k = 0; k < NR_DROPPED_FIELDS; k++)
+		*u64_at(top, dropped_fields[k]) =
+			sat_add(*u64_at(top, dropped_fields[k]),
+				*u64_at((struct lt_report *)s, dropped_fields[k]));
+	if (s->partial) {
+		if (!top->partial) {
+			free(mg->partial_reason);
+			mg->partial_reason = NULL;
+		}
+		if (keep_least(&mg->partial_reason, s->partial_reason) < 0)
+			return -1;
+		top->partial = true;
+	}
+	if (!mg->nr || s->whole.start_ns < top->whole.start_ns)
+		top->whole.start_ns = s->whole.start_ns;
+	if (!mg->nr || s->whole.end_ns > top->whole.end_ns)
+		top->whole.end_ns = s->whole.end_ns;
+	return 0;
+}
+
+/* The merged process of (@trace, @pid): its index, or a new one's. */
+static int find_proc(struct lt_report_merger *mg, const char *trace, int pid,
+		     size_t *idx, bool *added)
+{
+	uint64_t h = lt_fnv1a_str(LT_FNV1A_BASIS, trace);
+	uint32_t *slot;
+	int put;
+
+	/* ids whose hashes collide: the next hash along, until its own */
+	for (;; h++) {
+		slot = lt_map_put(&mg->proc_map, h, (uint64_t)(int64_t)pid,
+				  (uint32_t)mg->nr_procs, &put);
+		if (!slot)
+			return -1;
+		if (put || !scmp(mg->procs[*slot].p.trace, trace))
+			break;
+	}
+	*idx = *slot;
+	*added = put;
+	if (!put)
+		return 0;
+	if (mg->nr_procs >= UINT32_MAX)
+		return -1;
+	if (mg->nr_procs == mg->cap_procs) {
+		size_t ncap = mg->cap_procs ? mg->cap_procs * 2 : 256;
+		struct acc_proc *a = realloc(mg->procs, ncap * sizeof(*a));
+
+		if (!a) {
+			lt_map_del(&mg->proc_map, h, (uint64_t)(int64_t)pid);
+			return -1;
+		}
+		mg->procs = a;
+		mg->cap_procs = ncap;
+	}
+	memset(&mg->procs[mg->nr_procs++], 0, sizeof(*mg->procs));
+	return 0;
+}
+
+/* @r's processes into the merge's: new ones copied, others merged again. */
+static int add_processes(struct lt_report_merger *mg, const struct lt_report *r,
+			 struct lt_error *err)
+{
+	const struct lt_report_view *w = &r->whole;
+	struct proc_ref g[2];
+	struct lt_report_process p;
+	struct lt_report_pool pool;
+	struct merger m = { &pool, err, mg->sort };
+	struct acc_proc *a;
+	size_t k, idx, n;
+	bool added;
+
+	for (k = 0; k < w->nr_processes; k++) {
+		const struct lt_report_process *s = &w->processes[k];
+
+		g[0].p = s;
+		g[0].trace = s->trace ? s->trace : r->id;
+		/* a process's names are as of its range's end */
+		g[0].as_of = s->as_of_ns ? s->as_of_ns : w->end_ns;
+		if (find_proc(mg, g[0].trace ? g[0].trace : "", s->pid, &idx,
+			      &added) < 0)
+			return merger_nomem(err);
+		a = &mg->procs[idx];
+		n = 1;
+		if (!added) {
+			g[1].p = &a->p;
+			g[1].trace = a->p.trace;
+			g[1].as_of = a->p.as_of_ns;
+			n = 2;
+		}
+		memset(&pool, 0, sizeof(pool));
+		if (merge_process(&m, g, n, &p) < 0) {
+			lt_report_pool_free(&pool);
+			return -1;
+		}
+		lt_report_pool_free(&a->pool);
+		a->p = p;
+		a->pool = pool;
+	}
+	return 0;
+}
+
+static const char *name_of(const struct lt_report *r, const char *name)
+{
+	if (name)
+		return name;
+	return r->path && *r->path ? r->path : "a merged report";
+}
+
+/* The accounting options: reports made under different ones do not add. */
+static int same_accounting(const struct lt_options *a, const char *na,
+			   const struct lt_options *b, const char *nb,
+			   struct lt_error *err)
+{
+	char va[32], vb[32];
+
+	if (a->sleep_cutoff_ns != b->sleep_cutoff_ns) {
+		lt_error_set(err, LT_E_MISMATCH, "%s: made with --sleep-cutoff "
+			     "%s, %s with %s: reports of different "
+			     "accounting options do not merge", nb,
+			     lt_format_duration(vb, sizeof(vb), b->sleep_cutoff_ns),
+			     na, lt_format_duration(va, sizeof(va), a->sleep_cutoff_ns));
+		return -1;
+	}
+	if (a->charge_stopped != b->charge_stopped) {
+		lt_error_set(err, LT_E_MISMATCH, "%s: made %s --charge-stopped, "
+			     "%s %s it: reports of different accounting "
+			     "options do not merge", nb,
+			     b->charge_stopped ? "with" : "without", na,
+			     a->charge_stopped ? "with" : "without");
+		return -1;
+	}
+	if (a->honour_maxtime != b->honour_maxtime ||
+	    a->kernel_threads != b->kernel_threads) {
+		lt_error_set(err, LT_E_MISMATCH, "%s: made %s --%s, %s %s it: "
+			     "reports of different accounting options do "
+			     "not merge", nb,
+			     (a->honour_maxtime != b->honour_maxtime ?
+			      !b->honour_maxtime : b->kernel_threads) ?
+			     "with" : "without",
+			     a->honour_maxtime != b->honour_maxtime ?
+			     "no-maxtime" : "kernel-threads", na,
+			     (a->honour_maxtime != b->honour_maxtime ?
+			      !a->honour_maxtime : a->kernel_threads) ?
+			     "with" : "without");
+		return -1;
+	}
+	return 0;
+}
+
+static size_t rows_lacking(const struct lt_report_row *rows, size_t nr)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < nr; i++)
+		n += rows[i].count && !rows[i].buckets && !rows[i].no_percentiles;
+	return n;
+}
+
+/* Reports without histograms named, past which they are counted. */
+#define WARN_SHOWN	3
+
+/*
+ * A report without histograms merges, but its percentiles cannot: the
+ * first few are named, the others counted (@mg->no_hist).
+ */
+static void warn_no_hist(struct lt_report_merger *mg, const struct lt_report *r,
+			 const char *name)
+{
+	const struct lt_report_view *v = &r->whole;
+	size_t k, n;
+
+	for (k = 0, n = 0; k < v->nr_processes; k++)
+		n += rows_lacking(v->processes[k].rows, v->processes[k].nr_rows);
+	if (!n || ++mg->no_hist > WARN_SHOWN)
+		return;
+	if (!r->schema || !strcmp(r->schema, LT_REPORT_SCHEMA_MAJOR))
+		lt_warning("%s: a report of schema %s has no histograms: "
+			   "its percentiles cannot be merged (merged "
+			   "rows it adds to have none)", name,
+			   LT_REPORT_SCHEMA_MAJOR);
+	else
+		lt_warning("%s: %zu process rows without histograms (merged "
+			   "from a report that had none): their percentiles "
+			   "cannot be merged (merged rows they add to have "
+			   "none)", name, n);
+}
+
+struct lt_report_merger *lt_report_merger_new(bool warn, struct lt_error *err)
+{
+	struct lt_report_merger *mg = calloc(1, sizeof(*mg));
+
+	memset(err, 0, sizeof(*err));
+	if (!mg) {
+		merger_nomem(err);
+		return NULL;
+	}
+	mg->warn = warn;
+	lt_map_init(&mg->proc_map);
+	return mg;
+}
+
+/* The first report's global table, kept while it is the only one. */
+static int keep_first_global(struct lt_report_merger *mg,
+			     const struct lt_report *r, struct lt_error *err)
+{
+	const struct lt_report_row **rows;
+	struct merger m = { &mg->first_pool, err, mg->sort };
+	size_t k, n = r->whole.nr_global;
+	int ret;
+
+	rows = malloc((n ? n : 1) * sizeof(*rows));
+	if (!rows)
+		return merger_nomem(err);
+	for (k = 0; k < n; k++)
+		rows[k] = &r->whole.global[k];
+	ret = merge_table(&m, rows, n, true, &mg->first_global,
+			  &mg->nr_first_global, &mg->first_total,
+			  &mg->first_coverage);
+	free(rows);
+	return ret;
+}
+
+int lt_report_merger_add(struct lt_report_merger *mg, const struct lt_report *r,
+			 const char *name, struct lt_error *err)
+{
+	memset(err, 0, sizeof(*err));
+	name = name_of(r, name);
+	if (!mg->nr) {
+		mg->first_name = strdup(name);
+		if (!mg->first_name)
+			return merger_nomem(err);
+		mg->options = r->options;
+		mg->sort = r->options.sort;
+	} else if (same_accounting(&mg->options, mg->first_name, &r->options,
+				   name, err) < 0) {
+		return -1;
+	}
+	/* the inputs' order if they agree, else LatencyTOP's */
+	if (r->options.sort != mg->sort)
+		mg->sort = LT_SORT_MAX;
+	if (mg->warn)
+		warn_no_hist(mg, r, name);
+	if (mg->nr == 1) {
+		lt_report_pool_free(&mg->first_pool);
+		mg->first_global = NULL;
+		mg->nr_first_global = 0;
+	}
+	if (add_traces(mg, r) < 0 || add_top(mg, r) < 0)
+		return merger_nomem(err);
+	if ((!mg->nr && keep_first_global(mg, r, err) < 0) ||
+	    add_processes(mg, r, err) < 0)
+		return -1;
+	mg->nr++;
+	return 0;
+}
+
+void lt_report_merger_free(struct lt_report_merger *mg)
+{
+	size_t i;
+
+	if (!mg)
+		return;
+	for (i = 0; i < mg->nr_traces; i++)
+		free_trace(&mg->traces[i]);
+	free(mg->traces);
+	for (i = 0; i < mg->nr_procs; i++)
+		lt_report_pool_free(&mg->procs[i].pool);
+	free(mg->procs);
+	lt_map_free(&mg->proc_map);
+	lt_report_pool_free(&mg->first_pool);
+	free(mg->first_name);
+	free(mg->partial_reason);
+	free(mg);
+}
+
+/* ---- the merged report ---------------------------------------------- */
+
+static int finish_traces(struct lt_report_merger *mg, struct merger *m,
+			 struct lt_report *r)
+{
+	struct lt_report_trace *t;
+	size_t i;
+
+	r->traces = alloc(m, mg->nr_traces, sizeof(*r->traces));
+	if (!r->traces)
+		return nomem(m);
+	for (i = 0; i < mg->nr_traces; i++) {
+		t = &r->traces[i];
+		*t = mg->traces[i].t;
+		t->id = dup(m, t->id);
+		t->path = dup(m, t->path);
+		t->format = dup(m, t->format);
+		t->uname = dup(m, t->uname);
+		t->clock = dup(m, t->clock);
+		if (!t->id || !t->path || !t->format || !t->uname || !t->clock)
+			return nomem(m);
+	}
+	r->nr_traces = mg->nr_traces;
+	return 0;
+}
+
+/* What the traces have in common, else "" (a merged report's header). */
+static const char *common(const struct lt_report *r, size_t off)
+{
+	const char *v = *(const char *const *)((const char *)&r->traces[0] + off);
+	size_t i;
+
+	for (i = 1; i < r->nr_traces; i++)
+		if (scmp(v, *(const char *const *)((const char *)&r->traces[i] + off)))
+			return "";
+	return v;
+}
+
+static int finish_top(struct lt_report_merger *mg, struct merger *m,
+		      struct lt_report *r)
+{
 	size_t i, k;
 
-	r->merged_reports = 0;
-	for (i = 0; i < nr; i++) {
-		const struct lt_report *s = in[i];
-
-		r->merged_reports = sat_add(r->merged_reports,
-					    s->merged_reports ? s->merged_reports : 1);
-		for (k = 0; k < sizeof(dropped_fields) / sizeof(dropped_fields[0]); k++)
-			*u64_at(r, dropped_fields[k]) =
-				sat_add(*u64_at(r, dropped_fields[k]),
-					*u64_at((struct lt_report *)s, dropped_fields[k]));
-		if (s->partial && (!r->partial ||
-				   scmp(s->partial_reason, r->partial_reason) < 0))
-			r->partial_reason = s->partial_reason;
-		r->partial |= s->partial;
-		if (!i || s->whole.start_ns < r->whole.start_ns)
-			r->whole.start_ns = s->whole.start_ns;
-		if (!i || s->whole.end_ns > r->whole.end_ns)
-			r->whole.end_ns = s->whole.end_ns;
-	}
-	r->path = common(m, offsetof(struct lt_report_trace, path));
-	r->format = common(m, offsetof(struct lt_report_trace, format));
-	r->uname = common(m, offsetof(struct lt_report_trace, uname));
-	r->clock = common(m, offsetof(struct lt_report_trace, clock));
+	r->merged_reports = mg->top.merged_reports;
+	for (k = 0; k < NR_DROPPED_FIELDS; k++)
+		*u64_at(r, dropped_fields[k]) = *u64_at(&mg->top, dropped_fields[k]);
+	r->partial = mg->top.partial;
+	if (r->partial && !(r->partial_reason = dup(m, mg->partial_reason)))
+		return nomem(m);
+	r->whole.start_ns = mg->top.whole.start_ns;
+	r->whole.end_ns = mg->top.whole.end_ns;
+	if (r->whole.end_ns < r->whole.start_ns)
+		r->whole.end_ns = r->whole.start_ns;
+	r->path = common(r, offsetof(struct lt_report_trace, path));
+	r->format = common(r, offsetof(struct lt_report_trace, format));
+	r->uname = common(r, offsetof(struct lt_report_trace, uname));
+	r->clock = common(r, offsetof(struct lt_report_trace, clock));
 	r->compression = "";
 	for (i = 0; i < r->nr_traces; i++) {
 		const struct lt_report_trace *t = &r->traces[i];
@@ -1033,14 +1324,12 @@ static void merge_top(struct merger *m, const struct lt_report *const *in,
 		r->lost_events = sat_add(r->lost_events, t->lost_events);
 	}
 	r->complete_from_ns = r->start_ns;
-	if (r->whole.end_ns < r->whole.start_ns)
-		r->whole.end_ns = r->whole.start_ns;
+	return 0;
 }
 
 /* The id of a merge: its trace's, or made from all of theirs. */
-static int merge_id(struct merger *m)
+static int merge_id(struct merger *m, struct lt_report *r)
 {
-	struct lt_report *r = &m->priv->pub;
 	uint64_t h = LT_FNV1A_BASIS;
 	char buf[32];
 	size_t i;
@@ -1057,98 +1346,122 @@ static int merge_id(struct merger *m)
 	return r->id ? 0 : nomem(m);
 }
 
-static const char *name_of(const struct lt_report *r, const char *const *names,
-			   size_t i)
+/* A table merged earlier, ordered as the report's are. */
+static void sort_rows(struct merger *m, struct lt_report_row *rows, size_t nr)
 {
-	if (names && names[i])
-		return names[i];
-	return r->path && *r->path ? r->path : "a merged report";
+	if (nr > 1)
+		qsort_r(rows, nr, sizeof(*rows), cmp_rows_out, &m->sort);
 }
 
-/* The accounting options: reports made under different ones do not add. */
-static int same_accounting(const struct lt_report *const *in,
-			   const char *const *names, size_t nr,
-			   struct lt_error *err)
+/*
+ * The view: the merged processes (theirs to the report), the global
+ * table made again from them (or the only report's own), the commands.
+ */
+static int finish_view(struct lt_report_merger *mg, struct merger *m,
+		       struct lt_report_view *v)
 {
-	const struct lt_options *a = &in[0]->options, *b;
-	char va[32], vb[32];
-	size_t i;
+	const struct lt_report_row **rows;
+	size_t i, k, nrows = 0, p = 0;
+	int ret;
 
-	for (i = 1; i < nr; i++) {
-		b = &in[i]->options;
-		if (a->sleep_cutoff_ns != b->sleep_cutoff_ns) {
-			lt_error_set(err, LT_E_MISMATCH, "%s: made with --sleep-cutoff "
-				     "%s, %s with %s: reports of different "
-				     "accounting options do not merge",
-				     name_of(in[i], names, i),
-				     lt_format_duration(vb, sizeof(vb), b->sleep_cutoff_ns),
-				     name_of(in[0], names, 0),
-				     lt_format_duration(va, sizeof(va), a->sleep_cutoff_ns));
-			return -1;
-		}
-		if (a->charge_stopped != b->charge_stopped) {
-			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --charge-stopped, "
-				     "%s %s it: reports of different accounting "
-				     "options do not merge", name_of(in[i], names, i),
-				     b->charge_stopped ? "with" : "without",
-				     name_of(in[0], names, 0),
-				     a->charge_stopped ? "with" : "without");
-			return -1;
-		}
-		if (a->honour_maxtime != b->honour_maxtime ||
-		    a->kernel_threads != b->kernel_threads) {
-			lt_error_set(err, LT_E_MISMATCH, "%s: made %s --%s, %s %s it: "
-				     "reports of different accounting options do "
-				     "not merge", name_of(in[i], names, i),
-				     (a->honour_maxtime != b->honour_maxtime ?
-				      !b->honour_maxtime : b->kernel_threads) ?
-				     "with" : "without",
-				     a->honour_maxtime != b->honour_maxtime ?
-				     "no-maxtime" : "kernel-threads",
-				     name_of(in[0], names, 0),
-				     (a->honour_maxtime != b->honour_maxtime ?
-				      !a->honour_maxtime : a->kernel_threads) ?
-				     "with" : "without");
-			return -1;
-		}
+	v->processes = alloc(m, mg->nr_procs, sizeof(*v->processes));
+	if (!v->processes)
+		return nomem(m);
+	for (i = 0; i < mg->nr_procs; i++) {
+		struct lt_report_process *d = &v->processes[p];
+
+		if (lt_report_pool_move(m->pool, &mg->procs[i].pool) < 0)
+			return nomem(m);
+		*d = mg->procs[i].p;
+		memset(&mg->procs[i].p, 0, sizeof(mg->procs[i].p));
+		p++;
+		/* a later report may have changed the order */
+		sort_rows(m, d->rows, d->nr_rows);
+		for (k = 0; k < d->nr_threads; k++)
+			sort_rows(m, d->threads[k].rows, d->threads[k].nr_rows);
+		nrows += d->nr_rows;
 	}
+	v->nr_processes = p;
+
+	/*
+	 * The global table: every process's rows, kernel threads' if asked.
+	 * A report alone keeps its own, the same but for the percentiles of
+	 * one saved before histograms (a diff puts a report in merged form).
+	 */
+	if (mg->nr == 1) {
+		if (lt_report_pool_move(m->pool, &mg->first_pool) < 0)
+			return nomem(m);
+		v->global = mg->first_global;
+		v->nr_global = mg->nr_first_global;
+		v->total_ns = mg->first_total;
+		v->coverage = mg->first_coverage;
+		mg->first_global = NULL;
+		sort_rows(m, v->global, v->nr_global);
+	} else {
+		rows = malloc((nrows ? nrows : 1) * sizeof(*rows));
+		if (!rows)
+			return nomem(m);
+		for (i = 0, nrows = 0; i < p; i++) {
+			if (v->processes[i].kernel_thread &&
+			    !mg->options.kernel_threads)
+				continue;
+			for (k = 0; k < v->processes[i].nr_rows; k++)
+				rows[nrows++] = &v->processes[i].rows[k];
+		}
+		ret = merge_table(m, rows, nrows, true, &v->global, &v->nr_global,
+				  &v->total_ns, &v->coverage);
+		free(rows);
+		if (ret < 0)
+			return -1;
+	}
+	if (make_commands(m, v) < 0)
+		return -1;
+	if (p > 1)
+		qsort_r(v->processes, p, sizeof(*v->processes), cmp_procs_out,
+			&m->sort);
 	return 0;
 }
 
-static size_t rows_lacking(const struct lt_report_row *rows, size_t nr)
+int lt_report_merger_finish(struct lt_report_merger *mg, struct lt_report **out,
+			    struct lt_error *err)
 {
-	size_t i, n = 0;
+	struct lt_report_priv *priv;
+	struct lt_report *r;
+	struct merger m;
 
-	for (i = 0; i < nr; i++)
-		n += rows[i].count && !rows[i].buckets && !rows[i].no_percentiles;
-	return n;
-}
-
-/* Reports without histograms merge, but their percentiles cannot. */
-static void warn_no_hist(const struct lt_report *const *in,
-			 const char *const *names, size_t nr)
-{
-	size_t i, k, n;
-
-	for (i = 0; i < nr; i++) {
-		const struct lt_report_view *v = &in[i]->whole;
-
-		for (k = 0, n = 0; k < v->nr_processes; k++)
-			n += rows_lacking(v->processes[k].rows,
-					  v->processes[k].nr_rows);
-		if (!n)
-			continue;
-		if (!in[i]->schema || !strcmp(in[i]->schema, LT_REPORT_SCHEMA_MAJOR))
-			lt_warning("%s: a report of schema %s has no histograms: "
-				   "its percentiles cannot be merged (merged "
-				   "rows it adds to have none)",
-				   name_of(in[i], names, i), LT_REPORT_SCHEMA_MAJOR);
-		else
-			lt_warning("%s: %zu process rows without histograms (merged "
-				   "from a report that had none): their percentiles "
-				   "cannot be merged (merged rows they add to have "
-				   "none)", name_of(in[i], names, i), n);
+	*out = NULL;
+	memset(err, 0, sizeof(*err));
+	if (!mg->nr) {
+		lt_error_set(err, LT_E_USAGE, "no report to merge");
+		return -1;
 	}
+	if (mg->warn && mg->no_hist > WARN_SHOWN)
+		lt_warning("... and %zu more reports without histograms: their "
+			   "percentiles cannot be merged either",
+			   mg->no_hist - WARN_SHOWN);
+	priv = calloc(1, sizeof(*priv));
+	if (!priv)
+		return merger_nomem(err);
+	r = &priv->pub;
+	m.pool = &priv->pool;
+	m.err = err;
+	m.sort = mg->sort;
+	lt_options_init(&r->options);
+	r->options.sort = m.sort;
+	r->options.sleep_cutoff_ns = mg->options.sleep_cutoff_ns;
+	r->options.honour_maxtime = mg->options.honour_maxtime;
+	r->options.charge_stopped = mg->options.charge_stopped;
+	r->options.kernel_threads = mg->options.kernel_threads;
+	r->schema = LT_REPORT_SCHEMA;
+	r->saved = true;	/* made from reports: options cannot change it */
+
+	if (finish_traces(mg, &m, r) < 0 || merge_id(&m, r) < 0 ||
+	    finish_top(mg, &m, r) < 0 || finish_view(mg, &m, &r->whole) < 0) {
+		lt_report_free(r);
+		return -1;
+	}
+	*out = r;
+	return 0;
 }
 
 int lt_report_merge(const struct lt_report *const *in, const char *const *names,
@@ -1161,51 +1474,20 @@ int lt_report_merge_as(const struct lt_report *const *in,
 		       const char *const *names, size_t nr, bool warn,
 		       struct lt_report **out, struct lt_error *err)
 {
-	struct lt_report_priv *priv;
-	struct lt_report *r;
-	struct merger m;
+	struct lt_report_merger *mg;
 	size_t i;
+	int ret = -1;
 
 	*out = NULL;
-	memset(err, 0, sizeof(*err));
-	if (!nr) {
-		lt_error_set(err, LT_E_USAGE, "no report to merge");
+	mg = lt_report_merger_new(warn, err);
+	if (!mg)
 		return -1;
-	}
-	if (same_accounting(in, names, nr, err) < 0)
-		return -1;
-	priv = calloc(1, sizeof(*priv));
-	if (!priv) {
-		lt_error_set(err, LT_E_NOMEM, "out of memory merging the reports");
-		return -1;
-	}
-	r = &priv->pub;
-	m.priv = priv;
-	m.err = err;
-	/* the inputs' order if they agree, else LatencyTOP's */
-	m.sort = in[0]->options.sort;
-	for (i = 1; i < nr; i++)
-		if (in[i]->options.sort != m.sort)
-			m.sort = LT_SORT_MAX;
-	lt_options_init(&r->options);
-	r->options.sort = m.sort;
-	r->options.sleep_cutoff_ns = in[0]->options.sleep_cutoff_ns;
-	r->options.honour_maxtime = in[0]->options.honour_maxtime;
-	r->options.charge_stopped = in[0]->options.charge_stopped;
-	r->options.kernel_threads = in[0]->options.kernel_threads;
-	r->schema = LT_REPORT_SCHEMA;
-	r->saved = true;	/* made from reports: options cannot change it */
-
-	if (warn)
-		warn_no_hist(in, names, nr);
-	if (merge_traces(&m, in, nr) < 0 || merge_id(&m) < 0)
-		goto fail;
-	merge_top(&m, in, nr);
-	if (merge_view(&m, in, nr, r->options.kernel_threads, &r->whole) < 0)
-		goto fail;
-	*out = r;
-	return 0;
-fail:
-	lt_report_free(r);
-	return -1;
+	for (i = 0; i < nr; i++)
+		if (lt_report_merger_add(mg, in[i], names ? names[i] : NULL,
+					 err) < 0)
+			goto out;
+	ret = lt_report_merger_finish(mg, out, err);
+out:
+	lt_report_merger_free(mg);
+	return ret;
 }

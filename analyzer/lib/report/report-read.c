@@ -2,10 +2,14 @@
 /*
  * report-read.c - a saved JSON report (latency-analyze --format=json,
  * schema "latencytop-report/1", docs/report-schema.md) back into the
- * report model, for the viewer.  Fields it does not know are ignored, as
- * the schema asks; a field of the wrong type is an error naming it.
+ * report model, for the viewer, merge and diff.  Fields it does not know
+ * are ignored, as the schema asks; a field of the wrong type is an error
+ * naming it.  The arrays that grow with the report (processes, threads,
+ * windows) are parsed an element at a time (lt_json_parse_with()): what
+ * is held is the text, the report and one element's tree.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,12 +19,26 @@
 #include "lt-json.h"
 #include "lt-report.h"
 
-#define MAX_JSON_BYTES	(256u << 20)
+/*
+ * A report is read whatever its size (a merge of many machines' may be
+ * gigabytes): its text, then the report it makes, which takes about as
+ * much again (1.0-1.4 times the text, measured on reports written here;
+ * a report's shortest parts, one-letter frame names, 6.5).  What takes
+ * more than MODEL_PER_BYTE times its text (at least MODEL_FLOOR) is no
+ * report latency-analyze wrote: refused as a limit (hostile text of
+ * empty rows would take 100 times its size).
+ */
+#define MODEL_PER_BYTE	8
+#define MODEL_FLOOR	((size_t)64 << 20)
+/* How far lt_report_file_is_json() looks for the first byte. */
+#define MAX_LEADING_BLANKS	((uint64_t)256 << 20)
 
 struct reader {
 	struct lt_report_priv *priv;
 	struct lt_error *err;
 	const char *path;
+	struct lt_json_how how;		/* what parses each part of the text */
+	size_t values;			/* values parsed, in all its parts */
 };
 
 static int bad(struct reader *rd, const char *where, const char *what)
@@ -32,8 +50,17 @@ static int bad(struct reader *rd, const char *where, const char *what)
 
 static int nomem(struct reader *rd)
 {
-	lt_error_set(rd->err, LT_E_NOMEM, "%s: out of memory reading the report",
-		     rd->path);
+	const struct lt_report_pool *pool = &rd->priv->pool;
+
+	if (pool->over_limit)
+		lt_error_set(rd->err, LT_E_LIMIT, "%s: a report of %zu bytes "
+			     "that takes more than %zu MB to hold: more than "
+			     "is read (no report written here takes %d times "
+			     "its size)", rd->path, rd->how.doc_len,
+			     pool->limit >> 20, MODEL_PER_BYTE);
+	else
+		lt_error_set(rd->err, LT_E_NOMEM, "%s: out of memory reading "
+			     "the report", rd->path);
 	return -1;
 }
 
@@ -160,12 +187,88 @@ static const struct lt_json *get_array(struct reader *rd, const struct lt_json *
 	*failed = false;
 	if (!v || v->type == LT_JSON_NULL)
 		return NULL;
-	if (v->type != LT_JSON_ARRAY) {
+	if (v->type != LT_JSON_ARRAY && v->type != LT_JSON_TEXT) {
 		*failed = true;
 		bad(rd, at(w, sizeof(w), where, key, -1), "expected an array");
 		return NULL;
 	}
 	return v;
+}
+
+/* Why lt_json_parse_with() failed on a text of @path, in @err. */
+static void json_failed(struct lt_error *err, const char *path,
+			enum lt_json_fail why, const char *msg)
+{
+	if (why == LT_JSON_NOMEM)
+		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
+	else if (why == LT_JSON_LIMIT)
+		lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
+	else
+		lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s", path, msg);
+}
+
+/*
+ * The elements of an array, in turn: a parsed one's, or those of one
+ * left as text (the report's largest: "processes", "threads",
+ * "windows"), each parsed when its turn comes and freed at the next, so
+ * that only one is ever parsed at a time.
+ */
+struct elems {
+	const struct lt_json *a;
+	const struct lt_json *e;	/* a parsed array's next */
+	struct lt_json *piece;		/* the one parsed from text now */
+	size_t pos;
+};
+
+/* How many elements @a (an array, its text or NULL) has; begin @it. */
+static size_t elems_begin(struct elems *it, const struct lt_json *a)
+{
+	memset(it, 0, sizeof(*it));
+	it->a = a;
+	if (!a)
+		return 0;
+	if (a->type == LT_JSON_TEXT)
+		return lt_json_count(a);
+	it->e = a->child;
+	return a->nr;
+}
+
+/* The next element; NULL past the last, or with *@failed (and rd->err). */
+static const struct lt_json *elems_next(struct reader *rd, struct elems *it,
+					bool *failed)
+{
+	char msg[LT_ERROR_MSG_MAX / 2];
+	enum lt_json_fail why;
+	const struct lt_json *e;
+	const char *text;
+	size_t len;
+
+	*failed = false;
+	lt_json_free(it->piece);
+	it->piece = NULL;
+	if (!it->a)
+		return NULL;
+	if (it->a->type != LT_JSON_TEXT) {
+		e = it->e;
+		if (e)
+			it->e = e->next;
+		return e;
+	}
+	if (!lt_json_next(it->a, &it->pos, &text, &len))
+		return NULL;
+	it->piece = lt_json_parse_with(text, len, &rd->how, msg, sizeof(msg),
+				       &why);
+	if (!it->piece) {
+		json_failed(rd->err, rd->path, why, msg);
+		*failed = true;
+	}
+	return it->piece;
+}
+
+static void elems_end(struct elems *it)
+{
+	lt_json_free(it->piece);
+	it->piece = NULL;
 }
 
 static int need_object(struct reader *rd, const struct lt_json *v,
@@ -524,9 +627,10 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 			const char *where, struct lt_report_process *p)
 {
 	const struct lt_json *a, *e;
+	struct elems it;
 	bool failed;
 	char w[256];
-	size_t i;
+	size_t i, n;
 
 	if (need_object(rd, o, where) < 0 ||
 	    get_int(rd, o, "pid", where, &p->pid) < 0 ||
@@ -551,26 +655,31 @@ static int read_process(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "threads", where, &failed);
 	if (failed)
 		return -1;
-	if (!a || !a->nr)
+	n = elems_begin(&it, a);
+	if (!n)
 		return 0;
-	p->threads = lt_report_alloc(rd->priv, a->nr, sizeof(*p->threads));
+	p->threads = lt_report_alloc(rd->priv, n, sizeof(*p->threads));
 	if (!p->threads)
 		return nomem(rd);
-	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++) {
+	for (i = 0; (e = elems_next(rd, &it, &failed)); i++) {
 		struct lt_report_thread *t = &p->threads[i];
 
 		at(w, sizeof(w), where, "threads", (long)i);
 		if (need_object(rd, e, w) < 0 ||
 		    get_int(rd, e, "tid", w, &t->tid) < 0 ||
 		    get_str(rd, e, "comm", w, &t->comm, false) < 0 ||
+		    get_u64(rd, e, "as_of_ns", w, &t->as_of_ns) < 0 ||
 		    get_u64(rd, e, "total_ns", w, &t->total_ns) < 0 ||
 		    read_uncharged(rd, e, w, &t->user_requested) < 0 ||
 		    read_stopped(rd, e, w, &t->stopped) < 0 ||
-		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0)
-			return -1;
+		    read_rows(rd, e, "reasons", w, &t->rows, &t->nr_rows) < 0) {
+			failed = true;
+			break;
+		}
 	}
+	elems_end(&it);
 	p->nr_threads = i;
-	return 0;
+	return failed ? -1 : 0;
 }
 
 /* A merged report's tables per command. */
@@ -616,9 +725,10 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 		     const char *where, struct lt_report_view *v)
 {
 	const struct lt_json *a, *e;
+	struct elems it;
 	bool failed;
 	char w[256];
-	size_t i;
+	size_t i, n;
 
 	if (need_object(rd, o, *where ? where : "the top level") < 0 ||
 	    get_u64(rd, o, "start_ns", where, &v->start_ns) < 0 ||
@@ -632,17 +742,22 @@ static int read_view(struct reader *rd, const struct lt_json *o,
 	a = get_array(rd, o, "processes", where, &failed);
 	if (failed)
 		return -1;
-	if (a && a->nr) {
-		v->processes = lt_report_alloc(rd->priv, a->nr,
-					       sizeof(*v->processes));
+	n = elems_begin(&it, a);
+	if (n) {
+		v->processes = lt_report_alloc(rd->priv, n, sizeof(*v->processes));
 		if (!v->processes)
 			return nomem(rd);
-		for (i = 0, e = a->child; e; e = e->next, i++)
+		for (i = 0; (e = elems_next(rd, &it, &failed)); i++)
 			if (read_process(rd, e, at(w, sizeof(w), where,
 						   "processes", (long)i),
-					 &v->processes[i]) < 0)
-				return -1;
+					 &v->processes[i]) < 0) {
+				failed = true;
+				break;
+			}
+		elems_end(&it);
 		v->nr_processes = i;
+		if (failed)
+			return -1;
 	}
 	return read_commands(rd, o, where, v);
 }
@@ -984,9 +1099,10 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	static const char *const core[] = { "trace", "global", "processes" };
 	struct lt_report *r = &rd->priv->pub;
 	const struct lt_json *t, *a, *e, *schema;
+	struct elems it;
 	bool failed;
 	char w[64];
-	size_t i;
+	size_t i, n;
 
 	if (need_object(rd, root, "the top level") < 0)
 		return -1;
@@ -1059,22 +1175,28 @@ static int read_report(struct reader *rd, const struct lt_json *root)
 	a = get_array(rd, root, "windows", "", &failed);
 	if (failed)
 		return -1;
-	if (!a || !a->nr)
+	n = elems_begin(&it, a);
+	if (!n)
 		return 0;
-	r->windows = lt_report_alloc(rd->priv, a->nr, sizeof(*r->windows));
+	r->windows = lt_report_alloc(rd->priv, n, sizeof(*r->windows));
 	if (!r->windows)
 		return nomem(rd);
-	for (i = 0, e = a ? a->child : NULL; e; e = e->next, i++)
+	for (i = 0; (e = elems_next(rd, &it, &failed)); i++)
 		if (read_view(rd, e, at(w, sizeof(w), "", "windows", (long)i),
-			      &r->windows[i]) < 0)
-			return -1;
+			      &r->windows[i]) < 0) {
+			failed = true;
+			break;
+		}
+	elems_end(&it);
 	r->nr_windows = i;
-	return 0;
+	return failed ? -1 : 0;
 }
 
 int lt_report_parse_json(const char *text, size_t len, const char *path,
 			 struct lt_report **out, struct lt_error *err)
 {
+	/* what grows with the processes and windows: parsed one at a time */
+	static const char *const lazy[] = { "processes", "threads", "windows", NULL };
 	struct lt_report_priv *priv;
 	char msg[LT_ERROR_MSG_MAX / 2];
 	enum lt_json_fail why;
@@ -1083,15 +1205,14 @@ int lt_report_parse_json(const char *text, size_t len, const char *path,
 	int ret;
 
 	*out = NULL;
-	root = lt_json_parse(text, len, msg, sizeof(msg), &why);
+	memset(&rd, 0, sizeof(rd));
+	rd.how.lazy = lazy;
+	rd.how.doc = text;
+	rd.how.doc_len = len;
+	rd.how.values = &rd.values;
+	root = lt_json_parse_with(text, len, &rd.how, msg, sizeof(msg), &why);
 	if (!root) {
-		if (why == LT_JSON_NOMEM)
-			lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
-		else if (why == LT_JSON_LIMIT)
-			lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
-		else
-			lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s",
-				     path, msg);
+		json_failed(err, path, why, msg);
 		return -1;
 	}
 	priv = calloc(1, sizeof(*priv));
@@ -1103,7 +1224,11 @@ int lt_report_parse_json(const char *text, size_t len, const char *path,
 	rd.priv = priv;
 	rd.err = err;
 	rd.path = path;
+	/* what a report written here never needs: its size, a few times */
+	priv->pool.limit = len * MODEL_PER_BYTE > MODEL_FLOOR ?
+			   len * MODEL_PER_BYTE : MODEL_FLOOR;
 	ret = read_report(&rd, root);
+	priv->pool.limit = 0;
 	lt_json_free(root);
 	if (ret < 0) {
 		lt_report_free(&priv->pub);
@@ -1134,10 +1259,9 @@ int lt_report_read_json(const char *path, struct lt_report **out,
 		fclose(f);
 		return -1;
 	}
-	if ((uint64_t)st.st_size > MAX_JSON_BYTES) {
+	if ((uint64_t)st.st_size >= SIZE_MAX / MODEL_PER_BYTE) {
 		lt_error_set(err, LT_E_LIMIT, "%s: a report of %lld bytes: more "
-			     "than the %u MB read", path, (long long)st.st_size,
-			     MAX_JSON_BYTES >> 20);
+			     "than is read", path, (long long)st.st_size);
 		fclose(f);
 		return -1;
 	}
@@ -1182,7 +1306,7 @@ bool lt_report_file_is_json(const char *path)
 		return false;
 	}
 	/* however much white space a writer put first: the first other byte */
-	while (c == EOF && seen < MAX_JSON_BYTES &&
+	while (c == EOF && seen < MAX_LEADING_BLANKS &&
 	       (n = fread(head, 1, sizeof(head), f)) > 0) {
 		seen += n;
 		i = 0;

@@ -67,51 +67,94 @@ struct builder {
 	struct lt_error *err;
 };
 
+void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size)
+{
+	/* calloc() checks n * size; malloc's header and the slot */
+	size_t take = (n ? n : 1) * size + 2 * sizeof(void *) +
+		      sizeof(*pool->allocs);
+	void *p;
+
+	if (pool->limit && (pool->bytes > pool->limit ||
+			    take > pool->limit - pool->bytes)) {
+		pool->over_limit = true;
+		return NULL;
+	}
+	if (pool->nr == pool->cap) {
+		size_t ncap = pool->cap ? pool->cap * 2 : 64;
+		void **a = realloc(pool->allocs, ncap * sizeof(*a));
+
+		if (!a)
+			return NULL;
+		pool->allocs = a;
+		pool->cap = ncap;
+	}
+	p = calloc(n ? n : 1, size);
+	if (p) {
+		pool->allocs[pool->nr++] = p;
+		pool->bytes += take;
+	}
+	return p;
+}
+
+const char *lt_report_pool_strdup(struct lt_report_pool *pool, const char *s)
+{
+	size_t len = strlen(s) + 1;
+	char *p = lt_report_pool_alloc(pool, len, 1);
+
+	if (p)
+		memcpy(p, s, len);
+	return p;
+}
+
+int lt_report_pool_move(struct lt_report_pool *to, struct lt_report_pool *from)
+{
+	size_t ncap;
+	void **a;
+
+	if (!from->nr) {
+		lt_report_pool_free(from);
+		return 0;
+	}
+	if (to->cap - to->nr < from->nr) {
+		for (ncap = to->cap ? to->cap : 64; ncap - to->nr < from->nr; )
+			ncap *= 2;
+		a = realloc(to->allocs, ncap * sizeof(*a));
+		if (!a)
+			return -1;
+		to->allocs = a;
+		to->cap = ncap;
+	}
+	memcpy(to->allocs + to->nr, from->allocs, from->nr * sizeof(*to->allocs));
+	to->nr += from->nr;
+	to->bytes += from->bytes;
+	free(from->allocs);
+	memset(from, 0, sizeof(*from));
+	return 0;
+}
+
+void lt_report_pool_free(struct lt_report_pool *pool)
+{
+	size_t i;
+
+	for (i = 0; i < pool->nr; i++)
+		free(pool->allocs[i]);
+	free(pool->allocs);
+	memset(pool, 0, sizeof(*pool));
+}
+
 void lt_report_free(struct lt_report *report)
 {
 	struct lt_report_priv *priv;
-	size_t i;
 
 	if (!report)
 		return;
 	priv = lt_report_priv(report);
-	for (i = 0; i < priv->nr_allocs; i++)
-		free(priv->allocs[i]);
-	free(priv->allocs);
+	lt_report_pool_free(&priv->pool);
 	if (priv->have_replay)
 		lt_replay_free(&priv->replay);
 	if (priv->release)
 		priv->release(priv->release_ctx);
 	free(priv);
-}
-
-void *lt_report_alloc(struct lt_report_priv *priv, size_t n, size_t size)
-{
-	void *p;
-
-	if (priv->nr_allocs == priv->cap_allocs) {
-		size_t ncap = priv->cap_allocs ? priv->cap_allocs * 2 : 64;
-		void **a = realloc(priv->allocs, ncap * sizeof(*a));
-
-		if (!a)
-			return NULL;
-		priv->allocs = a;
-		priv->cap_allocs = ncap;
-	}
-	p = calloc(n ? n : 1, size);
-	if (p)
-		priv->allocs[priv->nr_allocs++] = p;
-	return p;
-}
-
-const char *lt_report_strdup(struct lt_report_priv *priv, const char *s)
-{
-	size_t len = strlen(s) + 1;
-	char *p = lt_report_alloc(priv, len, 1);
-
-	if (p)
-		memcpy(p, s, len);
-	return p;
 }
 
 static int nomem(struct builder *b)

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * json.c - the JSON reader (lt-json.h).  Recursive descent over the
- * whole text; RFC 8259, with strings decoded to UTF-8.
+ * whole text; RFC 8259, with strings decoded to UTF-8.  An array left as
+ * text (lazy) is checked by the same grammar with nothing built, and its
+ * elements found again by their brackets and quotes alone.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +50,10 @@ struct parser {
 	bool failed;
 	enum lt_json_fail why;
 	struct block *blocks;	/* the newest first */
+	const char *doc;	/* where lines count from */
+	size_t doc_len;
+	size_t built, max_built;	/* values of this parse */
+	const char *const *lazy;	/* members left as text */
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -60,7 +66,7 @@ fail(struct parser *ps, const char *fmt, ...)
 	if (ps->failed)
 		return;
 	ps->failed = true;
-	for (c = ps->start; c < ps->p && c < ps->end; c++) {
+	for (c = ps->doc; c < ps->p && c < ps->end; c++) {
 		if (*c == '\n') {
 			line++;
 			col = 1;
@@ -196,11 +202,15 @@ static size_t put_utf8(char *o, unsigned int cp)
 	return 4;
 }
 
-/* At the opening quote: the decoded text in a new buffer, or NULL. */
-static char *string(struct parser *ps, size_t *len)
+/*
+ * At the opening quote: the decoded text in a new buffer, or NULL.  With
+ * @check, only checked: nothing is kept, and NULL is the text's end (or
+ * a failure).
+ */
+static char *string_as(struct parser *ps, size_t *len, bool check)
 {
 	const char *s = ++ps->p;
-	char *out, *o;
+	char *out = NULL, *o, scratch[4];
 	unsigned int cp, lo;
 
 	/* decoded, it is never longer than as written */
@@ -210,9 +220,13 @@ static char *string(struct parser *ps, size_t *len)
 		fail(ps, "a string without its closing quote");
 		return NULL;
 	}
-	out = o = alloc(ps, (size_t)(ps->p - s) + 1, 1);
-	if (!out)
-		return NULL;
+	if (check) {
+		o = scratch;
+	} else {
+		out = o = alloc(ps, (size_t)(ps->p - s) + 1, 1);
+		if (!out)
+			return NULL;
+	}
 	for (ps->p = s; *ps->p != '"';) {
 		unsigned char c = (unsigned char)*ps->p++;
 
@@ -222,9 +236,12 @@ static char *string(struct parser *ps, size_t *len)
 			goto bad;
 		}
 		if (c != '\\') {
-			*o++ = (char)c;
+			if (!check)
+				*o++ = (char)c;
 			continue;
 		}
+		if (check)	/* each decodes to at most 4: the scratch's */
+			o = scratch;
 		switch (*ps->p++) {
 		case '"':	*o++ = '"'; break;
 		case '\\':	*o++ = '\\'; break;
@@ -263,6 +280,8 @@ static char *string(struct parser *ps, size_t *len)
 		}
 	}
 	ps->p++;	/* the closing quote */
+	if (!out)
+		return NULL;
 	*o++ = '\0';
 	/* escapes decode shorter: give back what the text did not need */
 	ps->blocks->used -= (size_t)(ps->p - 1 - s) + 1 - (size_t)(o - out);
@@ -330,10 +349,55 @@ static void number(struct parser *ps, struct lt_json *v)
 	}
 }
 
-static struct lt_json *value(struct parser *ps, int depth);
+static struct lt_json *value(struct parser *ps, int depth, bool build);
 
-/* Elements of an array or members of an object, after its bracket. */
-static void items(struct parser *ps, struct lt_json *v, char close, int depth)
+/* What a value checked but not built returns: never read. */
+static const struct lt_json checked;
+
+static bool is_lazy(const struct parser *ps, const char *key)
+{
+	const char *const *l;
+
+	for (l = ps->lazy; l && *l; l++)
+		if (!strcmp(*l, key))
+			return true;
+	return false;
+}
+
+/*
+ * The value of member @key, at its first byte: built, or, named lazy and
+ * an array, checked and kept as its text.
+ */
+static struct lt_json *member(struct parser *ps, const char *key, int depth)
+{
+	const char *start = ps->p;
+	struct lt_json *v;
+
+	if (!ps->lazy || *ps->p != '[' || !is_lazy(ps, key))
+		return value(ps, depth + 1, true);
+	if (!value(ps, depth + 1, false))
+		return NULL;
+	/* one value, built, whatever it holds */
+	if (++ps->built > ps->max_built || ++ps->values > ps->max_values) {
+		ps->p = start;
+		return value(ps, depth + 1, true);	/* fails, saying so */
+	}
+	v = alloc(ps, sizeof(*v), _Alignof(struct lt_json));
+	if (!v)
+		return NULL;
+	memset(v, 0, sizeof(*v));
+	v->type = LT_JSON_TEXT;
+	v->str = (char *)start;
+	v->str_len = (size_t)(ps->p - start);
+	return v;
+}
+
+/*
+ * Elements of an array or members of an object, after its bracket; with
+ * @build, made @v's children.
+ */
+static void items(struct parser *ps, struct lt_json *v, char close, int depth,
+		  bool build)
 {
 	struct lt_json **tail = &v->child, *c;
 	char *key = NULL;
@@ -351,8 +415,8 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth)
 				fail(ps, "a member name should be a string");
 				return;
 			}
-			key = string(ps, &key_len);
-			if (!key)
+			key = string_as(ps, &key_len, !build);
+			if (ps->failed)
 				return;
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
@@ -360,14 +424,18 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth)
 				return;
 			}
 			ps->p++;
+			skip_ws(ps);
 		}
-		c = value(ps, depth + 1);
+		c = build && key ? member(ps, key, depth) :
+		    value(ps, depth + 1, build);
 		if (!c)
 			return;
-		c->key = key;
-		*tail = c;
-		tail = &c->next;
-		v->nr++;
+		if (build) {
+			c->key = key;
+			*tail = c;
+			tail = &c->next;
+			v->nr++;
+		}
 		key = NULL;
 		skip_ws(ps);
 		if (ps->p < ps->end && *ps->p == ',') {
@@ -383,9 +451,11 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth)
 	}
 }
 
-static struct lt_json *value(struct parser *ps, int depth)
+/* A value: built (@build), or checked and passed over. */
+static struct lt_json *value(struct parser *ps, int depth, bool build)
 {
-	struct lt_json *v;
+	struct lt_json *v = NULL, scratch, *w = &scratch;
+	size_t len;
 
 	if (depth >= MAX_DEPTH) {
 		fail(ps, "nested more than %d deep", MAX_DEPTH);
@@ -396,33 +466,42 @@ static struct lt_json *value(struct parser *ps, int depth)
 		fail(ps, "the text ends where a value should be");
 		return NULL;
 	}
-	if (++ps->values > ps->max_values) {
+	if (!build) {
+		/* checked only: in @scratch */
+	} else if (++ps->values > ps->max_values) {
 		if (!ps->failed)
 			ps->why = LT_JSON_LIMIT;
 		fail(ps, "more than %zu values in %zu bytes: more than is read",
-		     ps->max_values, (size_t)(ps->end - ps->start));
+		     ps->max_values, ps->doc_len);
 		return NULL;
+	} else if (++ps->built > ps->max_built) {
+		if (!ps->failed)
+			ps->why = LT_JSON_LIMIT;
+		fail(ps, "more than %zu values in one part: more than is read "
+		     "at once", ps->max_built);
+		return NULL;
+	} else {
+		v = w = alloc(ps, sizeof(*v), _Alignof(struct lt_json));
+		if (!v)
+			return NULL;
 	}
-	v = alloc(ps, sizeof(*v), _Alignof(struct lt_json));
-	if (!v)
-		return NULL;
-	memset(v, 0, sizeof(*v));
+	memset(w, 0, sizeof(*w));
 	switch (*ps->p) {
 	case '{':
 	case '[':
-		v->type = *ps->p == '{' ? LT_JSON_OBJECT : LT_JSON_ARRAY;
+		w->type = *ps->p == '{' ? LT_JSON_OBJECT : LT_JSON_ARRAY;
 		ps->p++;
-		items(ps, v, v->type == LT_JSON_OBJECT ? '}' : ']', depth);
+		items(ps, w, w->type == LT_JSON_OBJECT ? '}' : ']', depth, build);
 		break;
 	case '"':
-		v->type = LT_JSON_STRING;
-		v->str = string(ps, &v->str_len);
+		w->type = LT_JSON_STRING;
+		w->str = string_as(ps, build ? &w->str_len : &len, !build);
 		break;
 	case 't':
 	case 'f':
-		v->type = LT_JSON_BOOL;
-		v->boolean = *ps->p == 't';
-		if (!literal(ps, v->boolean ? "true" : "false"))
+		w->type = LT_JSON_BOOL;
+		w->boolean = *ps->p == 't';
+		if (!literal(ps, w->boolean ? "true" : "false"))
 			fail(ps, "an unknown word");
 		break;
 	case 'n':
@@ -431,7 +510,7 @@ static struct lt_json *value(struct parser *ps, int depth)
 		break;
 	default:
 		if (*ps->p == '-' || (*ps->p >= '0' && *ps->p <= '9'))
-			number(ps, v);
+			number(ps, w);
 		else if ((unsigned char)*ps->p >= 0x20 && (unsigned char)*ps->p < 0x7f)
 			fail(ps, "'%c' where a value should be", *ps->p);
 		else
@@ -439,30 +518,45 @@ static struct lt_json *value(struct parser *ps, int depth)
 			     (unsigned char)*ps->p);
 		break;
 	}
-	return ps->failed ? NULL : v;
+	if (ps->failed)
+		return NULL;
+	return build ? v : (struct lt_json *)&checked;
 }
 
-struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
-			      size_t msg_len, enum lt_json_fail *why)
+struct lt_json *lt_json_parse_with(const char *text, size_t len,
+				   const struct lt_json_how *how, char *msg,
+				   size_t msg_len, enum lt_json_fail *why)
 {
 	struct parser ps = { text, text, text + len, msg, msg_len, 0,
-			     len / LT_JSON_BYTES_PER_VALUE, false,
-			     LT_JSON_SYNTAX, NULL };
+			     0, false, LT_JSON_SYNTAX, NULL, text, len, 0,
+			     LT_JSON_MAX_VALUES, NULL };
 	struct lt_json *v;
 	struct doc *d;
 
+	if (how && how->doc) {
+		ps.doc = how->doc;
+		ps.doc_len = how->doc_len;
+	}
+	if (how) {
+		ps.lazy = how->lazy;
+		ps.values = how->values ? *how->values : 0;
+	}
+	/* one every few bytes of the whole text, in all its parts */
+	ps.max_values = ps.doc_len / LT_JSON_BYTES_PER_VALUE;
 	if (ps.max_values < LT_JSON_MIN_VALUES)
 		ps.max_values = LT_JSON_MIN_VALUES;
-	if (ps.max_values > LT_JSON_MAX_VALUES)
+	if (!how && ps.max_values > LT_JSON_MAX_VALUES)
 		ps.max_values = LT_JSON_MAX_VALUES;
 	if (msg_len)
 		msg[0] = '\0';
-	v = value(&ps, 0);
+	v = value(&ps, 0, true);
 	if (v) {
 		skip_ws(&ps);
 		if (ps.p < ps.end)
 			fail(&ps, "more text after the value");
 	}
+	if (how && how->values)
+		*how->values = ps.values;
 	if (!ps.failed) {
 		/* nothing points at the root: it can move into the doc */
 		d = malloc(sizeof(*d));
@@ -478,6 +572,81 @@ struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
 	if (why)
 		*why = ps.why;
 	return NULL;
+}
+
+struct lt_json *lt_json_parse(const char *text, size_t len, char *msg,
+			      size_t msg_len, enum lt_json_fail *why)
+{
+	return lt_json_parse_with(text, len, NULL, msg, msg_len, why);
+}
+
+/* Past the value at @p (checked already), up to @end. */
+static const char *past_value(const char *p, const char *end)
+{
+	int depth = 0;
+
+	for (; p < end; p++) {
+		switch (*p) {
+		case '"':
+			for (p++; p < end && *p != '"'; p++)
+				if (*p == '\\')
+					p++;
+			break;
+		case '{':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (!depth)
+				return p;
+			depth--;
+			break;
+		case ',':
+			if (!depth)
+				return p;
+			break;
+		default:
+			break;
+		}
+	}
+	return end;
+}
+
+static bool is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+bool lt_json_next(const struct lt_json *v, size_t *pos, const char **elem,
+		  size_t *len)
+{
+	const char *s = v->str, *end = v->str + v->str_len, *p, *e;
+
+	if (v->type != LT_JSON_TEXT)
+		return false;
+	p = s + (*pos ? *pos : 1);	/* past '[', or the ',' before */
+	while (p < end && is_ws(*p))
+		p++;
+	if (p >= end || *p == ']')
+		return false;
+	e = past_value(p, end);
+	*pos = (size_t)(e - s) + (e < end && *e == ',');
+	*elem = p;
+	while (e > p && is_ws(e[-1]))
+		e--;
+	*len = (size_t)(e - p);
+	return true;
+}
+
+size_t lt_json_count(const struct lt_json *v)
+{
+	const char *elem;
+	size_t pos = 0, len, n = 0;
+
+	while (lt_json_next(v, &pos, &elem, &len))
+		n++;
+	return n;
 }
 
 const struct lt_json *lt_json_get(const struct lt_json *obj, const char *key)

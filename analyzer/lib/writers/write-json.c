@@ -237,9 +237,11 @@ static void put_traces(FILE *out, const struct lt_report *r)
 		fputs(",\"clock\":", out);
 		put_str(out, t->clock);
 		fprintf(out, ",\"cpus\":%d,\"start_ns\":%" PRIu64 ",\"end_ns\":%"
-			PRIu64 ",\"events\":%" PRIu64 ",\"lost_events\":%" PRIu64
-			",\"reports\":%" PRIu64 "}", t->cpus, t->start_ns,
-			t->end_ns, t->events, t->lost_events, t->reports);
+			PRIu64 ",\"duration_ns\":%" PRIu64 ",\"events\":%" PRIu64
+			",\"lost_events\":%" PRIu64 ",\"reports\":%" PRIu64 "}",
+			t->cpus, t->start_ns, t->end_ns,
+			t->end_ns > t->start_ns ? t->end_ns - t->start_ns : 0,
+			t->events, t->lost_events, t->reports);
 	}
 	fputs("],\n", out);
 }
@@ -287,6 +289,9 @@ static void put_view(FILE *out, const struct lt_report_view *v)
 
 			fprintf(out, "%s\n  {\"tid\":%d,\"comm\":", j ? "," : "", t->tid);
 			put_str(out, t->comm);
+			/* merged: when its name is of, its process's or earlier */
+			if (p->trace)
+				fprintf(out, ",\"as_of_ns\":%" PRIu64, t->as_of_ns);
 			fprintf(out, ",\"total_ns\":%" PRIu64, t->total_ns);
 			put_uncharged(out, &t->user_requested);
 			put_stopped(out, &t->stopped);
@@ -361,7 +366,7 @@ int lt_report_write_json(const struct lt_report *r, FILE *out)
 		",\"lost_gaps\":%" PRIu64 ",\"complete_from_ns\":%" PRIu64
 		",\"cgroup_events\":%" PRIu64
 		",\"lost_events_per_cpu\":[", r->cpus, r->start_ns, r->end_ns,
-		r->end_ns - r->start_ns, r->events,
+		lt_report_duration_ns(r), r->events,
 		r->stopped_at_to ? "true" : "false", r->lost_events,
 		r->lost_gaps_unknown, r->lost_gaps, r->complete_from_ns,
 		r->cgroup_events);

@@ -1080,6 +1080,14 @@ static int put_merged_header(const struct lt_report *r, FILE *out)
 		r->merged_reports == 1 ? "" : "s", r->nr_traces,
 		r->nr_traces == 1 ? "" : "s",
 		r->partial ? "  ** PARTIAL REPORT **" : "");
+	/* one trace's start to another's end is no span: each trace's, added */
+	fprintf(out, "%-*s%s", HEAD_W, "Traced:",
+		lt_format_duration(dur, sizeof(dur), lt_report_duration_ns(r)));
+	if (r->nr_traces == 1)
+		fputs(", the span of its one trace\n", out);
+	else
+		fprintf(out, ", the spans of its %zu traces added up\n",
+			r->nr_traces);
 	for (i = 0; i < r->nr_traces; i++) {
 		const struct lt_report_trace *t = &r->traces[i];
 
