@@ -1040,6 +1040,10 @@ int lt_report_parse_json(const char *text, size_t len, const char *path,
 			lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
 		else if (why == LT_JSON_LIMIT)
 			lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
+		/* JSON's grammar allows it; its readers do not agree on it */
+		else if (why == LT_JSON_DUPLICATE)
+			lt_error_set(err, LT_E_CORRUPT, "%s: ambiguous JSON: %s",
+				     path, msg);
 		else
 			lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s",
 				     path, msg);
