@@ -546,10 +546,19 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fprintf(out, "%*srecord them with:\n%*s", HEAD_W, "", HEAD_W, "");
 		put_str(out, r->record_hint);
 		fputc('\n', out);
-		/* trace-cmd record refuses to start on an unknown event */
-		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
-			"%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
-			HEAD_W, "", HEAD_W, "");
+		/*
+		 * The recorder refuses to start on an event the kernel
+		 * lacks, in its own words: perf's for a perf record line,
+		 * else trace-cmd's.
+		 */
+		if (!strncmp(r->record_hint, "perf ", 5))
+			fprintf(out, "%*s(where perf says \"unknown tracepoint\" under -e X, this kernel lacks X:\n",
+				HEAD_W, "");
+		else
+			fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n",
+				HEAD_W, "");
+		fprintf(out, "%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
+			HEAD_W, "");
 	}
 }
 
