@@ -815,9 +815,10 @@ void lt_report_merger_free(struct lt_report_merger *merger);
 
 /*
  * "fsync (ext4)": a row's cause as the tables show it, at most @width
- * columns (0: any; UTF-8, two an East Asian wide character), cut on a
- * character and ending in '~' so it is never taken for a whole name;
- * control characters as '?'.
+ * columns (0: any; UTF-8, two an East Asian wide character) and @len
+ * bytes with its NUL, cut on a character and ending in '~' so it is
+ * never taken for a whole name; control characters as '?'.  Reads no
+ * more of the names than @len.
  */
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width);

@@ -204,6 +204,7 @@ static void check_probes(void)
 	struct ltr_probe_site *sites;
 	struct ltr_probes *p;
 	struct lt_error err;
+	char fix[256];
 	size_t i, n, inst = 0, skipped = 0;
 
 	if (ltr_probes_scan(&p, &err)) {
@@ -218,7 +219,7 @@ static void check_probes(void)
 	if (!ltr_probes_supported(p))
 		gap("kprobe events", "missing", "no kprobe_events in tracefs: CONFIG_KPROBE_EVENTS is off",
 		    "latency-record probes install cannot make the latencytop events",
-		    "load kernel/module (CONFIG_KPROBES), boot the patched kernel, or a kernel with CONFIG_KPROBE_EVENTS=y");
+		    ltr_latencytop_fix(false, fix, sizeof(fix)));
 	else if (ltr_probes_static_events(p))
 		line("kprobe events", "ok", "available; the latencytop events are the kernel's own already");
 	else if (inst)

@@ -447,7 +447,8 @@ grep -qx 'Process a?\[31mred?x ([0-9]*): .*' "$tmp/ctl.out" &&
 "$LA" -q -f folded "$tmp/ctl.json" | grep -q '^a?\[31mred?x ([0-9]*);r???;' ||
 	{ echo "FAIL: folded: control characters not shown as '?'"; fail=1; }
 # UTF-8 causes (an argument may be a file name) are padded by columns,
-# two a CJK character, and in a file never cut: the numbers stay in line
+# two a CJK character, and in a file cut only past 72 columns, on a
+# character, with '~': the numbers stay in line
 "$LA" -q -f json "$DATA/../../samples/local-golden-stacks.dat" | python3 -c '
 import json, sys
 r = json.load(sys.stdin)
@@ -461,9 +462,10 @@ def cols(s):
 lines = sys.stdin.read().split("\n")
 head = next(i for i, l in enumerate(lines) if l.startswith("Cause "))
 rows = lines[head:head + 5]
-want = ["Ждём 数据 ", "数据库" * 20 + " "]
+want = ["Ждём 数据 ", "数据库" * 11 + "数据~ "]
 ok = (len({cols(l) for l in rows}) == 1 and
       all(any(l.startswith(w) for l in rows) for w in want) and
+      all(cols(l.split(" ")[0]) <= 72 for l in rows[1:]) and
       all(cols(l.split(" ms ")[0]) == cols(rows[1].split(" ms ")[0]) for l in rows[1:3]))
 sys.exit(0 if ok else "\n".join(rows))' ||
 	{ echo "FAIL: UTF-8 causes not cut and padded by columns"; fail=1; }

@@ -96,6 +96,55 @@ static void test_values(void)
 	lt_json_free(root);
 }
 
+/*
+ * Members named twice in objects past the 16 walked (a hash set of the
+ * names): found wherever the second is, and never a false alarm, in an
+ * object of 5000 members; in a sibling object, a name is no duplicate.
+ */
+static void test_duplicates(void)
+{
+	static const size_t nr = 5000;
+	char *text = malloc(nr * 16 + 64), msg[256], want[256];
+	enum lt_json_fail why;
+	struct lt_json *v;
+	size_t n, i, at;
+
+	if (!text)
+		return;
+	lt_test_case = "duplicates";
+	n = (size_t)sprintf(text, "[{\"k0\": 0}, {");
+	for (i = 0; i < nr; i++)
+		n += (size_t)sprintf(text + n, "%s\"k%zu\": %zu", i ? ", " : "", i, i);
+	strcpy(text + n, "}]");
+	v = lt_json_parse(text, n + 2, msg, sizeof(msg), &why);
+	CHECK(v && v->child->next && v->child->next->nr == nr);
+	lt_json_free(v);
+	/* the 17th, the 4000th, the last again */
+	for (i = 0; i < 3; i++) {
+		const char *name = i == 0 ? "k16" : i == 1 ? "k3999" : "k4999";
+
+		at = n + 2;
+		sprintf(text + n, ", \"%s\": 1}]", name);
+		v = lt_json_parse(text, strlen(text), msg, sizeof(msg), &why);
+		CHECK(v == NULL && why == LT_JSON_DUPLICATE);
+		lt_json_free(v);
+		snprintf(want, sizeof(want), "line 1, column %zu: the member \"%s\" "
+			 "a second time in one object, at byte %zu: readers "
+			 "differ on which one counts", at + 1, name, at);
+		CHECK_STR(msg, want);
+	}
+	/* a name too long to quote whole, and not to be shown raw */
+	lt_test_case = "duplicates, long name";
+	v = parse("{\"\\u001b[2J01234567890123456789012345678901234567890123456789x\": 1, "
+		  "\"\\u001b[2J01234567890123456789012345678901234567890123456789x\": 2}",
+		  msg, sizeof(msg));
+	CHECK(v == NULL);
+	CHECK_STR(msg, "line 1, column 69: the member \"?[2J01234567890123456789"
+		  "012345678901234567890123...\" a second time in one object, at "
+		  "byte 68: readers differ on which one counts");
+	free(text);
+}
+
 static void test_errors(void)
 {
 	static const struct {
@@ -116,6 +165,21 @@ static void test_errors(void)
 		{ "[] []", "line 1, column 4: more text after the value" },
 		{ "-", "line 1, column 2: a number without digits" },
 		{ "[1,]", "line 1, column 4: ']' where a value should be" },
+		/* one text, one meaning: no member named twice (issue 49) */
+		{ "{\"a\": 1,\n \"a\": 2}", "line 2, column 2: the member \"a\" a "
+		  "second time in one object, at byte 10: readers differ on which "
+		  "one counts" },
+		/* the same name however written; found before its value is read */
+		{ "{\"ab\": 1, \"a\\u0062\": {\"x\": 1, \"x\": 2}}", "line 1, column 11: "
+		  "the member \"ab\" a second time in one object, at byte 10: "
+		  "readers differ on which one counts" },
+		{ "[{\"a\": 1}, {\"b\": {\"c\": [], \"c\": []}}]", "line 1, column 28: "
+		  "the member \"c\" a second time in one object, at byte 27: "
+		  "readers differ on which one counts" },
+		/* a name as a report's reader sees it: up to a NUL */
+		{ "{\"a\\u0000x\": 1, \"a\": 2}", "line 1, column 17: the member "
+		  "\"a\" a second time in one object, at byte 16: readers differ "
+		  "on which one counts" },
 	};
 	char msg[256], deep[200];
 	struct lt_json *v;
@@ -143,6 +207,7 @@ static void test_errors(void)
 	CHECK(v == NULL);
 	lt_json_free(v);
 	CHECK_STR(msg, "line 1, column 65: nested more than 64 deep");
+	test_duplicates();
 }
 
 /* Arrays left as text, their elements parsed one at a time. */

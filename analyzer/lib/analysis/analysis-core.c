@@ -341,8 +341,10 @@ static int describe_sources(struct lt_report_priv *priv,
 			return -1;
 		missing(priv, d, by_id, LT_SRC_REASON_SET, "latencytop events",
 			"no kernel annotations: causes come from kernel stacks "
-			"(latency-record probes install makes them from kprobes; "
-			"or load kernel/module, or boot the patched kernel)",
+			"(the events come from latency-record probes install "
+			"where the kernel has kprobe events, kernel/module where "
+			"it loads modules, or the patched kernel: latency-record "
+			"doctor says which)",
 			opt);
 	}
 	if (!c[LT_SRC_STACK])

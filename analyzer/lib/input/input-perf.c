@@ -120,8 +120,10 @@ static int pf_open(struct lt_input *in, const char *path,
 		lt_error_set(err, LT_E_NO_EVENTS,
 			     "%s: a perf.data with no tracepoints (its events "
 			     "carry no scheduler data); record with: perf record "
-			     "-e 'latencytop:*' -e sched:sched_switch "
-			     "-e sched:sched_wakeup -g -a -- <workload>", path);
+			     "-e sched:sched_switch -e sched:sched_wakeup -g -a "
+			     "-- <workload>, and -e 'latencytop:*' where the "
+			     "kernel has those events (perf says \"unknown "
+			     "tracepoint\" where it has not)", path);
 		lt_perf_close(p->perf);
 		free(p);
 		return -1;

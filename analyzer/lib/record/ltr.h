@@ -302,6 +302,13 @@ int ltr_probes_table(struct ltr_probes **out, struct lt_error *err);
 bool ltr_probes_any(const struct ltr_probes *p);
 /* Whether tracefs has kprobe events (after ltr_probes_scan()). */
 bool ltr_probes_supported(const struct ltr_probes *p);
+/*
+ * What would give a kernel without them the latencytop events, naming
+ * only what works on this one (issue 49): "latency-record probes install"
+ * where it has @kprobe_events, kernel/module where modules load and it
+ * has kretprobes, else the patched kernel.  A constant, or @buf.
+ */
+const char *ltr_latencytop_fix(bool kprobe_events, char *buf, size_t size);
 /* Whether a site's group is selected by a --groups list; -1: a bad list. */
 int ltr_probes_selected(const char *group, const char *list,
 			struct lt_error *err);

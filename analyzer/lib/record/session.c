@@ -114,6 +114,7 @@ struct ltr_session {
 	bool stacks_on;
 	bool started, restored;
 	struct ltr_event events[NR_WANTED];
+	char latencytop_fix[256];	/* what gives the latencytop events */
 	struct undo *undo;
 	size_t nr_undo, cap_undo;
 	struct ltr_journal *journal;
@@ -560,9 +561,55 @@ static const char *latencytop_origin(const struct ltr_session *s)
 	return "the kernel (annotation patches)";
 }
 
+/* Whether the kernel has symbol @name (T or t), by /proc/kallsyms. */
+static bool kernel_has(const char *name)
+{
+	char line[512], *sp;
+	bool found = false;
+	FILE *f = fopen("/proc/kallsyms", "re");
+
+	if (!f)
+		return true;	/* not known: not ruled out */
+	while (!found && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\t\n")] = '\0';
+		sp = strrchr(line, ' ');
+		found = sp && !strcmp(sp + 1, name);
+	}
+	fclose(f);
+	return found;
+}
+
+const char *ltr_latencytop_fix(bool kprobe_events, char *buf, size_t size)
+{
+	struct stat st;
+	bool module;
+
+	if (kprobe_events)
+		return LT_FIX;
+	module = stat("/proc/modules", &st) == 0 &&
+		 kernel_has("register_kretprobe");
+	snprintf(buf, size, "%sboot the patched kernel (this kernel has no "
+		 "kprobe events, so \"latency-record probes install\" cannot "
+		 "make them%s)", module ? "load kernel/module, or " : "",
+		 module ? "" : "; nor module loading and kretprobes, which "
+		 "kernel/module needs");
+	return buf;
+}
+
+static const char *latencytop_fix(struct ltr_session *s)
+{
+	char *path = ltr_path_join(s->tracefs, "kprobe_events");
+	struct stat st;
+	bool kprobe_events = path && stat(path, &st) == 0;
+
+	free(path);
+	return ltr_latencytop_fix(kprobe_events, s->latencytop_fix,
+				  sizeof(s->latencytop_fix));
+}
+
 static void look_at_events(struct ltr_session *s)
 {
-	const char *origin = NULL;
+	const char *origin = NULL, *fix = NULL;
 	size_t i;
 
 	for (i = 0; i < NR_WANTED; i++) {
@@ -582,6 +629,10 @@ static void look_at_events(struct ltr_session *s)
 			if (!origin)
 				origin = latencytop_origin(s);
 			e->origin = origin;
+		} else if (!strcmp(w->system, "latencytop")) {
+			if (!fix)
+				fix = latencytop_fix(s);
+			e->fix = fix;
 		}
 	}
 }

@@ -25,9 +25,13 @@ struct entry {
 	int side;		/* 0 before, 1 after */
 };
 
+/*
+ * A table's rows share its name: compared by pointer first, or sorting
+ * them reads a saved report's name (of any length) at every comparison.
+ */
 static int scmp(const char *a, const char *b)
 {
-	return strcmp(a ? a : "", b ? b : "");
+	return a == b ? 0 : strcmp(a ? a : "", b ? b : "");
 }
 
 /* The table an entry is in: scope, then command or process. */

@@ -4,6 +4,7 @@
  * report's duration, and a row's cause and count as the tables show them.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -55,22 +56,34 @@ uint64_t lt_report_duration_ns(const struct lt_report *r)
 char *lt_format_cause(char *buf, size_t len, const struct lt_report_row *row,
 		      size_t width)
 {
+	int most = len > INT_MAX ? INT_MAX : (int)len;
 	const char *p, *c;
 	char *cut = NULL;
-	size_t cols = 0;
+	size_t cols = 0, n;
 
+	if (len < 2) {
+		if (len)
+			buf[0] = '\0';
+		return buf;
+	}
+	/* read no more than fits: a saved report's reason may be 100 MB */
 	if (row->argument[0])
-		snprintf(buf, len, "%s (%s)", row->reason, row->argument);
+		n = (size_t)snprintf(buf, len, "%.*s (%.*s)", most, row->reason,
+				     most, row->argument);
 	else
-		snprintf(buf, len, "%s", row->reason);
-	/* on a character's boundary, the '~' in the last column */
-	for (p = buf; width && *p; ) {
+		n = (size_t)snprintf(buf, len, "%.*s", most, row->reason);
+	/*
+	 * On a character's boundary, the '~' in the last column; or, cut
+	 * by @len, in its last byte.
+	 */
+	for (p = buf; *p; ) {
 		c = p;
 		cols += (size_t)lt_text_cols(&p);
-		if (!cut && cols > width - 1)
+		if (!cut && ((width && cols > width - 1) ||
+			     (n >= len && (size_t)(p - buf) > len - 2)))
 			cut = (char *)c;
 	}
-	if (cols > width && width) {
+	if (cut && ((width && cols > width) || n >= len)) {
 		cut[0] = '~';
 		cut[1] = '\0';
 	}

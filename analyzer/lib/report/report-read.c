@@ -203,6 +203,10 @@ static void json_failed(struct lt_error *err, const char *path,
 		lt_error_set(err, LT_E_NOMEM, "%s: out of memory", path);
 	else if (why == LT_JSON_LIMIT)
 		lt_error_set(err, LT_E_LIMIT, "%s: %s", path, msg);
+	/* JSON's grammar allows it; its readers do not agree on it */
+	else if (why == LT_JSON_DUPLICATE)
+		lt_error_set(err, LT_E_CORRUPT, "%s: ambiguous JSON: %s",
+			     path, msg);
 	else
 		lt_error_set(err, LT_E_CORRUPT, "%s: not valid JSON: %s", path, msg);
 }

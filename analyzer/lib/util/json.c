@@ -3,18 +3,34 @@
  * json.c - the JSON reader (lt-json.h).  Recursive descent over the
  * whole text; RFC 8259, with strings decoded to UTF-8.  An array left as
  * text (lazy) is checked by the same grammar with nothing built, and its
- * elements found again by their brackets and quotes alone.
+ * elements found again by their brackets and quotes alone.  An object
+ * that names a member twice is refused where it is built: RFC 8259 leaves
+ * it to the reader, and readers differ (jq and Python keep the last, a
+ * first-match lookup the first), so such a text means two things.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/random.h>
 
 #include "lt-bigmem.h"
 #include "lt-json.h"
+#include "lt-map.h"
+#include "lt-text.h"
 
 #define MAX_DEPTH	64	/* a report nests 7 deep */
+
+/*
+ * An object's members are checked for a name seen before in it: by a
+ * walk over the ones before while they are few (a report's rows have
+ * 16), by a hash set of them past that.
+ */
+#define KEYS_WALKED	16
+#define KEY_SHOWN	48	/* bytes of a member name an error quotes */
 
 /*
  * Values and their text come from blocks that are freed together: a
@@ -54,6 +70,14 @@ struct parser {
 	size_t doc_len;
 	size_t built, max_built;	/* values of this parse */
 	const char *const *lazy;	/* members left as text */
+	uint64_t seed;		/* of the key sets' hash: not to be guessed */
+};
+
+/* An object's member names, when it has more than KEYS_WALKED. */
+struct keyset {
+	const char **slots;		/* NULL: empty */
+	size_t cap;			/* a power of two, or 0 */
+	size_t len;
 };
 
 static void __attribute__((format(printf, 2, 3)))
@@ -349,6 +373,108 @@ static void number(struct parser *ps, struct lt_json *v)
 	}
 }
 
+/*
+ * The key sets' seed, made when the first object large enough for one
+ * is met: most parses (a lazy array's elements) never need it.  Without
+ * the kernel's randomness, what differs from run to run.
+ */
+static void seed(struct parser *ps)
+{
+	if (getrandom(&ps->seed, sizeof(ps->seed), GRND_NONBLOCK) != sizeof(ps->seed))
+		ps->seed = lt_hash64((uint64_t)time(NULL) ^ (uint64_t)getpid() << 32 ^
+				     (uint64_t)(uintptr_t)ps);
+	ps->seed |= 1;	/* never 0 again: 0 is "not made yet" */
+}
+
+/*
+ * A member name's hash, seeded per parse: names chosen to collide in a
+ * table of known hash would make the set a list and the check quadratic.
+ */
+static uint64_t key_hash(const struct parser *ps, const char *key)
+{
+	uint64_t h = ps->seed, w;
+	size_t n = strlen(key), i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		memcpy(&w, key + i, 8);
+		h = lt_hash64(h ^ w);
+	}
+	w = 0;
+	memcpy(&w, key + i, n - i);
+	return lt_hash64(h ^ w ^ (uint64_t)n << 56);
+}
+
+/* Add @key to @set: false when it is there already (or on failure). */
+static bool keyset_add(struct parser *ps, struct keyset *set, const char *key)
+{
+	size_t i, mask;
+
+	/* at most 3/4 full: 8 to 21 bytes a name (lt-json.h) */
+	if (set->len + 1 > set->cap / 4 * 3) {
+		struct keyset grown = { NULL, set->cap ? set->cap * 2 : 64, 0 };
+
+		grown.slots = calloc(grown.cap, sizeof(*grown.slots));
+		if (!grown.slots) {
+			if (!ps->failed)
+				ps->why = LT_JSON_NOMEM;
+			fail(ps, "out of memory");
+			return false;
+		}
+		for (i = 0; i < set->cap; i++)
+			if (set->slots[i])
+				keyset_add(ps, &grown, set->slots[i]);
+		free(set->slots);
+		*set = grown;
+	}
+	mask = set->cap - 1;
+	for (i = key_hash(ps, key) & mask; set->slots[i]; i = (i + 1) & mask)
+		if (!strcmp(set->slots[i], key))
+			return false;
+	set->slots[i] = key;
+	set->len++;
+	return true;
+}
+
+/*
+ * The name @key of a member of object @v, begun at @at: false, and the
+ * parse failed, when @v has a member of that name already (the members
+ * before it are v->child's, and @set's past KEYS_WALKED of them).  A
+ * name with a NUL in it (\u0000) compares up to the NUL, as a report's
+ * reader would find it.
+ */
+static bool key_is_new(struct parser *ps, const struct lt_json *v,
+		       struct keyset *set, const char *key, const char *at)
+{
+	char shown[KEY_SHOWN + 1];
+	const struct lt_json *c;
+	bool is_new = true;
+
+	if (v->nr < KEYS_WALKED) {
+		for (c = v->child; c && is_new; c = c->next)
+			is_new = strcmp(c->key, key) != 0;
+	} else {
+		if (!ps->seed)
+			seed(ps);
+		if (!set->cap)
+			for (c = v->child; c && !ps->failed; c = c->next)
+				keyset_add(ps, set, c->key);
+		if (!ps->failed)
+			is_new = keyset_add(ps, set, key);
+	}
+	if (ps->failed)
+		return false;
+	if (is_new)
+		return true;
+	ps->why = LT_JSON_DUPLICATE;
+	ps->p = at;
+	lt_shown_copy(shown, sizeof(shown), key);
+	fail(ps, "the member \"%s%s\" a second time in one object, at byte %zu: "
+	     "readers differ on which one counts", shown,
+	     strlen(key) >= KEY_SHOWN ? "..." : "",
+	     (size_t)(at - ps->doc));
+	return false;
+}
+
 static struct lt_json *value(struct parser *ps, int depth, bool build);
 
 /* What a value checked but not built returns: never read. */
@@ -400,6 +526,8 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth,
 		  bool build)
 {
 	struct lt_json **tail = &v->child, *c;
+	struct keyset set = { NULL, 0, 0 };
+	const char *key_at = NULL;
 	char *key = NULL;
 	size_t key_len;
 
@@ -413,15 +541,19 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth,
 		if (close == '}') {
 			if (ps->p >= ps->end || *ps->p != '"') {
 				fail(ps, "a member name should be a string");
-				return;
+				goto out;
 			}
+			key_at = ps->p;
 			key = string_as(ps, &key_len, !build);
 			if (ps->failed)
-				return;
+				goto out;
+			/* an element of an array left as text: checked when built */
+			if (build && !key_is_new(ps, v, &set, key, key_at))
+				goto out;
 			skip_ws(ps);
 			if (ps->p >= ps->end || *ps->p != ':') {
 				fail(ps, "':' should follow a member name");
-				return;
+				goto out;
 			}
 			ps->p++;
 			skip_ws(ps);
@@ -429,7 +561,7 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth,
 		c = build && key ? member(ps, key, depth) :
 		    value(ps, depth + 1, build);
 		if (!c)
-			return;
+			goto out;
 		if (build) {
 			c->key = key;
 			*tail = c;
@@ -444,11 +576,13 @@ static void items(struct parser *ps, struct lt_json *v, char close, int depth,
 		}
 		if (ps->p < ps->end && *ps->p == close) {
 			ps->p++;
-			return;
+			goto out;
 		}
 		fail(ps, "',' or '%c' expected", close);
-		return;
+		goto out;
 	}
+out:
+	free(set.slots);
 }
 
 /* A value: built (@build), or checked and passed over. */
@@ -529,7 +663,7 @@ struct lt_json *lt_json_parse_with(const char *text, size_t len,
 {
 	struct parser ps = { text, text, text + len, msg, msg_len, 0,
 			     0, false, LT_JSON_SYNTAX, NULL, text, len, 0,
-			     LT_JSON_MAX_VALUES, NULL };
+			     LT_JSON_MAX_VALUES, NULL, 0 };
 	struct lt_json *v;
 	struct doc *d;
 

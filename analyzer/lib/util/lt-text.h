@@ -22,6 +22,21 @@ size_t lt_utf8_len(const char *s);
 size_t lt_text_width(const char *s);
 
 /*
+ * Bytes a name cut to @cols columns may take: 4 a column (UTF-8), and a
+ * character of no columns (a combining mark) still counts its bytes.
+ */
+#define LT_TEXT_CUT_BYTES(cols)	(4 * (size_t)(cols) + 1)
+
+/*
+ * @s as it fits in @cols > 0 columns and LT_TEXT_CUT_BYTES(@cols) bytes:
+ * @s itself when it does, else its start to a character's boundary and a
+ * '~' in the last column, in @buf of @size >= LT_TEXT_CUT_BYTES(@cols).
+ * Reads no further than that: a name of any length costs what is shown.
+ * Control characters are left as they are (lt_shown() shows them).
+ */
+const char *lt_text_cut(char *buf, size_t size, const char *s, size_t cols);
+
+/*
  * How many bytes at @s (not at its end) text output shows as one '?': 1
  * for a C0 control or DEL, 2 for a C1 control in UTF-8 (U+0080-U+009F:
  * terminals take U+009B as CSI), 0 for anything else.

@@ -124,6 +124,30 @@ size_t lt_text_width(const char *s)
 	return cols;
 }
 
+const char *lt_text_cut(char *buf, size_t size, const char *s, size_t cols)
+{
+	size_t used = 0, bytes = LT_TEXT_CUT_BYTES(cols) - 1, keep = 0, n;
+	const char *p = s;
+
+	if (size > bytes + 1)
+		size = bytes + 1;
+	/* keep: what is kept if it is cut (a column and a byte left for '~') */
+	while (*p) {
+		used += (size_t)lt_text_cols(&p);
+		if (used > cols || (size_t)(p - s) > bytes)
+			break;
+		if (used <= cols - 1 && (size_t)(p - s) <= size - 2)
+			keep = (size_t)(p - s);
+	}
+	if (!*p && used <= cols && (size_t)(p - s) <= bytes)
+		return s;
+	n = keep;
+	memcpy(buf, s, n);
+	buf[n++] = '~';
+	buf[n] = '\0';
+	return buf;
+}
+
 /* @n in decimal, ending at @end (no NUL): where it starts. */
 static char *decimal(char *end, uint64_t n)
 {

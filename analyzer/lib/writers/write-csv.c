@@ -85,8 +85,13 @@ static void csv_head(FILE *out, enum lt_rf_csv where)
 			fprintf(out, ",%s", f->key);
 }
 
+/*
+ * A task's name is on each of its rows, where the report holds it once:
+ * past LT_FLAT_COLS (a kernel's are 15 bytes), cut with '~'.
+ */
 static void csv_view(FILE *out, const char *view, const struct lt_report_view *v)
 {
+	char comm[LT_TEXT_CUT_BYTES(LT_FLAT_COLS)];
 	size_t i, j;
 
 	csv_rows(out, view, v, "global", -1, -1, "", -1, v->global,
@@ -94,12 +99,15 @@ static void csv_view(FILE *out, const char *view, const struct lt_report_view *v
 	for (i = 0; i < v->nr_processes; i++) {
 		const struct lt_report_process *p = &v->processes[i];
 
-		csv_rows(out, view, v, "process", p->pid, -1, p->comm,
+		csv_rows(out, view, v, "process", p->pid, -1,
+			 lt_text_cut(comm, sizeof(comm), p->comm, LT_FLAT_COLS),
 			 p->kernel_thread, p->rows, p->nr_rows);
 		for (j = 0; j < p->nr_threads; j++)
 			csv_rows(out, view, v, "thread", p->pid, p->threads[j].tid,
-				 p->threads[j].comm, p->kernel_thread,
-				 p->threads[j].rows, p->threads[j].nr_rows);
+				 lt_text_cut(comm, sizeof(comm),
+					     p->threads[j].comm, LT_FLAT_COLS),
+				 p->kernel_thread, p->threads[j].rows,
+				 p->threads[j].nr_rows);
 	}
 }
 
@@ -135,6 +143,17 @@ static void folded_name(FILE *out, const char *s)
 	}
 }
 
+/*
+ * The same, of a name on each of a row's stacks where the report holds
+ * it once (the task's, the cause's): past LT_FLAT_COLS, cut with '~'.
+ */
+static void folded_flat(FILE *out, const char *s)
+{
+	char buf[LT_TEXT_CUT_BYTES(LT_FLAT_COLS)];
+
+	folded_name(out, lt_text_cut(buf, sizeof(buf), s, LT_FLAT_COLS));
+}
+
 static void folded_line(FILE *out, const struct lt_report_process *p,
 			const struct lt_report_row *row,
 			const struct lt_report_stack *st, uint64_t ns)
@@ -145,12 +164,12 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 
 	if (!us)
 		return;		/* flame graphs take integer counts */
-	folded_name(out, p->comm);
+	folded_flat(out, p->comm);
 	fprintf(out, " (%d);", p->pid);
-	folded_name(out, row->reason);
+	folded_flat(out, row->reason);
 	if (row->argument[0]) {
 		fputs(" (", out);
-		folded_name(out, row->argument);
+		folded_flat(out, row->argument);
 		fputc(')', out);
 	}
 	/*

@@ -45,6 +45,14 @@ static void text_str(FILE *out, const char *s)
 		fputc(lt_shown(&s), out);
 }
 
+/* A command's or a process's name in a table's title: LT_NAME_COLS at most. */
+static void text_name(FILE *out, const char *s)
+{
+	char buf[LT_TEXT_CUT_BYTES(LT_NAME_COLS)];
+
+	text_str(out, lt_text_cut(buf, sizeof(buf), s ? s : "", LT_NAME_COLS));
+}
+
 /* ---- text ----------------------------------------------------------- */
 
 /* "+12.3 ms", "-1.0 s", "=" */
@@ -173,12 +181,12 @@ static void text_table_head(FILE *out, const struct lt_diff *d,
 		break;
 	case LT_DIFF_COMMAND:
 		fputs("Command ", out);
-		text_str(out, first->comm);
+		text_name(out, first->comm);
 		fputs(first->kernel_thread ? " [kernel thread]" : "", out);
 		break;
 	default:
 		fputs("Process ", out);
-		text_str(out, first->comm);
+		text_name(out, first->comm);
 		fprintf(out, " (%d)%s", first->pid,
 			first->kernel_thread ? " [kernel thread]" : "");
 		break;
@@ -365,6 +373,7 @@ static void json_report(FILE *out, const char *name, const struct lt_report *r)
 
 int lt_diff_write_json(const struct lt_diff *d, FILE *out)
 {
+	char comm[LT_TEXT_CUT_BYTES(LT_FLAT_COLS)];
 	size_t i, k, n = 0;
 	int s;
 
@@ -394,8 +403,10 @@ int lt_diff_write_json(const struct lt_diff *d, FILE *out)
 			continue;
 		fprintf(out, "%s\n{\"scope\":\"%s\",\"comm\":", n++ ? "," : "",
 			scope_names[r->scope]);
+		/* on each of its table's rows: LT_FLAT_COLS at most */
 		if (r->comm)
-			lt_report_json_str(out, r->comm);
+			lt_report_json_str(out, lt_text_cut(comm, sizeof(comm),
+							    r->comm, LT_FLAT_COLS));
 		else
 			fputs("null", out);
 		if (r->scope == LT_DIFF_PROCESS)

@@ -65,12 +65,24 @@ void lt_html_text(FILE *out, const char *s)
 	put_text(out, s, false);
 }
 
+/*
+ * A name in a table or a title, past LT_FLAT_COLS cut with '~': the
+ * page shows a name in several places (the list, the section, its data
+ * attribute), and the data keeps it whole once.
+ */
+static void put_name(FILE *out, const char *s)
+{
+	char buf[LT_TEXT_CUT_BYTES(LT_FLAT_COLS)];
+
+	lt_html_text(out, lt_text_cut(buf, sizeof(buf), s ? s : "", LT_FLAT_COLS));
+}
+
 void lt_html_cause(FILE *out, const char *reason, const char *argument)
 {
-	lt_html_text(out, reason);
+	put_name(out, reason);
 	if (argument && argument[0]) {
 		fputs(" (", out);
-		lt_html_text(out, argument);
+		put_name(out, argument);
 		fputc(')', out);
 	}
 }
@@ -205,7 +217,7 @@ static const struct lt_report_row *top_row(const struct lt_report_row *rows,
 static void put_name_attrs(FILE *out, const struct lt_report_process *p)
 {
 	fputs(" data-name=\"", out);
-	lt_html_text(out, p->comm);
+	put_name(out, p->comm);
 	fprintf(out, "\" data-pid=\"%d\"", p->pid);
 }
 
@@ -275,7 +287,7 @@ static void put_process_list(struct lt_html *h)
 		fprintf(out, "<tr data-p=\"%zu\"", i);
 		put_name_attrs(out, p);
 		fprintf(out, "><td data-v=\"%zu\"><a href=\"#p%zu\">", i, i);
-		lt_html_text(out, p->comm);
+		put_name(out, p->comm);
 		if (same && same[i])
 			fprintf(out, "(%d)", p->pid);
 		fprintf(out, "</a>%s</td><td data-v=\"%d\">%d</td>",
@@ -306,7 +318,7 @@ static void put_threads(struct lt_html *h, const struct lt_report_process *p)
 		const struct lt_report_thread *t = &p->threads[j];
 
 		fputs("<h4>Thread ", out);
-		lt_html_text(out, t->comm);
+		put_name(out, t->comm);
 		fprintf(out, " (%d): %s</h4>\n", t->tid,
 			lt_format_duration(buf, sizeof(buf), t->total_ns));
 		if (t->user_requested.count || t->stopped.signal.count ||
@@ -355,12 +367,12 @@ static void put_processes(struct lt_html *h)
 			open ? " open" : "");
 		put_name_attrs(out, p);
 		fputs("><summary>Process ", out);
-		lt_html_text(out, p->comm);
+		put_name(out, p->comm);
 		fprintf(out, " (%d)%s", p->pid,
 			p->kernel_thread ? " [kernel thread]" : "");
 		if (p->trace && r->nr_traces > 1) {
 			fputs(" in ", out);
-			lt_html_text(out, p->trace);
+			put_name(out, p->trace);
 		}
 		fprintf(out, ": %s</summary>\n",
 			lt_format_duration(buf, sizeof(buf), p->total_ns));
@@ -395,7 +407,7 @@ static void put_commands(struct lt_html *h)
 		const struct lt_report_command *c = &v->commands[i];
 
 		fputs("<details class=\"cmd\"><summary>Command ", out);
-		lt_html_text(out, c->comm);
+		put_name(out, c->comm);
 		fprintf(out, "%s, %" PRIu64 " process%s: %s</summary>\n",
 			c->kernel_thread ? " [kernel thread]" : "", c->processes,
 			c->processes == 1 ? "" : "es",

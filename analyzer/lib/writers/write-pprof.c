@@ -85,12 +85,29 @@ struct mapping {
 	bool used;
 };
 
-/* The labels of a task's samples. */
+/*
+ * A name a label gives each of many samples, looked up in the string
+ * table at its first and kept: a saved report's may be megabytes.
+ */
+struct name {
+	const char *s;
+	uint64_t id;		/* NO_ID until looked up */
+};
+
+#define NO_ID	UINT64_MAX
+
+/* The task samples are of. */
 struct task {
-	const char *process, *thread;	/* thread NULL: per process */
+	struct name process, thread;	/* thread.s NULL: per process */
 	int pid, tid;
-	const char *trace;		/* a merged report's, or NULL */
-	const char *cgroup;		/* the process's, or NULL */
+	struct name trace;		/* a merged report's, or s NULL */
+	struct name cgroup;		/* the process's, or s NULL */
+};
+
+/* The row samples are of: its names. */
+struct cause {
+	const struct lt_report_row *row;
+	struct name reason, argument, kind;
 };
 
 struct pprof {
@@ -285,12 +302,15 @@ static size_t stack_ids(struct pprof *pp, const struct lt_report_stack *st)
 
 /* ---- samples ---------------------------------------------------------- */
 
-static void label_str(struct pprof *pp, const char *key, const char *val)
+/* A label of string @val, looked up once. */
+static void label_str(struct pprof *pp, const char *key, struct name *val)
 {
 	size_t m = lt_pb_open(&pp->pb, SAMPLE_LABEL);
 
 	lt_pb_uint(&pp->pb, LABEL_KEY, str(pp, key));
-	lt_pb_uint(&pp->pb, LABEL_STR, str(pp, val));
+	if (val->id == NO_ID)
+		val->id = str(pp, val->s);
+	lt_pb_uint(&pp->pb, LABEL_STR, val->id);
 	lt_pb_close(&pp->pb, m);
 }
 
@@ -345,8 +365,7 @@ static int flush_pb(struct pprof *pp, struct lt_pb *pb, int flush)
 	return 0;
 }
 
-static int sample(struct pprof *pp, const struct task *t,
-		  const struct lt_report_row *row,
+static int sample(struct pprof *pp, struct task *t, struct cause *c,
 		  const struct lt_report_stack *st, uint64_t count, uint64_t ns)
 {
 	uint64_t values[2] = { count, ns };
@@ -357,7 +376,9 @@ static int sample(struct pprof *pp, const struct task *t,
 	if (!n) {
 		char name[512];
 
-		snprintf(name, sizeof(name), "[%s]", row->reason);
+		/* the function's name, cut as the buffer cuts it */
+		snprintf(name, sizeof(name), "[%.*s]", (int)sizeof(name) - 3,
+			 c->row->reason);
 		if (!ids_room(pp, 1))
 			return -1;
 		pp->ids[n++] = location(pp, name, 0, 0);
@@ -365,20 +386,20 @@ static int sample(struct pprof *pp, const struct task *t,
 	m = lt_pb_open(&pp->pb, PROFILE_SAMPLE);
 	lt_pb_packed(&pp->pb, SAMPLE_LOCATION_ID, pp->ids, n);
 	lt_pb_packed(&pp->pb, SAMPLE_VALUE, values, 2);
-	label_str(pp, "cause", row->reason);
-	if (row->argument[0])
-		label_str(pp, "argument", row->argument);
-	label_str(pp, "kind", lt_cause_kind_name(row->kind));
-	label_str(pp, "process", t->process);
+	label_str(pp, "cause", &c->reason);
+	if (c->row->argument[0])
+		label_str(pp, "argument", &c->argument);
+	label_str(pp, "kind", &c->kind);
+	label_str(pp, "process", &t->process);
 	label_num(pp, "pid", t->pid);
-	if (t->thread) {
-		label_str(pp, "thread", t->thread);
+	if (t->thread.s) {
+		label_str(pp, "thread", &t->thread);
 		label_num(pp, "tid", t->tid);
 	}
-	if (t->trace)
-		label_str(pp, "trace", t->trace);
-	if (t->cgroup)
-		label_str(pp, "cgroup", t->cgroup);
+	if (t->trace.s)
+		label_str(pp, "trace", &t->trace);
+	if (t->cgroup.s)
+		label_str(pp, "cgroup", &t->cgroup);
 	lt_pb_close(&pp->pb, m);
 	if (pp->failed || pp->pb.failed)
 		return -1;
@@ -386,23 +407,26 @@ static int sample(struct pprof *pp, const struct task *t,
 }
 
 /* A row's samples: one per stack, one for the rest. */
-static int row_samples(struct pprof *pp, const struct task *t,
+static int row_samples(struct pprof *pp, struct task *t,
 		       const struct lt_report_row *row)
 {
+	struct cause c = { row, { row->reason, NO_ID },
+			   { row->argument, NO_ID },
+			   { lt_cause_kind_name(row->kind), NO_ID } };
 	uint64_t count = 0, ns = 0;
 	size_t k;
 
 	for (k = 0; k < row->nr_stacks; k++) {
 		const struct lt_report_stack *st = &row->stacks[k];
 
-		if (sample(pp, t, row, st, st->count, st->total_ns) < 0)
+		if (sample(pp, t, &c, st, st->count, st->total_ns) < 0)
 			return -1;
 		count += st->count;
 		ns += st->total_ns;
 	}
 	count = row->count > count ? row->count - count : 0;
 	ns = row->total_ns > ns ? row->total_ns - ns : 0;
-	if ((count || ns) && sample(pp, t, row, NULL, count, ns) < 0)
+	if ((count || ns) && sample(pp, t, &c, NULL, count, ns) < 0)
 		return -1;
 	return 0;
 }
@@ -420,7 +444,8 @@ static uint64_t stacks_ns(const struct lt_report_row *rows, size_t n)
 
 static int process_samples(struct pprof *pp, const struct lt_report_process *p)
 {
-	struct task t = { p->comm, NULL, p->pid, 0, p->trace, p->cgroup };
+	struct task t = { { p->comm, NO_ID }, { NULL, NO_ID }, p->pid, 0,
+			  { p->trace, NO_ID }, { p->cgroup, NO_ID } };
 	uint64_t threads_ns = 0;
 	size_t i, j;
 
@@ -437,7 +462,8 @@ static int process_samples(struct pprof *pp, const struct lt_report_process *p)
 	for (i = 0; i < p->nr_threads; i++) {
 		const struct lt_report_thread *th = &p->threads[i];
 
-		t.thread = th->comm;
+		t.thread.s = th->comm;
+		t.thread.id = NO_ID;
 		t.tid = th->tid;
 		for (j = 0; j < th->nr_rows; j++)
 			if (row_samples(pp, &t, &th->rows[j]) < 0)

@@ -15,15 +15,19 @@
 /* the cause column's narrowest when options.width cuts causes */
 #define CAUSE_MIN 16
 
+/* a cause cut to LT_CAUSE_COLS, with its '~' */
+#define CAUSE_BYTES	LT_TEXT_CUT_BYTES(LT_CAUSE_COLS)
+
 /*
  * A view's columns, each as wide as its widest value (or head) in any of
- * its tables, which so line up.  A cause is cut (with '~') only to fit
- * options.width, a terminal's: a file or a pipe gets every cause whole.
+ * its tables, which so line up.  A cause is cut (with '~') to fit
+ * options.width, a terminal's, and past LT_CAUSE_COLS: one long cause
+ * (a saved report's may be megabytes) must not pad every row to it.
  */
 struct widths {
 	int cause;		/* where the cause column ends, indent included */
 	int cut;		/* the columns a cause may take, indent
-				   included; 0: any */
+				   included */
 	int max, avg, count, total;
 };
 
@@ -63,32 +67,19 @@ static size_t rows_shown(const struct lt_report *r, size_t nr)
 	return r->options.limit && nr > r->options.limit ? r->options.limit : nr;
 }
 
-/*
- * @row's cause as shown, in @buf of @size or, when longer, in memory the
- * caller frees (NULL when there is none): never cut but to @cols (0: any).
- */
-static char *cause_text(char *buf, size_t size, const struct lt_report_row *row,
-			size_t cols)
+/* A task's or a command's name in a title: LT_NAME_COLS at most. */
+static void put_name(FILE *out, const char *s)
 {
-	size_t need = strlen(row->reason) + strlen(row->argument) + 4;
-	char *p = need <= size ? buf : malloc(need);
+	char buf[LT_TEXT_CUT_BYTES(LT_NAME_COLS)];
 
-	if (!p)
-		return NULL;
-	return lt_format_cause(p, need <= size ? size : need, row, cols);
-}
-
-static void cause_free(char *text, const char *buf)
-{
-	if (text != buf)
-		free(text);
+	put_str(out, lt_text_cut(buf, sizeof(buf), s, LT_NAME_COLS));
 }
 
 /* @w widened to the @nr rows of a table at @indent, as put_rows() shows them */
 static void widen(struct widths *w, const struct lt_report *r,
 		  const struct lt_report_row *rows, size_t nr, int indent)
 {
-	char buf[256], *cause;
+	char buf[CAUSE_BYTES];
 	size_t i;
 
 	nr = rows_shown(r, nr);
@@ -96,10 +87,10 @@ static void widen(struct widths *w, const struct lt_report *r,
 	for (i = 0; i < nr; i++) {
 		w->count = widest(w->count, snprintf(buf, sizeof(buf),
 						     "%" PRIu64, rows[i].count));
-		cause = cause_text(buf, sizeof(buf), &rows[i], 0);
-		if (cause)
-			w->cause = widest(w->cause, indent + (int)lt_text_width(cause));
-		cause_free(cause, buf);
+		/* cut as put_cause() cuts it, however wide the terminal */
+		lt_format_cause(buf, sizeof(buf), &rows[i],
+				(size_t)(LT_CAUSE_COLS - indent));
+		w->cause = widest(w->cause, indent + (int)lt_text_width(buf));
 		w->max = widest(w->max, dur_width(rows[i].max_ns));
 		w->avg = widest(w->avg, dur_width(rows[i].avg_ns));
 		w->total = widest(w->total, dur_width(rows[i].total_ns));
@@ -122,7 +113,7 @@ static void view_widths(const struct lt_report *r,
 	size_t i, j;
 
 	w->cause = 0;
-	w->cut = 0;
+	w->cut = LT_CAUSE_COLS;
 	w->count = (int)strlen("Count");
 	w->max = (int)strlen("Maximum");
 	w->avg = (int)strlen("Average");
@@ -141,6 +132,8 @@ static void view_widths(const struct lt_report *r,
 	numbers = 2 + w->max + 2 + w->avg + 2 + w->count + 2 + w->total + 2 + 7;
 	if (r->options.width && w->cause + numbers > (int)r->options.width) {
 		w->cut = widest(CAUSE_MIN, (int)r->options.width - numbers);
+		if (w->cut > LT_CAUSE_COLS)
+			w->cut = LT_CAUSE_COLS;
 		if (w->cause > w->cut)
 			w->cause = w->cut;
 	}
@@ -149,17 +142,12 @@ static void view_widths(const struct lt_report *r,
 static void put_cause(FILE *out, const struct lt_report_row *row, int indent,
 		      const struct widths *w)
 {
-	char buf[256], *cause;
+	char cause[CAUSE_BYTES];
 
-	cause = cause_text(buf, sizeof(buf), row,
-			   w->cut ? (size_t)(w->cut - indent) : 0);
-	/* out of memory: the start of it, marked cut */
-	if (!cause)
-		cause = lt_format_cause(buf, sizeof(buf), row, sizeof(buf) / 4);
+	lt_format_cause(cause, sizeof(cause), row, (size_t)(w->cut - indent));
 	/* in columns, not bytes: UTF-8 (a file name in an argument) */
 	fprintf(out, "%*s%s%*s", indent, "", cause,
 		w->cause - indent - (int)lt_text_width(cause), "");
-	cause_free(cause, buf);
 }
 
 static void put_head(FILE *out, int indent, const struct widths *w)
@@ -356,13 +344,13 @@ static void put_process(FILE *out, const struct lt_report *r,
 	size_t j;
 
 	fputs("\nProcess ", out);
-	put_str(out, p->comm);
+	put_name(out, p->comm);
 	fprintf(out, " (%d)%s", p->pid,
 		p->kernel_thread ? " [kernel thread]" : "");
 	/* a merge's processes of different traces may share a pid */
 	if (p->trace && r->nr_traces > 1) {
 		fputs(" in ", out);
-		put_str(out, p->trace);
+		put_name(out, p->trace);
 	}
 	fprintf(out, ": %s\n",
 		lt_format_duration(total, sizeof(total), p->total_ns));
@@ -377,7 +365,7 @@ static void put_process(FILE *out, const struct lt_report *r,
 		const struct lt_report_thread *t = &p->threads[j];
 
 		fputs("\n  Thread ", out);
-		put_str(out, t->comm);
+		put_name(out, t->comm);
 		fprintf(out, " (%d): %s\n", t->tid,
 			lt_format_duration(total, sizeof(total), t->total_ns));
 		put_uncharged(out, r, &t->user_requested, 2);
@@ -579,7 +567,7 @@ static void put_by_cgroup(FILE *out, const struct lt_report *r,
 	for (i = 0; i < nr; i++) {
 		fputs("\n=== Cgroup ", out);
 		if (g[i].path)
-			put_str(out, g[i].path);
+			put_name(out, g[i].path);
 		else
 			fputs("(not known)", out);
 		fprintf(out, ": %zu process%s, %s ===\n", g[i].nr_procs,
@@ -626,7 +614,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 		const struct lt_report_command *c = &v->commands[i];
 
 		fputs("\nCommand ", out);
-		put_str(out, c->comm);
+		put_name(out, c->comm);
 		fprintf(out, "%s, %" PRIu64 " process%s: %s\n",
 			c->kernel_thread ? " [kernel thread]" : "", c->processes,
 			c->processes == 1 ? "" : "es",
@@ -796,10 +784,19 @@ static void put_sources(FILE *out, const struct lt_report *r)
 		fprintf(out, "%*srecord them with:\n%*s", HEAD_W, "", HEAD_W, "");
 		put_str(out, r->record_hint);
 		fputc('\n', out);
-		/* trace-cmd record refuses to start on an unknown event */
-		fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n"
-			"%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
-			HEAD_W, "", HEAD_W, "");
+		/*
+		 * The recorder refuses to start on an event the kernel
+		 * lacks, in its own words: perf's for a perf record line,
+		 * else trace-cmd's.
+		 */
+		if (!strncmp(r->record_hint, "perf ", 5))
+			fprintf(out, "%*s(where perf says \"unknown tracepoint\" under -e X, this kernel lacks X:\n",
+				HEAD_W, "");
+		else
+			fprintf(out, "%*s(where trace-cmd says \"No events enabled with X\", this kernel lacks X:\n",
+				HEAD_W, "");
+		fprintf(out, "%*sleave -e X out; latency-record -- <workload> enables what the kernel has)\n",
+			HEAD_W, "");
 	}
 }
 

@@ -10,6 +10,29 @@
 
 #include "latencytop.h"
 #include "lt-report.h"
+#include "lt-text.h"
+
+/*
+ * What a writer writes is bounded by what it read (issue 49): a saved
+ * report may hold a cause or a task name of any length (a trace's are
+ * short: a kernel's task names are 15 bytes), and no name is padded to
+ * or repeated at its whole length more often than the report holds it.
+ *
+ *   LT_CAUSE_COLS  a text table's cause column at its widest: a longer
+ *                  cause is cut with '~' (lt_format_cause()), and no
+ *                  other row is padded past it
+ *   LT_NAME_COLS   a task's or a command's name in a title of text
+ *                  output or of a diff
+ *   LT_FLAT_COLS   a name a format writes again on each line where the
+ *                  report holds it once: CSV's comm on each of a task's
+ *                  rows, folded's comm and cause on each stack; and the
+ *                  names shown in HTML's tables (its data keeps them
+ *                  whole).  JSON, and CSV's reason and argument (one a
+ *                  row, as in the report), keep every name whole.
+ */
+#define LT_CAUSE_COLS	72
+#define LT_NAME_COLS	64
+#define LT_FLAT_COLS	255
 
 /* A row of waits, and of their stacks, in one format: the writers table's. */
 typedef int (*lt_waits_row_fn)(struct lt_waits_writer *ww, const struct lt_wait *w);
