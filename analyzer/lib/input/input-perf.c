@@ -221,6 +221,30 @@ static int feed_stack(struct pf_run *r, const struct lt_perf_record *rec,
 	return feed(r, &ev);
 }
 
+/*
+ * A wakeup's kernel call chain, as trace-cmd's -T stack after it: whether
+ * a timer's expiry did it (the replay asks when symbols are known).
+ */
+static int feed_waking_stack(struct pf_run *r, const struct lt_perf_record *rec,
+			     const struct lt_ev *wk)
+{
+	uint32_t nk = rec->sample.nr_kernel_frames;
+	struct lt_ev ev;
+
+	if (!nk)
+		return 0;
+	if (nk > MAX_FRAMES)
+		nk = MAX_FRAMES;
+	memcpy(r->p->frames, rec->sample.kernel_frames, nk * sizeof(uint64_t));
+	ev_clear(&ev, wk->ts, wk->cpu);
+	ev.kind = LT_EV_STACK;
+	ev.waking_stack = 1;
+	ev.pid = wk->current;
+	ev.frames = r->p->frames;
+	ev.nr_frames = (uint16_t)nk;
+	return feed(r, &ev);
+}
+
 static int on_sample(struct pf_run *r, const struct lt_perf_record *rec)
 {
 	const struct lt_record *raw = &rec->sample.raw;
@@ -238,6 +262,10 @@ static int on_sample(struct pf_run *r, const struct lt_perf_record *rec)
 	if (ev.kind == LT_EV_SWITCH && ev.pid > 0 && rec->sample.callchain &&
 	    !rec->sample.bad_callchain)
 		return feed_stack(r, rec, &ev);
+	/* ... and the waker's, at a wakeup */
+	if ((ev.kind == LT_EV_WAKING || ev.kind == LT_EV_WAKEUP) &&
+	    rec->sample.callchain && !rec->sample.bad_callchain)
+		return feed_waking_stack(r, rec, &ev);
 	return 0;
 }
 

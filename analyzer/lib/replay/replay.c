@@ -980,7 +980,8 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 	case LT_EV_RENAME:
 		return ev->pid > 0 ? on_rename(rp, ev) : 0;
 	case LT_EV_STACK:
-		return ev->pid > 0 ? on_stack(rp, ev) : 0;
+		/* a wakeup's is the waker's, not a switch-out stack */
+		return ev->pid > 0 && !ev->waking_stack ? on_stack(rp, ev) : 0;
 	case LT_EV_LOST:
 		return on_lost(rp, ev);
 	case LT_EV_STAT_IOWAIT:	/* a subset of blocked: already counted */
