@@ -153,6 +153,14 @@ struct lt_wait {
 	const char *dropped;		/* NULL: charged; else why not, the
 					   report's "dropped" counter it adds to */
 	uint32_t stack_id;		/* its kernel stack at switch-out, 0 none */
+	/*
+	 * What ended it (issue 48): "task" (then @waker_tid and
+	 * @waker_comm), "hardirq", "softirq", "timer", "unknown", "lost";
+	 * NULL for a wait for a CPU, or where nothing is known
+	 */
+	const char *waker_kind;
+	int waker_tid;
+	const char *waker_comm;
 };
 
 /* A kernel stack the waits name (its id is the trace's, from 1). */
@@ -238,9 +246,9 @@ void lt_options_init(struct lt_options *opts);
  * 1.1 added each row's histogram and the trace's id (the keys of an
  * exact merge); 1.2 the stopped waits, waits in states not known,
  * waits charged at a lower bound, the buffer read and the CPUs whose
- * data ends early.
+ * data ends early; 1.3 each row's waited_for tree and ran_instead.
  */
-#define LT_REPORT_SCHEMA "latencytop-report/1.2"
+#define LT_REPORT_SCHEMA "latencytop-report/1.3"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
 #define LT_REPORT_WORST 5
 
@@ -287,6 +295,34 @@ struct lt_report_bucket {
 	uint64_t low_ns, count;
 };
 
+/*
+ * Whom a row's waits waited for (issue 48): one node of its tree.  A
+ * wait's waker did this for @ns of it: ran ("running"), waited for a
+ * CPU ("waiting for cpu"), waited itself (@what: its own wait's cause,
+ * and under it whom that wait waited for), or the wait was ended by an
+ * interrupt ("hardirq", "softirq"), a timer ("timer"), or what the trace
+ * cannot say ("unknown", "lost").  "other": what the replay's bounds
+ * folded.  At every level the children add up to their parent, and a
+ * row's top level to its total.  Thread rows key nodes by (tid, what);
+ * process, command and global rows by (the waker's process's comm,
+ * what), with @tid -1 where several threads fold into one.  A row of
+ * waits for a CPU has instead ran_instead: who ran on the CPU meanwhile
+ * (@what NULL there).
+ */
+struct lt_report_chain {
+	int tid;			/* -1: none, or several */
+	const char *comm;		/* the task's (its process's), or
+					   @what where it is no task's */
+	const char *what;
+	uint64_t ns;
+	bool blocked;			/* @what is a cause */
+	struct lt_report_chain *children;	/* by ns, descending */
+	size_t nr_children;
+};
+
+/* At most this many children a node shows; the rest summed in "other". */
+#define LT_REPORT_CHAIN_SHOWN 8
+
 struct lt_report_row {
 	const char *reason;
 	const char *argument;		/* "" when none */
@@ -310,6 +346,11 @@ struct lt_report_row {
 	uint64_t min_ns;
 	bool no_percentiles;		/* p50..p99 unknown: merged from a row
 					   without a histogram */
+	/* whom its waits waited for; for a CPU, who ran instead (1.3) */
+	struct lt_report_chain *waited_for;	/* by ns, descending */
+	size_t nr_waited_for;
+	struct lt_report_chain *ran_instead;
+	size_t nr_ran_instead;
 };
 
 /* A cause as a timeline names it. */

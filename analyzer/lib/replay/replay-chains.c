@@ -46,8 +46,8 @@
 
 #include "replay-local.h"
 
-#define CHAIN_MAX_CHILDREN	64
-#define CHAIN_MAX_NODES		1024
+#define CHAIN_MAX_CHILDREN	256
+#define CHAIN_MAX_NODES		2048
 #define CHAIN_MAX_SEGS		(2u << 20)	/* ~80 MB of history at most */
 #define CHAIN_TRIM_EVERY	(64u << 10)	/* segments added between trims */
 /* kept before the earliest open wait: a waking may precede its wait */
