@@ -299,10 +299,14 @@ enum lt_seg_kind {
 	LT_SEG_LOST,
 };
 
+/* 32 bytes: a busy trace keeps a million of them */
 struct lt_chain_seg {
 	uint64_t start;
-	struct lt_chain_waker waker;	/* BLOCKED: what ended it */
-	uint32_t cause;			/* BLOCKED: its cause */
+	/* BLOCKED: what ended it (an lt_chain_waker's fields), its cause */
+	uint64_t wts;
+	uint32_t wtask, wstack;
+	uint32_t cause;
+	uint8_t wkind;
 	uint8_t kind;			/* enum lt_seg_kind */
 	int16_t cpu;			/* RUNNING: where */
 };
@@ -316,6 +320,13 @@ struct lt_chain_task {
 	struct lt_chain_waker ended;	/* what ended its last wait... */
 	uint64_t ended_at;		/* ... at this time */
 	uint64_t seen_ts;		/* last record showing it running */
+	/*
+	 * The tree of its wait woken at pending_end, walked then: charged
+	 * at its switch-in, which may come long after (it needs no history
+	 * kept meanwhile)
+	 */
+	struct lt_chain_tree pending;
+	uint64_t pending_start, pending_end;
 };
 
 struct lt_task {

@@ -48,7 +48,8 @@
 
 #define CHAIN_MAX_CHILDREN	256
 #define CHAIN_MAX_NODES		2048
-#define CHAIN_MAX_SEGS		(2u << 20)	/* ~80 MB of history at most */
+#define CHAIN_MAX_SEGS		(1u << 20)	/* ~40 MB of history at most */
+#define CHAIN_MAX_HISTORY	1000000000ULL	/* and 1 s of it */
 #define CHAIN_TRIM_EVERY	(64u << 10)	/* segments added between trims */
 /* kept before the earliest open wait: a waking may precede its wait */
 #define CHAIN_TRIM_SLACK	1000000ULL
@@ -177,7 +178,15 @@ static struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
  */
 static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 {
-	uint32_t lo = c->first, hi = c->nr;
+	uint32_t lo = c->first, hi = c->nr, k;
+
+	/* mostly one of the last few: a waker is seen near its waking */
+	for (k = 0; k < 4 && hi > lo && c->segs[hi - 1].start > ts; k++)
+		hi--;
+	if (hi > lo && c->segs[hi - 1].start <= ts) {
+		lo = hi;
+		hi = c->nr;
+	}
 
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
@@ -288,7 +297,10 @@ static int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
 	struct lt_task *t = &rp->tasks[ti];
 	struct lt_chain_seg *o = seg_open(t);
 
-	o->waker = *w;
+	o->wts = w->ts;
+	o->wtask = w->task;
+	o->wstack = w->stack;
+	o->wkind = w->kind;
 	o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
 	t->chain.ended = *w;
 	t->chain.ended_at = ts;
@@ -460,6 +472,11 @@ static int on_waking(struct lt_replay *rp, const struct lt_ev *ev)
 	return 0;
 }
 
+static int pending_walk(struct lt_replay *rp, uint32_t ti, uint64_t start,
+			uint64_t end, const struct lt_chain_waker *w);
+static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
+		       uint64_t start, uint64_t now);
+
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	uint32_t ti = lt_rp_task_get(rp, ev->pid);
@@ -473,7 +490,6 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 	if (o && o->kind == LT_SEG_BLOCKED) {
 		struct lt_chain_waker w;
 		int slot = SLOT_NONE;
-
 		/* a waking since the switch-out, else one that raced it */
 		if (t->chain.waking.kind) {
 			w = t->chain.waking;
@@ -546,12 +562,24 @@ static int on_waking_stack(struct lt_replay *rp, const struct lt_ev *ev)
 		long i = seg_at(&t->chain, t->chain.ended_at);
 
 		t->chain.ended.stack = id;
+		/* its tree, walked at the wakeup: the top level is the waker's */
+		if (t->chain.pending.nr &&
+		    t->chain.pending_end == t->chain.ended_at) {
+			struct lt_chain_tree *tr = &t->chain.pending;
+			uint32_t k;
+
+			for (k = tr->nodes[0].child; k; k = tr->nodes[k].next)
+				if (tr->nodes[k].task != LT_NO_TASK ||
+				    tr->nodes[k].what == LT_CHAIN_HARDIRQ ||
+				    tr->nodes[k].what == LT_CHAIN_SOFTIRQ)
+					tr->nodes[k].wstack = id;
+		}
 		for (; i >= (long)t->chain.first; i--) {
 			struct lt_chain_seg *s = &t->chain.segs[i];
 
 			if (s->kind == LT_SEG_BLOCKED &&
-			    s->waker.ts == t->chain.ended.ts) {
-				s->waker.stack = id;
+			    s->wts == t->chain.ended.ts) {
+				s->wstack = id;
 				break;
 			}
 			if (s->start < t->chain.ended_at)
@@ -585,8 +613,8 @@ static int on_lost(struct lt_replay *rp, struct lt_chain_cpu *cc,
 		    t->run == LT_RUN_OTHER)
 			continue;
 		if (o->kind == LT_SEG_BLOCKED) {
-			o->waker.kind = LT_WAKER_LOST;
-			o->waker.task = LT_NO_TASK;
+			o->wkind = LT_WAKER_LOST;
+			o->wtask = LT_NO_TASK;
 			o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
 			memset(&t->chain.waking, 0, sizeof(t->chain.waking));
 		}
@@ -619,6 +647,30 @@ static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 	}
 }
 
+/*
+ * Drop the first @n of @nr elements of *@vec (of @cap, @size each) once
+ * they are half of it, and give memory back once a quarter is in use:
+ * each element is moved O(1) times, and what is kept stays what is live.
+ */
+static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
+		    size_t size)
+{
+	uint32_t live = *nr - *first, ncap;
+	void *p;
+
+	if (*first < 64 || *first < live)
+		return;
+	memmove(*vec, (char *)*vec + (size_t)*first * size, (size_t)live * size);
+	*nr = live;
+	*first = 0;
+	for (ncap = *cap; ncap > 64 && ncap / 4 >= live; ncap /= 2)
+		;
+	if (ncap < *cap && (p = realloc(*vec, (size_t)ncap * size))) {
+		*vec = p;
+		*cap = ncap;
+	}
+}
+
 static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 		      uint64_t cut)
 {
@@ -629,12 +681,7 @@ static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 		n++;
 	rp->chain_segs -= n - c->first;
 	c->first = n;
-	if (c->first > 64 && c->first * 2 >= c->nr) {
-		memmove(c->segs, c->segs + c->first,
-			(size_t)(c->nr - c->first) * sizeof(*c->segs));
-		c->nr -= c->first;
-		c->first = 0;
-	}
+	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
 }
 
 static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
@@ -646,15 +693,11 @@ static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
 		n++;
 	rp->chain_segs -= n - cc->first;
 	cc->first = n;
-	if (cc->first > 64 && cc->first * 2 >= cc->nr) {
-		memmove(cc->segs, cc->segs + cc->first,
-			(size_t)(cc->nr - cc->first) * sizeof(*cc->segs));
-		cc->nr -= cc->first;
-		cc->first = 0;
-	}
+	compact((void **)&cc->segs, &cc->first, &cc->nr, &cc->cap,
+		sizeof(*cc->segs));
 }
 
-static void trim_all(struct lt_replay *rp, uint64_t cut)
+static void trim_all(struct lt_replay *rp, uint64_t cut, uint64_t cpu_cut)
 {
 	uint32_t i;
 	int c;
@@ -663,45 +706,71 @@ static void trim_all(struct lt_replay *rp, uint64_t cut)
 		if (rp->tasks[i].chain.nr)
 			trim_task(rp, &rp->tasks[i].chain, cut);
 	for (c = 0; c < rp->nr_chain_cpu; c++)
-		trim_cpu(rp, &rp->chain_cpu[c], cut);
+		trim_cpu(rp, &rp->chain_cpu[c], cpu_cut);
 }
 
-static void chain_trim(struct lt_replay *rp)
+/*
+ * A blocked wait still open may need the histories of the tasks it may
+ * walk through from its start; a wait for a CPU, only its CPU's, from
+ * its wakeup.
+ */
+static int chain_trim(struct lt_replay *rp)
 {
-	uint64_t now = rp->stats.last_ts, cut = now;
+	uint64_t now = rp->stats.last_ts, cut = now, cpu_cut = now;
 	unsigned int round;
 	uint32_t i;
 
 	for (i = 0; i < rp->nr_tasks; i++) {
-		const struct lt_task *t = &rp->tasks[i];
+		struct lt_task *t = &rp->tasks[i];
 		uint64_t s = UINT64_MAX;
 
 		if (t->run == LT_RUN_SLEEPING &&
 		    may_charge(rp, t->sleep_state, t->sleep_start, now))
 			s = t->sleep_start;
-		if (t->flags & LT_TASK_PENDING && t->sleep_start < s)
-			s = t->sleep_start;
-		if (t->run == LT_RUN_RUNNABLE && (t->flags & LT_TASK_WOKEN) &&
-		    t->rq_start < s)
-			s = t->rq_start;
-		if (t->chain.early.kind && t->chain.early.ts < s)
+		/*
+		 * Woken, charged when it runs, which may come long after
+		 * (starved): its tree is walked now, so that its history
+		 * need not be kept meanwhile.
+		 */
+		if ((t->flags & LT_TASK_PENDING) &&
+		    !(t->chain.pending.nr && t->chain.pending_end == t->wake_ts) &&
+		    may_charge(rp, t->sleep_state, t->sleep_start, t->wake_ts)) {
+			struct lt_chain_waker w = lt_rp_chain_waker(rp, i, t->wake_ts);
+
+			if (!w.kind)
+				w.kind = LT_WAKER_UNKNOWN;
+			if (pending_walk(rp, i, t->sleep_start, t->wake_ts, &w) < 0)
+				return -1;
+			t = &rp->tasks[i];
+		}
+		/* a waking that raced its open wait's switch-out names its waker */
+		if (s != UINT64_MAX && t->chain.early.kind &&
+		    t->chain.early.ts < s)
 			s = t->chain.early.ts;
-		if (t->chain.waking.kind && t->chain.waking.ts < s)
-			s = t->chain.waking.ts;
 		if (s < cut)
 			cut = s;
+		if (t->run == LT_RUN_RUNNABLE && (t->flags & LT_TASK_WOKEN) &&
+		    t->rq_start < cpu_cut)
+			cpu_cut = t->rq_start;
 	}
 	cut = cut > CHAIN_TRIM_SLACK ? cut - CHAIN_TRIM_SLACK : 0;
+	cpu_cut = cpu_cut > CHAIN_TRIM_SLACK ? cpu_cut - CHAIN_TRIM_SLACK : 0;
+	/* a longer wait's older part is unknown: its history is too dear */
+	if (now > CHAIN_MAX_HISTORY && cut < now - CHAIN_MAX_HISTORY)
+		cut = now - CHAIN_MAX_HISTORY;
+	if (now > CHAIN_MAX_HISTORY && cpu_cut < now - CHAIN_MAX_HISTORY)
+		cpu_cut = now - CHAIN_MAX_HISTORY;
 	if (rp->chain_segs > rp->stats.chain_segs_peak)
 		rp->stats.chain_segs_peak = rp->chain_segs;
-	trim_all(rp, cut);
+	trim_all(rp, cut, cpu_cut);
 	/* over the budget: the oldest go, open waits or not */
 	for (round = 0; rp->chain_segs > CHAIN_MAX_SEGS && round < 32; round++) {
 		cut += (now - cut) / 2 + 1;
-		trim_all(rp, cut);
+		cpu_cut += (now - cpu_cut) / 2 + 1;
+		trim_all(rp, cut, cpu_cut);
 	}
-	rp->chain_trim_at = rp->chain_segs + (rp->chain_segs > CHAIN_TRIM_EVERY ?
-					      rp->chain_segs : CHAIN_TRIM_EVERY);
+	rp->chain_trim_at = rp->chain_segs + CHAIN_TRIM_EVERY;
+	return 0;
 }
 
 /* ---- the feed ---------------------------------------------------------- */
@@ -750,7 +819,7 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 	if (ret < 0)
 		return -1;
 	if (rp->chain_segs >= rp->chain_trim_at)
-		chain_trim(rp);
+		return chain_trim(rp);
 	return 0;
 }
 
@@ -760,12 +829,15 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 {
 	if (tr->nr)
 		return 0;
-	tr->nodes = calloc(8, sizeof(*tr->nodes));
-	if (!tr->nodes)
-		return lt_rp_oom(rp, "waited_for trees");
-	tr->cap = 8;
-	tr->nr = 1;
+	if (!tr->cap) {
+		tr->nodes = malloc(8 * sizeof(*tr->nodes));
+		if (!tr->nodes)
+			return lt_rp_oom(rp, "waited_for trees");
+		tr->cap = 8;
+	}
+	memset(&tr->nodes[0], 0, sizeof(tr->nodes[0]));
 	tr->nodes[0].task = LT_NO_TASK;
+	tr->nr = 1;
 	return 0;
 }
 
@@ -919,7 +991,9 @@ static void walk(struct walk *wk, uint32_t parent,
 			add(wk, parent, LT_NO_TASK, LT_CHAIN_LOST, stack, cur - a);
 			break;
 		default: {
-			struct lt_chain_waker sw = s->waker;
+			struct lt_chain_waker sw = { .ts = s->wts, .task = s->wtask,
+						     .stack = s->wstack,
+						     .kind = s->wkind };
 
 			n = add(wk, parent, task, s->cause, stack, cur - a);
 			if (n == NOREC)
@@ -957,6 +1031,13 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 	/* the first that starts after lo; the one before it holds lo */
 	lo_i = cc->first;
 	hi_i = n;
+	/* mostly one of the last few: a wait for a CPU is short */
+	for (i = 0; i < 8 && hi_i > lo_i && cc->segs[hi_i - 1].start > lo; i++)
+		hi_i--;
+	if (hi_i > lo_i && cc->segs[hi_i - 1].start <= lo)
+		lo_i = hi_i;
+	else
+		hi_i = n;
 	while (lo_i < hi_i) {
 		uint32_t mid = lo_i + (hi_i - lo_i) / 2;
 
@@ -986,6 +1067,10 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 	}
 }
 
+static int move_children(struct lt_replay *rp, struct lt_chain_tree *dst,
+			 uint32_t dparent, const struct lt_chain_tree *src,
+			 uint32_t sparent);
+
 struct lt_chain_waker lt_rp_chain_waker(const struct lt_replay *rp,
 					uint32_t task, uint64_t end)
 {
@@ -1000,6 +1085,7 @@ struct lt_chain_waker lt_rp_chain_waker(const struct lt_replay *rp,
 int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 		       const struct wait *w)
 {
+	struct lt_chain_task *c = &rp->tasks[task].chain;
 	struct walk wk = { .rp = rp };
 	struct lt_chain_waker waker;
 
@@ -1012,6 +1098,13 @@ int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 	rp->stats.chain_waits++;
 	if (w->state == LT_STATE_RUNNABLE) {
 		ran_instead(&wk, w->cpu, w->start, w->end);
+	} else if (c->pending.nr && c->pending_start == w->start &&
+		   c->pending_end == w->end) {
+		/* walked at its wakeup */
+		int ret = move_children(rp, wk.tr, 0, &c->pending, 0);
+
+		c->pending.nr = 0;
+		return ret;
 	} else {
 		waker = lt_rp_chain_waker(rp, task, w->end);
 		if (!waker.kind)
@@ -1019,6 +1112,27 @@ int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 		wk.path[wk.depth++] = task;
 		walk(&wk, 0, &waker, w->start, w->end, 1);
 	}
+	return wk.failed ? -1 : 0;
+}
+
+/*
+ * The tree of @ti's wait [@start, @end] ended by @w, walked now into its
+ * pending tree, if it may be charged.
+ */
+static int pending_walk(struct lt_replay *rp, uint32_t ti, uint64_t start,
+			uint64_t end, const struct lt_chain_waker *w)
+{
+	struct lt_chain_task *c = &rp->tasks[ti].chain;
+	struct walk wk = { .rp = rp };
+
+	c->pending.nr = 0;	/* its memory is kept for the next */
+	wk.tr = &c->pending;
+	if (tree_root(rp, wk.tr) < 0)
+		return -1;
+	c->pending_start = start;
+	c->pending_end = end;
+	wk.path[wk.depth++] = ti;
+	walk(&wk, 0, w, start, end, 1);
 	return wk.failed ? -1 : 0;
 }
 
@@ -1074,8 +1188,10 @@ void lt_rp_chain_free(struct lt_replay *rp)
 	uint32_t i;
 	int c;
 
-	for (i = 0; i < rp->nr_tasks; i++)
+	for (i = 0; i < rp->nr_tasks; i++) {
 		free(rp->tasks[i].chain.segs);
+		lt_rp_chain_tree_free(&rp->tasks[i].chain.pending);
+	}
 	for (i = 0; i < rp->nr_rows; i++)
 		lt_rp_chain_tree_free(&rp->rows[i].chain);
 	for (c = 0; c < rp->nr_chain_cpu; c++)
