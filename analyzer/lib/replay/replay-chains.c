@@ -255,8 +255,9 @@ static int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc, uint64_t ts,
 
 /* ---- what ended a wait -------------------------------------------------- */
 
+/* @cur: the task index of ev->current, looked up already */
 static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
-		    struct lt_chain_waker *w)
+		    struct lt_chain_waker *w, uint32_t cur)
 {
 	memset(w, 0, sizeof(*w));
 	w->ts = ev->ts;
@@ -270,7 +271,7 @@ static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 		w->kind = LT_WAKER_TIMER;
 	} else {
 		w->kind = LT_WAKER_TASK;
-		w->task = lt_rp_task_get(rp, ev->current);
+		w->task = cur;
 		if (w->task == LT_NO_TASK)
 			return -1;
 	}
@@ -378,8 +379,9 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	return 0;
 }
 
+/* @cur: the task index of ev->pid (the one leaving), if any */
 static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
-		     const struct lt_ev *ev)
+		     const struct lt_ev *ev, uint32_t cur)
 {
 	struct lt_chain_seg *o;
 	struct lt_task *t;
@@ -387,9 +389,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	bool known;
 
 	if (ev->pid > 0) {
-		ti = lt_rp_task_get(rp, ev->pid);
-		if (ti == LT_NO_TASK)
-			return -1;
+		ti = cur;
 		o = seg_open(&rp->tasks[ti]);
 		if (o && o->kind == LT_SEG_RUNNING) {
 			bool runnable = ev->state == LT_STATE_RUNNABLE;
@@ -449,14 +449,15 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	return 0;
 }
 
-static int on_waking(struct lt_replay *rp, const struct lt_ev *ev)
+static int on_waking(struct lt_replay *rp, const struct lt_ev *ev,
+		     uint32_t cur)
 {
 	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_chain_waker w;
 	struct lt_chain_seg *o;
 	struct lt_task *t;
 
-	if (ti == LT_NO_TASK || waker_of(rp, ev, &w) < 0)
+	if (ti == LT_NO_TASK || waker_of(rp, ev, &w, cur) < 0)
 		return -1;
 	t = &rp->tasks[ti];
 	o = seg_open(t);
@@ -477,7 +478,8 @@ static int pending_walk(struct lt_replay *rp, uint32_t ti, uint64_t start,
 static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 		       uint64_t start, uint64_t now);
 
-static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
+static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
+		     uint32_t cur)
 {
 	uint32_t ti = lt_rp_task_get(rp, ev->pid);
 	struct lt_chain_seg *o;
@@ -496,7 +498,7 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 		} else if (t->chain.early.kind) {
 			w = t->chain.early;
 		} else {
-			if (waker_of(rp, ev, &w) < 0)
+			if (waker_of(rp, ev, &w, cur) < 0)
 				return -1;
 			slot = SLOT_ENDED;
 		}
@@ -778,8 +780,8 @@ static int chain_trim(struct lt_replay *rp)
 int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 {
 	struct lt_chain_cpu *cc;
+	uint32_t ti = LT_NO_TASK;
 	int pid, ret = 0;
-	uint32_t ti;
 
 	if (rp->opts.no_chains || ev->cpu < 0)
 		return 0;
@@ -802,13 +804,13 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 	}
 	switch (ev->kind) {
 	case LT_EV_SWITCH:
-		ret = on_switch(rp, cc, ev);
+		ret = on_switch(rp, cc, ev, ti);
 		break;
 	case LT_EV_WAKING:
-		ret = ev->pid > 0 ? on_waking(rp, ev) : 0;
+		ret = ev->pid > 0 ? on_waking(rp, ev, ti) : 0;
 		break;
 	case LT_EV_WAKEUP:
-		ret = ev->pid > 0 ? on_wakeup(rp, ev) : 0;
+		ret = ev->pid > 0 ? on_wakeup(rp, ev, ti) : 0;
 		break;
 	case LT_EV_WAKEUP_NEW:
 		ret = ev->pid > 0 ? on_wakeup_new(rp, ev) : 0;
