@@ -651,7 +651,7 @@ static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 
 /*
  * Drop the first @n of @nr elements of *@vec (of @cap, @size each) once
- * they are half of it, and give memory back once a quarter is in use:
+ * they are half of it, and give memory back once a sixteenth is in use:
  * each element is moved O(1) times, and what is kept stays what is live.
  */
 static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
@@ -665,7 +665,8 @@ static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
 	memmove(*vec, (char *)*vec + (size_t)*first * size, (size_t)live * size);
 	*nr = live;
 	*first = 0;
-	for (ncap = *cap; ncap > 64 && ncap / 4 >= live; ncap /= 2)
+	/* only what is far too large: pages given back come back zeroed */
+	for (ncap = *cap; ncap > 4096 && ncap / 16 >= live; ncap /= 2)
 		;
 	if (ncap < *cap && (p = realloc(*vec, (size_t)ncap * size))) {
 		*vec = p;
