@@ -799,9 +799,21 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 	/* the task current on the CPU (a switch: the one leaving it) */
 	pid = ev->kind == LT_EV_SWITCH ? ev->pid : ev->current;
 	if (pid > 0) {
-		ti = lt_rp_task_get(rp, pid);
-		if (ti == LT_NO_TASK || seen(rp, cc, ev->cpu, ti, ev->ts) < 0)
-			return -1;
+		const struct lt_chain_seg *o;
+		bool known;
+
+		/* mostly the CPU's current task, running there: nothing new */
+		ti = cpu_current(cc, &known);
+		if (known && ti < rp->nr_tasks && rp->tasks[ti].pid == pid &&
+		    (o = seg_open(&rp->tasks[ti])) && o->kind == LT_SEG_RUNNING &&
+		    o->cpu == ev->cpu) {
+			rp->tasks[ti].chain.seen_ts = ev->ts;
+		} else {
+			ti = lt_rp_task_get(rp, pid);
+			if (ti == LT_NO_TASK ||
+			    seen(rp, cc, ev->cpu, ti, ev->ts) < 0)
+				return -1;
+		}
 	}
 	switch (ev->kind) {
 	case LT_EV_SWITCH:
