@@ -338,6 +338,8 @@ struct lt_task {
 	enum lt_run run;
 	enum lt_task_state sleep_state;
 	int last_cpu;
+	/* replay-chains.c: its open segment's CPU if running, else -1 */
+	int16_t chain_run_cpu;
 	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
 	uint64_t last_run_ts;	/* last time seen running (0: never) */
 	/* what the task was inside when it went to sleep */

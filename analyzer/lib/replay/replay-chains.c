@@ -167,6 +167,7 @@ static struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
 	s->start = ts;
 	s->kind = kind;
 	s->cpu = -1;
+	rp->tasks[ti].chain_run_cpu = -1;
 	rp->chain_segs++;
 	return s;
 }
@@ -372,6 +373,7 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	if (!o)
 		return -1;
 	o->cpu = (int16_t)cpu;
+	rp->tasks[ti].chain_run_cpu = (int16_t)cpu;
 	t = &rp->tasks[ti];
 	t->chain.seen_ts = ts;
 	memset(&t->chain.early, 0, sizeof(t->chain.early));
@@ -443,6 +445,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	if (!o)
 		return -1;
 	o->cpu = ev->cpu;
+	rp->tasks[next].chain_run_cpu = ev->cpu;
 	t = &rp->tasks[next];
 	t->chain.seen_ts = ev->ts;
 	memset(&t->chain.early, 0, sizeof(t->chain.early));
@@ -799,14 +802,12 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 	/* the task current on the CPU (a switch: the one leaving it) */
 	pid = ev->kind == LT_EV_SWITCH ? ev->pid : ev->current;
 	if (pid > 0) {
-		const struct lt_chain_seg *o;
 		bool known;
 
 		/* mostly the CPU's current task, running there: nothing new */
 		ti = cpu_current(cc, &known);
 		if (known && ti < rp->nr_tasks && rp->tasks[ti].pid == pid &&
-		    (o = seg_open(&rp->tasks[ti])) && o->kind == LT_SEG_RUNNING &&
-		    o->cpu == ev->cpu) {
+		    rp->tasks[ti].chain_run_cpu == ev->cpu) {
 			rp->tasks[ti].chain.seen_ts = ev->ts;
 		} else {
 			ti = lt_rp_task_get(rp, pid);
