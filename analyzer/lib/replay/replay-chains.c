@@ -35,11 +35,16 @@
  *
  * Memory: a row's tree keeps at most CHAIN_MAX_CHILDREN children per node
  * and CHAIN_MAX_NODES nodes (each parent's rest summed in one "other"
- * node, whose children are not kept); histories are cut (chain_trim())
- * before the earliest start of any wait still open that may be charged,
- * and to at most CHAIN_MAX_SEGS segments in all (the oldest first: a walk
- * that meets what was cut says unknown).  So memory grows with tasks x
- * causes and with how long the longest open wait is, not with the trace.
+ * node, whose children are not kept).  Histories are cut (chain_trim(),
+ * every CHAIN_TRIM_EVERY segments) before the earliest start of any
+ * blocked wait still open that may be charged (an interruptible one past
+ * the cut-off never is), a CPU's before its earliest open wait for it; a
+ * woken wait not yet charged (its task starved of a CPU) is walked then,
+ * into its task's pending tree, and holds nothing.  And to at most
+ * CHAIN_MAX_HISTORY of time and CHAIN_MAX_SEGS segments in all, the
+ * oldest first: a walk that meets what was cut says unknown.  So memory
+ * grows with tasks x causes and with the event rate times the longest
+ * open wait (1 s at most), never with the trace's length.
  */
 #include <stdlib.h>
 #include <string.h>
