@@ -341,6 +341,11 @@ static int read_chain_into(struct reader *rd, const struct lt_json *a,
 			   const char *where, bool ran, unsigned int depth,
 			   struct lt_report_chain *v, size_t *i, uint64_t *sum);
 
+static int cmp_chain(const void *a, const void *b)
+{
+	return lt_report_chain_cmp(a, b);
+}
+
 /*
  * A list of nodes (@ran: ran_instead's, with no what) at @depth, its
  * "other" nodes that list the rest unfolded: the model holds every node,
@@ -374,6 +379,8 @@ static int read_chain_list(struct reader *rd, const struct lt_json *o,
 		return nomem(rd);
 	if (read_chain_into(rd, a, w, ran, depth, *out, &i, sum) < 0)
 		return -1;
+	/* by ns, as the model has them, whatever order the file had */
+	qsort(*out, i, sizeof(**out), cmp_chain);
 	*nr = i;
 	return 0;
 }
