@@ -185,6 +185,8 @@ struct lt_options {
 	bool kernel_threads;		/* kernel threads in the global table too */
 	bool per_thread;		/* per-thread sections in text output */
 	bool stacks;			/* distinct stacks under each row in text output */
+	bool chains;			/* whom waits waited for, the whole tree,
+					   in text and folded output */
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
@@ -720,6 +722,7 @@ enum lt_writer_opt {
 	LT_WOPT_LIMIT,			/* --limit */
 	LT_WOPT_WINDOW,			/* --window */
 	LT_WOPT_MAX_PROCESSES,		/* --max-processes */
+	LT_WOPT_CHAINS,			/* --chains */
 	LT_WOPT_NR
 };
 
