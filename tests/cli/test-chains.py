@@ -11,6 +11,11 @@
 - --chains: the whole tree instead, a line a node, 4 columns deeper a
   level, at most 8 nodes a level and the rest in "N others".
 - The global table has none of it.
+- --format=folded --chains: the waiter (process, cause, and its stack
+  where the row has one), a "--" frame, then a line per root-to-leaf path
+  of the row's tree (a wait for a CPU: per task that ran instead), in
+  whole microseconds; what the tree leaves, the plain line; each row's
+  sum the one without --chains; flamegraph.pl draws it.
 
 usage: test-chains.py LATENCY_ANALYZE CHAINS_DATA_DIR
 """
@@ -213,6 +218,28 @@ def hand_made(tmp):
         "    <- k2 (8): running (0.5%)",
         "    <- k3 (9): running (0.4%)",
     ], "a hand-made tree, --chains: the whole of it", "\n".join(under))
+    # folded: a line per path, each waiter frame first ("Reading from a
+    # pipe" of pipe.dat has one stack), the rest of the row plain
+    stacks = row.get("stacks") or []
+    frames = "" if len(stacks) != 1 else ";" + ";".join(
+        list(reversed(stacks[0].get("user_frames") or [])) +
+        list(reversed(stacks[0]["frames"])))
+    head = "cw-main (%d);Reading from a pipe%s" % (proc["pid"], frames)
+    lines = [l for l in run("-f", "folded", "--chains", path).split("\n")
+             if l.startswith(head + ";--") or l.startswith(head + " ")]
+    u = lambda share: (T * share // 1000 + 500) // 1000
+    left = T - sum(T * k // 1000 for k in (900, 20, 30, 10, 6, 5, 4))
+    check(lines == [
+        head + ";--;cw-writer (4512): Sleeping (nanosleep);timer %d" % u(900),
+        head + ";--;cw-writer (4512): running %d" % u(30),
+        head + ";--;hardirq %d" % u(20),
+        head + ";--;cw-writer (4512): waiting for cpu %d" % u(10),
+        head + ";--;k1 (7): running %d" % u(6),
+        head + ";--;k2 (8): running %d" % u(5),
+        head + ";--;k3 (9): running %d" % u(4),
+        head + " %d" % ((left + 500) // 1000),
+    ], "a hand-made tree, folded --chains: a line per path, the rest plain",
+        "\n".join(lines))
     # nine nodes at a level: eight and the rest
     row["waited_for"] = [node(100 + i, "t%d" % i, "running", 100 - i) for i in range(10)]
     with open(path, "w") as f:
@@ -222,6 +249,82 @@ def hand_made(tmp):
                  if l.startswith("Reading from a pipe"))
     check(len(under) == 9 and re.match(r"^    <- 2 others, [0-9.]+ ms \(18\.3%\)$", under[8]),
           "ten nodes, --chains: eight and \"2 others\" (9.2% + 9.1%)", "\n".join(under))
+
+
+def node_frame(n):
+    if not is_task(n):
+        return n["what"]
+    return n["comm"] + ("" if n["tid"] is None else " (%d)" % n["tid"]) + ": " + n["what"]
+
+
+def paths(nodes, above=()):
+    """(frames, ns) of every leaf of a tree, and what a node's children leave."""
+    for n in unfold(nodes):
+        here = above + (node_frame(n),)
+        kids = n.get("waited_for") or []
+        yield from paths(kids, here)
+        left = n["ns"] - sum(k["ns"] for k in unfold(kids))
+        if left:
+            yield here, left
+
+
+def us(ns):
+    return ns // 1000 + (ns % 1000 >= 500)
+
+
+def folded(lines):
+    out = {}
+    for l in lines.strip().split("\n"):
+        frames, value = l.rsplit(" ", 1)
+        out.setdefault(frames, 0)
+        out[frames] += int(value)
+    return out
+
+
+def check_folded(trace, report, plain, chains):
+    """--chains lines are the trees' paths; each row's sum as without."""
+    name = os.path.basename(trace)
+    got, lines = {}, 0
+    for frames, value in chains.items():
+        f = frames.split(";")
+        key = (f[0], f[1])
+        got.setdefault(key, [0, 0])[0] += value
+        got[key][1] += 1
+    want = {}
+    for frames, value in plain.items():
+        f = frames.split(";")
+        want.setdefault((f[0], f[1]), 0)
+        want[(f[0], f[1])] += value
+    for key, (value, n) in got.items():
+        # each line rounds to a microsecond on its own
+        check(abs(value - want.get(key, 0)) <= n, "%s: %s, %s: --chains adds up to the "
+              "plain lines' %d us" % (name, key[0], key[1], want.get(key, 0)), value)
+    check(set(got) == set(want), name + ": the same rows with --chains and without")
+    for p in report["processes"]:
+        for r in p["reasons"]:
+            head = "%s (%d);%s" % (p["comm"], p["pid"], cause(r))
+            stack = [] if len(r.get("stacks") or []) != 1 else None
+            expect = {}
+            for frames, ns in paths(r.get("waited_for") or []):
+                expect[frames] = expect.get(frames, 0) + us(ns)
+            for n in unfold(r.get("ran_instead") or []):
+                who = n["comm"] + ("" if n["tid"] is None else " (%d)" % n["tid"])
+                expect[("ran instead: " + who,)] = us(n["ns"])
+            mine = {}
+            for frames, value in chains.items():
+                if not frames.startswith(head + ";") or ";--;" not in frames:
+                    continue
+                waiter, chain = frames.split(";--;", 1)
+                if stack is not None:
+                    check(waiter == head, "%s: %s: no frames, its stacks are %d" %
+                          (name, head, len(r.get("stacks") or [])), waiter)
+                mine[tuple(chain.split(";"))] = value
+                lines += 1
+            # ";" becomes ":" in a frame; these traces' names have none
+            expect = {k: v for k, v in expect.items() if v}
+            check(mine == expect, "%s: %s: a line per path of its tree" % (name, head),
+                  "got %s\nwant %s" % (sorted(mine.items())[:4], sorted(expect.items())[:4]))
+    return lines
 
 
 def main():
@@ -237,6 +340,23 @@ def main():
                  "  <- timer: 100%",
                  "  ran instead: ld (4336) 17%, cw-main 16%, timeout 11%, 25 others 55%"):
         check(line in text.split("\n"), "relay.dat: the line " + line)
+    flame = os.environ.get("LT_FLAMEGRAPH") or "/usr/share/perl5/Devel/NYTProf/flamegraph.pl"
+    if os.path.exists(flame):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "relay.folded")
+            with open(path, "w") as f:
+                f.write(run("-f", "folded", "--chains", relay))
+            svg = subprocess.run(["perl", flame, "--minwidth=0", "--countname=us", path],
+                                 capture_output=True, text=True).stdout
+            titles = re.findall(r"<title>([^<]*) \(([0-9,]+) us", svg)
+            # the relay's third level: the writer's nap a timer ended
+            check(any(t == "--" for t, _ in titles) and
+                  any(t == "cw-main (4367): Application requested delay" for t, _ in titles) and
+                  any(t == "timer" for t, _ in titles),
+                  "flamegraph.pl draws the -- frame and the chain above it",
+                  sorted(set(t for t, _ in titles))[:20])
+    else:
+        print("flamegraph.pl not installed (libdevel-nytprof-perl): not drawn")
     total = 0
     for name in ("pipe.dat", "mutex.dat", "relay.dat", "hogs.dat", "hogs.perf.data"):
         trace = os.path.join(DATA, name)
@@ -247,6 +367,9 @@ def main():
         report = json.loads(run("-f", "json", *kallsyms, trace))
         total += check_against_json(trace, report, run(*kallsyms, trace), False)
         check_against_json(trace, report, run("--chains", *kallsyms, trace), True)
+        lines = check_folded(trace, report, folded(run("-f", "folded", *kallsyms, trace)),
+                             folded(run("-f", "folded", "--chains", *kallsyms, trace)))
+        check(lines >= 10, "%s: %d folded lines with --, want 10 or more" % (name, lines))
     check(total >= 20, "rows with trees checked: %d, want 20 or more" % total)
     print("test-chains: %d rows with trees checked, %d failures" % (total, failures))
     sys.exit(1 if failures else 0)
