@@ -651,6 +651,16 @@ struct lt_diff_row {
 	 */
 	struct lt_report_row before, after;
 	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
+	/*
+	 * Whom its waits waited for most (issue 48), on each side [0]
+	 * before, [1] after: the top waker of its waited_for tree (a task
+	 * by its command, an interrupt, a timer, unknown by its kind; NULL:
+	 * no tree) and the time its nodes have.  @waker_changed: both sides
+	 * name one, not the same; shown even when the figures are the same.
+	 */
+	const char *top_waker[2];
+	uint64_t top_waker_ns[2];
+	bool waker_changed;
 };
 
 /* A --fail-on expression and the causes that crossed it. */
@@ -667,6 +677,7 @@ struct lt_diff {
 					   by how much worse (total's rise) */
 	size_t nr_rows;
 	size_t nr_by_status[LT_DIFF_VANISHED + 1];
+	size_t nr_waker_changed;	/* rows whose top waker changed */
 	struct lt_diff_check *checks;
 	size_t nr_checks;
 	bool all;			/* write unchanged causes too */
