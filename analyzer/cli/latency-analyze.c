@@ -161,6 +161,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 			 "under each process's row, the whole tree of whom\n"
 			 "its waits waited for (text); the wakers' chains\n"
 			 "above each stack (folded)"),
+		CLI_BOOL(0, "no-chains", &an->opts.no_chains,
+			 "no trees of whom waits waited for (JSON's\n"
+			 "waited_for, ran_instead; the waits' wakers): less\n"
+			 "work"),
 		CLI_UINT('n', "limit", &an->opts.limit, "N", 0, UINT_MAX,
 			 "expected a whole number, 0 for no limit",
 			 "at most N rows per table in text output"),

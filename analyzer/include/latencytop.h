@@ -187,6 +187,8 @@ struct lt_options {
 	bool stacks;			/* distinct stacks under each row in text output */
 	bool chains;			/* whom waits waited for, the whole tree,
 					   in text and folded output */
+	bool no_chains;			/* no such trees at all, nor the waits'
+					   wakers: less work */
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */

@@ -16,6 +16,8 @@
   of the row's tree (a wait for a CPU: per task that ran instead), in
   whole microseconds; what the tree leaves, the plain line; each row's
   sum the one without --chains; flamegraph.pl draws it.
+- --no-chains: no tree in any row, no line under any, no waker in the
+  waits; every figure the same.
 
 usage: test-chains.py LATENCY_ANALYZE CHAINS_DATA_DIR
 """
@@ -327,6 +329,37 @@ def check_folded(trace, report, plain, chains):
     return lines
 
 
+def figures(rep):
+    out = []
+    for p in rep["processes"]:
+        for r in p["reasons"]:
+            out.append((p["pid"], cause(r), r["count"], r["total_ns"], r["max_ns"]))
+    return sorted(out)
+
+
+def check_no_chains(trace):
+    rep = json.loads(run("-f", "json", trace))
+    bare = json.loads(run("-f", "json", "--no-chains", trace))
+    name = os.path.basename(trace)
+    trees = sum(bool(r.get("waited_for") or r.get("ran_instead"))
+                for p in bare["processes"] for r in p["reasons"])
+    check(trees == 0, "%s --no-chains: %d rows with a tree, want 0" % (name, trees))
+    check(figures(rep) == figures(bare) and
+        [(r["reason"], r["count"], r["total_ns"]) for r in rep["global"]] ==
+        [(r["reason"], r["count"], r["total_ns"]) for r in bare["global"]],
+        name + " --no-chains: every figure as with them")
+    text = run("--no-chains", trace)
+    check(not re.search(r"^ +(<-|ran instead:)", text, re.M),
+          name + " --no-chains: no line under a row")
+    waits = run("-f", "waits-jsonl", "--no-chains", trace).strip().split("\n")
+    kinds = set(json.loads(l).get("waker_kind") for l in waits)
+    check(kinds == {None}, name + " --no-chains: no waker in the waits", kinds)
+    waits = run("-f", "waits-jsonl", trace).strip().split("\n")
+    kinds = set(json.loads(l).get("waker_kind") for l in waits)
+    check({"task", "timer"} <= kinds, name + ": the waits' wakers (task, timer among them)",
+          kinds)
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         hand_made(tmp)
@@ -370,6 +403,7 @@ def main():
         lines = check_folded(trace, report, folded(run("-f", "folded", *kallsyms, trace)),
                              folded(run("-f", "folded", "--chains", *kallsyms, trace)))
         check(lines >= 10, "%s: %d folded lines with --, want 10 or more" % (name, lines))
+    check_no_chains(os.path.join(DATA, "relay.dat"))
     check(total >= 20, "rows with trees checked: %d, want 20 or more" % total)
     print("test-chains: %d rows with trees checked, %d failures" % (total, failures))
     sys.exit(1 if failures else 0)

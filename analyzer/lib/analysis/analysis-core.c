@@ -427,6 +427,7 @@ int lt_analysis_init(struct lt_analysis *a, struct lt_input *in,
 	ro.sleep_cutoff_ns = opts->sleep_cutoff_ns;
 	ro.honour_maxtime = opts->honour_maxtime;
 	ro.charge_stopped = opts->charge_stopped;
+	ro.no_chains = opts->no_chains;
 	ro.window_ns = window_ns;
 	ro.from_ns = opts->from_ns;
 	ro.to_ns = opts->to_ns;
