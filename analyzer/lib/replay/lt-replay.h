@@ -88,12 +88,20 @@ struct lt_chain_node {
 	uint32_t wstack;	/* the waking's stack id (timer?), 0: none */
 	uint32_t child, next;	/* first child, next sibling; 0: none */
 	uint32_t nr_children;
+	uint32_t parent;
 };
 
 /* nodes[0] is the row itself: its ns is the row's total */
 struct lt_chain_tree {
 	struct lt_chain_node *nodes;
 	uint32_t nr, cap;
+	/*
+	 * A row's tree past a few nodes: each node's index (0: none) by its
+	 * (parent, task, what, wstack), open addressing in @hcap slots.
+	 * Not for a pending tree, whose wstacks change after the walk.
+	 */
+	uint32_t *hash, hcap;
+	bool no_hash;
 };
 
 /* The name of a node's @what, NULL for a cause id. */

@@ -862,6 +862,57 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 	return 0;
 }
 
+/* nodes a row's tree has before its children are found by a hash */
+#define TREE_HASH_FROM	16
+
+static uint32_t tree_hash(uint32_t parent, uint32_t task, uint32_t what,
+			  uint32_t wstack)
+{
+	uint64_t h = (uint64_t)parent * 0x9e3779b97f4a7c15ULL;
+
+	h ^= (uint64_t)task * 0xc2b2ae3d27d4eb4fULL;
+	h ^= (uint64_t)what * 0x165667b19e3779f9ULL;
+	h ^= (uint64_t)wstack * 0x27d4eb2f165667c5ULL;
+	return (uint32_t)(h ^ (h >> 29));
+}
+
+static bool node_is(const struct lt_chain_node *n, uint32_t parent,
+		    uint32_t task, uint32_t what, uint32_t wstack)
+{
+	return n->parent == parent && n->task == task && n->what == what &&
+	       n->wstack == wstack;
+}
+
+static void hash_put(struct lt_chain_tree *tr, uint32_t c)
+{
+	const struct lt_chain_node *n = &tr->nodes[c];
+	uint32_t m = tr->hcap - 1;
+	uint32_t i = tree_hash(n->parent, n->task, n->what, n->wstack) & m;
+
+	while (tr->hash[i])
+		i = (i + 1) & m;
+	tr->hash[i] = c;
+}
+
+/* The hash made again, for at least twice the nodes there are. */
+static int hash_grow(struct lt_replay *rp, struct lt_chain_tree *tr)
+{
+	uint32_t cap = 64, c;
+	uint32_t *h;
+
+	while (cap < 2 * tr->nr)
+		cap *= 2;
+	h = calloc(cap, sizeof(*h));
+	if (!h)
+		return lt_rp_oom(rp, "waited_for trees");
+	free(tr->hash);
+	tr->hash = h;
+	tr->hcap = cap;
+	for (c = 1; c < tr->nr; c++)
+		hash_put(tr, c);
+	return 0;
+}
+
 /*
  * The child of @parent keyed (@task, @what, @wstack), made if need be
  * (past the caps: the parent's "other"); NOREC where children are not
@@ -876,7 +927,16 @@ static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
 
 	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
 		return NOREC;
-	for (c = tr->nodes[parent].child; c; prev = c, c = tr->nodes[c].next) {
+	if (tr->hash) {
+		uint32_t m = tr->hcap - 1;
+		uint32_t i = tree_hash(parent, task, what, wstack) & m;
+
+		for (; (c = tr->hash[i]); i = (i + 1) & m)
+			if (node_is(&tr->nodes[c], parent, task, what, wstack))
+				return c;
+	}
+	for (c = tr->hash ? 0 : tr->nodes[parent].child; c;
+	     prev = c, c = tr->nodes[c].next) {
 		n = &tr->nodes[c];
 		if (n->task != task || n->what != what || n->wstack != wstack)
 			continue;
@@ -911,8 +971,16 @@ static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
 	n->task = task;
 	n->what = what;
 	n->wstack = wstack;
+	n->parent = parent;
 	n->next = tr->nodes[parent].child;
 	tr->nodes[parent].child = c;
+	if (tr->hash && 2 * tr->nr <= tr->hcap) {
+		hash_put(tr, c);
+	} else if (!tr->no_hash && tr->nr > TREE_HASH_FROM &&
+		   hash_grow(rp, tr) < 0) {
+		*failed = true;
+		return NOREC;
+	}
 	tr->nodes[parent].nr_children++;
 	return c;
 }
@@ -1147,6 +1215,7 @@ static int pending_walk(struct lt_replay *rp, uint32_t ti, uint64_t start,
 	struct walk wk = { .rp = rp };
 
 	c->pending.nr = 0;	/* its memory is kept for the next */
+	c->pending.no_hash = true;
 	wk.tr = &c->pending;
 	if (tree_root(rp, wk.tr) < 0)
 		return -1;
@@ -1200,6 +1269,7 @@ int lt_rp_chain_move(struct lt_replay *rp, uint32_t from, uint32_t to)
 
 void lt_rp_chain_tree_free(struct lt_chain_tree *tr)
 {
+	free(tr->hash);
 	free(tr->nodes);
 	memset(tr, 0, sizeof(*tr));
 }
