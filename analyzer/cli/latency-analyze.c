@@ -174,6 +174,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 			     "process (default), or cgroup: a table per cgroup\n"
 			     "with its processes under it (text)", opt_by,
 			     .words = "process cgroup"),
+		CLI_BOOL(0, "chains", &an->opts.chains,
+			 "under each process's row, the whole tree of whom\n"
+			 "its waits waited for (text); the wakers' chains\n"
+			 "above each stack (folded)"),
+		CLI_BOOL(0, "no-chains", &an->opts.no_chains,
+			 "no trees of whom waits waited for (JSON's\n"
+			 "waited_for, ran_instead; the waits' wakers): less\n"
+			 "work"),
 		CLI_UINT('n', "limit", &an->opts.limit, "N", 0, UINT_MAX,
 			 "expected a whole number, 0 for no limit",
 			 "at most N rows per table in text output"),
@@ -273,6 +281,7 @@ static int analyze(struct args *a, struct lt_live **lv,
 	if (saved) {
 		/* what shapes the output is this run's to say */
 		(*report)->options.stacks = opts->stacks;
+		(*report)->options.chains = opts->chains;
 		(*report)->options.per_thread = opts->per_thread;
 		(*report)->options.limit = opts->limit;
 		(*report)->options.max_processes = opts->max_processes;
@@ -332,6 +341,7 @@ int main(int argc, char **argv)
 	given[LT_WOPT_LIMIT] = opts->limit;
 	given[LT_WOPT_WINDOW] = opts->window_ns;
 	given[LT_WOPT_MAX_PROCESSES] = opts->max_processes;
+	given[LT_WOPT_CHAINS] = opts->chains;
 	cli_warn_ignored(writer, given, warnf);
 	if (writer->input == LT_WRITE_WAITS || a.waits_stacks) {
 		/* the rows come from a trace's replay, read whole */

@@ -154,6 +154,14 @@ struct lt_wait {
 	const char *dropped;		/* NULL: charged; else why not, the
 					   report's "dropped" counter it adds to */
 	uint32_t stack_id;		/* its kernel stack at switch-out, 0 none */
+	/*
+	 * What ended it (issue 48): "task" (then @waker_tid and
+	 * @waker_comm), "hardirq", "softirq", "timer", "unknown", "lost";
+	 * NULL for a wait for a CPU, or where nothing is known
+	 */
+	const char *waker_kind;
+	int waker_tid;
+	const char *waker_comm;
 };
 
 /* A kernel stack the waits name (its id is the trace's, from 1). */
@@ -180,6 +188,10 @@ struct lt_options {
 	bool stacks;			/* distinct stacks under each row in text output */
 	bool by_cgroup;			/* text output: a table per cgroup, its
 					   processes under it (--by cgroup) */
+	bool chains;			/* whom waits waited for, the whole tree,
+					   in text and folded output */
+	bool no_chains;			/* no such trees at all, nor the waits'
+					   wakers: less work */
 	enum lt_sort sort;
 	uint64_t window_ns;		/* 0: the whole range as one view */
 	int64_t from_ns, to_ns;		/* from the first event; -1 = open */
@@ -242,8 +254,8 @@ void lt_options_init(struct lt_options *opts);
  * exact merge); 1.2 the stopped waits, waits in states not known,
  * waits charged at a lower bound, the buffer read and the CPUs whose
  * data ends early; 1.3 each process's cgroup and the trace's
- * cgroup_events, and a merged report's duration as the time its traces
- * span, added up.
+ * cgroup_events, a merged report's duration as the time its traces
+ * span, added up, and each row's waited_for tree and ran_instead.
  */
 #define LT_REPORT_SCHEMA "latencytop-report/1.3"
 #define LT_REPORT_SCHEMA_MAJOR "latencytop-report/1"
@@ -292,6 +304,34 @@ struct lt_report_bucket {
 	uint64_t low_ns, count;
 };
 
+/*
+ * Whom a row's waits waited for (issue 48): one node of its tree.  A
+ * wait's waker did this for @ns of it: ran ("running"), waited for a
+ * CPU ("waiting for cpu"), waited itself (@what: its own wait's cause,
+ * and under it whom that wait waited for), or the wait was ended by an
+ * interrupt ("hardirq", "softirq"), a timer ("timer"), or what the trace
+ * cannot say ("unknown", "lost").  "other": what the replay's bounds
+ * folded.  At every level the children add up to their parent, and a
+ * row's top level to its total.  Thread rows key nodes by (tid, what);
+ * process, command and global rows by (the waker's process's comm,
+ * what), with @tid -1 where several threads fold into one.  A row of
+ * waits for a CPU has instead ran_instead: who ran on the CPU meanwhile
+ * (@what NULL there).
+ */
+struct lt_report_chain {
+	int tid;			/* -1: none, or several */
+	const char *comm;		/* the task's (its process's), or
+					   @what where it is no task's */
+	const char *what;
+	uint64_t ns;
+	bool blocked;			/* @what is a cause */
+	struct lt_report_chain *children;	/* by ns, descending */
+	size_t nr_children;
+};
+
+/* At most this many children a node shows; the rest summed in "other". */
+#define LT_REPORT_CHAIN_SHOWN 8
+
 struct lt_report_row {
 	const char *reason;
 	const char *argument;		/* "" when none */
@@ -315,6 +355,11 @@ struct lt_report_row {
 	uint64_t min_ns;
 	bool no_percentiles;		/* p50..p99 unknown: merged from a row
 					   without a histogram */
+	/* whom its waits waited for; for a CPU, who ran instead (1.3) */
+	struct lt_report_chain *waited_for;	/* by ns, descending */
+	size_t nr_waited_for;
+	struct lt_report_chain *ran_instead;
+	size_t nr_ran_instead;
 };
 
 /* A cause as a timeline names it. */
@@ -637,6 +682,16 @@ struct lt_diff_row {
 	 */
 	struct lt_report_row before, after;
 	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
+	/*
+	 * Whom its waits waited for most (issue 48), on each side [0]
+	 * before, [1] after: the top waker of its waited_for tree (a task
+	 * by its command, an interrupt, a timer, unknown by its kind; NULL:
+	 * no tree) and the time its nodes have.  @waker_changed: both sides
+	 * name one, not the same; shown even when the figures are the same.
+	 */
+	const char *top_waker[2];
+	uint64_t top_waker_ns[2];
+	bool waker_changed;
 };
 
 /* A --fail-on expression and the causes that crossed it. */
@@ -653,6 +708,7 @@ struct lt_diff {
 					   by how much worse (total's rise) */
 	size_t nr_rows;
 	size_t nr_by_status[LT_DIFF_VANISHED + 1];
+	size_t nr_waker_changed;	/* rows whose top waker changed */
 	struct lt_diff_check *checks;
 	size_t nr_checks;
 	bool all;			/* write unchanged causes too */
@@ -708,6 +764,7 @@ enum lt_writer_opt {
 	LT_WOPT_LIMIT,			/* --limit */
 	LT_WOPT_WINDOW,			/* --window */
 	LT_WOPT_MAX_PROCESSES,		/* --max-processes */
+	LT_WOPT_CHAINS,			/* --chains */
 	LT_WOPT_NR
 };
 

@@ -354,11 +354,13 @@ def make_cases(la, work, specs):
     # a process name that is not UTF-8, in a saved report
     with open(j0, 'rb') as f:
         text = f.read()
-    m = re.search(rb'"comm":"([a-z]+)"', text)
+    # a process's own: the rows' waited_for trees above name wakers too
+    m = re.compile(rb'"comm":"([a-z]+)"').search(text, text.find(b'"processes"'))
     if check(m is not None, '%s: no process name to spoil' % j0):
         bad = os.path.join(work, 'spoilt.json')
         with open(bad, 'wb') as f:
-            f.write(text.replace(m.group(0), b'"comm":"' + m.group(1) + b'\xff"'))
+            f.write(text[:m.start()] + b'"comm":"' + m.group(1) + b'\xff"' +
+                    text[m.end():])
         a = analyse('not-utf8', [bad], [])
         if a:
             cases.append(('a saved report naming a process "%s\\xff"' % m.group(1).decode(),

@@ -9,8 +9,11 @@ identical -- the whole range's global table, every window's, every
 thread's (by tid) -- and so must the counts of events and dropped waits.
 Processes are not compared: live mode asks /proc whose thread a task that
 predates the session is, which a file cannot say; threads stay equal.
+Their trees of whom the waits waited for (issue 48: waited_for,
+ran_instead) are part of the rows and so compared too, and counted.
 With --lt-workload, lt-workload's processes must be there, with the waits
-it makes.
+it makes, and lt-piperd's pipe reads must have waited for lt-pipewr,
+asleep, most of their time.
 """
 import json
 import sys
@@ -64,8 +67,22 @@ def main():
     check("threads: %d, all the same" % len(ta),
           len(ta) == len(tb) and same == len(ta),
           "%d of %d the same (%d offline)" % (same, len(ta), len(tb)))
+    trees = sum(bool(r.get("waited_for") or r.get("ran_instead"))
+                for p in live["processes"] for t in p["threads"] for r in t["reasons"])
+    check("threads' rows with a tree: %d" % trees, trees > 0, "none")
     if not workload:
         return 1 if fails else 0
+    # lt-piperd <- lt-pipewr (its nanosleep) <- a timer, in live mode too
+    rd = [r for p in live["processes"] if p["comm"] == "lt-piperd"
+          for r in p["reasons"] if r["reason"] == "Reading from a pipe"]
+    share = 0.0
+    if rd and rd[0]["total_ns"]:
+        asleep = sum(n["ns"] for n in rd[0].get("waited_for") or []
+                     if n["comm"] == "lt-pipewr" and n["what"] not in
+                     ("running", "waiting for cpu"))
+        share = asleep / rd[0]["total_ns"]
+    check("lt-piperd's pipe reads waited for lt-pipewr asleep: %.1f%% "
+          "(at least 80%%)" % (100 * share), share >= 0.8)
     # lt-workload's children, by name: each made its waits while watched
     comms = {}
     for p in live["processes"]:

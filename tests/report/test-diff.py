@@ -14,6 +14,10 @@ wrote of each side (never from the diff itself):
   (the rise of the total, then of p99, then of the count, then the
   cause), and per command (processes added up by name) likewise, the
   commands by their worst cause's rise;
+- a cause whose waits waited for another waker most (issue 48: the top
+  of its waited_for tree, by command) is shown even with the same
+  figures, in text ("waited for: A x% -> B y%") and JSON ("top_waker"),
+  and counted;
 - --fail-on: the causes crossing each expression are counted here, and
   the exit status is 8 exactly when some do; malformed expressions,
   unknown schema versions, damaged JSON and missing files exit 1, 3, 3
@@ -395,6 +399,67 @@ def check_partial(la, bp, ap, tmp):
     print('ok   diff: a partial side is marked, said, exit 5 (8 when a --fail-on crossed)')
 
 
+def waker_of(n):
+    task = n['what'] not in ('hardirq', 'softirq', 'timer', 'unknown', 'lost', 'other')
+    return n['comm'] if task else n['what']
+
+
+def check_top_waker(la, bp, tmp):
+    """One process's cause given another top waker: its command's row
+    says so, with the same figures."""
+    with open(bp) as f:
+        r = json.load(f)
+    names = collections.Counter(p['comm'] for p in r['processes'])
+    rows = [(sum(n['ns'] for n in row['waited_for']), p, row) for p in r['processes']
+            if names[p['comm']] == 1 for row in p['reasons'] if row.get('waited_for')
+            and not any('rest' in n for n in row['waited_for'])]
+    if not rows:
+        fail('top waker: %s has no process row with a tree' % bp)
+        return
+    _, p, row = max(rows, key=lambda x: (x[0], x[1]['pid'], x[2]['reason']))
+    total = row['total_ns']
+    by = collections.Counter()
+    for n in row['waited_for']:
+        by[waker_of(n)] += n['ns']
+    before, before_ns = min(by.items(), key=lambda kv: (-kv[1], kv[0]))
+    row['waited_for'] = [
+        {'tid': 77, 'comm': 'lt-new-waker', 'what': 'running', 'ns': total * 6 // 10},
+        {'tid': 78, 'comm': 'lt-old', 'what': 'running', 'ns': total * 3 // 10}]
+    if before == 'lt-new-waker':
+        fail('top waker: the trace has one named lt-new-waker already')
+        return
+    ap = os.path.join(tmp, 'other-waker.json')
+    with open(ap, 'w') as f:
+        json.dump(r, f)
+    p_text = run(la, ['diff', '--by=command', bp, ap])
+    p_json = run(la, ['diff', '--by=command', '-f', 'json', bp, ap])
+    if p_text.returncode or p_json.returncode:
+        fail('top waker: diff exits %d, %d: %s' % (p_text.returncode, p_json.returncode,
+                                                   p_text.stderr + p_json.stderr))
+        return
+    d = json.loads(p_json.stdout)
+    got = [c for c in d['changes'] if c['top_waker']['changed']]
+    want = {'before': {'name': before, 'ns': before_ns},
+            'after': {'name': 'lt-new-waker', 'ns': total * 6 // 10}, 'changed': True}
+    if d['summary']['waker_changed'] != 1 or len(got) != 1 or \
+       got[0]['comm'] != p['comm'] or got[0]['reason'] != row['reason'] or \
+       got[0]['status'] != 'same' or got[0]['top_waker'] != want or \
+       d['summary']['changed'] + d['summary']['new'] + d['summary']['vanished']:
+        fail('top waker, JSON: want %s of %s %r, got %r (summary %r)'
+             % (row['reason'], p['comm'], want, [(c['comm'], c['reason'], c['top_waker'])
+                                                  for c in got], d['summary']))
+        return
+    line = '    waited for: %s %.1f%% -> lt-new-waker %.1f%%' % (
+        before, 100.0 * before_ns / total, 100.0 * (total * 6 // 10) / total)
+    out = p_text.stdout.split('\n')
+    if line not in out or 'Wakers:   1 cause waited for another most ("waited for:" under it)' \
+       not in out or not any(l.startswith('Command %s' % p['comm']) for l in out):
+        fail('top waker, text: want %r under %s, got\n%s' % (line, p['comm'], p_text.stdout))
+        return
+    print('ok   diff: %s, %s: top waker %s -> lt-new-waker, text and JSON'
+          % (p['comm'], row['reason'], before))
+
+
 def main():
     la, before, after = sys.argv[1:4]
     with tempfile.TemporaryDirectory() as tmp:
@@ -407,6 +472,7 @@ def main():
             check_errors(la, bp, ap, tmp)
             check_merged_header(la, bp, ap, tmp)
             check_partial(la, bp, ap, tmp)
+            check_top_waker(la, bp, tmp)
     print('test-diff: %s' % ('%d failures' % len(FAILS) if FAILS else 'all checks passed'))
     return 1 if FAILS else 0
 

@@ -35,6 +35,8 @@ static const struct {
 	MEMBER(stacks), MEMBER(nr_stacks),
 	MEMBER(buckets), MEMBER(nr_buckets), MEMBER(min_ns),	/* the histogram */
 	MEMBER(no_percentiles),				/* what nulls the percentiles */
+	MEMBER(waited_for), MEMBER(nr_waited_for),	/* the trees (1.3) */
+	MEMBER(ran_instead), MEMBER(nr_ran_instead),
 };
 
 /*

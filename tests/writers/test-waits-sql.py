@@ -42,7 +42,8 @@ SCHEMA = """
 CREATE TABLE waits (trace_id TEXT, pid INTEGER, tid INTEGER, comm TEXT,
   kernel_thread INTEGER, reason TEXT, argument TEXT, kind TEXT, state TEXT,
   start_ns INTEGER, end_ns INTEGER, dur_ns INTEGER, dropped TEXT,
-  stack_id INTEGER, cgroup TEXT);
+  stack_id INTEGER, cgroup TEXT, waker_tid INTEGER, waker_comm TEXT,
+  waker_kind TEXT);
 CREATE TABLE stacks (trace_id TEXT, stack_id INTEGER, reason TEXT, kind TEXT,
   kernel_thread INTEGER, frames TEXT);
 .import --csv --skip 1 {waits} waits

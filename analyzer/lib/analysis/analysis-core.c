@@ -95,8 +95,8 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 		   struct lt_stack_info *out)
 {
 	struct lt_analysis *a = ctx;
-	const char *names[256];
-	unsigned int i;
+	const char *names[256] = { NULL };
+	unsigned int i, n;
 
 	if (nr > 256)
 		nr = 256;
@@ -113,6 +113,11 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 	}
 	out->cause = lt_trans_explain(&a->trans, names, nr, &out->kind,
 				      a->cause, sizeof(a->cause));
+	/* a wakeup's stack: a timer's expiry among its first frames */
+	out->timer = false;
+	for (i = lt_chain_after_tracepoint(names, nr), n = 0;
+	     i < nr && n < LT_CHAIN_TIMER_DEPTH && !out->timer; i++, n++)
+		out->timer = lt_chain_timer_frame(names[i]);
 	return 0;
 }
 
@@ -424,6 +429,7 @@ int lt_analysis_init(struct lt_analysis *a, struct lt_input *in,
 	ro.sleep_cutoff_ns = opts->sleep_cutoff_ns;
 	ro.honour_maxtime = opts->honour_maxtime;
 	ro.charge_stopped = opts->charge_stopped;
+	ro.no_chains = opts->no_chains;
 	ro.window_ns = window_ns;
 	ro.from_ns = opts->from_ns;
 	ro.to_ns = opts->to_ns;

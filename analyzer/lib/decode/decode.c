@@ -267,6 +267,9 @@ int lt_decode_init(struct lt_decoder *d, const struct lt_trace *trace,
 			d->common_pid = t->common_pid;
 			d->have_common_pid = true;
 		}
+		if (!d->have_common_flags &&
+		    !lt_event_type_field(type, "common_flags", &d->common_flags))
+			d->have_common_flags = true;
 		if (s == LT_SRC_SWITCH)
 			lt_decode_parse_states(d, lt_event_type_print_fmt(type));
 	}
@@ -410,6 +413,42 @@ static unsigned int get_frames(struct lt_decoder *d,
 	return nr;
 }
 
+/* A stack record's frames into @ev, pooled (lt-event.h: value). */
+static void decode_frames(struct lt_decoder *d, const struct lt_decode_type *t,
+			  const struct lt_record *rec, struct lt_ev *ev)
+{
+	ev->nr_frames = get_frames(d, t, rec);
+	ev->frames = d->frames;
+	if (ev->nr_frames && d->spool_cache) {
+		const struct lt_spool_ent *e;
+
+		e = lt_spool_get(d->spool_cache, d->frames, ev->nr_frames);
+		if (e) {
+			ev->frames = e->frames;
+			ev->value = e->uid;
+		}
+	}
+}
+
+/* The interrupt context of @rec, from its common_flags. */
+static enum lt_ev_irq irq_of(const struct lt_decoder *d,
+			     const struct lt_record *rec)
+{
+	const struct lt_field *f = &d->common_flags;
+	uint64_t v;
+
+	if (!d->have_common_flags)
+		return LT_EV_IRQ_NONE;
+	if (f->size == 1 && !(f->flags & (LT_FIELD_ARRAY | LT_FIELD_DYNAMIC)) &&
+	    f->offset < rec->size)
+		v = rec->data[f->offset];
+	else if (lt_field_u64(d->trace, f, rec, &v) < 0)
+		return LT_EV_IRQ_NONE;
+	if (v & (0x08 | 0x40))		/* TRACE_FLAG_HARDIRQ, _NMI */
+		return LT_EV_IRQ_HARD;
+	return v & 0x10 ? LT_EV_IRQ_SOFT : LT_EV_IRQ_NONE;	/* _SOFTIRQ */
+}
+
 /* The event's fields into @ev; a field that does not fit counts an error. */
 static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 			  unsigned int src, const struct lt_record *rec,
@@ -435,6 +474,12 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 			   src == LT_SRC_WAKEUP_NEW ? LT_EV_WAKEUP_NEW : LT_EV_WAKEUP;
 		get_str(d, t, 0, rec, &ev->str, &ev->str_len);
 		ev->pid = (int)get_s(d, &t->f[1], rec);
+		if (src == LT_SRC_WAKEUP_NEW)
+			return;
+		ev->irq = irq_of(d, rec);
+		/* its kernel stack (options/stacktrace) may follow: the waker's */
+		if (cpu >= 0 && cpu < d->nr_cpus)
+			d->stack_pid[cpu] = LT_DECODE_PID_WAKING;
 		return;
 	case LT_SRC_STAT_SLEEP:
 	case LT_SRC_STAT_BLOCKED:
@@ -512,9 +557,18 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 	case LT_SRC_STACK:
 		/*
 		 * Written in the context of the event before it: after a
-		 * switch, common_pid is the task that just left the CPU.
+		 * switch, common_pid is the task that just left the CPU;
+		 * after a wakeup, the waker (0: an interrupt of the idle task).
 		 */
 		ev->current = 0;
+		if (cpu >= 0 && cpu < d->nr_cpus &&
+		    d->stack_pid[cpu] == LT_DECODE_PID_WAKING) {
+			d->stack_pid[cpu] = -1;
+			ev->kind = LT_EV_STACK;
+			ev->waking_stack = 1;
+			decode_frames(d, t, rec, ev);
+			return;
+		}
 		/* only the switch-out stack of the task that just left this CPU */
 		if (cpu < 0 || cpu >= d->nr_cpus || ev->pid <= 0 ||
 		    (d->stack_pid[cpu] != ev->pid &&
@@ -525,18 +579,7 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 		ev->check_prev = d->stack_pid[cpu] == LT_DECODE_PID_UNKNOWN;
 		d->stack_pid[cpu] = -1;
 		ev->kind = LT_EV_STACK;
-		ev->nr_frames = get_frames(d, t, rec);
-		ev->frames = d->frames;
-		if (ev->nr_frames && d->spool_cache) {
-			const struct lt_spool_ent *e;
-
-			e = lt_spool_get(d->spool_cache, d->frames,
-					 ev->nr_frames);
-			if (e) {
-				ev->frames = e->frames;
-				ev->value = e->uid;
-			}
-		}
+		decode_frames(d, t, rec, ev);
 		return;
 	}
 	ev->kind = LT_EV_OTHER;
@@ -577,6 +620,8 @@ int lt_decode_record(struct lt_decoder *d, const struct lt_record *rec,
 	ev->nr_frames = 0;
 	ev->origin = LT_EV_NO_ORIGIN;
 	ev->check_prev = 0;
+	ev->waking_stack = 0;
+	ev->irq = LT_EV_IRQ_NONE;
 	if (rec->kind == LT_REC_LOST) {
 		ev->kind = LT_EV_LOST;
 		ev->value = rec->lost == LT_REC_DATA_END ? LT_LOST_DATA_END :

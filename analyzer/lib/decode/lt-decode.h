@@ -56,14 +56,18 @@ struct lt_decode_type {
 
 /* stack_pid at the start of a range: what came before is not known here */
 #define LT_DECODE_PID_UNKNOWN	(-2)
+/* stack_pid after a sched_waking or sched_wakeup: its stack may follow */
+#define LT_DECODE_PID_WAKING	(-3)
 
 struct lt_decoder {
 	const struct lt_trace *trace;
 	struct lt_decode_type types[LT_SRC_NR];
 	bool present[LT_SRC_NR];	/* the file has this event's format */
 	struct lt_field common_pid;	/* of any event: they share the header */
+	struct lt_field common_flags;	/* irq context (lt_ev.irq) */
 	bool swap;			/* file byte order is not ours */
 	bool have_common_pid;
+	bool have_common_flags;
 	/* id -> src + 1, 0 = not ours; shared by copies (read only) */
 	uint16_t *by_id;
 	/* prev_state letters, read from sched_switch's print fmt */

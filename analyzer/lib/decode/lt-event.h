@@ -27,7 +27,10 @@ enum lt_ev_kind {
 	LT_EV_EXEC,		/* pid (was pid2) exec'd str (filename) */
 	LT_EV_EXIT,		/* pid exited */
 	LT_EV_RENAME,		/* pid renamed itself str */
-	LT_EV_STACK,		/* kernel stack of pid, after its switch-out;
+	LT_EV_STACK,		/* kernel stack of pid, after its switch-out
+				 * (or, waking_stack, of the sched_waking or
+				 * sched_wakeup just before it on its CPU:
+				 * pid is then that event's current task);
 				 * value: its id in the decoder's stack pool
 				 * (frames then valid while the decoder is),
 				 * or 0 */
@@ -58,6 +61,14 @@ enum lt_task_state {
 };
 
 #define LT_CLONE_THREAD 0x00010000ULL
+
+/*
+ * The interrupt context a record was written in, from its common_flags
+ * (TRACE_FLAG_HARDIRQ 0x08, _SOFTIRQ 0x10, _NMI 0x40): a wakeup from an
+ * interrupt was the interrupt's doing, not the task's it interrupted.
+ * Hard (or NMI) wins when both are set.
+ */
+enum lt_ev_irq { LT_EV_IRQ_NONE, LT_EV_IRQ_SOFT, LT_EV_IRQ_HARD };
 
 /* An LT_EV_LOST's value: its CPU has no data from here on (--partial). */
 #define LT_LOST_DATA_END (UINT64_MAX - 1)
@@ -97,9 +108,12 @@ struct lt_ev {
 	/*
 	 * LT_EV_STACK decoded with the record before it unknown (the start
 	 * of a range): it stands only if that record was the switch-out of
-	 * pid, which the one who sees the CPU's records in order checks.
+	 * pid (or a wakeup: then waking_stack), which the one who sees the
+	 * CPU's records in order checks.
 	 */
-	uint8_t check_prev;
+	uint8_t check_prev : 1;
+	uint8_t waking_stack : 1;	/* LT_EV_STACK of a wakeup (above) */
+	uint8_t irq : 2;		/* enum lt_ev_irq: LT_EV_WAKING, _WAKEUP */
 };
 
 #define LT_EV_CPU_LIMIT	 32768	/* what cpu can hold */

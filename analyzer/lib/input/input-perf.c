@@ -207,7 +207,8 @@ static unsigned int pf_threads(struct lt_input *in, unsigned int asked)
  */
 #define PF_RAW		0xfe	/* origin: a tracepoint's payload, at str
 				   (str_len bytes), id in pid2, its format
-				   in value; frames: its stack, if a switch */
+				   in value; frames: its stack, if a switch,
+				   or its waker's kernel frames */
 #define PF_LAST_TS	0xfd	/* origin: an event at the time of the last
 				   one replayed (its record had none) */
 
@@ -220,6 +221,7 @@ struct pf_run {
 	/* the reading thread's */
 	struct lt_pipe_out *out;	/* where the records go */
 	unsigned int switch_id;		/* sched_switch's, or UINT_MAX */
+	unsigned int waking_id, wakeup_id;	/* sched_waking's, sched_wakeup's */
 	bool have_first;
 	uint64_t first_ts;
 	/* the replaying thread's */
@@ -357,13 +359,20 @@ static int on_sample(struct pf_run *r, const struct lt_perf_record *rec)
 	it.value = (uintptr_t)raw->type;
 	it.str = (const char *)raw->data;
 	it.str_len = (uint16_t)raw->size;	/* a record is < 64 KB */
+	if (!rec->sample.callchain || rec->sample.bad_callchain)
+		return feed(r, &it);
 	/* a switch-out's stack, taken in the context of the task leaving */
-	if (raw->id == r->switch_id && rec->sample.callchain &&
-	    !rec->sample.bad_callchain) {
+	if (raw->id == r->switch_id) {
 		it.nr_frames = stack_of(r->p, rec);
-		if (it.nr_frames)
-			it.frames = r->p->frames;
+	} else if (raw->id == r->waking_id || raw->id == r->wakeup_id) {
+		/* the waker's kernel frames: a timer's expiry, or not */
+		it.nr_frames = (uint16_t)(rec->sample.nr_kernel_frames < MAX_FRAMES ?
+					  rec->sample.nr_kernel_frames : MAX_FRAMES);
+		memcpy(r->p->frames, rec->sample.kernel_frames,
+		       it.nr_frames * sizeof(uint64_t));
 	}
+	if (it.nr_frames)
+		it.frames = r->p->frames;
 	return feed(r, &it);
 }
 
@@ -396,7 +405,19 @@ static int replay_sample(struct pf_run *r, const struct lt_ev *it)
 	if (deliver(r, &ev) < 0)
 		return -1;
 	/* the stack of the task leaving the CPU, taken in its context */
-	if (ev.kind != LT_EV_SWITCH || ev.pid <= 0 || !it->nr_frames)
+	if (!it->nr_frames)
+		return 0;
+	/* a wakeup's kernel stack: whether a timer's expiry did it */
+	if (ev.kind == LT_EV_WAKING || ev.kind == LT_EV_WAKEUP) {
+		ev_clear(&st, ev.ts, ev.cpu);
+		st.kind = LT_EV_STACK;
+		st.waking_stack = 1;
+		st.pid = ev.current;
+		st.frames = it->frames;
+		st.nr_frames = it->nr_frames;
+		return deliver(r, &st);
+	}
+	if (ev.kind != LT_EV_SWITCH || ev.pid <= 0)
 		return 0;
 	ev_clear(&st, ev.ts, ev.cpu);
 	st.kind = LT_EV_STACK;
@@ -620,6 +641,15 @@ static int pf_make(void *arg, struct lt_pipe_out *out, struct lt_error *err)
 	return 0;
 }
 
+/* The id of the scheduler's event @name in @in, or UINT_MAX. */
+static unsigned int event_id(const struct lt_input *in, const char *name)
+{
+	const struct lt_event_type *t =
+		lt_trace_find_event(in->formats, "sched", name);
+
+	return t ? lt_event_type_id(t) : UINT_MAX;
+}
+
 static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
 		  lt_input_event_fn event, lt_input_progress_fn progress,
 		  void *ctx, struct lt_input_result *res, struct lt_error *err)
@@ -635,6 +665,8 @@ static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
 	r.res = res;
 	r.other = lt_trace_event_id_limit(in->formats);
 	r.switch_id = sw ? lt_event_type_id(sw) : UINT_MAX;
+	r.waking_id = event_id(in, "sched_waking");
+	r.wakeup_id = event_id(in, "sched_wakeup");
 	r.event = event;
 	r.progress = progress;
 	r.ctx = ctx;

@@ -909,8 +909,13 @@ static int advance(struct par *par, struct filler *f, unsigned int s,
 static void stitch(struct queue *q, struct lt_ev *ev)
 {
 	if (ev->kind == LT_EV_STACK && ev->check_prev &&
-	    !(q->last_kind == LT_EV_SWITCH && q->last_pid == ev->pid))
-		ev->kind = LT_EV_OTHER;	/* not a switch-out stack after all */
+	    !(q->last_kind == LT_EV_SWITCH && q->last_pid == ev->pid)) {
+		/* a wakeup's: its waker's stack; else none we know of */
+		if (q->last_kind == LT_EV_WAKING || q->last_kind == LT_EV_WAKEUP)
+			ev->waking_stack = 1;
+		else
+			ev->kind = LT_EV_OTHER;
+	}
 	q->last_kind = ev->kind;
 	q->last_pid = ev->pid;
 	q->last_ts = ev->ts;

@@ -41,7 +41,98 @@ struct lt_stack_info {
 	enum lt_cause_kind kind;	/* TRANSLATED or FUNCTION */
 	const char *cause;		/* text; copied by the replay */
 	bool kernel_thread;		/* a kthread's stack (kthread() frame) */
+	/*
+	 * A wakeup's stack: a timer expiring did it (one of
+	 * lt_chain_timer_frame()'s among the LT_CHAIN_TIMER_DEPTH frames
+	 * after the tracepoint's own, lt_chain_after_tracepoint())
+	 */
+	bool timer;
 };
+
+/*
+ * Whom a wait waited for (issue 48, replay-chains.c).  A wait of task T
+ * over [s, e] ended by a wakeup has a waker: the task current where the
+ * sched_waking (or the sched_wakeup) was emitted, or the interrupt that
+ * emitted it, or a timer.  Its tree cuts [s, e] into what the waker did,
+ * walking back from e through its own history: running, waiting for a
+ * CPU, blocked (its own cause, and under it the same walk for its own
+ * waker), never outside [s, e], at most LT_CHAIN_LEVELS deep.  A node is
+ * keyed (waker task, what, the waking's stack): what is one of the
+ * LT_CHAIN_* below or, for a blocked node, the waker's own wait's cause
+ * (a STACK_CAUSE until resolved, lt_replay_cause()); a waking stack that
+ * resolves to a timer's makes its nodes one timer node, children and all
+ * (the report does it: the time stays the same).  A row's tree is the
+ * sum of its waits'; a row of waits for a CPU has, instead, the tasks
+ * that ran on the CPU meanwhile (nodes keyed (task, LT_CHAIN_RAN)).
+ */
+#define LT_CHAIN_LEVELS		8
+#define LT_CHAIN_TIMER_DEPTH	6
+enum {
+	LT_CHAIN_RUNNING = 0xfffffff0u,
+	LT_CHAIN_RUNNABLE,		/* "waiting for cpu" */
+	LT_CHAIN_HARDIRQ,
+	LT_CHAIN_SOFTIRQ,
+	LT_CHAIN_TIMER,
+	LT_CHAIN_UNKNOWN,
+	LT_CHAIN_LOST,
+	LT_CHAIN_OTHER,			/* nodes past the caps, summed */
+	LT_CHAIN_RAN,			/* ran_instead: ran on the CPU */
+};
+/* ran_instead's task for the idle task (pid 0 has none) */
+#define LT_CHAIN_IDLE	(UINT32_MAX - 1)
+
+struct lt_chain_node {
+	uint64_t ns;
+	uint32_t task;		/* LT_NO_TASK: none (not a task's node) */
+	uint32_t what;		/* LT_CHAIN_*, else a cause id */
+	uint32_t wstack;	/* the waking's stack id (timer?), 0: none */
+	uint32_t child, next;	/* first child, next sibling; 0: none */
+	uint32_t nr_children;
+	uint32_t parent;
+};
+
+/* nodes[0] is the row itself: its ns is the row's total */
+struct lt_chain_tree {
+	struct lt_chain_node *nodes;
+	uint32_t nr, cap;
+	/*
+	 * A row's tree past a few nodes: each node's index (0: none) by its
+	 * (parent, task, what, wstack), open addressing in @hcap slots.
+	 * Not for a pending tree, whose wstacks change after the walk.
+	 */
+	uint32_t *hash, hcap;
+	bool no_hash;
+};
+
+/* The name of a node's @what, NULL for a cause id. */
+const char *lt_chain_what_name(uint32_t what);
+/* Whether @name is a frame of a timer's expiry (hrtimer_wakeup, ...). */
+bool lt_chain_timer_frame(const char *name);
+/* The index of the first of @names after the tracepoint's own frames. */
+unsigned int lt_chain_after_tracepoint(const char *const *names,
+				       unsigned int nr);
+
+/* What ended a wait. */
+enum lt_waker_kind {
+	LT_WAKER_NONE,		/* nothing (yet) */
+	LT_WAKER_TASK,
+	LT_WAKER_HARDIRQ,
+	LT_WAKER_SOFTIRQ,
+	LT_WAKER_TIMER,
+	LT_WAKER_UNKNOWN,	/* ended by its switch-in, or not known */
+	LT_WAKER_LOST,		/* in a gap of lost events */
+};
+
+struct lt_chain_waker {
+	uint64_t ts;		/* the waking's (the event's) time */
+	uint32_t task;		/* LT_WAKER_TASK: the waker's task */
+	uint32_t stack;		/* the waking's kernel stack, 0: none */
+	uint8_t kind;		/* enum lt_waker_kind */
+};
+struct lt_replay;
+/* "task", "hardirq", ... (a TASK or IRQ waker whose stack was a timer's: "timer") */
+const char *lt_waker_kind_name(const struct lt_replay *rp,
+			       const struct lt_chain_waker *w);
 
 typedef int (*lt_stack_resolver)(void *ctx, const uint64_t *frames,
 				 unsigned int nr, struct lt_stack_info *out);
@@ -86,6 +177,8 @@ struct lt_wait_note {
 	uint32_t stack;			/* WAIT: at switch-out, 0 for none */
 	enum lt_task_state state;	/* WAIT; OTHER: not known */
 	enum lt_wait_drop drop;		/* WAIT */
+	struct lt_chain_waker waker;	/* WAIT: what ended it (NONE: not
+					   known, a wait for a CPU) */
 	bool provisional;		/* WAIT, charged: may be re-charged */
 	bool start_known, end_known;	/* WAIT */
 	uint64_t start, end;		/* WAIT, where known */
@@ -115,6 +208,8 @@ struct lt_replay_opts {
 	 */
 	void (*task_info)(void *ctx, int pid, int *tgid, bool *kthread);
 	void *task_info_ctx;
+	/* no waited_for trees nor ran_instead (issue 48): less work */
+	bool no_chains;
 	/* every wait seen, and re-charges (see lt_wait_note); NULL: none */
 	lt_note_fn on_note;
 	void *note_ctx;
@@ -133,6 +228,7 @@ struct lt_stack {
 	uint32_t nr;
 	uint32_t cause;		/* lt_cause id when unannotated */
 	bool kernel_thread;
+	bool timer;		/* a wakeup's stack: a timer did it */
 };
 
 struct lt_worst {
@@ -151,6 +247,7 @@ struct lt_row_acc {
 	struct lt_hist hist;
 	struct lt_worst worst[LT_WORST];
 	uint8_t nr_worst;
+	struct lt_chain_tree chain;	/* waited_for, or ran_instead */
 };
 
 struct lt_sub_acc {
@@ -204,6 +301,42 @@ struct lt_row_cache {
 	bool provisional;
 };
 
+/* A piece of a task's history (replay-chains.c): from start to the next's. */
+enum lt_seg_kind {
+	LT_SEG_RUNNING, LT_SEG_RUNNABLE, LT_SEG_BLOCKED, LT_SEG_UNKNOWN,
+	LT_SEG_LOST,
+};
+
+/* 32 bytes: a busy trace keeps a million of them */
+struct lt_chain_seg {
+	uint64_t start;
+	/* BLOCKED: what ended it (an lt_chain_waker's fields), its cause */
+	uint64_t wts;
+	uint32_t wtask, wstack;
+	uint32_t cause;
+	uint8_t wkind;
+	uint8_t kind;			/* enum lt_seg_kind */
+	int16_t cpu;			/* RUNNING: where */
+};
+
+struct lt_chain_task {
+	struct lt_chain_seg *segs;	/* live: [first, nr) */
+	uint32_t first, nr, cap;
+	struct lt_chain_waker waking;	/* the first waking since its
+					   switch-out (NONE: none) */
+	struct lt_chain_waker early;	/* a waking while it still ran */
+	struct lt_chain_waker ended;	/* what ended its last wait... */
+	uint64_t ended_at;		/* ... at this time */
+	uint64_t seen_ts;		/* last record showing it running */
+	/*
+	 * The tree of its wait woken at pending_end, walked then: charged
+	 * at its switch-in, which may come long after (it needs no history
+	 * kept meanwhile)
+	 */
+	struct lt_chain_tree pending;
+	uint64_t pending_start, pending_end;
+};
+
 struct lt_task {
 	int pid;
 	uint32_t leader;	/* task index of the thread-group leader */
@@ -214,6 +347,8 @@ struct lt_task {
 	enum lt_run run;
 	enum lt_task_state sleep_state;
 	int last_cpu;
+	/* replay-chains.c: its open segment's CPU if running, else -1 */
+	int16_t chain_run_cpu;
 	uint64_t sleep_start, wake_ts, waking_ts, rq_start;
 	uint64_t last_run_ts;	/* last time seen running (0: never) */
 	/* what the task was inside when it went to sleep */
@@ -230,6 +365,21 @@ struct lt_task {
 	uint32_t last_stack;	/* stack last noted in replay->task_stacks */
 	struct lt_row_cache row_cache[2];
 	uint64_t charged_ns;
+	struct lt_chain_task chain;
+};
+
+/* Who was current on a CPU from @start (LT_NO_TASK: not known). */
+struct lt_chain_cpu_seg {
+	uint64_t start;
+	uint32_t task;
+};
+
+struct lt_chain_cpu {
+	struct lt_chain_cpu_seg *segs;	/* live: [first, nr) */
+	uint32_t first, nr, cap;
+	/* the wakeup just before on this CPU, whose stack may follow */
+	uint32_t pend_task;
+	uint8_t pend_slot;		/* 0: none; CHAIN_SLOT_* */
 };
 
 struct lt_replay_stats {
@@ -290,6 +440,10 @@ struct lt_replay_stats {
 	uint64_t negative;		/* intervals with end before start */
 	uint64_t charged_ns;
 	uint64_t charged_count;
+	/* waited_for trees (issue 48) */
+	uint64_t chain_waits;		/* waits given a tree */
+	uint64_t chain_segs_peak;	/* history kept at most, segments */
+	uint64_t chain_trimmed;		/* walks that met trimmed history */
 };
 
 struct lt_replay {
@@ -339,6 +493,12 @@ struct lt_replay {
 	int nr_gap_cpus;
 	unsigned int nr_gaps_open, nr_initial_open;
 	uint64_t gap_end;		/* when the last gap closed */
+
+	/* waited_for's histories (replay-chains.c) */
+	struct lt_chain_cpu *chain_cpu;
+	int nr_chain_cpu;
+	uint64_t chain_segs;		/* segments kept, tasks' and CPUs' */
+	uint64_t chain_trim_at;		/* trim when chain_segs reaches it */
 
 	uint32_t nr_windows;		/* highest window index + 1 */
 	uint64_t past_windows_ns;	/* the last end of a wait past the last

@@ -232,6 +232,7 @@ static int resolve_stack(struct lt_replay *rp, uint32_t id)
 	if (reason == UINT32_MAX)
 		return -1;
 	st->kernel_thread = info.kernel_thread;
+	st->timer = info.timer;
 	st->cause = lt_rp_cause(rp, info.kind, reason, 0);
 	return st->cause == UINT32_MAX ? -1 : 0;
 }
@@ -499,7 +500,7 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 	f->total_ns = 0;
 	f->max_ns = 0;
 	f->nr_worst = 0;
-	return 0;
+	return lt_rp_chain_move(rp, from, to);
 }
 
 /* Provisional rows of a task become final, as charged. */
@@ -568,6 +569,7 @@ int lt_rp_drop_windows(struct lt_replay *rp, uint32_t first)
 
 		if (r->window < first) {
 			lt_hist_free(&r->hist);
+			lt_rp_chain_tree_free(&r->chain);
 			remap[i] = UINT32_MAX;
 			continue;
 		}
@@ -658,6 +660,17 @@ int lt_rp_windows_fit(struct lt_replay *rp)
 	return -1;
 }
 
+static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w);
+
+uint32_t lt_rp_sleep_cause(const struct lt_replay *rp, const struct lt_task *t,
+			   enum lt_task_state state)
+{
+	struct wait w;
+
+	lt_rp_sleep_wait(t, &w, state, 0, 0);
+	return wait_cause(rp, &w);
+}
+
 static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w)
 {
 	if (w->state == LT_STATE_RUNNABLE)
@@ -686,6 +699,8 @@ int lt_rp_note(struct lt_replay *rp, uint32_t task, const struct wait *w,
 	/* a wait for a CPU or a stop is never re-charged */
 	n.provisional = w->provisional && w->state != LT_STATE_RUNNABLE &&
 			!lt_rp_stopped(w->state) && drop == LT_DROP_NONE;
+	if (w->state != LT_STATE_RUNNABLE && end_known)
+		n.waker = lt_rp_chain_waker(rp, task, w->end);
 	n.cause = w->state == LT_STATE_OTHER ? 0 : wait_cause(rp, w);
 	return note(rp, &n);
 }
@@ -864,6 +879,8 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	}
 	if (lt_rp_note(rp, task, w, LT_DROP_NONE, true, true) < 0)
 		return -1;
+	if (lt_rp_chain_charge(rp, row, task, w) < 0)
+		return -1;
 	if (w->state == LT_STATE_RUNNABLE)
 		return 0;
 	return sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);
@@ -909,10 +926,10 @@ int lt_rp_snapshot(struct lt_replay *rp, struct lt_task *t)
 }
 
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
-		    uint64_t end, bool lower_bound)
+		    uint64_t end, bool lower_bound, int cpu)
 {
 	struct wait w = { .state = LT_STATE_RUNNABLE, .start = start,
-			  .end = end, .lower_bound = lower_bound };
+			  .end = end, .lower_bound = lower_bound, .cpu = cpu };
 
 	return lt_rp_charge(rp, task, &w);
 }

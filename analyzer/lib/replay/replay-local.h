@@ -85,6 +85,7 @@ struct wait {
 	bool provisional;
 	bool lower_bound;		/* end: the last record before the
 					   missing switch-in (a lower bound) */
+	int cpu;			/* RUNNABLE: where it was switched in */
 };
 
 /* A stopped task's state: by a signal (T) or for a tracer (t). */
@@ -123,7 +124,24 @@ int lt_rp_note_sleep(struct lt_replay *rp, uint32_t task, enum lt_wait_drop drop
 /* Charging: 0, or -1 with rp->err set. */
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
-		    uint64_t end, bool lower_bound);
+		    uint64_t end, bool lower_bound, int cpu);
+/* The cause a sleep wait of @t in @state is charged to (STACK_CAUSE...). */
+uint32_t lt_rp_sleep_cause(const struct lt_replay *rp, const struct lt_task *t,
+			   enum lt_task_state state);
+
+/* Waited-for trees (replay-chains.c). */
+/* @ev, before the replay's handlers see it: 0, or -1 with rp->err set. */
+int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev);
+/* Wait @w of @task was charged to @row: its tree into the row's. */
+int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
+		       const struct wait *w);
+/* What ended @task's wait that ended at @end (kind NONE: not known). */
+struct lt_chain_waker lt_rp_chain_waker(const struct lt_replay *rp,
+					uint32_t task, uint64_t end);
+/* Row @from's tree added to row @to's, @from's emptied. */
+int lt_rp_chain_move(struct lt_replay *rp, uint32_t from, uint32_t to);
+void lt_rp_chain_tree_free(struct lt_chain_tree *tr);
+void lt_rp_chain_free(struct lt_replay *rp);
 void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 		      enum lt_task_state state, uint64_t start, uint64_t end);
 /* --window: fails, saying what would do, if a wait fell past the last. */

@@ -50,6 +50,7 @@ uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags)
 	t->parent = LT_NO_TASK;
 	t->flags = flags;
 	t->last_cpu = -1;
+	t->chain_run_cpu = -1;
 	t->first_row = UINT32_MAX;
 	t->row_cache[0].row = t->row_cache[1].row = UINT32_MAX;
 	/* pid 2 is kthreadd on every Linux: the parent of all kernel threads */

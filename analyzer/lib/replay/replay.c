@@ -104,13 +104,13 @@ static int note_cpu_wait(struct lt_replay *rp, uint32_t ti, uint64_t start,
  * @bound (see start_running()), up to which it is charged: what the
  * trace proves.
  */
-static int cpu_wait_end(struct lt_replay *rp, uint32_t ti, uint64_t start,
-			uint64_t ts, bool seen, uint64_t bound)
+static int cpu_wait_end(struct lt_replay *rp, uint32_t ti, int cpu,
+			uint64_t start, uint64_t ts, bool seen, uint64_t bound)
 {
 	if (seen)
-		return lt_rp_charge_rq(rp, ti, start, ts, false);
+		return lt_rp_charge_rq(rp, ti, start, ts, false, cpu);
 	if (bound > start)
-		return lt_rp_charge_rq(rp, ti, start, bound, true);
+		return lt_rp_charge_rq(rp, ti, start, bound, true, cpu);
 	rp->stats.no_switch_in++;
 	rp->stats.cpu_waits_no_switch_in++;
 	return note_cpu_wait(rp, ti, start, 0, false, LT_DROP_NO_SWITCH_IN);
@@ -181,7 +181,8 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		lt_rp_sleep_wait(t, &w, t->sleep_state, t->sleep_start, wake);
 		if (lt_rp_charge(rp, ti, &w) < 0)
 			return -1;
-		if (wake < ts && cpu_wait_end(rp, ti, wake, ts, seen, bound) < 0)
+		if (wake < ts &&
+		    cpu_wait_end(rp, ti, cpu, wake, ts, seen, bound) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNABLE:
@@ -208,7 +209,7 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 		/* first seen woken: it may have been running all along */
 		if (!seen && (t->flags & LT_TASK_FIRST_WAKE))
 			break;
-		if (cpu_wait_end(rp, ti, t->rq_start, ts, seen, bound) < 0)
+		if (cpu_wait_end(rp, ti, cpu, t->rq_start, ts, seen, bound) < 0)
 			return -1;
 		break;
 	case LT_RUN_UNKNOWN:
@@ -230,7 +231,7 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 				return -1;
 		}
 		if (lt_rp_charge_rq(rp, ti, rp->tasks[ti].waking_ts, ts,
-				    false) < 0)
+				    false, cpu) < 0)
 			return -1;
 		break;
 	case LT_RUN_RUNNING:
@@ -903,6 +904,7 @@ void lt_replay_free(struct lt_replay *rp)
 		free(rp->tasks[i].rstack);
 	for (i = 0; i < rp->nr_rows; i++)
 		lt_hist_free(&rp->rows[i].hist);
+	lt_rp_chain_free(rp);
 	free(rp->tasks);
 	free(rp->causes);
 	free(rp->frames);
@@ -962,6 +964,9 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 		gap_close(rp, ev->cpu, ev->ts);
 	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && cpu_slot(rp, ev->cpu) < 0)
 		return -1;
+	/* whom waits wait for: histories, before the waits they end */
+	if (lt_rp_chain_event(rp, ev) < 0)
+		return -1;
 	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
 	    seen_running(rp, ev) < 0)
 		return -1;
@@ -999,7 +1004,8 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 	case LT_EV_RENAME:
 		return ev->pid > 0 ? on_rename(rp, ev) : 0;
 	case LT_EV_STACK:
-		return ev->pid > 0 ? on_stack(rp, ev) : 0;
+		/* a wakeup's is the waker's, for its chain only */
+		return ev->pid > 0 && !ev->waking_stack ? on_stack(rp, ev) : 0;
 	case LT_EV_LOST:
 		return on_lost(rp, ev);
 	case LT_EV_CGROUP:

@@ -148,6 +148,14 @@ int lt_timeline_build(struct lt_report_priv *priv, struct lt_waits_spill *s,
 bool lt_waits_spill_failed(const struct lt_waits_spill *s, const char *path,
 			   struct lt_error *err);
 
+/*
+ * The order of a tree's nodes (and ran_instead's) in a report: by ns,
+ * descending, then by what, comm and tid; the same in every report, so
+ * a merge writes what one analysis of all the waits would.
+ */
+int lt_report_chain_cmp(const struct lt_report_chain *a,
+			const struct lt_report_chain *b);
+
 /* lt_report_read_json() on @len bytes in memory (@path names them). */
 int lt_report_parse_json(const char *text, size_t len, const char *path,
 			 struct lt_report **out, struct lt_error *err);

@@ -158,6 +158,50 @@ static bool same_figures(const struct lt_report_row *a, const struct lt_report_r
 	return a->no_percentiles == b->no_percentiles;
 }
 
+/* A top-level node's waker: a task's command, else its kind. */
+static const char *waker_name(const struct lt_report_chain *n)
+{
+	return n->blocked || (n->what && (!strcmp(n->what, "running") ||
+					  !strcmp(n->what, "waiting for cpu"))) ?
+	       n->comm : n->what ? n->what : n->comm;
+}
+
+/*
+ * The waker @r's waits waited for most: its top-level nodes summed by
+ * waker (a command in every scope: the two sides' tids are different
+ * runs'), the greatest, of equal ones the least name.  NULL: no tree.
+ * Of its first TOP_WAKER_NODES nodes (by time): an analysis keeps fewer.
+ */
+#define TOP_WAKER_NODES	1024
+static const char *top_waker(const struct lt_report_row *r, uint64_t *ns)
+{
+	const char *best = NULL, *name;
+	uint64_t most = 0, sum;
+	size_t i, k, n = r ? r->nr_waited_for : 0;
+
+	/* a report's nodes are bounded; a hand-made one's, here */
+	if (n > TOP_WAKER_NODES)
+		n = TOP_WAKER_NODES;
+	*ns = 0;
+	for (i = 0; i < n; i++) {
+		name = waker_name(&r->waited_for[i]);
+		for (k = 0; k < i; k++)
+			if (!strcmp(waker_name(&r->waited_for[k]), name))
+				break;
+		if (k < i)
+			continue;	/* summed at its first node */
+		for (k = i, sum = 0; k < n; k++)
+			if (!strcmp(waker_name(&r->waited_for[k]), name))
+				sum += r->waited_for[k].ns;
+		if (!best || sum > most || (sum == most && strcmp(name, best) < 0)) {
+			best = name;
+			most = sum;
+		}
+	}
+	*ns = most;
+	return best;
+}
+
 /* after - before, as a signed number that cannot wrap */
 static int64_t rise(uint64_t before, uint64_t after)
 {
@@ -265,6 +309,11 @@ static int pair_up(struct lt_diff *d, struct entry *e, size_t n,
 			    same_figures(&r->before, &r->after) ? LT_DIFF_SAME :
 			    LT_DIFF_CHANGED;
 		d->nr_by_status[r->status]++;
+		r->top_waker[0] = top_waker(b, &r->top_waker_ns[0]);
+		r->top_waker[1] = top_waker(a, &r->top_waker_ns[1]);
+		r->waker_changed = r->top_waker[0] && r->top_waker[1] &&
+				   strcmp(r->top_waker[0], r->top_waker[1]);
+		d->nr_waker_changed += r->waker_changed;
 	}
 	/* each table's worst rise, for the order of the tables */
 	for (i = 0; i < k; i = j) {

@@ -104,3 +104,24 @@ int lt_format_count_width(const struct lt_report_row *rows, size_t nr)
 	w = snprintf(buf, sizeof(buf), "%" PRIu64, most);
 	return w > LT_COUNT_W ? w : LT_COUNT_W;
 }
+
+static int str_cmp0(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+int lt_report_chain_cmp(const struct lt_report_chain *a,
+			const struct lt_report_chain *b)
+{
+	int c;
+
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	c = str_cmp0(a->what, b->what);
+	if (c)
+		return c;
+	c = str_cmp0(a->comm, b->comm);
+	if (c)
+		return c;
+	return (a->tid > b->tid) - (a->tid < b->tid);
+}

@@ -292,6 +292,133 @@ static int merge_buckets(struct merger *m, const struct lt_report_row *const *sr
 	return 0;
 }
 
+/* ---- waited_for trees -------------------------------------------------- */
+
+/*
+ * Nodes merge by key: (what, tid) in a thread's rows, (what, comm) above
+ * them (its tid kept where all agree, else -1).  A thread's node takes
+ * the greatest of its names: any choice by value is order independent.
+ */
+static int cmp_chain_key(const void *pa, const void *pb, void *arg)
+{
+	const struct lt_report_chain *a = *(const struct lt_report_chain *const *)pa;
+	const struct lt_report_chain *b = *(const struct lt_report_chain *const *)pb;
+	int c = scmp(a->what, b->what);
+
+	if (c)
+		return c;
+	if (*(const bool *)arg)
+		return (a->tid > b->tid) - (a->tid < b->tid);
+	return scmp(a->comm, b->comm);
+}
+
+static int cmp_chain_out(const void *pa, const void *pb)
+{
+	return lt_report_chain_cmp(pa, pb);
+}
+
+/* The nodes @src[0..n) of one level, of all inputs, merged into *@out. */
+static int merge_chain(struct merger *m, const struct lt_report_chain **src,
+		       size_t n, bool by_tid, struct lt_report_chain **out,
+		       size_t *nr)
+{
+	const struct lt_report_chain **kids = NULL;
+	struct lt_report_chain *v;
+	size_t i, j, k, groups = 0, g = 0, nk;
+	int ret = -1;
+
+	*out = NULL;
+	*nr = 0;
+	if (!n)
+		return 0;
+	qsort_r(src, n, sizeof(*src), cmp_chain_key, &by_tid);
+	for (i = 0; i < n; i++)
+		groups += !i || cmp_chain_key(&src[i - 1], &src[i], &by_tid);
+	v = alloc(m, groups, sizeof(*v));
+	if (!v)
+		return nomem(m);
+	for (i = 0; i < n; i = j) {
+		struct lt_report_chain *d = &v[g++];
+		const char *comm = src[i]->comm;
+
+		d->tid = src[i]->tid;
+		d->blocked = src[i]->blocked;
+		for (j = i, nk = 0; j < n && !cmp_chain_key(&src[i], &src[j], &by_tid);
+		     j++) {
+			d->ns = sat_add(d->ns, src[j]->ns);
+			if (src[j]->tid != d->tid)
+				d->tid = -1;
+			if (scmp(src[j]->comm, comm) > 0)
+				comm = src[j]->comm;
+			nk += src[j]->nr_children;
+		}
+		d->comm = dup(m, comm);
+		d->what = src[i]->what ? dup(m, src[i]->what) : NULL;
+		if (!d->comm || (src[i]->what && !d->what))
+			goto nomem;
+		if (!nk)
+			continue;
+		kids = malloc(nk * sizeof(*kids));
+		if (!kids)
+			goto nomem;
+		for (k = i, nk = 0; k < j; k++) {
+			size_t x;
+
+			for (x = 0; x < src[k]->nr_children; x++)
+				kids[nk++] = &src[k]->children[x];
+		}
+		if (merge_chain(m, kids, nk, by_tid, &d->children,
+				&d->nr_children) < 0)
+			goto out;
+		free(kids);
+		kids = NULL;
+	}
+	qsort(v, groups, sizeof(*v), cmp_chain_out);
+	*out = v;
+	*nr = groups;
+	ret = 0;
+	goto out;
+nomem:
+	nomem(m);
+out:
+	free(kids);
+	return ret;
+}
+
+/* The trees of rows @src[0..n) into @dst's. */
+static int merge_row_chains(struct merger *m,
+			    const struct lt_report_row *const *src, size_t n,
+			    struct lt_report_row *dst, bool by_tid)
+{
+	const struct lt_report_chain **all;
+	size_t i, k, nw = 0, nr = 0, most;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		nw += src[i]->nr_waited_for;
+		nr += src[i]->nr_ran_instead;
+	}
+	if (!nw && !nr)
+		return 0;
+	most = nw > nr ? nw : nr;
+	all = malloc(most * sizeof(*all));
+	if (!all)
+		return nomem(m);
+	for (i = 0, nw = 0; i < n; i++)
+		for (k = 0; k < src[i]->nr_waited_for; k++)
+			all[nw++] = &src[i]->waited_for[k];
+	ret = merge_chain(m, all, nw, by_tid, &dst->waited_for,
+			  &dst->nr_waited_for);
+	for (i = 0, nr = 0; !ret && i < n; i++)
+		for (k = 0; k < src[i]->nr_ran_instead; k++)
+			all[nr++] = &src[i]->ran_instead[k];
+	if (!ret)
+		ret = merge_chain(m, all, nr, by_tid, &dst->ran_instead,
+				  &dst->nr_ran_instead);
+	free(all);
+	return ret;
+}
+
 /*
  * Which of two rows had the longest wait: <0 @a's, >0 @b's.  Of equal
  * ones (LT_RF_MAX), the least LT_RF_OF_MAX fields in the table's order:
@@ -400,6 +527,9 @@ static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 	} else {
 		dst->no_percentiles = true;
 	}
+	/* the tables above threads are those with stacks */
+	if (merge_row_chains(m, src, n, dst, !stacks) < 0)
+		return -1;
 	return stacks ? merge_stacks(m, src, n, dst) : 0;
 }
 

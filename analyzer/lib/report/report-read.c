@@ -407,6 +407,170 @@ static int read_hist(struct reader *rd, const struct lt_json *o,
 	return 0;
 }
 
+#define MAX_CHAIN_DEPTH	(LT_CHAIN_LEVELS + 2)
+
+/* The names a node's what has when it is no cause (lt_chain_what_name). */
+static bool chain_kind_name(const char *what)
+{
+	static const char *const names[] = {
+		"running", "waiting for cpu", "hardirq", "softirq", "timer",
+		"unknown", "lost", "other",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(what, names[i]))
+			return true;
+	return false;
+}
+
+/* Nodes a list holds, an "other" with "rest" counted as what it lists. */
+static int count_chain(struct reader *rd, const struct lt_json *a,
+		       const char *where, size_t *n, unsigned int depth)
+{
+	const struct lt_json *e, *rest;
+
+	if (depth > 2 * MAX_CHAIN_DEPTH)
+		return bad(rd, where, "\"rest\" nested too deep");
+	for (e = a->child; e; e = e->next) {
+		rest = e->type == LT_JSON_OBJECT ? lt_json_get(e, "rest") : NULL;
+		if (rest && rest->type == LT_JSON_ARRAY) {
+			if (count_chain(rd, rest, where, n, depth + 1) < 0)
+				return -1;
+		} else {
+			(*n)++;
+		}
+	}
+	return 0;
+}
+
+static int read_chain_into(struct reader *rd, const struct lt_json *a,
+			   const char *where, bool ran, unsigned int depth,
+			   struct lt_report_chain *v, size_t *i, uint64_t *sum);
+
+static int cmp_chain(const void *a, const void *b)
+{
+	return lt_report_chain_cmp(a, b);
+}
+
+/*
+ * A list of nodes (@ran: ran_instead's, with no what) at @depth, its
+ * "other" nodes that list the rest unfolded: the model holds every node,
+ * the writer folds them again.  Each node's children add up to it.
+ */
+static int read_chain_list(struct reader *rd, const struct lt_json *o,
+			   const char *key, const char *where, bool ran,
+			   unsigned int depth, struct lt_report_chain **out,
+			   size_t *nr, uint64_t *sum)
+{
+	const struct lt_json *a;
+	size_t n = 0, i = 0;
+	bool failed;
+	char w[256];
+
+	*out = NULL;
+	*nr = 0;
+	*sum = 0;
+	a = get_array(rd, o, key, where, &failed);
+	if (failed)
+		return -1;
+	if (!a || !a->nr)
+		return 0;
+	at(w, sizeof(w), where, key, -1);
+	if (depth > MAX_CHAIN_DEPTH)
+		return bad(rd, w, "nested deeper than a walk goes");
+	if (count_chain(rd, a, w, &n, 0) < 0)
+		return -1;
+	*out = lt_report_alloc(rd->priv, n ? n : 1, sizeof(**out));
+	if (!*out)
+		return nomem(rd);
+	if (read_chain_into(rd, a, w, ran, depth, *out, &i, sum) < 0)
+		return -1;
+	/* by ns, as the model has them, whatever order the file had */
+	qsort(*out, i, sizeof(**out), cmp_chain);
+	*nr = i;
+	return 0;
+}
+
+static int read_chain_into(struct reader *rd, const struct lt_json *a,
+			   const char *where, bool ran, unsigned int depth,
+			   struct lt_report_chain *v, size_t *i, uint64_t *sum)
+{
+	const struct lt_json *e, *rest;
+	uint64_t below;
+	char w[256];
+	long k = 0;
+
+	for (e = a->child; e; e = e->next, k++) {
+		struct lt_report_chain *n = &v[*i];
+
+		at(w, sizeof(w), where, NULL, k);
+		if (need_object(rd, e, w) < 0)
+			return -1;
+		rest = lt_json_get(e, "rest");
+		if (rest && rest->type != LT_JSON_NULL) {
+			uint64_t ns = 0, got = 0;
+			char wr[300];
+
+			/* "other", listing what it sums: unfolded here */
+			at(wr, sizeof(wr), w, "rest", -1);
+			if (rest->type != LT_JSON_ARRAY)
+				return bad(rd, wr, "expected an array");
+			if (get_u64(rd, e, "ns", w, &ns) < 0 ||
+			    read_chain_into(rd, rest, wr, ran, depth, v, i,
+					    &got) < 0)
+				return -1;
+			if (got != ns)
+				return bad(rd, wr, "does not add up to its ns");
+			*sum += got;
+			continue;
+		}
+		n->tid = -1;
+		if (get_int(rd, e, "tid", w, &n->tid) < 0 ||
+		    get_str(rd, e, "comm", w, &n->comm, false) < 0 ||
+		    get_u64(rd, e, "ns", w, &n->ns) < 0)
+			return -1;
+		if (!ran) {
+			if (get_str(rd, e, "what", w, &n->what, false) < 0)
+				return -1;
+			if (!*n->what)
+				return bad(rd, w, "a node without what");
+			n->blocked = !chain_kind_name(n->what);
+			if (read_chain_list(rd, e, "waited_for", w, false,
+					    depth + 1, &n->children,
+					    &n->nr_children, &below) < 0)
+				return -1;
+			if (n->nr_children && below != n->ns)
+				return bad(rd, w, "its waited_for does not add "
+					   "up to its ns");
+		}
+		*sum += n->ns;
+		if (*sum < n->ns)
+			return bad(rd, w, "ns overflow 64 bits");
+		(*i)++;
+	}
+	return 0;
+}
+
+/* A row's waited_for and ran_instead (schema 1.3): within its total. */
+static int read_row_chains(struct reader *rd, const struct lt_json *o,
+			   const char *where, struct lt_report_row *r)
+{
+	uint64_t sum;
+	int ret;
+
+	ret = read_chain_list(rd, o, "waited_for", where, false, 1,
+			      &r->waited_for, &r->nr_waited_for, &sum);
+	if (!ret && sum > r->total_ns)
+		ret = bad(rd, where, "waited_for adds up to more than the row");
+	if (!ret)
+		ret = read_chain_list(rd, o, "ran_instead", where, true, 1,
+				      &r->ran_instead, &r->nr_ran_instead, &sum);
+	if (!ret && sum > r->total_ns)
+		ret = bad(rd, where, "ran_instead adds up to more than the row");
+	return ret;
+}
+
 /*
  * A row's statistics, as the field table has them: all as saved but the
  * share, which read_rows() makes again.  Absent or null: 0.
@@ -493,6 +657,8 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 			return -1;
 		r->nr_worst++;
 	}
+	if (read_row_chains(rd, o, where, r) < 0)
+		return -1;
 
 	a = get_array(rd, o, "stacks", where, &failed);
 	if (failed)

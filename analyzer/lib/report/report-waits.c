@@ -6,7 +6,7 @@
  * A wait's cause is not always known when it is charged: a kernel
  * stack's translation waits for lt_replay_finish() (the symbols load
  * meanwhile), and a provisional charge may move to an outer reason found
- * later (replay.c).  So the replay's notes go to a temporary file, 40
+ * later (replay.c).  So the replay's notes go to a temporary file, 48
  * bytes a wait, in the order they came; what is kept in memory is per
  * task: its commit epoch, and its re-charges (at most a few each).  Once
  * the replay is finished, the file is read back and each wait handed
@@ -27,7 +27,8 @@ enum { F_START = 1, F_END = 2, F_PROVISIONAL = 4 };
 struct rec {
 	uint64_t start, end;
 	uint32_t task, cause, stack, epoch;
-	uint8_t state, drop, flags, pad;
+	uint32_t waker_task, waker_stack;	/* what ended it (issue 48) */
+	uint8_t state, drop, flags, waker_kind;
 };
 
 struct recharge {
@@ -174,6 +175,9 @@ int lt_waits_spill_note(void *ctx, const struct lt_wait_note *n)
 	r.drop = (uint8_t)n->drop;
 	r.flags = (n->start_known ? F_START : 0) | (n->end_known ? F_END : 0) |
 		  (n->provisional ? F_PROVISIONAL : 0);
+	r.waker_kind = n->waker.kind;
+	r.waker_task = n->waker.task;
+	r.waker_stack = n->waker.stack;
 	if (fwrite(&r, sizeof(r), 1, s->f) != 1)
 		return note_failed(s);
 	s->nr++;
@@ -253,6 +257,24 @@ static void cause_of(const struct lt_replay *rp, uint32_t cause,
 	w->kind = rp->causes[c].kind;
 }
 
+/* What ended the wait, its stack said a timer's once resolved. */
+static void waker_of(const struct lt_replay *rp, const struct rec *r,
+		     struct lt_wait *w)
+{
+	struct lt_chain_waker k = { .kind = r->waker_kind,
+				    .task = r->waker_task,
+				    .stack = r->waker_stack };
+
+	w->waker_tid = -1;
+	if (!k.kind)
+		return;
+	w->waker_kind = lt_waker_kind_name(rp, &k);
+	if (!strcmp(w->waker_kind, "task") && k.task < rp->nr_tasks) {
+		w->waker_tid = rp->tasks[k.task].pid;
+		w->waker_comm = lt_replay_task_comm(rp, k.task);
+	}
+}
+
 static int failed(struct lt_error *err, const char *what)
 {
 	lt_error_set(err, LT_E_IO, "cannot %s the waits: %s", what,
@@ -325,6 +347,7 @@ int lt_waits_spill_each(struct lt_waits_spill *s, const struct lt_replay *rp,
 		w.end_ns = r.end;
 		w.dropped = lt_wait_drop_name((enum lt_wait_drop)r.drop);
 		w.stack_id = r.stack;
+		waker_of(rp, &r, &w);
 		errno = 0;
 		if (fn(ctx, &w) < 0) {
 			failed(err, "write");

@@ -39,6 +39,22 @@ struct agg {
 	struct lt_report_occurrence worst[LT_REPORT_WORST];
 	unsigned int nr_worst;
 	uint32_t first_sub;
+	uint32_t chain;		/* the root of its tree, UINT32_MAX: none */
+};
+
+/*
+ * A node of an agg's waited_for tree (or ran_instead), keyed under its
+ * parent by (what, tid) in thread rows, (what, comm) above them: names
+ * are interned in builder.names, so the keys are those a merge of the
+ * JSON uses.
+ */
+struct cnode {
+	uint64_t ns;
+	uint32_t what, comm;	/* builder.names ids; what 0: ran_instead */
+	int tid;
+	bool blocked;
+	uint32_t child, next;	/* 0: none */
+	uint32_t nr;
 };
 
 struct agg_sub {
@@ -65,6 +81,12 @@ struct builder {
 	struct lt_map sub_map;
 	const char **sym_cache;		/* per replay stack frame index */
 	struct lt_error *err;
+	/* the aggs' trees: node 0 unused */
+	struct cnode *cnodes;
+	size_t nr_cnodes, cap_cnodes;
+	struct lt_map cnode_map;
+	struct lt_strtab names;
+	bool names_ok;
 };
 
 void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size)
@@ -210,8 +232,186 @@ static struct agg *agg_get(struct builder *b, enum level level,
 		a->task = task;
 		a->cause = cause;
 		a->first_sub = UINT32_MAX;
+		a->chain = UINT32_MAX;
 	}
 	return &b->aggs[*slot];
+}
+
+/* ---- waited_for trees --------------------------------------------------- */
+
+static uint32_t cnode_new(struct builder *b)
+{
+	if (b->nr_cnodes == b->cap_cnodes) {
+		size_t ncap = b->cap_cnodes ? b->cap_cnodes * 2 : 256;
+		struct cnode *n = realloc(b->cnodes, ncap * sizeof(*n));
+
+		if (!n)
+			return 0;
+		b->cnodes = n;
+		b->cap_cnodes = ncap;
+	}
+	if (!b->nr_cnodes)
+		b->nr_cnodes = 1;	/* 0: none */
+	memset(&b->cnodes[b->nr_cnodes], 0, sizeof(*b->cnodes));
+	return (uint32_t)b->nr_cnodes++;
+}
+
+static uint32_t name_id(struct builder *b, const char *s)
+{
+	return lt_strtab_intern(&b->names, s, strlen(s));
+}
+
+/* The child of @parent keyed so, made if need be: 0 on ENOMEM. */
+static uint32_t cnode_child(struct builder *b, uint32_t parent, bool by_tid,
+			    uint32_t what, uint32_t comm, int tid, bool blocked)
+{
+	uint64_t k1 = (uint64_t)parent << 32 | what;
+	uint64_t k2 = by_tid ? (uint64_t)(uint32_t)tid : 1ULL << 32 | comm;
+	uint32_t *slot, c;
+	int added;
+
+	slot = lt_map_get(&b->cnode_map, k1, k2);
+	if (slot) {
+		c = *slot;
+		/* above threads: one tid, or several */
+		if (b->cnodes[c].tid != tid)
+			b->cnodes[c].tid = -1;
+		return c;
+	}
+	c = cnode_new(b);
+	if (!c || !lt_map_put(&b->cnode_map, k1, k2, c, &added))
+		return 0;
+	b->cnodes[c].what = what;
+	b->cnodes[c].comm = comm;
+	b->cnodes[c].tid = tid;
+	b->cnodes[c].blocked = blocked;
+	b->cnodes[c].next = b->cnodes[parent].child;
+	b->cnodes[parent].child = c;
+	b->cnodes[parent].nr++;
+	return c;
+}
+
+/*
+ * The replay's tree @tr below @sn into the agg's below @dn: its keys
+ * resolved (a stack's cause to the cause, a waking stack that was a
+ * timer's to one timer node).
+ */
+static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
+		      const struct lt_chain_tree *tr, uint32_t sn)
+{
+	const struct lt_replay *rp = b->rp;
+	uint32_t c;
+
+	for (c = tr->nodes[sn].child; c; c = tr->nodes[c].next) {
+		const struct lt_chain_node *n = &tr->nodes[c];
+		uint32_t what = n->what, task = n->task, id, cid, d;
+		const char *name = lt_chain_what_name(what), *comm = NULL;
+		char buf[512];
+		bool blocked = false;
+		int tid = -1;
+
+		if (n->wstack && n->wstack < rp->nr_resolved &&
+		    rp->stacks[n->wstack].timer) {
+			name = "timer";
+			task = LT_NO_TASK;
+			what = LT_CHAIN_TIMER;
+		}
+		if (ran) {
+			/* ran_instead: who, or "unknown", without a what */
+			name = NULL;
+			if (task == LT_NO_TASK)
+				comm = what == LT_CHAIN_OTHER ? "other" : "unknown";
+		} else if (!name) {
+			/* the waker's own wait: its cause as the tables show it */
+			uint32_t cause = lt_replay_cause(rp, what);
+			struct lt_report_row row = {
+				.reason = lt_replay_str(rp, rp->causes[cause].reason),
+				.argument = lt_replay_str(rp, rp->causes[cause].argument),
+			};
+
+			name = lt_format_cause(buf, sizeof(buf), &row, 0);
+			blocked = true;
+		}
+		if (task == LT_CHAIN_IDLE) {
+			tid = 0;
+			comm = "<idle>";
+		} else if (task != LT_NO_TASK) {
+			tid = rp->tasks[task].pid;
+			comm = lt_replay_task_comm(rp, by_tid ? task :
+						   rp->tasks[task].leader);
+		} else if (!ran) {
+			comm = name;
+		}
+		id = name ? name_id(b, name) : 0;
+		cid = name_id(b, comm);
+		if (id == UINT32_MAX || cid == UINT32_MAX)
+			return -1;
+		d = cnode_child(b, dn, by_tid, id, cid, tid, blocked);
+		if (!d)
+			return -1;
+		b->cnodes[d].ns += n->ns;
+		if (blocked && fold_chain(b, by_tid, false, d, tr, c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int agg_add_chain(struct builder *b, struct agg *a,
+			 const struct lt_row_acc *r)
+{
+	if (!r->chain.nr)
+		return 0;
+	if (a->chain == UINT32_MAX) {
+		a->chain = cnode_new(b);
+		if (!a->chain)
+			return -1;
+	}
+	b->cnodes[a->chain].ns += r->chain.nodes[0].ns;
+	return fold_chain(b, a->level == LVL_THREAD, a->cause == b->rp->cause_sched,
+			  a->chain, &r->chain, 0);
+}
+
+static int cmp_chain(const void *pa, const void *pb)
+{
+	const struct lt_report_chain *a = pa, *b = pb;
+
+	return lt_report_chain_cmp(a, b);
+}
+
+/* The children of cnode @n as the report's, sorted, recursively. */
+static int make_chain(struct builder *b, uint32_t n,
+		      struct lt_report_chain **out, size_t *nr)
+{
+	struct lt_report_chain *v;
+	size_t i = 0;
+	uint32_t c;
+
+	*out = NULL;
+	*nr = 0;
+	if (!b->cnodes[n].nr)
+		return 0;
+	v = lt_report_alloc(b->priv, b->cnodes[n].nr, sizeof(*v));
+	if (!v)
+		return -1;
+	for (c = b->cnodes[n].child; c; c = b->cnodes[c].next, i++) {
+		const struct cnode *cn = &b->cnodes[c];
+
+		v[i].tid = cn->tid;
+		v[i].comm = lt_report_strdup(b->priv, lt_strtab_get(&b->names,
+								    cn->comm));
+		v[i].what = cn->what ? lt_report_strdup(b->priv,
+					lt_strtab_get(&b->names, cn->what)) :
+			    NULL;
+		v[i].ns = cn->ns;
+		v[i].blocked = cn->blocked;
+		if (!v[i].comm || (cn->what && !v[i].what) ||
+		    make_chain(b, c, &v[i].children, &v[i].nr_children) < 0)
+			return -1;
+	}
+	qsort(v, i, sizeof(*v), cmp_chain);
+	*out = v;
+	*nr = i;
+	return 0;
 }
 
 static int agg_sub_add(struct builder *b, uint32_t agg,
@@ -276,7 +476,7 @@ static int agg_add_row(struct builder *b, struct agg *a,
 	for (s = r->first_sub; s != UINT32_MAX; s = b->rp->subs[s].next)
 		if (b->rp->subs[s].count && agg_sub_add(b, ai, &b->rp->subs[s]) < 0)
 			return -1;
-	return 0;
+	return agg_add_chain(b, &b->aggs[ai], r);
 }
 
 static int fold_row(struct builder *b, uint32_t ri)
@@ -574,6 +774,11 @@ static int make_row(struct builder *b, const struct agg *a,
 	row->nr_worst = a->nr_worst;
 	if (row_buckets(b, &a->hist, row) < 0)
 		return -1;
+	if (a->chain != UINT32_MAX &&
+	    (c->kind == LT_CAUSE_SCHED ?
+	     make_chain(b, a->chain, &row->ran_instead, &row->nr_ran_instead) :
+	     make_chain(b, a->chain, &row->waited_for, &row->nr_waited_for)) < 0)
+		return -1;
 	return row_stacks(b, a, row);
 }
 
@@ -680,8 +885,10 @@ static void builder_reset(struct builder *b)
 		lt_hist_free(&b->aggs[i].hist);
 	b->nr_aggs = 0;
 	b->nr_subs = 0;
+	b->nr_cnodes = 0;
 	lt_map_free(&b->agg_map);
 	lt_map_free(&b->sub_map);
+	lt_map_free(&b->cnode_map);
 }
 
 /* Fold @rows (replay row indexes) into one view. */
@@ -958,6 +1165,10 @@ int lt_report_build_from(struct lt_report_priv *priv,
 	b.err = err;
 	lt_map_init(&b.agg_map);
 	lt_map_init(&b.sub_map);
+	lt_map_init(&b.cnode_map);
+	if (lt_strtab_init(&b.names) < 0)
+		goto nomem;
+	b.names_ok = true;
 	b.sym_cache = calloc(rp->nr_frames ? rp->nr_frames : 1, sizeof(*b.sym_cache));
 	all = malloc((rp->nr_rows ? rp->nr_rows : 1) * sizeof(*all));
 	if (!b.sym_cache || !all)
@@ -1017,6 +1228,9 @@ out:
 	builder_reset(&b);
 	free(b.aggs);
 	free(b.subs);
+	free(b.cnodes);
+	if (b.names_ok)
+		lt_strtab_free(&b.names);
 	free(b.sym_cache);
 	free(selected);
 	free(all);

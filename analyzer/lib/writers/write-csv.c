@@ -145,7 +145,8 @@ static void folded_name(FILE *out, const char *s)
 
 /*
  * The same, of a name on each of a row's stacks where the report holds
- * it once (the task's, the cause's): past LT_FLAT_COLS, cut with '~'.
+ * it once (the task's, the cause's, a waker's): past LT_FLAT_COLS, cut
+ * with '~'.
  */
 static void folded_flat(FILE *out, const char *s)
 {
@@ -154,16 +155,10 @@ static void folded_flat(FILE *out, const char *s)
 	folded_name(out, lt_text_cut(buf, sizeof(buf), s, LT_FLAT_COLS));
 }
 
-static void folded_line(FILE *out, const struct lt_report_process *p,
-			const struct lt_report_row *row,
-			const struct lt_report_stack *st, uint64_t ns)
+/* "cw-main (1607);Reading from a pipe": the line's start */
+static void folded_cause(FILE *out, const struct lt_report_process *p,
+			 const struct lt_report_row *row)
 {
-	unsigned int k;
-	/* rounded without ns + 500, which wraps near 2^64 (a saved report's) */
-	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
-
-	if (!us)
-		return;		/* flame graphs take integer counts */
 	folded_flat(out, p->comm);
 	fprintf(out, " (%d);", p->pid);
 	folded_flat(out, row->reason);
@@ -172,10 +167,16 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 		folded_flat(out, row->argument);
 		fputc(')', out);
 	}
-	/*
-	 * outermost frame first, as flame graphs grow from the root: the
-	 * task's own code (perf.data call chains), then the kernel's
-	 */
+}
+
+/*
+ * @st's frames, outermost first, as flame graphs grow from the root: the
+ * task's own code (perf.data call chains), then the kernel's
+ */
+static void folded_frames(FILE *out, const struct lt_report_stack *st)
+{
+	unsigned int k;
+
 	for (k = st ? st->nr_user_frames : 0; k > 0; k--) {
 		fputc(';', out);
 		folded_name(out, st->user_frames[k - 1]);
@@ -184,7 +185,130 @@ static void folded_line(FILE *out, const struct lt_report_process *p,
 		fputc(';', out);
 		folded_name(out, st->frames[k - 1]);
 	}
+}
+
+/* @ns in whole microseconds, 0 when it rounds to none */
+static uint64_t folded_us(uint64_t ns)
+{
+	/* rounded without ns + 500, which wraps near 2^64 (a saved report's) */
+	return ns / 1000 + (ns % 1000 >= 500);
+}
+
+static void folded_line(FILE *out, const struct lt_report_process *p,
+			const struct lt_report_row *row,
+			const struct lt_report_stack *st, uint64_t ns)
+{
+	uint64_t us = folded_us(ns);
+
+	if (!us)
+		return;		/* flame graphs take integer counts */
+	folded_cause(out, p, row);
+	folded_frames(out, st);
 	fprintf(out, " %" PRIu64 "\n", us);
+}
+
+/* ---- --chains: the wakers above a "--" frame (issue 48) ---------------- */
+
+/* a chain's frames at most: a walk's levels, each a node and its waker's */
+#define FOLDED_DEPTH	32
+
+struct folded_chain {
+	FILE *out;
+	const struct lt_report_process *p;
+	const struct lt_report_row *row;
+	const struct lt_report_stack *st;	/* the row's one stack, or NULL */
+	const struct lt_report_chain *path[FOLDED_DEPTH];
+};
+
+/* "cw-main (4367): Application requested delay", "timer" */
+static void folded_node(FILE *out, const struct lt_report_chain *n)
+{
+	bool task = n->blocked || (n->what && (!strcmp(n->what, "running") ||
+				   !strcmp(n->what, "waiting for cpu")));
+
+	if (!task) {
+		folded_flat(out, n->what ? n->what : n->comm);
+		return;
+	}
+	folded_flat(out, n->comm);
+	if (n->tid >= 0)
+		fprintf(out, " (%d)", n->tid);
+	fputs(": ", out);
+	folded_flat(out, n->what);
+}
+
+/* the waiter, "--", then path[0..depth): @ns of it */
+static void folded_path(struct folded_chain *c, unsigned int depth, uint64_t ns)
+{
+	uint64_t us = folded_us(ns);
+	unsigned int k;
+
+	if (!us)
+		return;
+	folded_cause(c->out, c->p, c->row);
+	folded_frames(c->out, c->st);
+	fputs(";--", c->out);
+	for (k = 0; k < depth; k++) {
+		fputc(';', c->out);
+		folded_node(c->out, c->path[k]);
+	}
+	fprintf(c->out, " %" PRIu64 "\n", us);
+}
+
+/* Node @n at @depth: a line per leaf below it, and for what they leave. */
+static void folded_tree(struct folded_chain *c, const struct lt_report_chain *n,
+			unsigned int depth)
+{
+	uint64_t below = 0;
+	size_t i;
+
+	c->path[depth++] = n;
+	for (i = 0; depth < FOLDED_DEPTH && i < n->nr_children; i++) {
+		folded_tree(c, &n->children[i], depth);
+		below += n->children[i].ns;
+	}
+	if (below < n->ns)
+		folded_path(c, depth, n->ns - below);
+}
+
+/*
+ * A row as waiter, "--" and waker chains, a line per leaf of its tree
+ * (for a wait for a CPU, per task that ran instead), then what the tree
+ * does not explain as the plain line.  The trees are per row, not per
+ * stack: the waiter's frames are there only when the row has one stack.
+ */
+static void folded_chains(FILE *out, const struct lt_report_process *p,
+			  const struct lt_report_row *row)
+{
+	struct folded_chain c = {
+		.out = out, .p = p, .row = row,
+		.st = row->nr_stacks == 1 ? &row->stacks[0] : NULL,
+	};
+	uint64_t rest = row->total_ns, ns;
+	size_t k;
+
+	for (k = 0; k < row->nr_waited_for; k++) {
+		folded_tree(&c, &row->waited_for[k], 0);
+		ns = row->waited_for[k].ns;
+		rest -= ns < rest ? ns : rest;
+	}
+	for (k = 0; k < row->nr_ran_instead; k++) {
+		const struct lt_report_chain *n = &row->ran_instead[k];
+		uint64_t us = folded_us(n->ns);
+
+		rest -= n->ns < rest ? n->ns : rest;
+		if (!us)
+			continue;
+		folded_cause(out, p, row);
+		folded_frames(out, c.st);
+		fputs(";--;ran instead: ", out);
+		folded_name(out, n->comm);
+		if (n->tid >= 0)
+			fprintf(out, " (%d)", n->tid);
+		fprintf(out, " %" PRIu64 "\n", us);
+	}
+	if (rest)
+		folded_line(out, p, row, c.st, rest);
 }
 
 int lt_report_write_folded(const struct lt_report *r, FILE *out)
@@ -199,6 +323,10 @@ int lt_report_write_folded(const struct lt_report *r, FILE *out)
 			const struct lt_report_row *row = &p->rows[j];
 			uint64_t rest = row->total_ns;
 
+			if (r->options.chains) {
+				folded_chains(out, p, row);
+				continue;
+			}
 			for (k = 0; k < row->nr_stacks; k++) {
 				folded_line(out, p, row, &row->stacks[k],
 					    row->stacks[k].total_ns);

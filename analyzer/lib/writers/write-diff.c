@@ -29,7 +29,7 @@ static const char *const status_names[] = {
 
 static bool shown(const struct lt_diff *d, const struct lt_diff_row *r)
 {
-	return d->all || r->status != LT_DIFF_SAME;
+	return d->all || r->status != LT_DIFF_SAME || r->waker_changed;
 }
 
 static bool same_table(const struct lt_diff_row *a, const struct lt_diff_row *b)
@@ -159,6 +159,18 @@ static void text_row(FILE *out, const struct lt_diff_row *r, int cause_w)
 	else
 		snprintf(c, sizeof(c), "%+.1f", r->after.percent - r->before.percent);
 	fprintf(out, " %5.1f%% %6s\n", r->after.percent, c);
+	if (r->waker_changed) {
+		/* "    waited for: cw-writer 96% -> kworker/0:1 80%" */
+		fputs("    waited for: ", out);
+		text_str(out, r->top_waker[0]);
+		fprintf(out, " %s%% -> ", lt_format_percent(v, sizeof(v),
+			r->before.total_ns ? 100.0 * r->top_waker_ns[0] /
+			r->before.total_ns : 0));
+		text_str(out, r->top_waker[1]);
+		fprintf(out, " %s%%\n", lt_format_percent(v, sizeof(v),
+			r->after.total_ns ? 100.0 * r->top_waker_ns[1] /
+			r->after.total_ns : 0));
+	}
 }
 
 static void text_table_head(FILE *out, const struct lt_diff *d,
@@ -244,6 +256,11 @@ int lt_diff_write_text(const struct lt_diff *d, FILE *out)
 	fprintf(out, "Causes:   %zu changed, %zu new, %zu vanished, %zu the same\n",
 		d->nr_by_status[LT_DIFF_CHANGED], d->nr_by_status[LT_DIFF_NEW],
 		d->nr_by_status[LT_DIFF_VANISHED], d->nr_by_status[LT_DIFF_SAME]);
+	if (d->nr_waker_changed)
+		fprintf(out, "Wakers:   %zu cause%s waited for another most "
+			"(\"waited for:\" under %s)\n", d->nr_waker_changed,
+			d->nr_waker_changed == 1 ? "" : "s",
+			d->nr_waker_changed == 1 ? "it" : "them");
 	for (i = 0; i < d->nr_checks; i++)
 		fprintf(out, "%-10s%s: %s (%zu cause%s, marked !)\n",
 			i ? "" : "Fail-on:", d->checks[i].expr,
@@ -345,6 +362,27 @@ static void json_change(FILE *out, const struct lt_diff_row *r)
 	fputc('}', out);
 }
 
+/*
+ * {"before":{"name":"cw-writer","ns":9600},"after":null,"changed":false}:
+ * whom the cause's waits waited for most, on each side (null: no tree)
+ */
+static void json_top_waker(FILE *out, const struct lt_diff_row *r)
+{
+	int s;
+
+	for (s = 0; s < 2; s++) {
+		fputs(s ? ",\"after\":" : "{\"before\":", out);
+		if (!r->top_waker[s]) {
+			fputs("null", out);
+			continue;
+		}
+		fputs("{\"name\":", out);
+		lt_report_json_str(out, r->top_waker[s]);
+		fprintf(out, ",\"ns\":%" PRIu64 "}", r->top_waker_ns[s]);
+	}
+	fprintf(out, ",\"changed\":%s}", r->waker_changed ? "true" : "false");
+}
+
 static void json_report(FILE *out, const char *name, const struct lt_report *r)
 {
 	fputs("{\"name\":", out);
@@ -387,9 +425,10 @@ int lt_diff_write_json(const struct lt_diff *d, FILE *out)
 		if (d->scopes & LT_DIFF_SCOPE_BIT(s))
 			fprintf(out, "%s\"%s\"", k++ ? "," : "", scope_names[s]);
 	fprintf(out, "],\n\"summary\":{\"changed\":%zu,\"new\":%zu,\"vanished\":%zu,"
-		"\"same\":%zu},\n\"fail_on\":[", d->nr_by_status[LT_DIFF_CHANGED],
-		d->nr_by_status[LT_DIFF_NEW], d->nr_by_status[LT_DIFF_VANISHED],
-		d->nr_by_status[LT_DIFF_SAME]);
+		"\"same\":%zu,\"waker_changed\":%zu},\n\"fail_on\":[",
+		d->nr_by_status[LT_DIFF_CHANGED], d->nr_by_status[LT_DIFF_NEW],
+		d->nr_by_status[LT_DIFF_VANISHED], d->nr_by_status[LT_DIFF_SAME],
+		d->nr_waker_changed);
 	for (i = 0; i < d->nr_checks; i++) {
 		fprintf(out, "%s{\"expr\":", i ? "," : "");
 		lt_report_json_str(out, d->checks[i].expr);
@@ -425,6 +464,8 @@ int lt_diff_write_json(const struct lt_diff *d, FILE *out)
 		json_side(out, &r->after);
 		fputs(",\"change\":", out);
 		json_change(out, r);
+		fputs(",\"top_waker\":", out);
+		json_top_waker(out, r);
 		fputs(",\"crossed\":[", out);
 		for (k = 0, s = 0; k < d->nr_checks; k++)
 			if (r->crossed & (1u << k)) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * write-json.c - the report as JSON, schema "latencytop-report/1.1"
+ * write-json.c - the report as JSON, schema "latencytop-report/1.3"
  * (docs/report-schema.md).  Fields are only ever added, never renamed.
  */
 #include <inttypes.h>
@@ -99,6 +99,83 @@ static void put_hist(FILE *out, const struct lt_report_row *row)
 	fputs("]}", out);
 }
 
+static void put_chain_list(FILE *out, const struct lt_report_chain *v,
+			   size_t nr);
+
+static void put_tid(FILE *out, int tid)
+{
+	if (tid < 0)
+		fputs("{\"tid\":null", out);
+	else
+		fprintf(out, "{\"tid\":%d", tid);
+}
+
+/* One node: {"tid","comm","what","ns","waited_for"}; ran_instead's has no what. */
+static void put_chain(FILE *out, const struct lt_report_chain *n)
+{
+	put_tid(out, n->tid);
+	fputs(",\"comm\":", out);
+	put_str(out, n->comm);
+	if (n->what) {
+		fputs(",\"what\":", out);
+		put_str(out, n->what);
+	}
+	fprintf(out, ",\"ns\":%" PRIu64, n->ns);
+	if (n->nr_children) {
+		fputs(",\"waited_for\":", out);
+		put_chain_list(out, n->children, n->nr_children);
+	}
+	fputc('}', out);
+}
+
+/*
+ * Nodes in their order, the first LT_REPORT_CHAIN_SHOWN of them; the rest
+ * summed in one "other" node, which lists them under "rest" (so that a
+ * merge adds them up exactly: the reader unfolds it).
+ */
+static void put_chain_list(FILE *out, const struct lt_report_chain *v,
+			   size_t nr)
+{
+	uint64_t rest = 0;
+	bool ran = nr && !v[0].what;
+	size_t i;
+
+	fputc('[', out);
+	for (i = 0; i < nr && i < LT_REPORT_CHAIN_SHOWN; i++) {
+		if (i)
+			fputc(',', out);
+		put_chain(out, &v[i]);
+	}
+	if (nr > LT_REPORT_CHAIN_SHOWN) {
+		for (i = LT_REPORT_CHAIN_SHOWN; i < nr; i++)
+			rest += v[i].ns;
+		fprintf(out, ",{\"tid\":null,\"comm\":\"other\"%s,\"ns\":%"
+			PRIu64 ",\"rest\":", ran ? "" : ",\"what\":\"other\"",
+			rest);
+		fputc('[', out);
+		for (i = LT_REPORT_CHAIN_SHOWN; i < nr; i++) {
+			if (i > LT_REPORT_CHAIN_SHOWN)
+				fputc(',', out);
+			put_chain(out, &v[i]);
+		}
+		fputs("]}", out);
+	}
+	fputc(']', out);
+}
+
+/* Whom the row's waits waited for, who ran instead (schema 1.3). */
+static void put_chains(FILE *out, const struct lt_report_row *row)
+{
+	if (row->nr_waited_for) {
+		fputs(",\"waited_for\":", out);
+		put_chain_list(out, row->waited_for, row->nr_waited_for);
+	}
+	if (row->nr_ran_instead) {
+		fputs(",\"ran_instead\":", out);
+		put_chain_list(out, row->ran_instead, row->nr_ran_instead);
+	}
+}
+
 static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 {
 	const struct lt_row_field *f;
@@ -146,6 +223,7 @@ static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 		}
 		fputc(']', out);
 	}
+	put_chains(out, row);
 	fputc('}', out);
 }
 

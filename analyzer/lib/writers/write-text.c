@@ -6,6 +6,7 @@
  */
 #define _GNU_SOURCE	/* qsort_r() */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,9 +199,306 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 			row->nr_stacks - shown);
 }
 
+/* ---- whom the waits waited for (issue 48) ------------------------------ */
+
+/* wakers a row's summary names, whats a waker's line names: the rest summed */
+#define WAKERS_SHOWN	3
+#define WHATS_SHOWN	4
+
+/* A line of text, cut where it would overflow its buffer. */
+struct line {
+	char buf[1024];
+	size_t len;
+};
+
+static void __attribute__((format(printf, 2, 3)))
+line_add(struct line *l, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (l->len + 1 >= sizeof(l->buf))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n :
+			  sizeof(l->buf) - l->len - 1;
+}
+
+/*
+ * @l written as a line: names from the trace made harmless, and cut with
+ * '~' to options.width (a terminal's) as causes are.
+ */
+static void line_put(FILE *out, const struct lt_report *r, struct line *l)
+{
+	const char *p = lt_shown_copy(l->buf, sizeof(l->buf), l->buf), *c;
+	size_t cols = 0, width = r->options.width;
+	char *cut = NULL;
+
+	for (; width && *p; ) {
+		c = p;
+		cols += (size_t)lt_text_cols(&p);
+		if (!cut && cols > width - 1)
+			cut = (char *)c;
+	}
+	if (width && cols > width) {
+		cut[0] = '~';
+		cut[1] = '\0';
+	}
+	fputs(l->buf, out);
+	fputc('\n', out);
+	l->len = 0;
+	l->buf[0] = '\0';
+}
+
+/* "96%" of @whole, "<1%" for a part too small to round to one */
+static void line_pct(struct line *l, uint64_t ns, uint64_t whole)
+{
+	uint64_t p = whole ? (uint64_t)(ns * 100.0 / whole + 0.5) : 0;
+
+	if (!p && ns)
+		line_add(l, "<1%%");
+	else
+		line_add(l, "%" PRIu64 "%%", p);
+}
+
+/* A node of a task (its running, its wait for a CPU, its cause), not of
+ * an interrupt, a timer, what is unknown or lost, or the rest. */
+static bool chain_is_task(const struct lt_report_chain *n)
+{
+	return n->blocked || (n->what && (!strcmp(n->what, "running") ||
+					  !strcmp(n->what, "waiting for cpu")));
+}
+
+/* "cw-writer (4512)", "cw-writer" (several threads), "timer" */
+static void line_who(struct line *l, const struct lt_report_chain *n)
+{
+	if (!chain_is_task(n))
+		line_add(l, "%s", n->what ? n->what : n->comm);
+	else if (n->tid >= 0)
+		line_add(l, "%s (%d)", n->comm, n->tid);
+	else
+		line_add(l, "%s", n->comm);
+}
+
+/* whose node @n is, for the summary: a task's, or the kind's */
+static int cmp_waker(const struct lt_report_chain *a,
+		     const struct lt_report_chain *b)
+{
+	bool ta = chain_is_task(a), tb = chain_is_task(b);
+	int c;
+
+	if (ta != tb)
+		return ta ? -1 : 1;
+	if (!ta)
+		return strcmp(a->what ? a->what : a->comm,
+			      b->what ? b->what : b->comm);
+	c = strcmp(a->comm, b->comm);
+	return c ? c : (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* Nodes by waker, then in their order (by time: the list's). */
+static int cmp_by_waker(const void *pa, const void *pb)
+{
+	const struct lt_report_chain *a = *(const struct lt_report_chain *const *)pa;
+	const struct lt_report_chain *b = *(const struct lt_report_chain *const *)pb;
+	int c = cmp_waker(a, b);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+struct waker_group {
+	const struct lt_report_chain *const *nodes;	/* of one waker */
+	size_t nr;
+	uint64_t ns;
+};
+
+static int cmp_group(const void *pa, const void *pb)
+{
+	const struct waker_group *a = pa, *b = pb;
+
+	if (a->ns != b->ns)
+		return a->ns > b->ns ? -1 : 1;
+	return cmp_waker(a->nodes[0], b->nodes[0]);
+}
+
+/*
+ * One line per top waker of @row, its share of the row's time by what it
+ * was doing: "  <- cw-writer (4512): Sleeping (nanosleep) 96%, running
+ * 3%, waiting for cpu 1%".  Out of memory: none.
+ */
+static void put_wakers(FILE *out, const struct lt_report *r,
+		       const struct lt_report_row *row, int indent)
+{
+	const struct lt_report_chain **v;
+	struct waker_group *g;
+	struct line l = { .len = 0 };
+	uint64_t whole = row->total_ns, rest = 0;
+	size_t i, j, k, ng = 0, n = row->nr_waited_for;
+
+	v = malloc(n * sizeof(*v));
+	g = malloc(n * sizeof(*g));
+	if (!v || !g)
+		goto out;
+	for (i = 0; i < n; i++)
+		v[i] = &row->waited_for[i];
+	qsort(v, n, sizeof(*v), cmp_by_waker);
+	for (i = 0; i < n; i = j) {
+		g[ng].nodes = &v[i];
+		g[ng].ns = 0;
+		for (j = i; j < n && !cmp_waker(v[i], v[j]); j++)
+			g[ng].ns += v[j]->ns;
+		g[ng++].nr = j - i;
+	}
+	qsort(g, ng, sizeof(*g), cmp_group);
+	for (i = 0; i < ng; i++) {
+		if (i >= WAKERS_SHOWN) {
+			rest += g[i].ns;
+			continue;
+		}
+		line_add(&l, "%*s<- ", indent + 2, "");
+		line_who(&l, g[i].nodes[0]);
+		line_add(&l, ": ");
+		if (!chain_is_task(g[i].nodes[0])) {
+			line_pct(&l, g[i].ns, whole);
+			line_put(out, r, &l);
+			continue;
+		}
+		/* its whats, by time (qsort kept the list's order within) */
+		for (k = 0; k < g[i].nr && k < WHATS_SHOWN; k++) {
+			line_add(&l, "%s%s ", k ? ", " : "", g[i].nodes[k]->what);
+			line_pct(&l, g[i].nodes[k]->ns, whole);
+		}
+		if (k < g[i].nr) {
+			uint64_t more = 0;
+
+			for (; k < g[i].nr; k++)
+				more += g[i].nodes[k]->ns;
+			line_add(&l, ", other ");
+			line_pct(&l, more, whole);
+		}
+		line_put(out, r, &l);
+	}
+	if (ng > WAKERS_SHOWN) {
+		line_add(&l, "%*s<- %zu others: ", indent + 2, "", ng - WAKERS_SHOWN);
+		line_pct(&l, rest, whole);
+		line_put(out, r, &l);
+	}
+out:
+	free(v);
+	free(g);
+}
+
+/* ", 747.4 ms (96.3%)": @ns, and its share of @whole */
+static void line_time(struct line *l, uint64_t ns, uint64_t whole)
+{
+	char dur[32], pct[32];
+
+	line_add(l, ", %s (%s%%)", lt_format_duration(dur, sizeof(dur), ns),
+		 lt_format_percent(pct, sizeof(pct),
+				   whole ? 100.0 * ns / whole : 0));
+}
+
+/*
+ * The nodes @v[0..n) and below, a line each at @indent, the first
+ * LT_REPORT_CHAIN_SHOWN of a level and the rest summed, as JSON has them.
+ */
+static void put_tree(FILE *out, const struct lt_report *r,
+		     const struct lt_report_chain *v, size_t n, uint64_t whole,
+		     int indent)
+{
+	struct line l = { .len = 0 };
+	uint64_t rest = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i >= LT_REPORT_CHAIN_SHOWN) {
+			rest += v[i].ns;
+			continue;
+		}
+		line_add(&l, "%*s<- ", indent, "");
+		line_who(&l, &v[i]);
+		if (chain_is_task(&v[i]))
+			line_add(&l, ": %s", v[i].what);
+		line_time(&l, v[i].ns, whole);
+		line_put(out, r, &l);
+		put_tree(out, r, v[i].children, v[i].nr_children, whole,
+			 indent + 4);
+	}
+	if (n > LT_REPORT_CHAIN_SHOWN) {
+		line_add(&l, "%*s<- %zu others", indent, "",
+			 n - LT_REPORT_CHAIN_SHOWN);
+		line_time(&l, rest, whole);
+		line_put(out, r, &l);
+	}
+}
+
+/*
+ * Who ran while the row's task waited for a CPU: "  ran instead: cc1
+ * (4336) 17%, make 16%, 30 others 56%", or with --chains a line each.
+ */
+static void put_ran_instead(FILE *out, const struct lt_report *r,
+			    const struct lt_report_row *row, int indent)
+{
+	const struct lt_report_chain *v = row->ran_instead;
+	size_t i, n = row->nr_ran_instead;
+	size_t shown = r->options.chains ? LT_REPORT_CHAIN_SHOWN : WAKERS_SHOWN;
+	struct line l = { .len = 0 };
+	uint64_t rest = 0;
+
+	if (!r->options.chains)
+		line_add(&l, "%*sran instead: ", indent + 2, "");
+	for (i = 0; i < n; i++) {
+		if (i >= shown) {
+			rest += v[i].ns;
+			continue;
+		}
+		if (r->options.chains) {
+			line_add(&l, "%*sran instead: %s", indent + 4, "", v[i].comm);
+			if (v[i].tid >= 0)
+				line_add(&l, " (%d)", v[i].tid);
+			line_time(&l, v[i].ns, row->total_ns);
+			line_put(out, r, &l);
+			continue;
+		}
+		line_add(&l, "%s%s", i ? ", " : "", v[i].comm);
+		if (v[i].tid >= 0)
+			line_add(&l, " (%d)", v[i].tid);
+		line_add(&l, " ");
+		line_pct(&l, v[i].ns, row->total_ns);
+	}
+	if (n > shown && r->options.chains) {
+		line_add(&l, "%*sran instead: %zu others", indent + 4, "",
+			 n - shown);
+		line_time(&l, rest, row->total_ns);
+	} else if (n > shown) {
+		line_add(&l, ", %zu others ", n - shown);
+		line_pct(&l, rest, row->total_ns);
+	}
+	if (l.len)
+		line_put(out, r, &l);
+}
+
+/* Under a process's (or thread's) row: whom its waits waited for. */
+static void put_chains(FILE *out, const struct lt_report *r,
+		       const struct lt_report_row *row, int indent)
+{
+	if (row->nr_ran_instead)
+		put_ran_instead(out, r, row, indent);
+	if (!row->nr_waited_for)
+		return;
+	if (r->options.chains)
+		put_tree(out, r, row->waited_for, row->nr_waited_for,
+			 row->total_ns, indent + 4);
+	else
+		put_wakers(out, r, row, indent);
+}
+
 static void put_rows(FILE *out, const struct lt_report *r,
 		     const struct lt_report_row *rows, size_t nr, int indent,
-		     const struct widths *w)
+		     const struct widths *w, bool chains)
 {
 	char max[32], avg[32], total[32], pct[32];
 	size_t i, shown = rows_shown(r, nr);
@@ -216,6 +514,8 @@ static void put_rows(FILE *out, const struct lt_report *r,
 			w->count, row->count,
 			w->total, lt_format_duration(total, sizeof(total), row->total_ns),
 			lt_format_percent(pct, sizeof(pct), row->percent));
+		if (chains)
+			put_chains(out, r, row, indent);
 		if (r->options.stacks && row->kind != LT_CAUSE_SCHED)
 			put_stacks(out, row, indent);
 	}
@@ -358,7 +658,7 @@ static void put_process(FILE *out, const struct lt_report *r,
 	put_uncharged(out, r, &p->user_requested, 0);
 	put_stopped(out, &p->stopped, 0);
 	if (p->nr_rows)
-		put_rows(out, r, p->rows, p->nr_rows, 0, w);
+		put_rows(out, r, p->rows, p->nr_rows, 0, w, true);
 	if (!r->options.per_thread)
 		return;
 	for (j = 0; j < p->nr_threads; j++) {
@@ -371,7 +671,7 @@ static void put_process(FILE *out, const struct lt_report *r,
 		put_uncharged(out, r, &t->user_requested, 2);
 		put_stopped(out, &t->stopped, 2);
 		if (t->nr_rows)
-			put_rows(out, r, t->rows, t->nr_rows, 2, w);
+			put_rows(out, r, t->rows, t->nr_rows, 2, w, true);
 	}
 }
 
@@ -574,7 +874,7 @@ static void put_by_cgroup(FILE *out, const struct lt_report *r,
 			g[i].nr_procs == 1 ? "" : "es",
 			lt_format_duration(total, sizeof(total), g[i].total_ns));
 		if (g[i].nr_rows)
-			put_rows(out, r, g[i].rows, g[i].nr_rows, 0, w);
+			put_rows(out, r, g[i].rows, g[i].nr_rows, 0, w, false);
 		shown = most && g[i].nr_procs > most ? most : g[i].nr_procs;
 		for (k = 0; k < shown; k++)
 			put_process(out, r, g[i].procs[k], w);
@@ -607,7 +907,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 	}
 	lt_report_write_view_head(r, v, out);
 	if (v->nr_global)
-		put_rows(out, r, v->global, v->nr_global, 0, &w);
+		put_rows(out, r, v->global, v->nr_global, 0, &w, false);
 
 	/* a merged report's "all postgres processes" */
 	for (i = 0; i < v->nr_commands; i++) {
@@ -623,7 +923,7 @@ static void put_view(FILE *out, const struct lt_report *r,
 		put_uncharged(out, r, &c->user_requested, 0);
 		put_stopped(out, &c->stopped, 0);
 		if (c->nr_rows)
-			put_rows(out, r, c->rows, c->nr_rows, 0, &w);
+			put_rows(out, r, c->rows, c->nr_rows, 0, &w, false);
 	}
 
 	if (r->options.by_cgroup) {

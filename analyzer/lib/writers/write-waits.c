@@ -14,7 +14,8 @@
 #include "writers-local.h"
 
 static const char waits_head[] = "trace_id,pid,tid,comm,kernel_thread,reason,"
-	"argument,kind,state,start_ns,end_ns,dur_ns,dropped,stack_id,cgroup\n";
+	"argument,kind,state,start_ns,end_ns,dur_ns,dropped,stack_id,cgroup,"
+	"waker_tid,waker_comm,waker_kind\n";
 static const char stacks_head[] = "trace_id,stack_id,reason,kind,"
 	"kernel_thread,frames\n";
 
@@ -94,6 +95,15 @@ int lt_waits_csv_row(struct lt_waits_writer *ww, const struct lt_wait *w)
 	fputc(',', out);
 	if (w->cgroup)
 		lt_csv_str(out, w->cgroup);
+	/* what ended it: empty for a wait for a CPU, or none known */
+	fputc(',', out);
+	if (w->waker_tid >= 0)
+		fprintf(out, "%d", w->waker_tid);
+	fputc(',', out);
+	if (w->waker_comm)
+		lt_csv_str(out, w->waker_comm);
+	fputc(',', out);
+	fputs(w->waker_kind ? w->waker_kind : "", out);
 	fputc('\n', out);
 	return ferror(out) ? -1 : 0;
 }
@@ -128,6 +138,18 @@ int lt_waits_jsonl_row(struct lt_waits_writer *ww, const struct lt_wait *w)
 		lt_report_json_str(out, w->cgroup);
 	else
 		fputs("null", out);
+	if (w->waker_tid >= 0)
+		fprintf(out, ",\"waker_tid\":%d,\"waker_comm\":", w->waker_tid);
+	else
+		fputs(",\"waker_tid\":null,\"waker_comm\":", out);
+	if (w->waker_comm)
+		lt_report_json_str(out, w->waker_comm);
+	else
+		fputs("null", out);
+	if (w->waker_kind)
+		fprintf(out, ",\"waker_kind\":\"%s\"", w->waker_kind);
+	else
+		fputs(",\"waker_kind\":null", out);
 	fputs("}\n", out);
 	return ferror(out) ? -1 : 0;
 }

@@ -33,6 +33,7 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "JSON always lists stacks",
 	      [LT_WOPT_PER_THREAD] = "JSON always lists threads",
 	      [LT_WOPT_LIMIT] = "JSON has every row",
+	      [LT_WOPT_CHAINS] = "JSON always has the whole trees",
 	      [LT_WOPT_MAX_PROCESSES] = "JSON has every process (--pid, --comm "
 					"choose them)" } },
 	  lt_report_write_json },
@@ -41,6 +42,7 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "CSV has no stacks (--format=folded has)",
 	      [LT_WOPT_PER_THREAD] = "CSV always has thread rows",
 	      [LT_WOPT_LIMIT] = "CSV has every row",
+	      [LT_WOPT_CHAINS] = "CSV has no trees (--format=json has)",
 	      [LT_WOPT_MAX_PROCESSES] = "CSV has every process (--pid, --comm "
 					"choose them)" } },
 	  lt_report_write_csv },
@@ -67,6 +69,8 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "pprof output is stacks",
 	      [LT_WOPT_PER_THREAD] = "pprof samples are per thread (labels)",
 	      [LT_WOPT_LIMIT] = "pprof output has every stack",
+	      [LT_WOPT_CHAINS] = "pprof output has no chains (--format=folded "
+				 "has)",
 	      [LT_WOPT_WINDOW] = "pprof output covers the whole trace "
 				 "(--from and --to cut it)",
 	      [LT_WOPT_MAX_PROCESSES] = "pprof output has every process "
@@ -78,6 +82,7 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
 	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
 	      [LT_WOPT_LIMIT] = "every wait is a row",
+	      [LT_WOPT_CHAINS] = "each row has its waker",
 	      [LT_WOPT_WINDOW] = "each row has its times",
 	      [LT_WOPT_MAX_PROCESSES] = "every wait is a row (--pid, --comm "
 					"choose them)" } },
@@ -87,6 +92,7 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "--waits-stacks=FILE writes them",
 	      [LT_WOPT_PER_THREAD] = "every row is a thread's",
 	      [LT_WOPT_LIMIT] = "every wait is a row",
+	      [LT_WOPT_CHAINS] = "each row has its waker",
 	      [LT_WOPT_WINDOW] = "each row has its times",
 	      [LT_WOPT_MAX_PROCESSES] = "every wait is a row (--pid, --comm "
 					"choose them)" } },
@@ -132,6 +138,7 @@ const char *lt_writer_opt_name(enum lt_writer_opt opt)
 		[LT_WOPT_LIMIT] = "--limit",
 		[LT_WOPT_WINDOW] = "--window",
 		[LT_WOPT_MAX_PROCESSES] = "--max-processes",
+		[LT_WOPT_CHAINS] = "--chains",
 	};
 
 	return (unsigned int)opt < LT_WOPT_NR ? names[opt] : "?";

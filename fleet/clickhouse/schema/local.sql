@@ -31,7 +31,10 @@ CREATE TABLE IF NOT EXISTS latencytop.waits_local
     dur_ns Nullable(UInt64),
     dropped Nullable(String),   -- NULL: charged; else the report's counter
     stack_id Nullable(UInt32),  -- its kernel stack in stacks_local
-    cgroup Nullable(String)     -- the thread's cgroup path; NULL: not named
+    cgroup Nullable(String),    -- the thread's cgroup path; NULL: not named
+    waker_tid Nullable(Int32),  -- what ended the wait: the waking task's tid,
+    waker_comm Nullable(String),-- its name,
+    waker_kind Nullable(String) -- task, hardirq, softirq, timer, unknown, lost
 )
 ENGINE = MergeTree
 PARTITION BY toYYYYMM(day)
