@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cli-args.c - option values shared by the executables (cli-args.h).
+ * cli-args.c - the analysis options shared by the executables, as the
+ * callbacks of their tables' entries (cli-args.h).  Each returns 0, or
+ * the exit status of a value it refused and said why.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,12 +11,6 @@
 
 #include "cli-args.h"
 #include "latencytop.h"
-
-int cli_try_help(const char *prog)
-{
-	fprintf(stderr, "Try '%s --help' for more information.\n", prog);
-	return lt_error_exit_status(LT_E_USAGE);
-}
 
 int cli_one_trace(const char *prog, int optind, int argc)
 {
@@ -25,11 +21,19 @@ int cli_one_trace(const char *prog, int optind, int argc)
 	return cli_try_help(prog);
 }
 
-int cli_bad_arg(const char *prog, const char *opt, const char *val,
-		const char *what)
+void cli_analysis_init(struct cli_analysis *a)
 {
-	fprintf(stderr, "%s: %s: invalid value '%s': %s\n", prog, opt, val, what);
-	return cli_try_help(prog);
+	memset(a, 0, sizeof(*a));
+	lt_options_init(&a->opts);
+}
+
+void cli_analysis_free(struct cli_analysis *a)
+{
+	free(a->lists.trans);
+	free(a->lists.pids);
+	free(a->lists.tids);
+	free(a->lists.comms);
+	memset(&a->lists, 0, sizeof(a->lists));
 }
 
 /* @val for @opt, which lt_parse_duration() refused with @ret */
@@ -40,73 +44,10 @@ static int bad_duration(const char *prog, const char *opt, const char *val,
 			   ret == -2 ? "too large a duration" : what);
 }
 
-int cli_parse_window(const char *prog, const char *val, uint64_t *ns)
-{
-	int ret = lt_parse_duration(val, 1000000000ULL, ns);
-
-	if (ret < 0 || !*ns)
-		return bad_duration(prog, "--window", val, ret,
-				    "expected a duration such as 30s or 500ms");
-	return 0;
-}
-
-int cli_parse_threads(const char *prog, const char *val, unsigned int *n)
-{
-	unsigned long v;
-	char *end;
-
-	errno = 0;
-	v = strtoul(val, &end, 10);
-	if (errno || *end || end == val || val[0] == '-' || !v || v > 1024)
-		return cli_bad_arg(prog, "--threads", val, "expected 1 to 1024");
-	*n = (unsigned int)v;
-	return 0;
-}
-
-static int parse_time(const char *prog, const char *opt, const char *val,
-		      int64_t *out)
-{
-	uint64_t ns;
-	int ret = lt_parse_duration(val, 1000000000ULL, &ns);
-
-	if (!ret && ns > INT64_MAX)
-		ret = -2;
-	if (ret < 0) {
-		bad_duration(prog, opt, val, ret, "expected seconds from the "
-			     "start of the trace, e.g. 12.5 or 1500ms");
-		return -1;
-	}
-	*out = (int64_t)ns;
-	return 0;
-}
-
-static int parse_sort(const char *prog, const char *val, enum lt_sort *sort)
-{
-	static const char *const names[] = {
-		[LT_SORT_MAX] = "max", [LT_SORT_TOTAL] = "total",
-		[LT_SORT_COUNT] = "count", [LT_SORT_AVG] = "avg",
-	};
-	/* the words the viewer's title uses */
-	static const char *const long_names[] = {
-		[LT_SORT_MAX] = "maximum", [LT_SORT_AVG] = "average",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(val, names[i]) ||
-		    (i < sizeof(long_names) / sizeof(long_names[0]) &&
-		     long_names[i] && !strcmp(val, long_names[i]))) {
-			*sort = (enum lt_sort)i;
-			return 0;
-		}
-	cli_bad_arg(prog, "--sort", val, "expected max, total, count or avg");
-	return -1;
-}
-
 static int nomem(const char *prog)
 {
 	fprintf(stderr, "%s: out of memory\n", prog);
-	return -lt_error_exit_status(LT_E_NOMEM);
+	return lt_error_exit_status(LT_E_NOMEM);
 }
 
 /* @val at the end of *@list of *@nr strings, which *@seen then shows */
@@ -139,11 +80,9 @@ static int add_ids(const char *prog, const char *opt, const char *val,
 		errno = 0;
 		v = strtoul(p, &end, 10);
 		if (errno || end == p || *p == '-' || *p == '+' || *p == ' ' ||
-		    (*end && *end != ',') || v > INT32_MAX) {
-			cli_bad_arg(prog, opt, val, "expected a task id, or ids "
-				    "separated by commas");
-			return -1;
-		}
+		    (*end && *end != ',') || v > INT32_MAX)
+			return cli_bad_arg(prog, opt, val, "expected a task id, "
+					   "or ids separated by commas");
 		t = realloc(*list, (*nr + 1) * sizeof(*t));
 		if (!t)
 			return nomem(prog);
@@ -155,105 +94,123 @@ static int add_ids(const char *prog, const char *opt, const char *val,
 	return 0;
 }
 
-static int parse_count(const char *prog, const char *opt, const char *val,
-		       unsigned int *n)
+/* --from, --to: a time from the start of the trace */
+static int parse_time(const char *prog, const char *opt, const char *val,
+		      int64_t *out)
 {
-	unsigned long v;
-	char *end;
+	uint64_t ns;
+	int ret = lt_parse_duration(val, 1000000000ULL, &ns);
 
-	errno = 0;
-	v = strtoul(val, &end, 10);
-	if (errno || *end || end == val || val[0] == '-' || v > UINT32_MAX) {
-		cli_bad_arg(prog, opt, val, "expected a whole number, 0 for no limit");
-		return -1;
-	}
-	*n = (unsigned int)v;
+	if (!ret && ns > INT64_MAX)
+		ret = -2;
+	if (ret < 0)
+		return bad_duration(prog, opt, val, ret, "expected seconds from "
+				    "the start of the trace, e.g. 12.5 or 1500ms");
+	*out = (int64_t)ns;
 	return 0;
 }
 
-void cli_lists_free(struct cli_lists *lists)
+int cli_opt_sort(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
 {
-	free(lists->trans);
-	free(lists->pids);
-	free(lists->tids);
-	free(lists->comms);
-	memset(lists, 0, sizeof(*lists));
+	static const char *const names[] = {
+		[LT_SORT_MAX] = "max", [LT_SORT_TOTAL] = "total",
+		[LT_SORT_COUNT] = "count", [LT_SORT_AVG] = "avg",
+	};
+	/* the words the viewer's title uses */
+	static const char *const long_names[] = {
+		[LT_SORT_MAX] = "maximum", [LT_SORT_AVG] = "average",
+	};
+	struct cli_analysis *a = o->value;
+	size_t i;
+
+	a->sort_given = true;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(arg, names[i]) ||
+		    (i < sizeof(long_names) / sizeof(long_names[0]) &&
+		     long_names[i] && !strcmp(arg, long_names[i]))) {
+			a->opts.sort = (enum lt_sort)i;
+			return 0;
+		}
+	return cli_bad_arg(cmd->prog, "--sort", arg,
+			   "expected max, total, count or avg");
 }
 
-int cli_analysis_opt(const char *prog, int c, const char *val,
-		     struct lt_options *opts, struct cli_lists *lists)
+int cli_opt_window(const struct cli_cmd *cmd, const struct cli_opt *o,
+		   const char *arg)
 {
-	struct lt_task_filter *f = &opts->tasks;
-	int ret = 0;
+	struct cli_analysis *a = o->value;
+	int ret = lt_parse_duration(arg, 1000000000ULL, &a->opts.window_ns);
 
-	switch (c) {
-	case 's':
-		ret = parse_sort(prog, val, &opts->sort);
-		break;
-	case 'w':
-		ret = cli_parse_window(prog, val, &opts->window_ns) ? -1 : 0;
-		break;
-	case CLI_OPT_FROM:
-		ret = parse_time(prog, "--from", val, &opts->from_ns);
-		break;
-	case CLI_OPT_TO:
-		ret = parse_time(prog, "--to", val, &opts->to_ns);
-		break;
-	case 'k':
-		opts->kernel_threads = true;
-		break;
-	case CLI_OPT_SLEEP_CUTOFF:
-		ret = lt_parse_duration(val, 1000000ULL, &opts->sleep_cutoff_ns);
-		if (ret < 0) {
-			bad_duration(prog, "--sleep-cutoff", val, ret,
-				     "expected a duration such as 5ms, or 0");
-			ret = -1;
-		}
-		break;
-	case CLI_OPT_NO_MAXTIME:
-		opts->honour_maxtime = false;
-		break;
-	case CLI_OPT_CHARGE_STOPPED:
-		opts->charge_stopped = true;
-		break;
-	case CLI_OPT_BUFFER:
-		opts->buffer = val;
-		break;
-	case CLI_OPT_TRANS:
-		ret = add_str(prog, val, &lists->trans, &opts->nr_trans_files,
-			      &opts->trans_files);
-		break;
-	case CLI_OPT_KALLSYMS:
-		opts->kallsyms = val;
-		break;
-	case CLI_OPT_NO_DEFAULT_TRANS:
-		opts->no_default_trans = true;
-		break;
-	case CLI_OPT_PARTIAL:
-		opts->partial = true;
-		break;
-	case 'j':
-		ret = cli_parse_threads(prog, val, &opts->threads) ? -1 : 0;
-		break;
-	case 'p':
-		ret = add_ids(prog, "--pid", val, &lists->pids, &f->nr_pids,
-			      &f->pids);
-		break;
-	case CLI_OPT_TID:
-		ret = add_ids(prog, "--tid", val, &lists->tids, &f->nr_tids,
-			      &f->tids);
-		break;
-	case 'c':
-		ret = add_str(prog, val, &lists->comms, &f->nr_comms, &f->comms);
-		break;
-	case 'P':
-		ret = parse_count(prog, "--max-processes", val,
-				  &opts->max_processes);
-		break;
-	default:
-		return 0;
-	}
-	return ret == -1 ? -lt_error_exit_status(LT_E_USAGE) : ret < 0 ? ret : 1;
+	if (ret < 0 || !a->opts.window_ns)
+		return bad_duration(cmd->prog, "--window", arg, ret,
+				    "expected a duration such as 30s or 500ms");
+	return 0;
+}
+
+int cli_opt_from(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return parse_time(cmd->prog, "--from", arg, &a->opts.from_ns);
+}
+
+int cli_opt_to(const struct cli_cmd *cmd, const struct cli_opt *o,
+	       const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return parse_time(cmd->prog, "--to", arg, &a->opts.to_ns);
+}
+
+int cli_opt_sleep_cutoff(const struct cli_cmd *cmd, const struct cli_opt *o,
+			 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+	/* a bare number is milliseconds */
+	int ret = lt_parse_duration(arg, 1000000ULL, &a->opts.sleep_cutoff_ns);
+
+	if (ret < 0)
+		return bad_duration(cmd->prog, "--sleep-cutoff", arg, ret,
+				    "expected a duration such as 5ms, or 0");
+	return 0;
+}
+
+int cli_opt_trans(const struct cli_cmd *cmd, const struct cli_opt *o,
+		  const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return add_str(cmd->prog, arg, &a->lists.trans, &a->opts.nr_trans_files,
+		       &a->opts.trans_files);
+}
+
+int cli_opt_pid(const struct cli_cmd *cmd, const struct cli_opt *o,
+		const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return add_ids(cmd->prog, "--pid", arg, &a->lists.pids,
+		       &a->opts.tasks.nr_pids, &a->opts.tasks.pids);
+}
+
+int cli_opt_tid(const struct cli_cmd *cmd, const struct cli_opt *o,
+		const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return add_ids(cmd->prog, "--tid", arg, &a->lists.tids,
+		       &a->opts.tasks.nr_tids, &a->opts.tasks.tids);
+}
+
+int cli_opt_comm(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_analysis *a = o->value;
+
+	return add_str(cmd->prog, arg, &a->lists.comms, &a->opts.tasks.nr_comms,
+		       &a->opts.tasks.comms);
 }
 
 int cli_analysis_check(const char *prog, const struct lt_options *opts)
@@ -304,48 +261,6 @@ const char *cli_analysis_changed(const struct lt_options *o,
 			len = size;
 	}
 	return len ? buf : NULL;
-}
-
-void cli_usage_range(FILE *out)
-{
-	fputs(
-"      --from=T           start T after the first event (seconds, or 500ms, 2m)\n"
-"      --to=T             stop T after the first event\n", out);
-}
-
-void cli_usage_accounting(FILE *out)
-{
-	fputs(
-"  -k, --kernel-threads   include kernel threads in the global table\n"
-"      --sleep-cutoff=DUR interruptible waits longer than DUR are user\n"
-"                         requested and not charged (default 5ms; 0 = keep all)\n"
-"      --no-maxtime       charge waits longer than their reason's maxtime too\n"
-"      --charge-stopped   charge the time tasks were stopped (by a signal, T,\n"
-"                         or for a tracer, t), as its own causes\n"
-"      --trans=FILE       add a translation table (latencytop.trans format);\n"
-"                         may be repeated, later tables override\n"
-"      --no-default-trans use only --trans tables\n"
-"      --kallsyms=FILE    kernel symbols for a perf.data (a copy of the\n"
-"                         recording machine's /proc/kallsyms); by default\n"
-"                         perf's build-id cache, or this kernel's if it is\n"
-"                         the one recorded\n"
-"      --partial          on a damaged trace, report what was read before the\n"
-"                         damage (marked partial, exit status 5)\n"
-"      --buffer=NAME      a trace.dat's instance buffer to read ('' for the\n"
-"                         top level); by default the one with scheduler\n"
-"                         events, the top level when several have\n", out);
-}
-
-void cli_usage_tasks(FILE *out)
-{
-	fputs(
-"  -p, --pid=PID[,PID]    only these processes (all their threads)\n"
-"      --tid=TID[,TID]    only these threads\n"
-"  -c, --comm=PATTERN     only tasks named so, or in a process named so:\n"
-"                         a shell pattern ('kworker/*'); --pid, --tid and\n"
-"                         --comm may be repeated, and a task any of them\n"
-"                         names is counted (the global table is theirs)\n"
-"  -P, --max-processes=N  at most N process sections, the first by --sort\n", out);
 }
 
 void cli_warn_no_task(const char *prog, const struct lt_report *r, bool quiet)

@@ -7,7 +7,6 @@
  * parse options (and the --fail-on expressions) -> load both sides ->
  * compare -> test -> write -> exit 8 if a test was crossed.
  */
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,29 +16,9 @@
 #include "cli-load.h"
 #include "cli-sub.h"
 
-enum {
-	OPT_NO_PROGRESS = CLI_OPT_OWN,
-	OPT_BY,
-	OPT_ALL,
-	OPT_FAIL_ON,
-};
-
 #define MAX_FAIL_ON 32
 
-static const struct option long_opts[] = {
-	CLI_ANALYSIS_LONGOPTS,
-	{ "format",		required_argument, NULL, 'f' },
-	{ "output",		required_argument, NULL, 'o' },
-	{ "by",			required_argument, NULL, OPT_BY },
-	{ "all",		no_argument,	   NULL, OPT_ALL },
-	{ "fail-on",		required_argument, NULL, OPT_FAIL_ON },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void usage(const char *prog, FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... BEFORE AFTER\n"
@@ -48,33 +27,8 @@ static void usage(const char *prog, FILE *out)
 "and share, new and vanished causes; each table's causes by how much worse\n"
 "they got (the rise of their total).  BEFORE and AFTER are reports saved\n"
 "with --format=json (merged ones too) or traces, analysed first.\n"
-"\n"
-"  -f, --format=FMT       one of:\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_DIFF), "text");
-	fputs(
-"  -o, --output=FILE      write to FILE instead of stdout\n"
-"      --by=SCOPES        the tables compared, a comma-separated list of\n"
-"                         global, command and process (default:\n"
-"                         global,command; process: by name and pid, for two\n"
-"                         reports of one run)\n"
-"      --all              list the causes that did not change too\n"
-"      --fail-on=EXPR     exit with status 8 when a cause crosses EXPR (may\n"
-"                         be repeated), e.g. 'p99>+20%', 'total>+10ms',\n"
-"                         'max>50ms', 'command:count>+50%~fsync*':\n"
-"                           [SCOPE:]FIGURE OP [+|-]NUMBER[UNIT|%][~GLOB]\n"
-"                         SCOPE global (default), command, process or any;\n"
-"                         FIGURE count, total, max, avg, p50, p90, p99 or\n"
-"                         share (in points); OP >, >=, < or <=; a sign\n"
-"                         compares the change, none the after value; %\n"
-"                         the change relative to before; UNIT ns, us, ms, s;\n"
-"                         GLOB the causes it applies to; tests separated by\n"
-"                         commas: any one crossed fails\n"
-"  -q, --quiet            no progress and no warnings on stderr\n"
-"      --no-progress      no progress display\n"
-"\n"
-"Traces given are analysed with latency-analyze's options:\n", out);
-	cli_usage_range(out);
-	cli_usage_accounting(out);
+"\n", cmd->prog);
+	cli_opts_help(out, cmd);
 	fputs(
 "\n"
 "Exit status:\n"
@@ -100,8 +54,11 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 }
 
 /* --by global,command,process */
-static int parse_by(const char *prog, const char *val, unsigned int *scopes)
+static int opt_by(const struct cli_cmd *cmd, const struct cli_opt *o,
+		  const char *val)
 {
+	const char *prog = cmd->prog;
+	unsigned int *scopes = o->value;
 	static const char *const names[LT_DIFF_SCOPES] = {
 		[LT_DIFF_GLOBAL] = "global",
 		[LT_DIFF_COMMAND] = "command",
@@ -132,149 +89,198 @@ static int parse_by(const char *prog, const char *val, unsigned int *scopes)
 	return 0;
 }
 
-int cli_diff_main(const char *prog, int argc, char **argv)
+/* What the command line asks for. */
+struct args {
+	struct cli_analysis an;
+	struct cli_format format;
+	unsigned int scopes;		/* LT_DIFF_SCOPE_BIT()s */
+	const char *output, *fail_on[MAX_FAIL_ON];
+	int nr_fail_on;
+	bool progress, quiet, all;
+	char **sides;			/* BEFORE, AFTER */
+};
+
+/* --fail-on EXPR: a malformed one said now, not after a long analysis */
+static int opt_fail_on(const struct cli_cmd *cmd, const struct cli_opt *o,
+		       const char *val)
 {
-	const struct lt_writer *writer = lt_writer_find(LT_WRITE_DIFF, "text");
-	unsigned int scopes = LT_DIFF_SCOPE_BIT(LT_DIFF_GLOBAL) |
-			      LT_DIFF_SCOPE_BIT(LT_DIFF_COMMAND);
-	struct cli_lists lists = { 0 };
-	const char *output = NULL, *fail_on[MAX_FAIL_ON];
-	struct lt_report *side[2] = { NULL, NULL };
-	struct lt_options opts, defaults;
+	struct args *a = o->value;
 	struct lt_error err = { 0 };
-	struct lt_diff *d = NULL;
-	bool progress = true, quiet = false, all = false, saved, crossed = false;
-	int c, ret, i, nfail = 0, status = 0;
 	size_t n;
+
+	if (a->nr_fail_on == MAX_FAIL_ON) {
+		fprintf(stderr, "%s: more than %d --fail-on\n", cmd->prog,
+			MAX_FAIL_ON);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	if (lt_diff_check(NULL, val, &n, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", cmd->prog, err.msg);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	a->fail_on[a->nr_fail_on++] = val;
+	return 0;
+}
+
+/* A --fail-on test of a scope --by leaves out: said before the analysis. */
+static int check_scopes(const char *prog, const struct args *a)
+{
+	struct lt_diff *probe;
+	struct lt_error err = { 0 };
+	int i, ret = 0;
+	size_t n;
+
+	if (!a->nr_fail_on)
+		return 0;
+	probe = calloc(1, sizeof(*probe));
+	if (!probe) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		return lt_error_exit_status(LT_E_NOMEM);
+	}
+	probe->scopes = a->scopes;
+	for (i = 0; i < a->nr_fail_on && !ret; i++)
+		ret = lt_diff_check(probe, a->fail_on[i], &n, &err);
+	lt_diff_free(probe);
+	if (ret < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return lt_error_exit_status(LT_E_USAGE);
+	}
+	return 0;
+}
+
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(const char *prog, int argc, char **argv, struct args *a)
+{
+	struct cli_analysis *an = &a->an;
+	struct cli_opt options[] = {
+		CLI_OPT_FORMAT(&a->format, "one of:"),
+		CLI_STRING('o', "output", &a->output, "FILE",
+			   "write to FILE instead of stdout",
+			   .flags = CLI_OPT_FILE),
+		CLI_CALLBACK(0, "by", &a->scopes, "SCOPES",
+			     "the tables compared, a comma-separated list of\n"
+			     "global, command and process (default:\n"
+			     "global,command; process: by name and pid, for two\n"
+			     "reports of one run)", opt_by,
+			     .words = "global command process global,command "
+				      "global,command,process"),
+		CLI_BOOL(0, "all", &a->all,
+			 "list the causes that did not change too"),
+		CLI_CALLBACK(0, "fail-on", a, "EXPR",
+			     "exit with status 8 when a cause crosses EXPR (may\n"
+			     "be repeated), e.g. 'p99>+20%', 'total>+10ms',\n"
+			     "'max>50ms', 'command:count>+50%~fsync*':\n"
+			     "  [SCOPE:]FIGURE OP [+|-]NUMBER[UNIT|%][~GLOB]\n"
+			     "SCOPE global (default), command, process or any;\n"
+			     "FIGURE count, total, max, avg, p50, p90, p99 or\n"
+			     "share (in points); OP >, >=, < or <=; a sign\n"
+			     "compares the change, none the after value; %\n"
+			     "the change relative to before; UNIT ns, us, ms, s;\n"
+			     "GLOB the causes it applies to; tests separated by\n"
+			     "commas: any one crossed fails", opt_fail_on),
+		CLI_BOOL('q', "quiet", &a->quiet,
+			 "no progress and no warnings on stderr"),
+		CLI_BOOL_SET(0, "no-progress", &a->progress, false,
+			     "no progress display"),
+		CLI_HELP("this help"),
+		CLI_GROUP("Traces given are analysed with latency-analyze's options:"),
+		CLI_OPTS_RANGE(an),
+		CLI_OPTS_ACCOUNTING(an),
+		CLI_OPTS_TASKS(an),
+		CLI_OPT_THREADS(an, CLI_THREADS_HELP),
+		/* a diff orders its own way, of the whole ranges, every process */
+		CLI_OPT_SORT(an, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_WINDOW(an, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_OPT_MAX_PROCESSES(an, .flags = CLI_OPT_HIDDEN),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = prog, .opts = options, .usage = usage,
+	};
+	int ret, first;
+
+	cli_analysis_init(an);
+	cli_format_init(&a->format, CLI_INPUT(LT_WRITE_DIFF), "text");
+	a->scopes = LT_DIFF_SCOPE_BIT(LT_DIFF_GLOBAL) |
+		    LT_DIFF_SCOPE_BIT(LT_DIFF_COMMAND);
+	a->progress = true;
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (a->quiet)
+		a->progress = false;
+	if (argc - first != 2) {
+		fprintf(stderr, "%s: %s\n", prog, argc - first < 2 ?
+			"expected BEFORE and AFTER" : "only BEFORE and AFTER");
+		return cli_try_help(prog);
+	}
+	if (cli_analysis_check(prog, &an->opts))
+		return lt_error_exit_status(LT_E_USAGE);
+	a->sides = argv + first;
+	ret = check_scopes(prog, a);
+	return ret ? ret : -1;
+}
+
+/* @d where -o says: the exit status. */
+static int write_diff(const char *prog, struct args *a, struct lt_diff *d)
+{
+	struct lt_error err = { 0 };
 	struct cli_output o;
+	int status = 0;
 	FILE *out;
 
-	lt_options_init(&opts);
-	argv[0] = (char *)prog;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:qh",
-				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
-		if (ret < 0) {
-			status = -ret;
-			goto out;
-		}
-		if (ret)
-			continue;
-		switch (c) {
-		case 'f':
-			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_DIFF), optarg, &writer))
-				goto usage;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_BY:
-			if (parse_by(prog, optarg, &scopes))
-				goto usage;
-			break;
-		case OPT_ALL:
-			all = true;
-			break;
-		case OPT_FAIL_ON:
-			/* malformed: said now, not after a long analysis */
-			if (nfail == MAX_FAIL_ON) {
-				fprintf(stderr, "%s: more than %d --fail-on\n",
-					prog, MAX_FAIL_ON);
-				goto usage;
-			}
-			if (lt_diff_check(NULL, optarg, &n, &err) < 0) {
-				fprintf(stderr, "%s: %s\n", prog, err.msg);
-				goto usage;
-			}
-			fail_on[nfail++] = optarg;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = false;
-			break;
-		case 'q':
-			quiet = true;
-			progress = false;
-			break;
-		case 'h':
-			usage(prog, stdout);
-			goto out;
-		default:
-			status = cli_try_help(prog);
-			goto out;
-		}
+	out = cli_output_open(prog, &o, a->output, a->sides, 2, &status);
+	if (!out)
+		return status;
+	if (lt_diff_write(d, a->format.writer->format, out, &err) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog,
+			a->output ? a->output : "stdout", err.msg);
+		status = lt_error_exit_status(LT_E_IO);
 	}
-	if (argc - optind != 2) {
-		fprintf(stderr, "%s: %s\n", prog, argc - optind < 2 ?
-			"expected BEFORE and AFTER" : "only BEFORE and AFTER");
-		status = cli_try_help(prog);
-		goto out;
-	}
-	if (cli_analysis_check(prog, &opts))
-		goto usage;
-	/* a test of a scope --by leaves out: said now, before the analysis */
-	if (nfail) {
-		struct lt_diff *probe = calloc(1, sizeof(*probe));
+	return cli_output_close(prog, &o, !status, status);
+}
 
-		if (!probe) {
-			fprintf(stderr, "%s: out of memory\n", prog);
-			status = lt_error_exit_status(LT_E_NOMEM);
-			goto out;
-		}
-		probe->scopes = scopes;
-		ret = 0;
-		for (i = 0; i < nfail && !ret; i++)
-			ret = lt_diff_check(probe, fail_on[i], &n, &err);
-		lt_diff_free(probe);
-		if (ret < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			goto usage;
-		}
-	}
-	if (!quiet) {
+int cli_diff_main(const char *prog, int argc, char **argv)
+{
+	struct lt_report *side[2] = { NULL, NULL };
+	struct args a = { 0 };
+	struct lt_options defaults;
+	struct lt_error err = { 0 };
+	struct lt_diff *d = NULL;
+	bool saved, crossed = false;
+	int i, status;
+	size_t n;
+
+	status = parse_args(prog, argc, argv, &a);
+	if (status >= 0)
+		goto out;
+	if (!a.quiet) {
 		bool given[LT_WOPT_NR] = {
-			[LT_WOPT_WINDOW] = opts.window_ns != 0,
-			[LT_WOPT_MAX_PROCESSES] = opts.max_processes != 0,
+			[LT_WOPT_WINDOW] = a.an.opts.window_ns != 0,
+			[LT_WOPT_MAX_PROCESSES] = a.an.opts.max_processes != 0,
 		};
 
-		cli_warn_ignored(writer, given, warnf);
+		cli_warn_ignored(a.format.writer, given, warnf);
 	}
 	lt_options_init(&defaults);
 	for (i = 0; i < 2; i++) {
-		if (cli_load_report(prog, argv[optind + i], &opts, &defaults,
-				    progress, quiet, &side[i], &err, &saved) < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			status = lt_error_exit_status(err.code);
-			goto out;
-		}
+		if (cli_load_report(prog, a.sides[i], &a.an.opts, &defaults,
+				    a.progress, a.quiet, &side[i], &err,
+				    &saved) < 0)
+			goto failed;
 	}
-	if (lt_diff_make(side[0], argv[optind], side[1], argv[optind + 1],
-			 scopes, &d, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		status = lt_error_exit_status(err.code);
-		goto out;
-	}
-	d->all = all;
-	for (i = 0; i < nfail; i++) {
-		if (lt_diff_check(d, fail_on[i], &n, &err) < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			status = lt_error_exit_status(err.code);
-			goto out;
-		}
+	if (lt_diff_make(side[0], a.sides[0], side[1], a.sides[1], a.scopes,
+			 &d, &err) < 0)
+		goto failed;
+	d->all = a.all;
+	for (i = 0; i < a.nr_fail_on; i++) {
+		if (lt_diff_check(d, a.fail_on[i], &n, &err) < 0)
+			goto failed;
 		crossed |= n > 0;
 	}
-	out = cli_output_open(prog, &o, output, argv + optind, 2, &status);
-	if (!out)
-		goto out;
-	if (lt_diff_write(d, writer->format, out, &err) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
-			err.msg);
-		status = lt_error_exit_status(LT_E_IO);
-	}
-	status = cli_output_close(prog, &o, !status, status);
+	status = write_diff(prog, &a, d);
 	/* the diff is written either way: CI shows it, then fails */
 	if (!status && crossed) {
-		if (!quiet)
+		if (!a.quiet)
 			fprintf(stderr, "%s: a --fail-on threshold was crossed\n",
 				prog);
 		status = lt_error_exit_status(LT_E_CROSSED);
@@ -285,17 +291,18 @@ int cli_diff_main(const char *prog, int argc, char **argv)
 			continue;
 		fprintf(stderr, "%s: %s (the diff's %s side is partial)\n",
 			prog, side[i]->partial_reason ? side[i]->partial_reason :
-			argv[optind + i], i ? "after" : "before");
+			a.sides[i], i ? "after" : "before");
 		if (!status)
 			status = lt_error_exit_status(LT_E_PARTIAL);
 	}
 	goto out;
-usage:
-	status = lt_error_exit_status(LT_E_USAGE);
+failed:
+	fprintf(stderr, "%s: %s\n", prog, err.msg);
+	status = lt_error_exit_status(err.code);
 out:
 	lt_diff_free(d);
 	lt_report_free(side[0]);
 	lt_report_free(side[1]);
-	cli_lists_free(&lists);
+	cli_analysis_free(&a.an);
 	return status;
 }

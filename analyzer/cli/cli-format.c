@@ -59,6 +59,45 @@ void cli_usage_formats(FILE *out, unsigned int inputs, const char *dflt)
 	}
 }
 
+void cli_format_init(struct cli_format *f, unsigned int inputs,
+		     const char *dflt)
+{
+	int i;
+
+	f->writer = NULL;
+	f->inputs = inputs;
+	f->dflt = dflt;
+	for (i = 0; i < 32 && !f->writer; i++)
+		if (inputs & (1u << i))
+			f->writer = lt_writer_find((enum lt_writer_input)i, dflt);
+}
+
+int cli_opt_format(const struct cli_cmd *cmd, const struct cli_opt *o,
+		   const char *arg)
+{
+	struct cli_format *f = o->value;
+
+	return cli_parse_format(cmd->prog, f->inputs, arg, &f->writer);
+}
+
+void cli_format_help(FILE *out, const struct cli_opt *o)
+{
+	const struct cli_format *f = o->value;
+
+	cli_usage_formats(out, f->inputs, f->dflt);
+}
+
+void cli_format_words(FILE *out, const struct cli_opt *o)
+{
+	const struct cli_format *f = o->value;
+	const struct lt_writer *w;
+	size_t i, k = 0;
+
+	for (i = 0; (w = lt_writer_at(i)); i++)
+		if (f->inputs & CLI_INPUT(w->input))
+			fprintf(out, "%s%s", k++ ? " " : "", w->name);
+}
+
 void cli_warn_ignored(const struct lt_writer *w, const bool *given,
 		      void (*warn)(const char *fmt, ...))
 {

@@ -9,10 +9,34 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli-opts.h"
 #include "latencytop.h"
 
 /* A set of the writers' inputs: CLI_INPUT(LT_WRITE_REPORT) | ... */
 #define CLI_INPUT(input)	(1u << (input))
+
+/* --format's value: a writer of the inputs a command writes. */
+struct cli_format {
+	const struct lt_writer *writer;	/* the one chosen, else the default */
+	unsigned int inputs;		/* CLI_INPUT()s */
+	const char *dflt;		/* the default's name */
+};
+
+/* Before the options: the writer named @dflt among those of @inputs. */
+void cli_format_init(struct cli_format *f, unsigned int inputs,
+		     const char *dflt);
+
+/*
+ * -f, --format as an entry of a command's table (cli-opts.h), over a
+ * struct cli_format *@f; @h is the line that the writers' names and
+ * summaries follow in --help, and the completion offers their names.
+ */
+cli_opt_cb cli_opt_format;
+void cli_format_help(FILE *out, const struct cli_opt *o);
+void cli_format_words(FILE *out, const struct cli_opt *o);
+#define CLI_OPT_FORMAT(f, h)						\
+	CLI_CALLBACK('f', "format", (f), "FMT", h, cli_opt_format,	\
+		     .help_fn = cli_format_help, .words_fn = cli_format_words)
 
 /*
  * --format @val among the writers of @inputs: 0 and *@w, or (said on

@@ -3,7 +3,6 @@
  * cli-live.c - --live's options and start, shared by latency-analyze and
  * latency-view (cli-live.h).
  */
-#include <errno.h>
 #include <poll.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,79 +25,66 @@ void cli_live_init(struct cli_live *l)
 	lt_live_config_init(&l->cfg);
 }
 
+/* --duration, --refresh, --step: @min_ns or more */
 static int duration(const char *prog, const char *opt, const char *val,
 		    uint64_t min_ns, uint64_t *ns)
 {
 	int ret = lt_parse_duration(val, 1000000000ULL, ns);
 
 	if (ret == -2)
-		return -cli_bad_arg(prog, opt, val, "too large a duration");
+		return cli_bad_arg(prog, opt, val, "too large a duration");
 	if (ret < 0 || *ns < min_ns)
-		return -cli_bad_arg(prog, opt, val, min_ns > 1 ?
-				    "expected a duration of 100ms or more, such as 1s" :
-				    "expected a duration such as 60s or 5m");
-	return 1;
+		return cli_bad_arg(prog, opt, val, min_ns > 1 ?
+				   "expected a duration of 100ms or more, such as 1s" :
+				   "expected a duration such as 60s or 5m");
+	return 0;
 }
 
-int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l)
-{
-	unsigned long kb;
-	char *end;
+const struct cli_needs cli_live_needs = {
+	"live", "a trace file was recorded already"
+};
 
-	switch (c) {
-	case CLI_OPT_LIVE:
-		l->live = true;
-		return 1;
-	case 'a':
-		l->given = "--duration";
-		return duration(prog, "--duration", val, 1, &l->duration_ns);
-	case CLI_OPT_SAVE:
-		l->given = "--save";
-		l->cfg.output = val;
-		return 1;
-	case 'b':
-		l->given = "--buffer-size";
-		errno = 0;
-		kb = strtoul(val, &end, 10);
-		if (errno || *end || end == val || val[0] == '-' || !kb ||
-		    kb > (1UL << 22))
-			return -cli_bad_arg(prog, "--buffer-size", val,
-					    "expected kB per CPU, 1 to 4194304");
-		l->cfg.buffer_kb = (unsigned int)kb;
-		return 1;
-	case CLI_OPT_KSTACKS:
-		l->given = "--kernel-stacks";
-		if (!val || !strcmp(val, "switch"))
-			l->cfg.stacks = LTR_STACKS_SWITCH;
-		else if (!strcmp(val, "all"))
-			l->cfg.stacks = LTR_STACKS_ALL;
-		else if (!strcmp(val, "off"))
-			l->cfg.stacks = LTR_STACKS_OFF;
-		else
-			return -cli_bad_arg(prog, "--kernel-stacks", val,
-					    "expected switch, all or off");
-		return 1;
-	case CLI_OPT_NO_KSTACKS:
-		l->given = "--no-kernel-stacks";
+int cli_opt_duration(const struct cli_cmd *cmd, const struct cli_opt *o,
+		     const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return duration(cmd->prog, "--duration", arg, 1, &l->duration_ns);
+}
+
+int cli_opt_refresh(const struct cli_cmd *cmd, const struct cli_opt *o,
+		    const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return duration(cmd->prog, "--refresh", arg, MIN_PERIOD_NS,
+			&l->refresh_ns);
+}
+
+int cli_opt_step(const struct cli_cmd *cmd, const struct cli_opt *o,
+		 const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	return duration(cmd->prog, "--step", arg, MIN_PERIOD_NS,
+			&l->cfg.step_ns);
+}
+
+/* --kernel-stacks[=HOW], and --no-kernel-stacks (no value: off) */
+int cli_opt_kernel_stacks(const struct cli_cmd *cmd, const struct cli_opt *o,
+			  const char *arg)
+{
+	struct cli_live *l = o->value;
+
+	if (!o->argh || (arg && !strcmp(arg, "off")))
 		l->cfg.stacks = LTR_STACKS_OFF;
-		return 1;
-	case 'S':
-		l->given = "--schedstats";
-		l->cfg.schedstats = true;
-		return 1;
-	case CLI_OPT_TOP_LEVEL:
-		l->given = "--top-level";
-		l->cfg.top_level = true;
-		return 1;
-	case CLI_OPT_REFRESH:
-		l->given = "--refresh";
-		return duration(prog, "--refresh", val, MIN_PERIOD_NS,
-				&l->refresh_ns);
-	case CLI_OPT_STEP:
-		l->given = "--step";
-		return duration(prog, "--step", val, MIN_PERIOD_NS,
-				&l->cfg.step_ns);
-	}
+	else if (!arg || !strcmp(arg, "switch"))
+		l->cfg.stacks = LTR_STACKS_SWITCH;
+	else if (!strcmp(arg, "all"))
+		l->cfg.stacks = LTR_STACKS_ALL;
+	else
+		return cli_bad_arg(cmd->prog, "--kernel-stacks", arg,
+				   "expected switch, all or off");
 	return 0;
 }
 
@@ -114,13 +100,8 @@ int cli_live_check(const char *prog, const struct cli_live *l,
 {
 	char msg[300];
 
-	if (!l->live) {
-		if (!l->given)
-			return 0;
-		snprintf(msg, sizeof(msg), "%s is for --live: a trace file "
-			 "was recorded already", l->given);
-		return refuse(prog, msg);
-	}
+	if (!l->live)
+		return 0;
 	if (first < argc) {
 		snprintf(msg, sizeof(msg), "--live reads the running system, "
 			 "not a file: '%.200s' given too", argv[first]);
@@ -143,33 +124,6 @@ int cli_live_check(const char *prog, const struct cli_live *l,
 		return refuse(prog, "--step is longer than --window: the "
 			      "window moves by at most its length");
 	return 0;
-}
-
-void cli_usage_live(FILE *out, bool view)
-{
-	fputs(view ?
-"  Live (root; this machine's tracefs, left as it was):\n"
-"      --live             trace the running system: the last --window (30s)\n"
-"                         of it, refreshed; no TRACE\n"
-"      --refresh=DUR      redraw every DUR (default 1s)\n"
-"      --step=DUR         the window moves by DUR (default: window / 30)\n"
-"  -a, --duration=DUR     stop tracing after DUR (the screen stays)\n"
-"  -o, --save=FILE        keep every event seen in FILE, a trace.dat\n"
-	:
-"Live (root; this machine's tracefs, left as it was):\n"
-"      --live             trace the running system instead of reading a\n"
-"                         file: the report of what it did, until --duration\n"
-"                         or Ctrl-C (with -w, in windows)\n"
-"  -a, --duration=DUR     stop after DUR (60s, 5m)\n"
-"      --save=FILE        keep every event seen in FILE, a trace.dat\n", out);
-	fputs(
-"  -b, --buffer-size=KB   ring buffer per CPU (default: latency-record's)\n"
-"      --kernel-stacks[=HOW]  switch (default: after each blocking switch),\n"
-"                         all (after every event) or off\n"
-"      --no-kernel-stacks the same as --kernel-stacks=off\n"
-"  -S, --schedstats       switch kernel.sched_schedstats on meanwhile\n"
-"      --top-level        trace in tracefs's top-level instance, not one of\n"
-"                         its own\n", out);
 }
 
 /* What this kernel lacks and what it costs, once per kind (as latency-record). */

@@ -12,59 +12,73 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli-opts.h"
 #include "latencytop.h"
 #include "lt-live.h"
-
-/* Long-only options, apart from each executable's own numbers. */
-enum {
-	CLI_OPT_LIVE = 512,
-	CLI_OPT_SAVE,
-	CLI_OPT_KSTACKS,
-	CLI_OPT_NO_KSTACKS,
-	CLI_OPT_TOP_LEVEL,
-	CLI_OPT_REFRESH,
-	CLI_OPT_STEP,
-};
-
-#define CLI_LIVE_SHORTOPTS "a:b:S"
-#define CLI_LIVE_LONGOPTS						\
-	{ "live",		no_argument,	   NULL, CLI_OPT_LIVE },	\
-	{ "duration",		required_argument, NULL, 'a' },		\
-	{ "save",		required_argument, NULL, CLI_OPT_SAVE },	\
-	{ "buffer-size",	required_argument, NULL, 'b' },		\
-	{ "kernel-stacks",	optional_argument, NULL, CLI_OPT_KSTACKS }, \
-	{ "no-kernel-stacks",	no_argument,	   NULL, CLI_OPT_NO_KSTACKS }, \
-	{ "schedstats",		no_argument,	   NULL, 'S' },		\
-	{ "top-level",		no_argument,	   NULL, CLI_OPT_TOP_LEVEL }
-/* latency-view's: how it shows a window that moves */
-#define CLI_LIVE_VIEW_LONGOPTS						\
-	{ "refresh",		required_argument, NULL, CLI_OPT_REFRESH }, \
-	{ "step",		required_argument, NULL, CLI_OPT_STEP }
 
 struct cli_live {
 	bool live;
 	uint64_t duration_ns;	/* 0: until stopped */
 	uint64_t refresh_ns;	/* the viewer's (0: its default) */
 	struct lt_live_config cfg;	/* opts filled by cli_live_open() */
-	const char *given;	/* a live option given, for the check */
 };
 
 void cli_live_init(struct cli_live *l);
+
 /*
- * Option @c with value @val: 1 taken, 0 not one of these, below 0
- * refused (said why), exit with -ret.
+ * --live's options as entries of a command's table (cli-opts.h), over a
+ * struct cli_live *@l: the same words in both programs but for those
+ * whose help @h is the command's.  Each but --live is refused without it
+ * (cli_live_needs).
  */
-int cli_live_opt(const char *prog, int c, const char *val, struct cli_live *l);
+extern const struct cli_needs cli_live_needs;
+cli_opt_cb cli_opt_duration, cli_opt_kernel_stacks, cli_opt_refresh,
+	   cli_opt_step;
+
+#define CLI_OPT_LIVE(l, h)	CLI_BOOL(0, "live", &(l)->live, h)
+#define CLI_OPT_DURATION(l, h)						\
+	CLI_CALLBACK('a', "duration", (l), "DUR", h, cli_opt_duration,	\
+		     .needs = &cli_live_needs)
+/* -o in the viewer, which writes no report */
+#define CLI_OPT_SAVE(l, s, h)						\
+	CLI_STRING(s, "save", &(l)->cfg.output, "FILE", h,		\
+		   .flags = CLI_OPT_FILE, .needs = &cli_live_needs)
+/* the tracing: -b, --kernel-stacks, --no-kernel-stacks, -S, --top-level */
+#define CLI_OPTS_LIVE_TRACING(l)					\
+	CLI_UINT('b', "buffer-size", &(l)->cfg.buffer_kb, "KB", 1,	\
+		 1u << 22, "expected kB per CPU, 1 to 4194304",		\
+		 "ring buffer per CPU (default: latency-record's)",	\
+		 .needs = &cli_live_needs),				\
+	CLI_CALLBACK(0, "kernel-stacks", (l), "HOW",			\
+		     "switch (default: after each blocking switch),\n"	\
+		     "all (after every event) or off", cli_opt_kernel_stacks, \
+		     .flags = CLI_OPT_OPTARG, .words = "switch all off",	\
+		     .needs = &cli_live_needs),				\
+	CLI_CALLBACK(0, "no-kernel-stacks", (l), NULL,			\
+		     "the same as --kernel-stacks=off", cli_opt_kernel_stacks, \
+		     .needs = &cli_live_needs),				\
+	CLI_BOOL('S', "schedstats", &(l)->cfg.schedstats,		\
+		 "switch kernel.sched_schedstats on meanwhile",		\
+		 .needs = &cli_live_needs),				\
+	CLI_BOOL(0, "top-level", &(l)->cfg.top_level,			\
+		 "trace in tracefs's top-level instance, not one of\n"	\
+		 "its own", .needs = &cli_live_needs)
+/* the viewer's: how it shows a window that moves */
+#define CLI_OPTS_LIVE_VIEW(l)						\
+	CLI_CALLBACK(0, "refresh", (l), "DUR", "redraw every DUR (default 1s)", \
+		     cli_opt_refresh, .needs = &cli_live_needs),		\
+	CLI_CALLBACK(0, "step", (l), "DUR",				\
+		     "the window moves by DUR (default: window / 30)",	\
+		     cli_opt_step, .needs = &cli_live_needs)
 /*
  * After the options (argv[first], the first operand): with --live, no
- * trace and none of the options that need one; without, none of
- * --live's.  0, or the usage exit status (said why).
+ * trace and none of the options that need one (that --live's are not
+ * given without it, the table said).  0, or the usage exit status (said
+ * why).
  */
 int cli_live_check(const char *prog, const struct cli_live *l,
 		   const struct lt_options *opts, int first, int argc,
 		   char **argv);
-/* --help's lines for --live and its options (@view: the viewer's). */
-void cli_usage_live(FILE *out, bool view);
 
 /*
  * Start: the session opened with @opts, what the kernel lacks said on

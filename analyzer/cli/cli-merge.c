@@ -6,7 +6,6 @@
  * parse options -> load every input -> merge -> write, as JSON unless
  * asked otherwise: what a fleet merges again later.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,19 +14,7 @@
 #include "cli-load.h"
 #include "cli-sub.h"
 
-enum { OPT_NO_PROGRESS = CLI_OPT_OWN };
-
-static const struct option long_opts[] = {
-	CLI_ANALYSIS_LONGOPTS,
-	{ "format",		required_argument, NULL, 'f' },
-	{ "output",		required_argument, NULL, 'o' },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void usage(const char *prog, FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... FILE...\n"
@@ -38,18 +25,8 @@ static void usage(const char *prog, FILE *out)
 "stay apart per trace (its id: host, kernel and start); the global table\n"
 "and a table per command combine them.  The order of the FILEs does not\n"
 "matter, nor how merges are grouped: the output is the same, byte for byte.\n"
-"\n"
-"  -f, --format=FMT       one of (json, the default, is what merges again):\n", prog);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT), "json");
-	fputs(
-"  -o, --output=FILE      write to FILE instead of stdout\n"
-"  -s, --sort=KEY         order rows by max, total, count or avg\n"
-"  -q, --quiet            no progress and no warnings on stderr\n"
-"      --no-progress      no progress display\n"
-"\n"
-"Traces given are analysed with latency-analyze's options:\n", out);
-	cli_usage_range(out);
-	cli_usage_accounting(out);
+"\n", cmd->prog);
+	cli_opts_help(out, cmd);
 	fputs(
 "\n"
 "Reports made with different accounting options (--sleep-cutoff,\n"
@@ -59,104 +36,79 @@ static void usage(const char *prog, FILE *out)
 "Exit status as latency-analyze's (see latency-analyze(1)).\n", out);
 }
 
-int cli_merge_main(const char *prog, int argc, char **argv)
-{
-	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "json");
-	struct lt_report **in = NULL, *merged = NULL;
-	struct cli_lists lists = { 0 };
-	const char *output = NULL;
-	struct lt_options opts, defaults;
-	struct lt_error err = { 0 };
-	bool progress = true, quiet = false, sort_given = false, saved;
-	int c, ret, i, n = 0, status = 0;
-	struct cli_output o;
-	FILE *out;
-	bool complete = true;
+/* What the command line asks for. */
+struct args {
+	struct cli_analysis an;
+	struct cli_format format;
+	const char *output;
+	bool progress, quiet;
+	char **files;
+	int nr_files;
+};
 
-	lt_options_init(&opts);
-	argv[0] = (char *)prog;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS "f:o:qh",
-				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
-		if (ret < 0) {
-			cli_lists_free(&lists);
-			return -ret;
-		}
-		sort_given |= c == 's';
-		if (ret)
-			continue;
-		switch (c) {
-		case 'f':
-			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT), optarg, &writer)) {
-				cli_lists_free(&lists);
-				return lt_error_exit_status(LT_E_USAGE);
-			}
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = false;
-			break;
-		case 'q':
-			quiet = true;
-			progress = false;
-			break;
-		case 'h':
-			usage(prog, stdout);
-			cli_lists_free(&lists);
-			return 0;
-		default:
-			cli_lists_free(&lists);
-			return cli_try_help(prog);
-		}
-	}
-	if (optind >= argc) {
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(const char *prog, int argc, char **argv, struct args *a)
+{
+	struct cli_analysis *an = &a->an;
+	struct cli_opt options[] = {
+		CLI_OPT_FORMAT(&a->format, "one of (json, the default, is what "
+			       "merges again):"),
+		CLI_STRING('o', "output", &a->output, "FILE",
+			   "write to FILE instead of stdout",
+			   .flags = CLI_OPT_FILE),
+		CLI_OPT_SORT(an, "order rows by max, total, count or avg"),
+		CLI_OPT_MAX_PROCESSES(an),
+		CLI_BOOL('q', "quiet", &a->quiet,
+			 "no progress and no warnings on stderr"),
+		CLI_BOOL_SET(0, "no-progress", &a->progress, false,
+			     "no progress display"),
+		CLI_HELP("this help"),
+		CLI_GROUP("Traces given are analysed with latency-analyze's options:"),
+		CLI_OPTS_RANGE(an),
+		CLI_OPTS_ACCOUNTING(an),
+		CLI_OPTS_TASKS(an),
+		CLI_OPT_THREADS(an, CLI_THREADS_HELP),
+		/* windows are not merged */
+		CLI_OPT_WINDOW(an, NULL, .flags = CLI_OPT_HIDDEN),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = prog, .opts = options, .usage = usage,
+	};
+	int ret, first;
+
+	cli_analysis_init(an);
+	cli_format_init(&a->format, CLI_INPUT(LT_WRITE_REPORT), "json");
+	a->progress = true;
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (a->quiet)
+		a->progress = false;
+	if (first >= argc) {
 		fprintf(stderr, "%s: no FILE to merge\n", prog);
-		cli_lists_free(&lists);
 		return cli_try_help(prog);
 	}
-	if (cli_analysis_check(prog, &opts) ||
-	    cli_binary_to_terminal(prog, writer, output)) {
-		cli_lists_free(&lists);
+	if (cli_analysis_check(prog, &an->opts) ||
+	    cli_binary_to_terminal(prog, a->format.writer, a->output))
 		return lt_error_exit_status(LT_E_USAGE);
-	}
-	in = calloc((size_t)(argc - optind), sizeof(*in));
-	if (!in) {
-		fprintf(stderr, "%s: out of memory\n", prog);
-		cli_lists_free(&lists);
-		return lt_error_exit_status(LT_E_NOMEM);
-	}
-	lt_options_init(&defaults);
-	for (i = optind; i < argc; i++) {
-		if (cli_load_report(prog, argv[i], &opts, &defaults, progress,
-				    quiet, &in[n], &err, &saved) < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			status = lt_error_exit_status(err.code);
-			goto out;
-		}
-		n++;
-	}
-	/* asked for: the merge orders by it (with ties broken its way) */
-	for (i = 0; sort_given && i < n; i++)
-		in[i]->options.sort = opts.sort;
-	if (lt_report_merge((const struct lt_report *const *)in,
-			    (const char *const *)argv + optind, (size_t)n,
-			    &merged, &err) < 0) {
-		fprintf(stderr, "%s: %s\n", prog, err.msg);
-		status = lt_error_exit_status(err.code);
-		goto out;
-	}
-	/*
-	 * They did merge: two reports of one trace whose ranges overlap (a
-	 * file given twice, the whole trace and a slice of it) added their
-	 * common waits twice.  Merged inputs keep only their ranges' span,
-	 * so only plain reports are compared - never a false alarm.
-	 */
-	for (i = 0; !quiet && i < n; i++) {
-		int j;
+	a->files = argv + first;
+	a->nr_files = argc - first;
+	return -1;
+}
 
+/*
+ * They did merge: two reports of one trace whose ranges overlap (a file
+ * given twice, the whole trace and a slice of it) added their common
+ * waits twice.  Merged inputs keep only their ranges' span, so only
+ * plain reports are compared - never a false alarm.
+ */
+static void warn_overlaps(const char *prog, struct lt_report **in,
+			  char **files, int n)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
 		for (j = i + 1; j < n; j++) {
 			const struct lt_report *a = in[i], *b = in[j];
 
@@ -167,32 +119,85 @@ int cli_merge_main(const char *prog, int argc, char **argv)
 				continue;
 			fprintf(stderr, "%s: warning: %s and %s: ranges of one "
 				"trace (%s) that overlap: the waits in both are "
-				"counted twice\n", prog, argv[optind + i],
-				argv[optind + j], a->id);
+				"counted twice\n", prog, files[i], files[j], a->id);
 		}
 	}
-	/* what shapes the text is this run's to say, as for a saved report */
-	merged->options.max_processes = opts.max_processes;
-	out = cli_output_open(prog, &o, output, argv + optind, argc - optind,
+}
+
+/* @merged where -o says: the exit status. */
+static int write_merged(const char *prog, struct args *a,
+			struct lt_report *merged)
+{
+	struct lt_error err = { 0 };
+	struct cli_output o;
+	int status = 0;
+	FILE *out;
+
+	out = cli_output_open(prog, &o, a->output, a->files, a->nr_files,
 			      &status);
 	if (!out)
-		goto out;
-	if (lt_report_write(merged, writer->format, out, &err) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
-			err.msg);
-		status = lt_error_exit_status(LT_E_IO);
-		complete = false;
-	} else if (merged->partial) {
+		return status;
+	if (lt_report_write(merged, a->format.writer->format, out, &err) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog,
+			a->output ? a->output : "stdout", err.msg);
+		return cli_output_close(prog, &o, false,
+					lt_error_exit_status(LT_E_IO));
+	}
+	if (merged->partial) {
 		fprintf(stderr, "%s: %s (the merged report is partial)\n", prog,
 			merged->partial_reason);
 		status = lt_error_exit_status(LT_E_PARTIAL);
 	}
-	status = cli_output_close(prog, &o, complete, status);
+	return cli_output_close(prog, &o, true, status);
+}
+
+int cli_merge_main(const char *prog, int argc, char **argv)
+{
+	struct lt_report **in = NULL, *merged = NULL;
+	struct args a = { 0 };
+	struct lt_options defaults;
+	struct lt_error err = { 0 };
+	int i, n = 0, status;
+	bool saved;
+
+	status = parse_args(prog, argc, argv, &a);
+	if (status >= 0)
+		goto out;
+	in = calloc((size_t)a.nr_files, sizeof(*in));
+	if (!in) {
+		fprintf(stderr, "%s: out of memory\n", prog);
+		status = lt_error_exit_status(LT_E_NOMEM);
+		goto out;
+	}
+	lt_options_init(&defaults);
+	for (n = 0; n < a.nr_files; n++) {
+		if (cli_load_report(prog, a.files[n], &a.an.opts, &defaults,
+				    a.progress, a.quiet, &in[n], &err, &saved) < 0) {
+			fprintf(stderr, "%s: %s\n", prog, err.msg);
+			status = lt_error_exit_status(err.code);
+			goto out;
+		}
+	}
+	/* asked for: the merge orders by it (with ties broken its way) */
+	for (i = 0; a.an.sort_given && i < n; i++)
+		in[i]->options.sort = a.an.opts.sort;
+	if (lt_report_merge((const struct lt_report *const *)in,
+			    (const char *const *)a.files, (size_t)n,
+			    &merged, &err) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		status = lt_error_exit_status(err.code);
+		goto out;
+	}
+	if (!a.quiet)
+		warn_overlaps(prog, in, a.files, n);
+	/* what shapes the text is this run's to say, as for a saved report */
+	merged->options.max_processes = a.an.opts.max_processes;
+	status = write_merged(prog, &a, merged);
 out:
 	lt_report_free(merged);
 	for (i = 0; i < n; i++)
 		lt_report_free(in[i]);
 	free(in);
-	cli_lists_free(&lists);
+	cli_analysis_free(&a.an);
 	return status;
 }

@@ -6,7 +6,6 @@
  * went wrong (see --help and latency-analyze(1)).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -26,30 +25,6 @@
 
 static const char *prog = "latency-analyze";
 static bool quiet;
-
-enum {
-	OPT_STACKS = CLI_OPT_OWN,
-	OPT_NO_PROGRESS,
-	OPT_PRINT_TRANS,
-	OPT_WAITS_STACKS,
-};
-
-static const struct option long_opts[] = {
-	CLI_ANALYSIS_LONGOPTS,
-	CLI_LIVE_LONGOPTS,
-	{ "format",		required_argument, NULL, 'f' },
-	{ "output",		required_argument, NULL, 'o' },
-	{ "per-thread",		no_argument,	   NULL, 't' },
-	{ "stacks",		no_argument,	   NULL, OPT_STACKS },
-	{ "limit",		required_argument, NULL, 'n' },
-	{ "waits-stacks",	required_argument, NULL, OPT_WAITS_STACKS },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "print-trans",	no_argument,	   NULL, OPT_PRINT_TRANS },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
 
 /* -o naming the trace itself would truncate it before it is read. */
 static bool same_file(const char *a, const char *b)
@@ -86,7 +61,8 @@ static unsigned int terminal_width(void)
 }
 
 /* --print-trans: the table built in, as a file a user could start from. */
-static int print_trans(void)
+static int print_trans(const struct cli_cmd *cmd, const struct cli_opt *o,
+		       const char *arg)
 {
 	size_t len;
 	const char *text = lt_builtin_trans_text(&len);
@@ -100,19 +76,17 @@ static int print_trans(void)
 }
 
 /* latency-analyze SUBCOMMAND ...: what does not read one trace */
-static const struct {
-	const char *name, *prog, *args, *summary;
-	int (*main)(const char *prog, int argc, char **argv);
-} subcommands[] = {
+static const struct cli_sub subcommands[] = {
 	{ "merge", "latency-analyze merge", "FILE...",
 	  "merge reports (or traces) exactly into one", cli_merge_main },
 	{ "diff", "latency-analyze diff", "BEFORE AFTER",
 	  "what changed, cause by cause (--fail-on for CI)", cli_diff_main },
+	{ NULL }
 };
 
-static void usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
-	size_t i;
+	const struct cli_sub *sub;
 
 	fprintf(out,
 "Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
@@ -123,50 +97,15 @@ static void usage(FILE *out)
 "can be given instead of the trace, to write it again in another format.\n"
 "\n"
 "Subcommands (SUBCOMMAND --help for theirs):\n", prog, prog, prog);
-	for (i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
-		fprintf(out, "  %-6s %-13s %s\n", subcommands[i].name,
-			subcommands[i].args, subcommands[i].summary);
+	for (sub = cmd->subs; sub->name; sub++)
+		fprintf(out, "  %-6s %-13s %s\n", sub->name, sub->args,
+			sub->summary);
 	fputs("\n"
 "Record with:\n"
 "  trace-cmd record -e latencytop -e sched_stat_sleep -e sched_stat_blocked \\\n"
-"                   -e sched_switch -e sched_wakeup -T <workload>\n"
-"\n"
-"Output:\n"
-"  -f, --format=FMT       one of:\n", out);
-	cli_usage_formats(out, CLI_INPUT(LT_WRITE_REPORT) | CLI_INPUT(LT_WRITE_WAITS),
-			  "text");
-	fputs(
-"  -o, --output=FILE      write the report to FILE instead of stdout\n"
-"  -s, --sort=KEY         order rows by max (default, LatencyTOP's order),\n"
-"                         total, count or avg\n"
-"  -t, --per-thread       a section per thread under each process (text)\n"
-"      --stacks           list each cause's distinct kernel stacks (text)\n"
-"  -n, --limit=N          at most N rows per table in text output\n"
-"      --waits-stacks=FILE  with --format=waits(-jsonl): the kernel stacks\n"
-"                         the rows' stack_id name, into FILE\n"
-"\n"
-"Time:\n"
-"  -w, --window=DUR       one report per window of DUR (e.g. 30s), like\n"
-"                         LatencyTOP's 30-second views\n", out);
-	cli_usage_range(out);
-	fputs("\n", out);
-	cli_usage_live(out, false);
-	fputs("\nTasks:\n", out);
-	cli_usage_tasks(out);
-	fputs("\nAccounting:\n", out);
-	cli_usage_accounting(out);
+"                   -e sched_switch -e sched_wakeup -T <workload>\n", out);
+	cli_opts_help(out, cmd);
 	fputs("\n"
-"  -j, --threads=N        read and decode the trace on N threads, one of which\n"
-"                         also replays (default: one per usable core; one\n"
-"                         for traces under ~80,000 events)\n"
-"  -q, --quiet            no progress and no warnings on stderr\n"
-"      --no-progress      no progress display\n"
-"      --print-trans      print the built-in translation table and exit\n"
-"                         (a --trans table or /etc/latencytop/*.trans\n"
-"                         overrides its lines)\n"
-"  -h, --help             this help\n"
-"  -V, --version          version\n"
-"\n"
 "Exit status:\n"
 "  0  report written          4  trace has no scheduler events\n"
 "  1  invalid arguments       5  partial report (--partial on a damaged trace)\n"
@@ -176,11 +115,6 @@ static void usage(FILE *out)
 " 70  internal error (a bug: please report it)\n"
 "\n"
 "See latency-analyze(1).\n", out);
-}
-
-static int bad_arg(const char *opt, const char *val, const char *what)
-{
-	return cli_bad_arg(prog, opt, val, what);
 }
 
 static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
@@ -196,190 +130,211 @@ static void __attribute__((format(printf, 1, 2))) warnf(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-int main(int argc, char **argv)
-{
-	struct cli_lists lists = { 0 };
+/* What the command line asks for. */
+struct args {
+	struct cli_analysis an;
+	struct cli_format format;
 	struct cli_live live;
-	struct lt_live *lv = NULL;
-	const char *output = NULL, *waits_stacks = NULL;
-	const struct lt_writer *writer = lt_writer_find(LT_WRITE_REPORT, "text");
-	bool given[LT_WOPT_NR];
-	struct lt_options opts, defaults;
-	struct lt_report *report;
-	struct lt_error err = { 0 };
-	bool progress = true, sort_given = false, saved;
-	struct cli_output o;
-	FILE *out;
-	bool complete = true;
-	int c, ret, status = 0;
-	char *end;
+	const char *output, *waits_stacks;
+	const char *trace;		/* NULL: --live */
+	bool progress;
+};
 
-	/* a trace called "merge" is ./merge */
-	for (c = 0; argc > 1 && c < (int)(sizeof(subcommands) /
-					   sizeof(subcommands[0])); c++)
-		if (!strcmp(argv[1], subcommands[c].name))
-			return subcommands[c].main(subcommands[c].prog, argc - 1,
-						   argv + 1);
-	lt_options_init(&opts);
-	cli_live_init(&live);
-	/* getopt's own messages name argv[0]: the name, not the path */
-	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS
-				CLI_LIVE_SHORTOPTS "f:o:tn:qhV",
-				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &opts, &lists);
-		if (!ret)
-			ret = cli_live_opt(prog, c, optarg, &live);
-		if (ret < 0) {
-			cli_lists_free(&lists);
-			return -ret;
-		}
-		sort_given |= c == 's';
-		if (ret)
-			continue;
-		switch (c) {
-		case 'f':
-			if (cli_parse_format(prog, CLI_INPUT(LT_WRITE_REPORT) |
-					     CLI_INPUT(LT_WRITE_WAITS), optarg,
-					     &writer))
-				return lt_error_exit_status(LT_E_USAGE);
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 't':
-			opts.per_thread = true;
-			break;
-		case OPT_STACKS:
-			opts.stacks = true;
-			break;
-		case 'n':
-			errno = 0;
-			opts.limit = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || optarg[0] == '-')
-				return bad_arg("--limit", optarg,
-					       "expected a whole number, 0 for no limit");
-			break;
-		case OPT_WAITS_STACKS:
-			waits_stacks = optarg;
-			break;
-		case OPT_NO_PROGRESS:
-			progress = false;
-			break;
-		case 'q':
-			quiet = true;
-			progress = false;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("latency-analyze %s\n", LT_VERSION_STRING);
-			return 0;
-		case OPT_PRINT_TRANS:
-			cli_lists_free(&lists);
-			return print_trans();
-		default:
-			return cli_try_help(prog);
-		}
-	}
-	if (cli_live_check(prog, &live, &opts, optind, argc, argv))
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	struct cli_analysis *an = &a->an;
+	struct cli_live *l = &a->live;
+	struct cli_opt options[] = {
+		CLI_GROUP("Output:"),
+		CLI_OPT_FORMAT(&a->format, "one of:"),
+		CLI_STRING('o', "output", &a->output, "FILE",
+			   "write the report to FILE instead of stdout",
+			   .flags = CLI_OPT_FILE),
+		CLI_OPT_SORT(an, "order rows by max (default, LatencyTOP's order),\n"
+			     "total, count or avg"),
+		CLI_BOOL('t', "per-thread", &an->opts.per_thread,
+			 "a section per thread under each process (text)"),
+		CLI_BOOL(0, "stacks", &an->opts.stacks,
+			 "list each cause's distinct kernel stacks (text)"),
+		CLI_UINT('n', "limit", &an->opts.limit, "N", 0, UINT_MAX,
+			 "expected a whole number, 0 for no limit",
+			 "at most N rows per table in text output"),
+		CLI_STRING(0, "waits-stacks", &a->waits_stacks, "FILE",
+			   "with --format=waits(-jsonl): the kernel stacks\n"
+			   "the rows' stack_id name, into FILE",
+			   .flags = CLI_OPT_FILE),
+		CLI_GROUP("Time:"),
+		CLI_OPT_WINDOW(an, "one report per window of DUR (e.g. 30s), like\n"
+			       "LatencyTOP's 30-second views"),
+		CLI_OPTS_RANGE(an),
+		CLI_GROUP("Live (root; this machine's tracefs, left as it was):"),
+		CLI_OPT_LIVE(l, "trace the running system instead of reading a\n"
+			     "file: the report of what it did, until --duration\n"
+			     "or Ctrl-C (with -w, in windows)"),
+		CLI_OPT_DURATION(l, "stop after DUR (60s, 5m)"),
+		CLI_OPT_SAVE(l, 0, "keep every event seen in FILE, a trace.dat"),
+		CLI_OPTS_LIVE_TRACING(l),
+		CLI_GROUP("Tasks:"),
+		CLI_OPTS_TASKS(an),
+		CLI_OPT_MAX_PROCESSES(an),
+		CLI_GROUP("Accounting:"),
+		CLI_OPTS_ACCOUNTING(an),
+		CLI_GROUP(""),
+		CLI_OPT_THREADS(an, CLI_THREADS_HELP),
+		CLI_BOOL('q', "quiet", &quiet,
+			 "no progress and no warnings on stderr"),
+		CLI_BOOL_SET(0, "no-progress", &a->progress, false,
+			     "no progress display"),
+		CLI_CALLBACK(0, "print-trans", NULL, NULL,
+			     "print the built-in translation table and exit\n"
+			     "(a --trans table or /etc/latencytop/*.trans\n"
+			     "overrides its lines)", print_trans,
+			     .flags = CLI_OPT_EXIT),
+		CLI_HELP("this help"),
+		CLI_VERSION("version"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = prog, .opts = options, .subs = subcommands,
+		.usage = usage,
+	};
+	int ret, first;
+
+	cli_analysis_init(an);
+	cli_format_init(&a->format, CLI_INPUT(LT_WRITE_REPORT) |
+			CLI_INPUT(LT_WRITE_WAITS), "text");
+	cli_live_init(l);
+	a->progress = true;
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (quiet)
+		a->progress = false;
+	if (cli_live_check(prog, l, &an->opts, first, argc, argv) ||
+	    (!l->live && cli_one_trace(prog, first, argc)) ||
+	    cli_analysis_check(prog, &an->opts))
 		return lt_error_exit_status(LT_E_USAGE);
-	if (!live.live && cli_one_trace(prog, optind, argc))
-		return lt_error_exit_status(LT_E_USAGE);
-	if (cli_analysis_check(prog, &opts))
-		return lt_error_exit_status(LT_E_USAGE);
-	if (output && !live.live && same_file(output, argv[optind])) {
+	a->trace = l->live ? NULL : argv[first];
+	if (a->output && a->trace && same_file(a->output, a->trace)) {
 		fprintf(stderr, "%s: --output %s: that is the file being read\n",
-			prog, output);
+			prog, a->output);
 		return lt_error_exit_status(LT_E_USAGE);
 	}
+	if (cli_binary_to_terminal(prog, a->format.writer, a->output))
+		return lt_error_exit_status(LT_E_USAGE);
+	return -1;
+}
 
-	if (cli_binary_to_terminal(prog, writer, output)) {
-		cli_lists_free(&lists);
-		return lt_error_exit_status(LT_E_USAGE);
-	}
-	if (!output)
-		opts.width = terminal_width();
-	given[LT_WOPT_STACKS] = opts.stacks;
-	given[LT_WOPT_PER_THREAD] = opts.per_thread;
-	given[LT_WOPT_LIMIT] = opts.limit;
-	given[LT_WOPT_WINDOW] = opts.window_ns;
-	given[LT_WOPT_MAX_PROCESSES] = opts.max_processes;
-	cli_warn_ignored(writer, given, warnf);
-	if (writer->input == LT_WRITE_WAITS || waits_stacks) {
-		/* the rows come from a trace's replay, read whole */
-		if (live.live) {
-			fprintf(stderr, "%s: --format=%s: not with --live: record a "
-				"trace, then export its waits\n", prog, writer->name);
-			cli_lists_free(&lists);
-			return lt_error_exit_status(LT_E_USAGE);
-		}
-		status = cli_waits_main(prog, writer, argv[optind], output,
-					waits_stacks, &opts, progress, quiet);
-		cli_lists_free(&lists);
-		return status;
-	}
+/* The report of @a's trace (or of the live system) into *@report. */
+static int analyze(struct args *a, struct lt_live **lv,
+		   struct lt_report **report)
+{
+	struct lt_options *opts = &a->an.opts, defaults;
+	const struct lt_writer *writer = a->format.writer;
+	struct lt_error err = { 0 };
+	bool saved = false;
+	int status;
+
 	/* its pictures' timeline: the busiest threads' waits, bounded */
 	if (writer->timeline) {
-		opts.timeline_threads = LT_TIMELINE_THREADS;
-		opts.timeline_waits = LT_TIMELINE_WAITS;
+		opts->timeline_threads = LT_TIMELINE_THREADS;
+		opts->timeline_waits = LT_TIMELINE_WAITS;
 	}
 	lt_options_init(&defaults);
-	if (live.live) {
-		saved = false;
-		status = cli_live_analyze(prog, &live, &opts, progress, quiet,
-					  &lv, &report);
-		if (status >= 0) {
-			lt_live_close(lv);
-			cli_lists_free(&lists);
+	if (!a->trace) {
+		status = cli_live_analyze(prog, &a->live, opts, a->progress,
+					  quiet, lv, report);
+		if (status >= 0)
 			return status;
-		}
-	} else {
-		ret = cli_load_report(prog, argv[optind], &opts, &defaults,
-				      progress, quiet, &report, &err, &saved);
-		if (ret < 0) {
-			fprintf(stderr, "%s: %s\n", prog, err.msg);
-			cli_lists_free(&lists);
-			return lt_error_exit_status(err.code);
-		}
+	} else if (cli_load_report(prog, a->trace, opts, &defaults, a->progress,
+				   quiet, report, &err, &saved) < 0) {
+		fprintf(stderr, "%s: %s\n", prog, err.msg);
+		return lt_error_exit_status(err.code);
 	}
-	cli_warn_no_task(prog, report, quiet);
+	cli_warn_no_task(prog, *report, quiet);
 	if (saved) {
 		/* what shapes the output is this run's to say */
-		report->options.stacks = opts.stacks;
-		report->options.per_thread = opts.per_thread;
-		report->options.limit = opts.limit;
-		report->options.max_processes = opts.max_processes;
-		report->options.width = opts.width;
-		if (sort_given)
-			lt_report_sort(report, opts.sort);
+		(*report)->options.stacks = opts->stacks;
+		(*report)->options.per_thread = opts->per_thread;
+		(*report)->options.limit = opts->limit;
+		(*report)->options.max_processes = opts->max_processes;
+		(*report)->options.width = opts->width;
+		if (a->an.sort_given)
+			lt_report_sort(*report, opts->sort);
 	}
+	return -1;
+}
+
+/* Write @report where -o says: the exit status. */
+static int write_report(struct args *a, struct lt_report *report)
+{
+	struct lt_error err = { 0 };
+	struct cli_output o;
+	int status = 0;
+	FILE *out;
+
 	/* -o naming the trace would replace it with its own report */
-	out = cli_output_open(prog, &o, output, lv ? NULL : argv + optind,
-			      lv ? 0 : 1, &status);
-	if (!out) {
-		lt_report_free(report);
-		lt_live_close(lv);
-		cli_lists_free(&lists);
+	out = cli_output_open(prog, &o, a->output, (char **)&a->trace,
+			      a->trace ? 1 : 0, &status);
+	if (!out)
 		return status;
+	if (lt_report_write(report, a->format.writer->format, out, &err) < 0) {
+		fprintf(stderr, "%s: %s: %s\n", prog,
+			a->output ? a->output : "stdout", err.msg);
+		return cli_output_close(prog, &o, false,
+					lt_error_exit_status(LT_E_IO));
 	}
-	status = 0;
-	if (lt_report_write(report, writer->format, out, &err) < 0) {
-		fprintf(stderr, "%s: %s: %s\n", prog, output ? output : "stdout",
-			err.msg);
-		status = lt_error_exit_status(LT_E_IO);
-		complete = false;
-	} else if (report->partial) {
+	if (report->partial) {
 		/* the reason names the file, and where the damage is */
 		fprintf(stderr, "%s: %s (the report is partial)\n", prog,
 			report->partial_reason);
 		status = lt_error_exit_status(LT_E_PARTIAL);
 	}
-	status = cli_output_close(prog, &o, complete, status);
+	return cli_output_close(prog, &o, true, status);
+}
+
+int main(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct lt_options *opts = &a.an.opts;
+	const struct lt_writer *writer;
+	struct lt_report *report = NULL;
+	struct lt_live *lv = NULL;
+	bool given[LT_WOPT_NR];
+	int status;
+
+	status = parse_args(argc, argv, &a);
+	if (status >= 0)
+		goto out;
+	writer = a.format.writer;
+	if (!a.output)
+		opts->width = terminal_width();
+	given[LT_WOPT_STACKS] = opts->stacks;
+	given[LT_WOPT_PER_THREAD] = opts->per_thread;
+	given[LT_WOPT_LIMIT] = opts->limit;
+	given[LT_WOPT_WINDOW] = opts->window_ns;
+	given[LT_WOPT_MAX_PROCESSES] = opts->max_processes;
+	cli_warn_ignored(writer, given, warnf);
+	if (writer->input == LT_WRITE_WAITS || a.waits_stacks) {
+		/* the rows come from a trace's replay, read whole */
+		if (!a.trace) {
+			fprintf(stderr, "%s: --format=%s: not with --live: record a "
+				"trace, then export its waits\n", prog, writer->name);
+			status = lt_error_exit_status(LT_E_USAGE);
+			goto out;
+		}
+		status = cli_waits_main(prog, writer, a.trace, a.output,
+					a.waits_stacks, opts, a.progress, quiet);
+		goto out;
+	}
+	status = analyze(&a, &lv, &report);
+	if (status < 0)
+		status = write_report(&a, report);
+out:
 	lt_report_free(report);
 	/* the report's names were the live replay's: it goes after */
 	lt_live_close(lv);
-	cli_lists_free(&lists);
+	cli_analysis_free(&a.an);
 	return status;
 }

@@ -634,13 +634,6 @@ enum lt_diff_status {
 	LT_DIFF_VANISHED,	/* only before */
 };
 
-/* A cause's figures on one side: zeros where it is absent. */
-struct lt_diff_side {
-	uint64_t count, total_ns, max_ns, avg_ns, p50_ns, p90_ns, p99_ns;
-	double share;			/* percent of its table's total */
-	bool no_percentiles;		/* p50..p99 unknown (see lt_report_row) */
-};
-
 struct lt_diff_row {
 	enum lt_diff_scope scope;
 	const char *comm;		/* command and process scopes, else NULL */
@@ -649,7 +642,12 @@ struct lt_diff_row {
 	const char *reason, *argument;
 	enum lt_cause_kind kind;
 	enum lt_diff_status status;
-	struct lt_diff_side before, after;
+	/*
+	 * The cause's figures on each side: its row's statistics (percent
+	 * the share of its table's total) and no_percentiles, without its
+	 * names, lists or histogram; all zeros where it is absent.
+	 */
+	struct lt_report_row before, after;
 	unsigned int crossed;		/* --fail-on tests it crossed: a bit each */
 };
 

@@ -11,20 +11,23 @@
  * the status its failure's code has in LT_ERRORS' last column
  * (latencytop.h, latency-record(1)).
  */
-#include <string.h>
-
 #include <tracefs.h>
 
 #include "rec.h"
+
+static const struct cli_sub commands[] = {
+	{ "doctor", "latency-record doctor", "", "what this kernel offers",
+	  rec_doctor_main },
+	{ "probes", "latency-record probes", "install|list|remove",
+	  "kprobe latencytop events", rec_probes_main },
+	{ NULL }
+};
 
 int main(int argc, char *argv[])
 {
 	/* libtracefs speaks through our notes only */
 	tracefs_set_loglevel(TEP_LOG_NONE);
 	ltr_set_log_fn(rec_log_to_stderr, NULL);
-	if (argc > 1 && !strcmp(argv[1], "doctor"))
-		return rec_doctor_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "probes"))
-		return rec_probes_main(argc - 1, argv + 1);
-	return rec_record_main(argc, argv);
+	/* doctor and probes, named first, from record's options table */
+	return rec_record_main(argc, argv, commands);
 }

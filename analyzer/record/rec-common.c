@@ -56,17 +56,9 @@ int rec_usage_error(const char *fmt, ...)
 	return lt_error_record_status(LT_E_USAGE);
 }
 
-int rec_bad_option(char *const argv[], int opt_seen)
+int rec_cli_usage_error(const struct cli_cmd *cmd, const char *msg)
 {
-	extern int optind, optopt;
-	const char *arg = argv[optind - 1];
-
-	if (optopt && (!arg || strncmp(arg, "--", 2)))
-		return rec_usage_error(opt_seen == ':' ?
-				       "option '-%c' needs a value" :
-				       "unknown option '-%c'", optopt);
-	return rec_usage_error(opt_seen == ':' ? "option '%s' needs a value" :
-			       "unknown option '%s'", arg ? arg : "?");
+	return rec_usage_error("%s", msg);
 }
 
 void rec_log_to_stderr(void *ctx, enum ltr_log_level level, const char *msg)

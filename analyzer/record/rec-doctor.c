@@ -15,7 +15,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,7 +30,7 @@
 static int gaps;
 static int restored, not_restored;
 
-void rec_doctor_usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s doctor\n"
@@ -231,8 +230,17 @@ static void check_probes(void)
 	ltr_probes_free(p);
 }
 
-int rec_doctor_main(int argc, char *argv[])
+int rec_doctor_main(const char *prog, int argc, char *argv[])
 {
+	/* no option but --help, which the usage need not list */
+	const struct cli_opt options[] = {
+		CLI_HELP("this help"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = rec_prog, .opts = options, .usage = usage,
+		.usage_error = rec_cli_usage_error,
+	};
 	const char *mounted = NULL;
 	char *mounted_dir;
 	struct ltr_session *s = NULL;
@@ -240,13 +248,14 @@ int rec_doctor_main(int argc, char *argv[])
 	struct lt_error err;
 	unsigned int kb;
 	char *top_kb, path[4096];
+	int ret, first;
 
-	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		rec_doctor_usage(stdout);
-		return 0;
-	}
-	if (argc > 1)
-		return rec_usage_error("doctor: unexpected argument '%s'", argv[1]);
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (first < argc)
+		return rec_usage_error("doctor: unexpected argument '%s'",
+				       argv[first]);
 
 	printf("%s doctor: what this machine offers for recording latencies\n\n",
 	       rec_prog);

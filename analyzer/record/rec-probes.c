@@ -5,7 +5,6 @@
  * The latencytop events from kprobe events (ltr.h, probes.c): nothing to
  * compile, and trace-cmd record -e latencytop works as with the module.
  */
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,20 +13,7 @@
 #include "latencytop.h"
 #include "rec.h"
 
-enum { OPT_GROUPS = 256, OPT_MAXACTIVE, OPT_DRY_RUN, OPT_ALL, OPT_FORCE };
-
-static const struct option long_opts[] = {
-	{ "groups",	required_argument, NULL, OPT_GROUPS },
-	{ "maxactive",	required_argument, NULL, OPT_MAXACTIVE },
-	{ "dry-run",	no_argument,	   NULL, OPT_DRY_RUN },
-	{ "all",	no_argument,	   NULL, OPT_ALL },
-	{ "force",	no_argument,	   NULL, OPT_FORCE },
-	{ "quiet",	no_argument,	   NULL, 'q' },
-	{ "help",	no_argument,	   NULL, 'h' },
-	{ NULL, 0, NULL, 0 }
-};
-
-void rec_probes_usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s probes install [--groups=LIST] [--maxactive=N] [--dry-run]\n"
@@ -40,21 +26,13 @@ void rec_probes_usage(FILE *out)
 "(docs/probe-sites.md); functions this kernel inlined or lacks are skipped\n"
 "and listed.  A second install adds nothing; remove takes away these two\n"
 "events and leaves every other dynamic event.\n"
-"\n"
-"  --groups=LIST     install only these groups (comma separated), default\n"
-"                    (all but atime) or all\n"
-"  --maxactive=N     kretprobe instances per function (default: from the\n"
-"                    tasks alive, 64 to 4096): calls beyond them are missed\n"
-"                    and counted (list shows them)\n"
-"  --dry-run         print the lines install would write, write nothing\n"
-"  --all             list every site of the table, not only those installed\n"
-"  --force           remove even while a recording has the events enabled\n"
-"  -q, --quiet       no notes\n"
+"\n", rec_prog, rec_prog, rec_prog);
+	cli_opts_help(out, cmd);
+	fputs(
 "\n"
 "Needs root and a kernel with CONFIG_KPROBE_EVENTS=y.  Exit status as for\n"
 "recording: 0 done, 1 invalid arguments, 3 no kprobe events (or the events\n"
-"exist already, from the module or the patched kernel), 4 busy.\n",
-		rec_prog, rec_prog, rec_prog);
+"exist already, from the module or the patched kernel), 4 busy.\n", out);
 }
 
 static const char *state_name(enum ltr_probe_state s)
@@ -165,19 +143,47 @@ static int do_install(struct ltr_probes *p, const struct ltr_probes_opts *o,
 	return 0;
 }
 
-int rec_probes_main(int argc, char *argv[])
+/* what the command line of probes says, the word (install...) read apart */
+static const struct cli_sub words[] = {
+	{ "install" }, { "list" }, { "remove" }, { NULL }
+};
+
+int rec_probes_main(const char *prog, int argc, char *argv[])
 {
 	struct ltr_probes_opts o = { .groups = "default" };
 	bool dry_run = false, all = false, force = false;
+	const struct cli_opt options[] = {
+		CLI_STRING(0, "groups", &o.groups, "LIST",
+			   "install only these groups (comma separated), default\n"
+			   "(all but atime) or all"),
+		CLI_UINT(0, "maxactive", &o.maxactive, "N", 1, 4096, "1 to 4096",
+			 "kretprobe instances per function (default: from the\n"
+			 "tasks alive, 64 to 4096): calls beyond them are missed\n"
+			 "and counted (list shows them)"),
+		CLI_BOOL(0, "dry-run", &dry_run,
+			 "print the lines install would write, write nothing"),
+		CLI_BOOL(0, "all", &all,
+			 "list every site of the table, not only those installed"),
+		CLI_BOOL(0, "force", &force,
+			 "remove even while a recording has the events enabled"),
+		CLI_BOOL('q', "quiet", &rec_quiet, "no notes"),
+		CLI_HELP("this help"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = rec_prog, .opts = options, .subs = words,
+		.usage = usage, .usage_error = rec_cli_usage_error,
+		.flags = CLI_CMD_NO_SHORT_COLUMN, .help_col = 20,
+	};
 	struct ltr_probes *p;
 	struct lt_error err;
 	const char *what;
-	int c, status;
+	int first, status;
 
-	opterr = 0;
-	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		rec_probes_usage(stdout);
-		return 0;
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "--completion-helper"))) {
+		status = cli_parse(&cmd, argc, argv, &first);
+		return status < 0 ? 0 : status;
 	}
 	if (argc < 2)
 		return rec_usage_error("probes: install, list or remove?");
@@ -185,44 +191,14 @@ int rec_probes_main(int argc, char *argv[])
 	if (strcmp(what, "install") && strcmp(what, "list") && strcmp(what, "remove"))
 		return rec_usage_error("probes: unknown command '%s' (install, list or remove)",
 				       what);
-	optind = 2;
-	while ((c = getopt_long(argc, argv, ":qh", long_opts, NULL)) != -1) {
-		switch (c) {
-		case OPT_GROUPS:
-			o.groups = optarg;
-			break;
-		case OPT_MAXACTIVE: {
-			char *end;
-			unsigned long v = strtoul(optarg, &end, 10);
-
-			if (*end || end == optarg || v < 1 || v > 4096)
-				return rec_usage_error("--maxactive: invalid value '%s': 1 to 4096",
-						       optarg);
-			o.maxactive = (unsigned int)v;
-			break;
-		}
-		case OPT_DRY_RUN:
-			dry_run = true;
-			break;
-		case OPT_ALL:
-			all = true;
-			break;
-		case OPT_FORCE:
-			force = true;
-			break;
-		case 'q':
-			rec_quiet = true;
-			break;
-		case 'h':
-			rec_probes_usage(stdout);
-			return 0;
-		default:
-			return rec_bad_option(argv, c);
-		}
-	}
-	if (optind < argc)
+	/* the options after the word */
+	status = cli_parse(&cmd, argc - 1, argv + 1, &first);
+	if (status >= 0)
+		return status;
+	first++;
+	if (first < argc)
 		return rec_usage_error("probes %s: unexpected argument '%s'", what,
-				       argv[optind]);
+				       argv[first]);
 	if ((dry_run || o.maxactive || strcmp(o.groups, "default")) &&
 	    strcmp(what, "install"))
 		return rec_usage_error("probes %s: --groups, --maxactive and --dry-run are for install",

@@ -16,7 +16,6 @@
 #define _GNU_SOURCE	/* asprintf, pipe2, strsignal */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,26 +33,7 @@
 #include "lt-outfile.h"
 #include "rec.h"
 
-enum { OPT_NO_STACKS = 256, OPT_NO_SCHEDSTATS, OPT_TOP_LEVEL,
-       OPT_NO_REPORT, OPT_STACKS };
-
-static const struct option long_opts[] = {
-	{ "output",		required_argument, NULL, 'o' },
-	{ "duration",		required_argument, NULL, 'a' },
-	{ "buffer-size",	required_argument, NULL, 'b' },
-	{ "stacks",		optional_argument, NULL, OPT_STACKS },
-	{ "no-stacks",		no_argument,	   NULL, OPT_NO_STACKS },
-	{ "schedstats",		no_argument,	   NULL, 'S' },
-	{ "no-schedstats",	no_argument,	   NULL, OPT_NO_SCHEDSTATS },
-	{ "top-level",		no_argument,	   NULL, OPT_TOP_LEVEL },
-	{ "no-report",		no_argument,	   NULL, OPT_NO_REPORT },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
-void rec_record_usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... [--] [COMMAND [ARG]...]\n"
@@ -64,33 +44,16 @@ void rec_record_usage(FILE *out)
 "every CPU's buffer to disk so that nothing is lost; write a trace.dat that\n"
 "trace-cmd and latency-analyze read, put tracefs back as it was, and print\n"
 "the report.  Works where trace-cmd record cannot enable ftrace.\n"
-"\n"
-"  -o, --output=FILE      the trace.dat to write (default trace.dat)\n"
-"  -a, --duration=DUR     record the whole system for DUR (30s, 2m, 1.5);\n"
-"                         with COMMAND, at most that long\n"
-"  -b, --buffer-size=KB   ring buffer per CPU (default: 16384, at most an\n"
-"                         eighth of the available memory in all)\n"
-"      --stacks[=HOW]     kernel stacks: switch (default: after each\n"
-"                         blocking sched_switch), all (after every event,\n"
-"                         as trace-cmd -T), off\n"
-"      --no-stacks        the same as --stacks=off\n"
-"  -S, --schedstats       switch kernel.sched_schedstats on for the\n"
-"                         recording, off again after (asked on a terminal)\n"
-"      --no-schedstats    never switch it on, never ask\n"
-"      --top-level        record in tracefs's top-level instance (holding\n"
-"                         %s) instead of an instance of its own\n"
-"      --no-report        print the latency-analyze command, not the report\n"
-"  -q, --quiet            no notes, only errors and the report\n"
-"  -h, --help             this help;  %s doctor --help, %s probes --help\n"
-"  -V, --version          the version\n"
+"\n", rec_prog, rec_prog, rec_prog);
+	cli_opts_help(out, cmd);
+	fputs(
 "\n"
 "Exit status: 0 trace written, 1 invalid arguments, 2 the output cannot be\n"
 "written, 3 this system cannot record (no tracefs, not root, no events),\n"
 "4 tracefs busy, 5 COMMAND cannot be run, 6 out of memory, 7 tracefs\n"
 "refused a setting (or could not be restored), 8 interrupted before\n"
 "tracing began, 70 internal error.  COMMAND's own status is reported, not\n"
-"returned.\n",
-		rec_prog, rec_prog, rec_prog, LTR_LOCK_PATH, rec_prog, rec_prog);
+"returned.\n", out);
 }
 
 /* ---- signals ------------------------------------------------------------- */
@@ -236,89 +199,120 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static int parse_args(struct rec *r, int argc, char *argv[])
+static int opt_output(const struct cli_cmd *cmd, const struct cli_opt *o,
+		      const char *arg)
 {
-	int c;
+	struct rec *r = o->value;
+
+	if (!*arg)
+		return cli_usage_errorf(cmd, "--output: an empty file name");
+	r->out = arg;
+	return 0;
+}
+
+static int opt_duration(const struct cli_cmd *cmd, const struct cli_opt *o,
+			const char *arg)
+{
+	struct rec *r = o->value;
+
+	if (lt_parse_duration(arg, 1000000000ull, &r->duration_ns) ||
+	    !r->duration_ns)
+		return cli_bad_value(cmd, "--duration", arg, "a duration such as "
+				     "20s, 2m or 1.5 is needed");
+	return 0;
+}
+
+/* --stacks[=HOW], and --no-stacks (no value: off) */
+static int opt_stacks(const struct cli_cmd *cmd, const struct cli_opt *o,
+		      const char *arg)
+{
+	struct rec *r = o->value;
+
+	if (!o->argh || (arg && !strcmp(arg, "off")))
+		r->stacks = LTR_STACKS_OFF;
+	else if (!arg || !strcmp(arg, "switch"))
+		r->stacks = LTR_STACKS_SWITCH;
+	else if (!strcmp(arg, "all"))
+		r->stacks = LTR_STACKS_ALL;
+	else
+		return cli_bad_value(cmd, "--stacks", arg, "switch, all or off");
+	return 0;
+}
+
+/* -S 1, --no-schedstats 0 (the entry's defval) */
+static int opt_schedstats(const struct cli_cmd *cmd, const struct cli_opt *o,
+			  const char *arg)
+{
+	struct rec *r = o->value;
+
+	r->schedstats = (int)o->defval;
+	return 0;
+}
+
+/* -1 to go on, else the exit status to leave with. */
+static int parse_args(struct rec *r, int argc, char *argv[],
+		      const struct cli_sub *commands)
+{
+	struct cli_opt options[] = {
+		CLI_CALLBACK('o', "output", r, "FILE",
+			     "the trace.dat to write (default trace.dat)",
+			     opt_output, .flags = CLI_OPT_FILE, .words = "dat"),
+		CLI_CALLBACK('a', "duration", r, "DUR",
+			     "record the whole system for DUR (30s, 2m, 1.5);\n"
+			     "with COMMAND, at most that long", opt_duration),
+		CLI_UINT('b', "buffer-size", &r->buffer_kb, "KB", 64, 1u << 24,
+			 "kilobytes per CPU, 64 to 16777216",
+			 "ring buffer per CPU (default: 16384, at most an\n"
+			 "eighth of the available memory in all)"),
+		CLI_CALLBACK(0, "stacks", r, "HOW",
+			     "kernel stacks: switch (default: after each\n"
+			     "blocking sched_switch), all (after every event,\n"
+			     "as trace-cmd -T), off", opt_stacks,
+			     .flags = CLI_OPT_OPTARG, .words = "switch all off"),
+		CLI_CALLBACK(0, "no-stacks", r, NULL, "the same as --stacks=off",
+			     opt_stacks),
+		CLI_CALLBACK('S', "schedstats", r, NULL,
+			     "switch kernel.sched_schedstats on for the\n"
+			     "recording, off again after (asked on a terminal)",
+			     opt_schedstats, .defval = 1),
+		CLI_CALLBACK(0, "no-schedstats", r, NULL,
+			     "never switch it on, never ask", opt_schedstats,
+			     .defval = 0),
+		CLI_BOOL(0, "top-level", &r->top_level,
+			 "record in tracefs's top-level instance (holding\n"
+			 LTR_LOCK_PATH ") instead of an instance of its own"),
+		CLI_BOOL_SET(0, "no-report", &r->report, false,
+			     "print the latency-analyze command, not the report"),
+		CLI_BOOL('q', "quiet", &rec_quiet,
+			 "no notes, only errors and the report"),
+		CLI_HELP("this help;  latency-record doctor --help, "
+			 "latency-record probes --help"),
+		CLI_VERSION("the version"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = rec_prog, .opts = options, .subs = commands,
+		.usage = usage, .usage_error = rec_cli_usage_error,
+		/* COMMAND's own options are its */
+		.flags = CLI_CMD_STOP_AT_OPERAND,
+	};
+	int ret, first;
 
 	r->out = "trace.dat";
 	r->stacks = LTR_STACKS_SWITCH;
 	r->schedstats = -1;
 	r->report = true;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:o:a:b:SqhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			if (!*optarg)
-				return rec_usage_error("--output: an empty file name");
-			r->out = optarg;
-			break;
-		case 'a':
-			if (lt_parse_duration(optarg, 1000000000ull, &r->duration_ns) ||
-			    !r->duration_ns)
-				return rec_usage_error("--duration: invalid value '%s': a duration such as 20s, 2m or 1.5 is needed",
-						       optarg);
-			break;
-		case 'b': {
-			char *end;
-			unsigned long v;
-
-			errno = 0;
-			v = strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || v < 64 || v > (1ul << 24))
-				return rec_usage_error("--buffer-size: invalid value '%s': kilobytes per CPU, 64 to 16777216",
-						       optarg);
-			r->buffer_kb = (unsigned int)v;
-			break;
-		}
-		case OPT_STACKS:
-			if (!optarg || !strcmp(optarg, "switch"))
-				r->stacks = LTR_STACKS_SWITCH;
-			else if (!strcmp(optarg, "all"))
-				r->stacks = LTR_STACKS_ALL;
-			else if (!strcmp(optarg, "off"))
-				r->stacks = LTR_STACKS_OFF;
-			else
-				return rec_usage_error("--stacks: invalid value '%s': switch, all or off",
-						       optarg);
-			break;
-		case OPT_NO_STACKS:
-			r->stacks = LTR_STACKS_OFF;
-			break;
-		case 'S':
-			r->schedstats = 1;
-			break;
-		case OPT_NO_SCHEDSTATS:
-			r->schedstats = 0;
-			break;
-		case OPT_TOP_LEVEL:
-			r->top_level = true;
-			break;
-		case OPT_NO_REPORT:
-			r->report = false;
-			break;
-		case 'q':
-			rec_quiet = true;
-			break;
-		case 'h':
-			rec_record_usage(stdout);
-			exit(0);
-		case 'V':
-			printf("%s %s\n", rec_prog, LT_VERSION_STRING);
-			exit(0);
-		case ':':
-		case '?':
-		default:
-			return rec_bad_option(argv, c);
-		}
-	}
-	if (optind < argc) {
-		r->cmd = &argv[optind];
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	if (first < argc) {
+		r->cmd = &argv[first];
 		if (!command_found(r->cmd[0]))
 			return rec_fail(LT_E_COMMAND, "cannot run '%s': %s",
 					r->cmd[0], strchr(r->cmd[0], '/') ?
 					strerror(errno) : "not found in PATH");
 	}
-	return 0;
+	return -1;
 }
 
 /* Say what this recording lacks, and what it costs: once per kind. */
@@ -642,7 +636,7 @@ out:
 	return status;
 }
 
-int rec_record_main(int argc, char *argv[])
+int rec_record_main(int argc, char *argv[], const struct cli_sub *commands)
 {
 	struct ltr_journal_file jf = { NULL, LTR_UNDO_UNLINK, 0, { 0 } };
 	struct lt_error err = { 0 };
@@ -651,8 +645,8 @@ int rec_record_main(int argc, char *argv[])
 
 	memset(&r, 0, sizeof(r));
 	r.out_file.fd = -1;
-	status = parse_args(&r, argc, argv);
-	if (status)
+	status = parse_args(&r, argc, argv, commands);
+	if (status >= 0)
 		return status;
 	/*
 	 * The journal first: every change after it, this run's temporary

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli-opts.h"
 #include "ltr.h"
 
 extern const char *rec_prog;
@@ -21,18 +22,17 @@ int rec_fail_err(const struct lt_error *err);
 void rec_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* One line for a bad command line, and the usage exit status. */
 int rec_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* The option getopt_long() refused, as one line. */
-int rec_bad_option(char *const argv[], int optopt_seen);
+/* A command's options table's refusals (struct cli_cmd's usage_error). */
+int rec_cli_usage_error(const struct cli_cmd *cmd, const char *msg);
 /* The library's notes (ltr_set_log_fn()): warnings, and notes unless -q. */
 void rec_log_to_stderr(void *ctx, enum ltr_log_level level, const char *msg);
 
-int rec_record_main(int argc, char *argv[]);
-int rec_doctor_main(int argc, char *argv[]);
-int rec_probes_main(int argc, char *argv[]);
-
-/* The usage text of each command, for --help and the main help. */
-void rec_record_usage(FILE *out);
-void rec_doctor_usage(FILE *out);
-void rec_probes_usage(FILE *out);
+/*
+ * Record (or run one of @commands, named first); doctor and probes
+ * (@prog unused: their messages start with rec_prog).  The exit status.
+ */
+int rec_record_main(int argc, char *argv[], const struct cli_sub *commands);
+int rec_doctor_main(const char *prog, int argc, char *argv[]);
+int rec_probes_main(const char *prog, int argc, char *argv[]);
 
 #endif /* REC_H */

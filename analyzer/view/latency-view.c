@@ -8,7 +8,6 @@
  */
 #include <curses.h>
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <poll.h>
 #include <signal.h>
@@ -35,22 +34,7 @@ static const char *prog = "latency-view";
 /* -q: no notes on stderr (the live summary at the end) */
 static bool a_quiet;
 
-enum { OPT_KEYS = CLI_OPT_OWN, OPT_DUMP, OPT_NO_PROGRESS };
-
-static const struct option long_opts[] = {
-	CLI_ANALYSIS_LONGOPTS,
-	CLI_LIVE_LONGOPTS,
-	CLI_LIVE_VIEW_LONGOPTS,
-	{ "keys",		required_argument, NULL, OPT_KEYS },
-	{ "dump",		no_argument,	   NULL, OPT_DUMP },
-	{ "no-progress",	no_argument,	   NULL, OPT_NO_PROGRESS },
-	{ "quiet",		no_argument,	   NULL, 'q' },
-	{ "help",		no_argument,	   NULL, 'h' },
-	{ "version",		no_argument,	   NULL, 'V' },
-	{ NULL, 0, NULL, 0 }
-};
-
-static void usage(FILE *out)
+static void usage(FILE *out, const struct cli_cmd *cmd)
 {
 	fprintf(out,
 "Usage: %s [OPTION]... TRACE.dat|PERF.data|REPORT.json\n"
@@ -61,30 +45,9 @@ static void usage(FILE *out)
 "Enter on a row shows its percentiles, worst occurrences and kernel stacks.\n"
 "Press ? in the viewer for every key.  The options up to -j are\n"
 "latency-analyze's: the same options give the same numbers.\n"
-"\n"
-"  -s, --sort=KEY         order rows by max (default), total, count or avg\n"
-"                         at first (o changes it)\n"
-"  -w, --window=DUR       the windows [ and ] step through (default 30s);\n"
-"                         live, the window shown\n", prog, prog);
-	cli_usage_range(out);
-	cli_usage_accounting(out);
-	cli_usage_tasks(out);
-	cli_usage_live(out, true);
+"\n", prog, prog);
+	cli_opts_help(out, cmd);
 	fputs(
-"  -j, --threads=N        threads reading the trace (default: one per core,\n"
-"                         one for a small trace)\n"
-"      --keys=KEYS        play these keys first: characters, and <Up>\n"
-"                         <Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
-"                         <Enter> <Esc> <BS> <Tab> <Space> <lt> <F1>..<F12>\n"
-"                         <Size=COLSxLINES>, and the mouse at column X,\n"
-"                         line Y from 0: <Click=X,Y> <WheelUp=X,Y>\n"
-"                         <WheelDown=X,Y>\n"
-"      --dump             no terminal: play --keys, print the screen they\n"
-"                         lead to (COLUMNS x LINES, default 80x24), exit\n"
-"  -q, --quiet            no progress and no warnings on stderr\n"
-"      --no-progress      no progress display while reading\n"
-"  -h, --help             this help\n"
-"  -V, --version          version\n"
 "\n"
 "Exit status: 0 ok, 1 usage, 2 cannot read the file, 3 corrupt trace,\n"
 "4 no scheduler events, 5 partial (--partial), 6 resource limit or out\n"
@@ -569,75 +532,84 @@ static int check_term(bool to_dump)
 
 /* What the command line asks for. */
 struct args {
-	struct lt_options opts;
+	struct cli_analysis an;
 	struct lt_options base;		/* the viewer's defaults */
-	struct cli_lists lists;		/* opts points here */
 	const char *keys;
 	const char *path;
-	bool quiet, no_progress, to_dump, sort_given;
+	bool quiet, no_progress, to_dump;
 	struct cli_live live;
 };
 
 /* -1 to go on, else the exit status to leave with. */
 static int parse_args(int argc, char **argv, struct args *a)
 {
-	int c, ret;
-
-	lt_options_init(&a->opts);
-	cli_live_init(&a->live);
-	a->opts.window_ns = DEFAULT_WINDOW_NS;
-	/* for the page 'w' writes: its timeline's waits */
-	a->opts.timeline_threads = LT_TIMELINE_THREADS;
-	a->opts.timeline_waits = LT_TIMELINE_WAITS;
-	a->base = a->opts;
-	argv[0] = (char *)prog;
-	while ((c = getopt_long(argc, argv, CLI_ANALYSIS_SHORTOPTS
-				CLI_LIVE_SHORTOPTS "o:qhV",
-				long_opts, NULL)) != -1) {
-		ret = cli_analysis_opt(prog, c, optarg, &a->opts, &a->lists);
+	struct cli_analysis *an = &a->an;
+	struct lt_options *opts = &an->opts;
+	struct cli_live *l = &a->live;
+	struct cli_opt options[] = {
+		CLI_OPT_SORT(an, "order rows by max (default), total, count or avg\n"
+			     "at first (o changes it)"),
+		CLI_OPT_WINDOW(an, "the windows [ and ] step through (default 30s);\n"
+			       "live, the window shown"),
+		CLI_OPTS_RANGE(an),
+		CLI_OPTS_ACCOUNTING(an),
+		CLI_OPTS_TASKS(an),
+		CLI_OPT_MAX_PROCESSES(an),
+		CLI_TEXT("  Live (root; this machine's tracefs, left as it was):"),
+		CLI_OPT_LIVE(l, "trace the running system: the last --window (30s)\n"
+			     "of it, refreshed; no TRACE"),
+		CLI_OPTS_LIVE_VIEW(l),
+		CLI_OPT_DURATION(l, "stop tracing after DUR (the screen stays)"),
 		/* -o: the viewer writes no report, so it is --save's */
-		if (!ret)
-			ret = cli_live_opt(prog, c == 'o' ? CLI_OPT_SAVE : c,
-					   optarg, &a->live);
-		if (ret < 0)
-			return -ret;
-		a->sort_given |= c == 's';
-		if (ret)
-			continue;
-		switch (c) {
-		case OPT_KEYS:
-			a->keys = optarg;
-			break;
-		case OPT_DUMP:
-			a->to_dump = true;
-			break;
-		case OPT_NO_PROGRESS:
-			a->no_progress = true;
-			break;
-		case 'q':
-			a->quiet = a_quiet = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		case 'V':
-			printf("latency-view %s\n", LT_VERSION_STRING);
-			return 0;
-		default:
-			return cli_try_help(prog);
-		}
-	}
-	if (cli_live_check(prog, &a->live, &a->opts, optind, argc, argv) ||
-	    (!a->live.live && cli_one_trace(prog, optind, argc)) ||
-	    cli_analysis_check(prog, &a->opts))
+		CLI_OPT_SAVE(l, 'o', "keep every event seen in FILE, a trace.dat"),
+		CLI_OPTS_LIVE_TRACING(l),
+		CLI_OPT_THREADS(an, "threads reading the trace (default: one per core,\n"
+				"one for a small trace)"),
+		CLI_STRING(0, "keys", &a->keys, "KEYS",
+			   "play these keys first: characters, and <Up>\n"
+			   "<Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
+			   "<Enter> <Esc> <BS> <Tab> <Space> <lt> <F1>..<F12>\n"
+			   "<Size=COLSxLINES>, and the mouse at column X,\n"
+			   "line Y from 0: <Click=X,Y> <WheelUp=X,Y>\n"
+			   "<WheelDown=X,Y>"),
+		CLI_BOOL(0, "dump", &a->to_dump,
+			 "no terminal: play --keys, print the screen they\n"
+			 "lead to (COLUMNS x LINES, default 80x24), exit"),
+		CLI_BOOL('q', "quiet", &a->quiet,
+			 "no progress and no warnings on stderr"),
+		CLI_BOOL(0, "no-progress", &a->no_progress,
+			 "no progress display while reading"),
+		CLI_HELP("this help"),
+		CLI_VERSION("version"),
+		CLI_END()
+	};
+	const struct cli_cmd cmd = {
+		.prog = prog, .opts = options, .usage = usage,
+	};
+	int ret, first;
+
+	cli_analysis_init(an);
+	cli_live_init(l);
+	opts->window_ns = DEFAULT_WINDOW_NS;
+	/* for the page 'w' writes: its timeline's waits */
+	opts->timeline_threads = LT_TIMELINE_THREADS;
+	opts->timeline_waits = LT_TIMELINE_WAITS;
+	a->base = *opts;
+	ret = cli_parse(&cmd, argc, argv, &first);
+	if (ret >= 0)
+		return ret;
+	a_quiet = a->quiet;
+	if (cli_live_check(prog, l, opts, first, argc, argv) ||
+	    (!l->live && cli_one_trace(prog, first, argc)) ||
+	    cli_analysis_check(prog, opts))
 		return lt_error_exit_status(LT_E_USAGE);
 	/* --dump draws once: live, at the end of a --duration */
-	if (a->live.live && a->to_dump && !a->live.duration_ns) {
+	if (l->live && a->to_dump && !l->duration_ns) {
 		fprintf(stderr, "%s: --dump --live needs --duration: the screen "
 			"is printed when it ends\n", prog);
 		return cli_try_help(prog);
 	}
-	a->path = a->live.live ? "live" : argv[optind];
+	a->path = l->live ? "live" : argv[first];
 	if (a->keys && check_keys(a->keys, a->to_dump))
 		return lt_error_exit_status(LT_E_USAGE);
 	/* before minutes of reading, not after */
@@ -664,12 +636,12 @@ static int browse(struct args *a)
 	if (a->live.live) {
 		/* a signal from here on stops tracing and puts tracefs back */
 		catch_stop();
-		ret = lv_live_start(prog, &a->live, &a->opts, a->quiet, &live);
+		ret = lv_live_start(prog, &a->live, &a->an.opts, a->quiet, &live);
 		if (ret)
 			return ret;
 		report = lv_live_report(live);
 	} else {
-		ret = cli_load_report(prog, a->path, &a->opts, &a->base,
+		ret = cli_load_report(prog, a->path, &a->an.opts, &a->base,
 				      !a->no_progress, a->quiet, &report, &err,
 				      &saved);
 		if (ret < 0) {
@@ -680,9 +652,9 @@ static int browse(struct args *a)
 	}
 	/* how many processes the bar shows is this run's to say */
 	if (saved)
-		report->options.max_processes = a->opts.max_processes;
+		report->options.max_processes = a->an.opts.max_processes;
 	/* -s orders a saved report's rows too: that is the viewer's to say */
-	if (lv_model_init(&m, report, a->sort_given ? a->opts.sort :
+	if (lv_model_init(&m, report, a->an.sort_given ? a->an.opts.sort :
 					    report->options.sort) < 0) {
 		fprintf(stderr, "%s: out of memory\n", prog);
 		lv_model_free(&m);
@@ -753,6 +725,6 @@ int main(int argc, char **argv)
 
 	if (ret < 0)
 		ret = browse(&a);
-	cli_lists_free(&a.lists);
+	cli_analysis_free(&a.an);
 	return ret;
 }

@@ -86,60 +86,58 @@ cat "$LT_WORK/base.cpio.gz" "$LT_WORK/probes.cpio.gz" > "$LT_WORK/initramfs.cpio
 lt_run_qemu "$KIMG" "$LT_WORK/initramfs.cpio.gz"
 
 O=$LT_WORK/out
-failed=0
-ok() { echo "ok      $*"; }
-bad() { echo "FAILED  $*"; failed=1; }
+. "$LT_KERNEL_DIR/../lib.sh"
 
 if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$O/dmesg.log"; then
 	grep -E -A5 'BUG:|WARNING:|Oops' "$O/dmesg.log"
-	bad "the guest kernel complained"
+	fail "the guest kernel complained"
 fi
 lt_log "probes install:"
 sed 's/^/    /' "$O/install.out" "$O/install.err"
 [ "$(cat "$O/install.rc")" = 0 ] && ok "probes install exits 0" ||
-	bad "probes install exits $(cat "$O/install.rc")"
+	fail "probes install exits $(cat "$O/install.rc")"
 n=$(grep -c '^p:latencytop/latency_reason_set ' "$O/dyn-installed.txt")
 r=$(grep -c '^r[0-9]*:latencytop/latency_reason_restore ' "$O/dyn-installed.txt")
 [ "$n" -ge 30 ] && [ "$n" -eq "$r" ] && ok "probes install: $n sets, $r restores" ||
-	bad "probes install: $n sets, $r restores (want >= 30, as many)"
+	fail "probes install: $n sets, $r restores (want >= 30, as many)"
 grep -q '^r[0-9][0-9]*:latencytop/latency_reason_restore do_sys_poll ' "$O/dyn-installed.txt" &&
 	ok "kretprobes have their maxactive ($(grep -o '^r[0-9]*:latencytop/latency_reason_restore do_sys_poll' "$O/dyn-installed.txt" | cut -d: -f1))" ||
-	bad "no maxactive on the kretprobes"
+	fail "no maxactive on the kretprobes"
 grep -q '^skipped __bread_slow' "$O/install.out" &&
 	ok "an inlined function is skipped and listed: $(grep '^skipped __bread_slow' "$O/install.out")" ||
-	bad "__bread_slow (inlined on Debian's 6.1) is not listed as skipped"
+	fail "__bread_slow (inlined on Debian's 6.1) is not listed as skipped"
 [ "$(cat "$O/install2.rc")" = 0 ] && cmp -s "$O/dyn-installed.txt" "$O/dyn-installed2.txt" &&
 	ok "a second install adds nothing: $(cat "$O/install2.err")" ||
-	bad "a second install changed dynamic_events (rc $(cat "$O/install2.rc"))"
+	fail "a second install changed dynamic_events (rc $(cat "$O/install2.rc"))"
 [ "$(cat "$O/remove.rc")" = 0 ] && cmp -s "$O/dyn-before.txt" "$O/dyn-after.txt" &&
 	ok "probes remove leaves dynamic_events as before ($(wc -l < "$O/dyn-before.txt") line: $(head -c 60 "$O/dyn-before.txt"))" ||
-	{ bad "probes remove (rc $(cat "$O/remove.rc")): dynamic_events differ:"; diff "$O/dyn-before.txt" "$O/dyn-after.txt"; }
+	{ fail "probes remove (rc $(cat "$O/remove.rc")): dynamic_events differ:"; diff "$O/dyn-before.txt" "$O/dyn-after.txt"; }
 [ "$(cat "$O/remove2.rc")" = 0 ] && grep -q "no latencytop probe events to remove" "$O/remove2.err" &&
-	ok "a second remove: $(cat "$O/remove2.err")" || bad "a second remove (rc $(cat "$O/remove2.rc"))"
+	ok "a second remove: $(cat "$O/remove2.err")" || fail "a second remove (rc $(cat "$O/remove2.rc"))"
 
 lt_log "latency-record:"
 sed 's/^/    /' "$O/lr-record.err"
 [ "$(cat "$O/lr-record.rc")" = 0 ] && ok "latency-record exits 0" ||
-	bad "latency-record exits $(cat "$O/lr-record.rc")"
+	fail "latency-record exits $(cat "$O/lr-record.rc")"
 grep -q "latencytop events from kprobe events" "$O/lr-record.err" &&
 	ok "latency-record names the probes as the events' origin" ||
-	bad "latency-record does not say the latencytop events are kprobes"
+	fail "latency-record does not say the latencytop events are kprobes"
 grep -q "no events lost" "$O/lr-record.err" && ok "latency-record lost no event" ||
-	bad "latency-record lost events"
+	fail "latency-record lost events"
 grep -q "no latencytop probe missed a call" "$O/lr-record.err" &&
 	ok "no probe missed a call while latency-record recorded" ||
-	bad "probes missed calls: $(grep -i missed "$O/lr-record.err")"
+	fail "probes missed calls: $(grep -i missed "$O/lr-record.err")"
 grep -q "kernel.sched_schedstats switched on for the recording" "$O/lr-record.err" &&
 	[ "$(cat "$O/schedstats-after.txt")" = 0 ] &&
 	ok "-S switched kernel.sched_schedstats on for the recording, and off after" ||
-	bad "kernel.sched_schedstats: $(cat "$O/schedstats-after.txt") after latency-record -S"
+	fail "kernel.sched_schedstats: $(cat "$O/schedstats-after.txt") after latency-record -S"
 lt_log "probes list after both recordings:"
 sed 's/^/    /' "$O/list2.out"
 
 lt_log "latency-analyze --live:"
 sed 's/^/    /' "$O/live.err"
 [ "$(cat "$O/live.rc")" = 0 ] && ok "latency-analyze --live exits 0 on SIGINT" ||
-	bad "latency-analyze --live exits $(cat "$O/live.rc")"
+	fail "latency-analyze --live exits $(cat "$O/live.rc")"
 for t in record.dat trace.dat live.dat; do
 	case $t in
 	record.dat) by=latency-record ;;
@@ -148,18 +146,17 @@ for t in record.dat trace.dat live.dat; do
 	esac
 	lt_log "$t ($by):"
 	python3 "$LT_KERNEL_DIR/check-probes.py" --analyzer "$ANALYZER" --golden "$O/$t" ||
-		bad "$t: check-probes.py"
+		fail "$t: check-probes.py"
 done
 # what --live showed as it went = the offline report of what it saved
 if "$ANALYZER" -q --format=json "$O/live.dat" > "$O/live-saved.json" &&
-   python3 "$LT_KERNEL_DIR/../live/check-live.py" "$O/live.json" "$O/live-saved.json"; then
+   python3 "$LT_KERNEL_DIR/../live/check-saved.py" "$O/live.json" "$O/live-saved.json"; then
 	ok "latency-analyze --live's report = the offline report of its --save file"
 else
-	bad "latency-analyze --live's report differs from the offline one"
+	fail "latency-analyze --live's report differs from the offline one"
 fi
 n=$(python3 -c 'import json,sys; print(sum(1 for r in json.load(open(sys.argv[1]))["global"] if r["kind"] == "annotated"))' "$O/live.json")
 [ "${n:-0}" -ge 3 ] && ok "--live shows $n annotated causes (latencytop events from the probes)" ||
-	bad "--live shows ${n:-no} annotated causes"
+	fail "--live shows ${n:-no} annotated causes"
 [ -n "${LT_SAMPLE_OUT:-}" ] && cp "$O/record.dat" "$LT_SAMPLE_OUT"
-[ $failed -eq 0 ] || lt_fail "see above"
-lt_log "all checks passed"
+finish

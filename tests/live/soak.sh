@@ -25,7 +25,7 @@
 #     goes past the bound in a 10-minute run.
 #   - the closing summary says how many events were lost (a number);
 #   - afterwards tracefs is as it was: no latencytop-live instance, the
-#     same events enabled, the same settings (tests/record/lib.sh);
+#     same events enabled, the same settings (tests/lib.sh);
 #   - the load is gone.
 #
 # Measured (2026-12-06, 2 vCPUs shared with other sessions), 10 minutes:
@@ -49,14 +49,14 @@
 set -u
 DURATION=${1:?usage: soak.sh DURATION [LATENCY_VIEW]}
 here=$(dirname "$0")
-LV=${2:-$here/../../build/analyzer/latency-view}
+LV=${2:-$here/../../build/analyzer/view/latency-view}
 EVERY=${SOAK_EVERY:-5}
 WINDOW=${SOAK_WINDOW:-30s}
 SLACK_KB=${SOAK_SLACK_KB:-4096}
 PER_TASK_KB=4
-. "$here/../record/lib.sh"
-rt_need_tracefs
-command -v perf > /dev/null || rt_skip "no perf (the load is perf bench sched pipe)"
+. "$here/../lib.sh"
+need_tracefs
+command -v perf > /dev/null || skip "no perf (the load is perf bench sched pipe)"
 [ -x "$LV" ] || { echo "soak: no latency-view at $LV"; exit 1; }
 
 secs_of() {	# 90, 90s, 1500ms, 10m, 1h -> whole seconds
@@ -89,10 +89,9 @@ stop_load() {
 }
 trap 'stop_load; [ -n "${KEEP:-}" ] || rm -rf "$tmp"' EXIT
 
-exec 9> "$RT_LOCK"
-flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
+tracefs_lock
 
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 ncpu=$(nproc)
 for ((c = 0; c < ncpu; c++)); do
 	# a session each, so that the whole group (perf's forked worker) goes
@@ -127,7 +126,7 @@ done
 wait "$lv"
 rc=$?
 stop_load
-rt_state "$tmp/after"
+tracefs_state "$tmp/after"
 
 sed 's/^/    /' "$tmp/err"
 check "latency-view --live --dump -a $DURATION exits 0" test "$rc" -eq 0
@@ -138,8 +137,8 @@ events=$(sed -n 's/.*live: [0-9.]* s, \([0-9]*\) events, .*/\1/p' "$tmp/err")
 check "the summary counts the events ($events) and the lost ones (${lost:-none})" \
 	test -n "$lost" -a -n "$events"
 check "events were seen" test "${events:-0}" -gt 0
-rt_same_state "$tmp/before" "$tmp/after" "soak"
-rt_no_instance "soak"
+same_tracefs_state "$tmp/before" "$tmp/after" "soak"
+no_instance_left "soak"
 left=""
 for p in "${load_pids[@]}"; do
 	kill -0 "$p" 2> /dev/null && left="$left $p"
@@ -178,4 +177,4 @@ else
 	fail "RSS grew past warm-up + ${SLACK_KB} kB + ${queue_kb:-0} kB of pages + ${PER_TASK_KB} kB per new task:"
 fi
 cat "$tmp/rss.txt"
-rt_done
+finish

@@ -20,7 +20,7 @@ Inputs (the "bases"):
   conv/*     samples converted by trace-cmd to v6 and v7 without
              compression, so page- and format-level damage reaches the CPU
              data and the event formats directly (skipped without trace-cmd)
-  synth/*    tests/analyzer/annotated.trs and tests/unit/data/*.trs built
+  synth/*    tests/analysis/annotated.trs and tests/tracedat/data/*.trs built
              by tests/tools/mktrace.py: v6/v7, both endians, 4/8-byte
              longs, zlib (whose sections and CPU chunks are decompressed,
              damaged and compressed again: "deep" mutations)
@@ -1191,21 +1191,21 @@ SIMPLE = [m_flip, m_bytes, m_evil, m_record, m_page, m_zero]
 
 SYNTH = [
     # (name, script, --set options)
-    ("annotated-v6-le8", "tests/analyzer/annotated.trs", []),
-    ("annotated-v6-be4", "tests/analyzer/annotated.trs",
+    ("annotated-v6-le8", "tests/analysis/annotated.trs", []),
+    ("annotated-v6-be4", "tests/analysis/annotated.trs",
      ["endian=big", "long=4"]),
-    ("annotated-v7-le8", "tests/analyzer/annotated.trs", ["version=7"]),
-    ("annotated-v7-zlib-be8", "tests/analyzer/annotated.trs",
+    ("annotated-v7-le8", "tests/analysis/annotated.trs", ["version=7"]),
+    ("annotated-v7-zlib-be8", "tests/analysis/annotated.trs",
      ["version=7", "compression=zlib", "endian=big"]),
-    ("annotated-v7-zlib-le4", "tests/analyzer/annotated.trs",
+    ("annotated-v7-zlib-le4", "tests/analysis/annotated.trs",
      ["version=7", "compression=zlib", "long=4"]),
-    ("basic-v6-le8", "tests/unit/data/basic.trs", []),
-    ("basic-v7-zlib-be4", "tests/unit/data/basic.trs",
+    ("basic-v6-le8", "tests/tracedat/data/basic.trs", []),
+    ("basic-v7-zlib-be4", "tests/tracedat/data/basic.trs",
      ["version=7", "compression=zlib", "endian=big", "long=4"]),
-    ("bigev-v7-le8", "tests/unit/data/bigev.trs", ["version=7"]),
-    ("multi-v6-be8", "tests/unit/data/multi.trs", ["endian=big"]),
-    ("options-v6-le8", "tests/unit/data/options.trs", []),
-    ("options-v7-zlib-le8", "tests/unit/data/options.trs",
+    ("bigev-v7-le8", "tests/tracedat/data/bigev.trs", ["version=7"]),
+    ("multi-v6-be8", "tests/tracedat/data/multi.trs", ["endian=big"]),
+    ("options-v6-le8", "tests/tracedat/data/options.trs", []),
+    ("options-v7-zlib-le8", "tests/tracedat/data/options.trs",
      ["version=7", "compression=zlib"]),
 ]
 CONV = [

@@ -28,7 +28,7 @@ sample_id trailer), so damage is aimed:
   multi     2..4 of the above at once
 
 Half the cases damage the real recordings (tests/data/perf), half the
-synthetic files test-perf writes.  Each run is lt-perf-dump with a random
+synthetic files test-perf-reader (perf/reader) writes.  Each run is lt-perf-dump with a random
 set of --all, --chain, --info, --stats, --continue, --queue 1 (the
 smallest queue); a pipe-mode file comes through a pipe half the time (a
 file-mode one rarely: it is refused).  Violations:
@@ -426,8 +426,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--dump", required=True)
     ap.add_argument("--inputs", nargs="+", required=True)
-    ap.add_argument("--seeds", help="run test-perf --write-seeds into it")
-    ap.add_argument("--test-perf", help="the test-perf binary, for --seeds")
+    ap.add_argument("--seeds", help="run test-perf-reader --write-seeds into it")
+    ap.add_argument("--test-perf", help="the test-perf-reader binary, for --seeds")
     ap.add_argument("--cases", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--case", type=int)

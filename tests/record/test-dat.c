@@ -11,7 +11,7 @@
  * cmdlines, the clock and the CPU stats; the analyzer must count them.
  * A write to a full device (/dev/full) must fail with one line naming it.
  *
- * usage: test-dat [DIR]   (writes DIR/test-dat.dat; default: $TMPDIR or /tmp)
+ * usage: test-record-dat [DIR]   (writes DIR/test-dat.dat; default: $TMPDIR or /tmp)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,20 +25,8 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "latencytop.h"
+#include "lt-test.h"
 #include "ltr-dat.h"
-
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s: ",	\
-				__FILE__, __LINE__, #cond);		\
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
-	} while (0)
 
 static const char header_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -186,20 +174,20 @@ static void read_back(const char *path)
 	size_t seen = 0, i;
 	int cpu;
 
-	CHECK(h != NULL, "libtracecmd cannot open %s", path);
+	CHECK_MSG(h != NULL, "libtracecmd cannot open %s", path);
 	if (!h)
 		return;
 	tep = tracecmd_get_tep(h);
 	ev = tep_find_event_by_name(tep, "sched", "sched_wakeup");
-	CHECK(ev != NULL, "no sched_wakeup format in the file");
+	CHECK_MSG(ev != NULL, "no sched_wakeup format in the file");
 	if (!ev) {
 		tracecmd_close(h);
 		return;
 	}
 	pid_field = tep_find_field(ev, "pid");
-	CHECK(tep_get_cpus(tep) == 3, "%d CPUs, want 3", tep_get_cpus(tep));
-	CHECK(!strcmp(tep_data_comm_from_pid(tep, 201), "task-201"),
-	      "saved cmdline of 201: %s", tep_data_comm_from_pid(tep, 201));
+	CHECK_MSG(tep_get_cpus(tep) == 3, "%d CPUs, want 3", tep_get_cpus(tep));
+	CHECK_MSG(!strcmp(tep_data_comm_from_pid(tep, 201), "task-201"),
+		  "saved cmdline of 201: %s", tep_data_comm_from_pid(tep, 201));
 	for (cpu = 0; cpu < 3; cpu++) {
 		while ((rec = tracecmd_read_data(h, cpu)) != NULL) {
 			unsigned long long pid = 0;
@@ -208,21 +196,21 @@ static void read_back(const char *path)
 			for (i = 0; i < NR_EVENTS; i++)
 				if (events[i].pid == (int)pid)
 					break;
-			CHECK(i < NR_EVENTS, "an event of pid %llu nobody wrote", pid);
+			CHECK_MSG(i < NR_EVENTS, "an event of pid %llu nobody wrote", pid);
 			if (i < NR_EVENTS) {
-				CHECK(events[i].cpu == cpu && rec->cpu == cpu,
-				      "pid %llu on CPU %d, want %d", pid, cpu,
-				      events[i].cpu);
-				CHECK(rec->ts == events[i].ts,
-				      "pid %llu at %llu, want %" PRIu64, pid,
-				      rec->ts, events[i].ts);
+				CHECK_MSG(events[i].cpu == cpu && rec->cpu == cpu,
+					  "pid %llu on CPU %d, want %d", pid, cpu,
+					  events[i].cpu);
+				CHECK_MSG(rec->ts == events[i].ts,
+					  "pid %llu at %llu, want %" PRIu64, pid,
+					  rec->ts, events[i].ts);
 			}
 			seen++;
 			tracecmd_free_record(rec);
 		}
 	}
-	CHECK(seen == NR_EVENTS, "libtracecmd read %zu events, want %zu", seen,
-	      NR_EVENTS);
+	CHECK_MSG(seen == NR_EVENTS, "libtracecmd read %zu events, want %zu", seen,
+		  NR_EVENTS);
 	tracecmd_close(h);
 }
 
@@ -235,15 +223,15 @@ static void analyze_back(const char *path)
 	lt_options_init(&opts);
 	if (lt_analyze(path, &opts, &rep, &err) < 0) {
 		/* no sched_switch in this trace: the analyzer says so, after reading it */
-		CHECK(err.code == LT_E_NO_EVENTS, "latency-analyze: %s", err.msg);
+		CHECK_MSG(err.code == LT_E_NO_EVENTS, "latency-analyze: %s", err.msg);
 		return;
 	}
-	CHECK(rep->events == NR_EVENTS, "latency-analyze read %" PRIu64 " events",
-	      rep->events);
-	CHECK(rep->cpus == 3, "latency-analyze: %d CPUs", rep->cpus);
-	CHECK(rep->file_version == 6, "version %d", rep->file_version);
-	CHECK(rep->clock && !strcmp(rep->clock, "local"), "clock %s",
-	      rep->clock ? rep->clock : "(none)");
+	CHECK_MSG(rep->events == NR_EVENTS, "latency-analyze read %" PRIu64 " events",
+		  rep->events);
+	CHECK_MSG(rep->cpus == 3, "latency-analyze: %d CPUs", rep->cpus);
+	CHECK_MSG(rep->file_version == 6, "version %d", rep->file_version);
+	CHECK_MSG(rep->clock && !strcmp(rep->clock, "local"), "clock %s",
+		  rep->clock ? rep->clock : "(none)");
 	lt_report_free(rep);
 }
 
@@ -281,7 +269,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "test-dat: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
-	CHECK(ltr_dat_write(out, path, &in, &err) == 0, "%s", err.msg);
+	CHECK_MSG(ltr_dat_write(out, path, &in, &err) == 0, "%s", err.msg);
 	close(out);
 	read_back(path);
 	analyze_back(path);
@@ -291,18 +279,18 @@ int main(int argc, char **argv)
 	if (out >= 0) {
 		int r = ltr_dat_write(out, "/dev/full", &in, &err);
 
-		CHECK(r < 0 && err.code == LT_E_OUTPUT && strstr(err.msg, "/dev/full") &&
-		      strstr(err.msg, "No space left") && !strchr(err.msg, '\n'),
-		      "writing to /dev/full: %d, \"%s\"", r, r ? err.msg : "");
+		CHECK_MSG(r < 0 && err.code == LT_E_OUTPUT && strstr(err.msg, "/dev/full") &&
+			  strstr(err.msg, "No space left") && !strchr(err.msg, '\n'),
+			  "writing to /dev/full: %d, \"%s\"", r, r ? err.msg : "");
 		close(out);
 	}
 	/* inconsistent input: refused, not written */
 	in.page_size = 3000;
-	CHECK(ltr_dat_write(1, "stdout", &in, &err) < 0 && err.code == LT_E_USAGE,
-	      "a page size of 3000 was accepted");
+	CHECK_MSG(ltr_dat_write(1, "stdout", &in, &err) < 0 && err.code == LT_E_USAGE,
+		  "a page size of 3000 was accepted");
 
-	if (!failures)
+	if (!lt_test_failures)
 		printf("test-dat: %s written and read back: %zu events, 3 CPUs\n", path,
 		       NR_EVENTS);
-	return failures ? 1 : 0;
+	return lt_test_done("record/dat");
 }

@@ -18,20 +18,8 @@
 #include <string.h>
 
 #include "lt-probe-key.h"
+#include "lt-test.h"
 #include "ltr.h"
-
-static int failures;
-
-#define CHECK(cond, ...)						\
-	do {								\
-		if (!(cond)) {						\
-			fprintf(stderr, "%s:%d: check failed: %s: ",	\
-				__FILE__, __LINE__, #cond);		\
-			fprintf(stderr, __VA_ARGS__);			\
-			fputc('\n', stderr);				\
-			failures++;					\
-		}							\
-	} while (0)
 
 static const struct {
 	const char *reason, *key;	/* key NULL: refused */
@@ -71,23 +59,23 @@ static void test_keys(void)
 	for (i = 0; i < sizeof(key_cases) / sizeof(key_cases[0]); i++) {
 		n = lt_probe_key_of(key_cases[i].reason, buf, sizeof(buf));
 		if (key_cases[i].key)
-			CHECK(n == strlen(key_cases[i].key) && !strcmp(buf, key_cases[i].key),
-			      "key of \"%s\": \"%s\" (%zu), want \"%s\"",
-			      key_cases[i].reason, n ? buf : "", n, key_cases[i].key);
+			CHECK_MSG(n == strlen(key_cases[i].key) && !strcmp(buf, key_cases[i].key),
+				  "key of \"%s\": \"%s\" (%zu), want \"%s\"",
+				  key_cases[i].reason, n ? buf : "", n, key_cases[i].key);
 		else
-			CHECK(n == 0, "\"%s\" made a key \"%s\"", key_cases[i].reason, buf);
+			CHECK_MSG(n == 0, "\"%s\" made a key \"%s\"", key_cases[i].reason, buf);
 	}
 	/* too small a buffer is refused, not cut */
-	CHECK(lt_probe_key_of("fsync system call", buf, 5) == 0, "cut key %s", buf);
+	CHECK_MSG(lt_probe_key_of("fsync system call", buf, 5) == 0, "cut key %s", buf);
 	for (i = 0; i < sizeof(map_cases) / sizeof(map_cases[0]); i++) {
 		const char *r = lt_probe_key_reason(map_cases[i].key,
 						    strlen(map_cases[i].key));
 
 		if (map_cases[i].reason)
-			CHECK(r && !strcmp(r, map_cases[i].reason), "\"%s\" -> \"%s\"",
-			      map_cases[i].key, r ? r : "(none)");
+			CHECK_MSG(r && !strcmp(r, map_cases[i].reason), "\"%s\" -> \"%s\"",
+				  map_cases[i].key, r ? r : "(none)");
 		else
-			CHECK(!r, "\"%s\" -> \"%s\", want none", map_cases[i].key, r);
+			CHECK_MSG(!r, "\"%s\" -> \"%s\", want none", map_cases[i].key, r);
 	}
 }
 
@@ -99,40 +87,40 @@ static void test_sites(void)
 	size_t i, j, n;
 
 	if (ltr_probes_table(&p, &err)) {
-		CHECK(0, "%s", err.msg);
+		CHECK_MSG(0, "%s", err.msg);
 		return;
 	}
 	n = ltr_probes_sites(p, &sites);
-	CHECK(n >= 40, "only %zu sites", n);
+	CHECK_MSG(n >= 40, "only %zu sites", n);
 	for (i = 0; i < n; i++) {
 		const struct ltr_probe_site *s = &sites[i];
 		const char *back = lt_probe_key_reason(s->key, strlen(s->key));
 		struct lt_ev ev;
 
-		CHECK(back && !strcmp(back, s->reason), "%s: key %s maps to %s",
-		      s->symbol, s->key, back ? back : "(none)");
-		CHECK(!strpbrk(s->key, " \t:\""), "%s: key \"%s\"", s->symbol, s->key);
+		CHECK_MSG(back && !strcmp(back, s->reason), "%s: key %s maps to %s",
+			  s->symbol, s->key, back ? back : "(none)");
+		CHECK_MSG(!strpbrk(s->key, " \t:\""), "%s: key \"%s\"", s->symbol, s->key);
 		/* a decoded set and restore of the key: the reason, one cookie */
 		memset(&ev, 0, sizeof(ev));
 		ev.str = s->key;
 		ev.str_len = (uint16_t)strlen(s->key);
 		lt_probe_key_decode(&ev);
-		CHECK(!strcmp(ev.str, s->reason) && ev.str_len == strlen(s->reason),
-		      "%s decoded as %.*s", s->key, ev.str_len, ev.str);
-		CHECK(ev.cookie == lt_probe_key_cookie(s->key, strlen(s->key)) &&
-		      (ev.cookie & LT_PROBE_COOKIE_FLAG), "%s: cookie %" PRIx64,
-		      s->key, ev.cookie);
+		CHECK_MSG(!strcmp(ev.str, s->reason) && ev.str_len == strlen(s->reason),
+			  "%s decoded as %.*s", s->key, ev.str_len, ev.str);
+		CHECK_MSG(ev.cookie == lt_probe_key_cookie(s->key, strlen(s->key)) &&
+			  (ev.cookie & LT_PROBE_COOKIE_FLAG), "%s: cookie %" PRIx64,
+			  s->key, ev.cookie);
 		for (j = 0; j < i; j++) {
 			bool same = !strcmp(sites[j].reason, s->reason);
 
-			CHECK(same == (lt_probe_key_cookie(sites[j].key, strlen(sites[j].key)) ==
-				       lt_probe_key_cookie(s->key, strlen(s->key))),
-			      "%s and %s: cookies %s", sites[j].symbol, s->symbol,
-			      same ? "differ" : "collide");
-			CHECK(strcmp(sites[j].symbol, s->symbol), "%s twice", s->symbol);
+			CHECK_MSG(same == (lt_probe_key_cookie(sites[j].key, strlen(sites[j].key)) ==
+					   lt_probe_key_cookie(s->key, strlen(s->key))),
+				  "%s and %s: cookies %s", sites[j].symbol, s->symbol,
+				  same ? "differ" : "collide");
+			CHECK_MSG(strcmp(sites[j].symbol, s->symbol), "%s twice", s->symbol);
 		}
-		CHECK(s->maxtime_us == 0 || s->maxtime_us == 5000, "%s: maxtime %u",
-		      s->symbol, s->maxtime_us);
+		CHECK_MSG(s->maxtime_us == 0 || s->maxtime_us == 5000, "%s: maxtime %u",
+			  s->symbol, s->maxtime_us);
 	}
 	ltr_probes_free(p);
 }
@@ -164,15 +152,15 @@ static void test_lines(void)
 		s.reason = cases[i].reason;
 		s.maxtime_us = cases[i].maxtime_us;
 		lt_probe_key_of(s.reason, s.key, sizeof(s.key));
-		CHECK(ltr_probe_lines(&s, cases[i].maxactive, set, sizeof(set),
-				      restore, sizeof(restore)) == 0, "lines of %s",
-		      s.symbol);
-		CHECK(!strcmp(set, cases[i].set), "set line\n  %s\nwant\n  %s", set,
-		      cases[i].set);
-		CHECK(!strcmp(restore, cases[i].restore), "restore line\n  %s\nwant\n  %s",
-		      restore, cases[i].restore);
-		CHECK(ltr_probe_lines(&s, 64, set, 20, restore, sizeof(restore)) < 0,
-		      "a cut line was accepted");
+		CHECK_MSG(ltr_probe_lines(&s, cases[i].maxactive, set, sizeof(set),
+					  restore, sizeof(restore)) == 0, "lines of %s",
+			  s.symbol);
+		CHECK_MSG(!strcmp(set, cases[i].set), "set line\n  %s\nwant\n  %s", set,
+			  cases[i].set);
+		CHECK_MSG(!strcmp(restore, cases[i].restore), "restore line\n  %s\nwant\n  %s",
+			  restore, cases[i].restore);
+		CHECK_MSG(ltr_probe_lines(&s, 64, set, 20, restore, sizeof(restore)) < 0,
+			  "a cut line was accepted");
 	}
 }
 
@@ -203,19 +191,19 @@ static void test_sizing_and_groups(void)
 	memset(&s, 0, sizeof(s));
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		s.group = sizes[i].group;
-		CHECK(ltr_probe_maxactive(&s, sizes[i].threads) == sizes[i].want,
-		      "maxactive of %s with %u tasks: %u, want %u", s.group,
-		      sizes[i].threads, ltr_probe_maxactive(&s, sizes[i].threads),
-		      sizes[i].want);
+		CHECK_MSG(ltr_probe_maxactive(&s, sizes[i].threads) == sizes[i].want,
+			  "maxactive of %s with %u tasks: %u, want %u", s.group,
+			  sizes[i].threads, ltr_probe_maxactive(&s, sizes[i].threads),
+			  sizes[i].want);
 	}
 	for (i = 0; i < sizeof(sel) / sizeof(sel[0]); i++) {
 		int r = ltr_probes_selected(sel[i].group, sel[i].list, &err);
 
-		CHECK(r == sel[i].want, "%s in \"%s\": %d, want %d", sel[i].group,
-		      sel[i].list, r, sel[i].want);
+		CHECK_MSG(r == sel[i].want, "%s in \"%s\": %d, want %d", sel[i].group,
+			  sel[i].list, r, sel[i].want);
 		if (r < 0)
-			CHECK(err.code == LT_E_USAGE && !strchr(err.msg, '\n'),
-			      "error \"%s\"", err.msg);
+			CHECK_MSG(err.code == LT_E_USAGE && !strchr(err.msg, '\n'),
+				  "error \"%s\"", err.msg);
 	}
 }
 
@@ -225,7 +213,5 @@ int main(void)
 	test_sites();
 	test_lines();
 	test_sizing_and_groups();
-	if (!failures)
-		printf("test-probes: all checks passed\n");
-	return failures ? 1 : 0;
+	return lt_test_done("record/probes");
 }

@@ -5,8 +5,8 @@
 # latency-record --top-level and latency-analyze --live, the next run or
 # latency-record doctor undoes what the killed one changed (instance,
 # top-level settings, trigger, buffers, temporary files, a tracefs mount)
-# and says so; tracefs is then as it was before (tests/record/lib.sh's
-# rt_state).  And no run leaves a tracefs mount it made, even where
+# and says so; tracefs is then as it was before (tests/lib.sh's
+# tracefs_state).  And no run leaves a tracefs mount it made, even where
 # libtracefs would have mounted one silently (a private mount namespace
 # with tracefs unmounted).
 #
@@ -15,14 +15,14 @@
 LR=$1
 LA=$2
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../record/lib.sh"
+. "$here/../lib.sh"
 
-rt_need_tracefs
+need_tracefs
 tmp=$(mktemp -d /var/tmp/lt-kill.XXXXXX)
-export LT_JOURNAL_DIR=$tmp/journal
+# a parent that is missing, as /run is in an initramfs: the run makes it
+export LT_JOURNAL_DIR=$tmp/run/latencytop
 trap 'reap; rm -rf "$tmp"' EXIT
-exec 9> "$RT_LOCK"
-flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
+tracefs_lock
 
 # wait until the run has its instance (or top-level settings) in place
 started() {	# started PID
@@ -44,15 +44,16 @@ reap() { [ -s "$tmp/cmd.pid" ] && kill "$(cat "$tmp/cmd.pid")" 2> /dev/null; rm 
 
 mkdir "$tmp/out"
 # ---- latency-record, in an instance of its own ----------------------------
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 "$LR" -q -o "$tmp/out/a.dat" -- "$tmp/cmd" 2> /dev/null 9>&- &
 pid=$!
 started $pid
 check "latency-record started and journaled its changes" test $? -eq 0
+check "... in a journal directory whose parent it made" test -d "$tmp/run/latencytop"
 kill -9 $pid
 wait $pid 2> /dev/null
 reap
-rt_state "$tmp/killed"
+tracefs_state "$tmp/killed"
 ! diff -q "$tmp/before" "$tmp/killed" > /dev/null
 check "SIGKILL left tracefs changed (the test sees what it tests)" test $? -eq 0
 check "... and temporary files beside the output ($(leftovers))" test -n "$(leftovers)"
@@ -60,8 +61,8 @@ check "... and temporary files beside the output ($(leftovers))" test -n "$(left
 grep -q '^leftovers .*restored.*latency-record (pid '"$pid"')' "$tmp/doctor"
 check "doctor says what it restored" test $? -eq 0
 grep '^leftovers' "$tmp/doctor" | sed 's/^/    /'
-rt_state "$tmp/after"
-rt_same_state "$tmp/before" "$tmp/after" "latency-record killed, then doctor"
+tracefs_state "$tmp/after"
+same_tracefs_state "$tmp/before" "$tmp/after" "latency-record killed, then doctor"
 check "no temporary file left beside the output ($(leftovers))" test -z "$(leftovers)"
 check "no journal left" test -z "$(ls -A "$LT_JOURNAL_DIR")"
 "$LR" doctor > "$tmp/doctor" 2>&1
@@ -71,7 +72,7 @@ check "doctor again: nothing left" test $? -eq 0
 # ---- latency-record --top-level: the next run restores it -------------------
 # the project's lock held all along, the recorders given one of their own
 export LT_LOCK=$tmp/top.lock
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 "$LR" -q --top-level -o "$tmp/out/b.dat" -- "$tmp/cmd" 2> /dev/null 9>&- &
 pid=$!
 started $pid
@@ -79,7 +80,7 @@ check "--top-level started" test $? -eq 0
 kill -9 $pid
 wait $pid 2> /dev/null
 reap
-rt_state "$tmp/killed"
+tracefs_state "$tmp/killed"
 ! diff -q "$tmp/before" "$tmp/killed" > /dev/null
 check "SIGKILL of --top-level left the top level changed" test $? -eq 0
 "$LR" --top-level -o "$tmp/out/c.dat" -- true > /dev/null 2> "$tmp/err" 9>&-
@@ -87,13 +88,13 @@ rc=$?
 check "the next --top-level records (exit $rc)" test $rc -eq 0
 grep -q "warning: restored what latency-record (pid $pid) left: write .*buffer_size_kb" "$tmp/err"
 check "... and says what it restored" test $? -eq 0
-rt_state "$tmp/after"
-rt_same_state "$tmp/before" "$tmp/after" "--top-level killed, then the next run"
+tracefs_state "$tmp/after"
+same_tracefs_state "$tmp/before" "$tmp/after" "--top-level killed, then the next run"
 rm -f "$tmp/out/c.dat"
 check "nothing of the killed run beside the output ($(leftovers))" test -z "$(leftovers)"
 
 # ---- latency-analyze --live ------------------------------------------------
-rt_state "$tmp/before"
+tracefs_state "$tmp/before"
 "$LA" --live -a 60s -q --save "$tmp/out/d.dat" > /dev/null 2>&1 9>&- &
 pid=$!
 started $pid
@@ -105,8 +106,8 @@ rc=$?
 check "the next --live runs (exit $rc)" test $rc -eq 0
 grep -q "warning: restored what latency-analyze --live (pid $pid) left: rmdir .*latencytop-live.$pid" "$tmp/err"
 check "... and removes the killed one's instance, saying so" test $? -eq 0
-rt_state "$tmp/after"
-rt_same_state "$tmp/before" "$tmp/after" "--live killed, then the next run"
+tracefs_state "$tmp/after"
+same_tracefs_state "$tmp/before" "$tmp/after" "--live killed, then the next run"
 check "nothing of --save's left ($(leftovers))" test -z "$(leftovers)"
 
 # ---- no tracefs mount left behind --------------------------------------------
@@ -125,7 +126,7 @@ if unshare -m --propagation private true 2> /dev/null; then
 		kill "$(cat "$out/../cmd.pid")" 2> /dev/null
 		echo "killed $(count)"
 		"$lr" doctor > /dev/null 2>&1; echo "after-doctor $(count)"
-	' sh "$RT_TRACEFS" "$LR" "$LA" "$tmp/out" > "$tmp/mounts" 9>&-
+	' sh "$LT_TRACEFS" "$LR" "$LA" "$tmp/out" > "$tmp/mounts" 9>&-
 	for what in unmounted doctor probes record live after-doctor; do
 		check "tracefs not mounted by $what (mounts: $(grep "^$what " "$tmp/mounts" | cut -d' ' -f2))" \
 			grep -qx "$what 0" "$tmp/mounts"
@@ -136,4 +137,4 @@ else
 	echo "SKIPPED the mount checks: no private mount namespace here"
 fi
 flock -u 9
-rt_done
+finish

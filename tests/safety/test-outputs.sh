@@ -20,12 +20,12 @@ LA=$1
 LR=$2
 SAMPLE=$3
 here=$(cd "$(dirname "$0")" && pwd)
-. "$here/../record/lib.sh"
+. "$here/../lib.sh"
 
-[ "$(id -u)" = 0 ] || rt_skip "needs root (mount namespaces, tracefs)"
-command -v unshare > /dev/null || rt_skip "no unshare"
+[ "$(id -u)" = 0 ] || skip "needs root (mount namespaces, tracefs)"
+command -v unshare > /dev/null || skip "no unshare"
 unshare -m --propagation private true 2> /dev/null ||
-	rt_skip "cannot make a private mount namespace here"
+	skip "cannot make a private mount namespace here"
 
 tmp=$(mktemp -d)
 trap 'umount -l "$tmp/small" 2> /dev/null; rm -rf "$tmp"' EXIT
@@ -68,7 +68,7 @@ check "... and nothing is created through it" test ! -e nowhere
 # a full disk: the older output stays, no temporary is left
 mkdir small
 mount -t tmpfs -o size=64k none small 2> /dev/null ||
-	rt_skip "cannot mount a tmpfs"
+	skip "cannot mount a tmpfs"
 echo "a good older report" > small/r.html
 before=$(sum small/r.html)
 "$LA" -q -f html -o small/r.html "$SAMPLE" 2> err
@@ -83,7 +83,7 @@ check "merge on a full disk: the older output as it was" \
 	test "$(sum small/r.html)" = "$before" -a "$(listing small)" = "r.html"
 
 # ---- latency-record: devices, a full disk, planted links --------------------
-rt_need_tracefs
+need_tracefs
 record_checks() {
 	# a throw-away /dev: the nodes tmpfs holds are the only ones at risk
 	unshare -m --propagation private sh -c '
@@ -98,12 +98,11 @@ record_checks() {
 		ls -A /dev | sort > "$1/dev.names"
 	' sh "$tmp" "$LR"
 }
-exec 9> "$RT_LOCK"
-flock -w 900 9 || rt_skip "the tracefs lock $RT_LOCK stayed busy for 15 minutes"
+tracefs_lock
 record_checks
 check "-o /dev/null: exit 0" grep -qx 'null 0' rc
 check "-o /dev/full: exit 2, the disk being full" grep -qx 'full 2' rc
-rt_one_line full.err "-o /dev/full" "No space left"
+one_line full.err "-o /dev/full" "No space left"
 check "-o /dev/stdout: the trace comes out of the pipe" \
 	test "$(cat stdout.bytes 2> /dev/null || echo 0)" -gt 4096
 check "/dev's nodes and link as they were" cmp -s dev.before dev.after
@@ -131,4 +130,4 @@ check "... the command's own output on standard error" grep -q '^hello$' err
 check "... that latency-analyze reads" test $? -eq 0
 flock -u 9
 
-rt_done
+finish

@@ -32,11 +32,25 @@ STACK_SOURCES = ("ftrace:kernel_stack", "perf:callchain")
 NO_SCHED_EVENTS = 4
 
 
+def kallsyms_of(trace):
+    """The kallsyms beside a perf.data that names its kernel frames: one
+    made for it (kallsyms-cgroups for sched-cgroups-a-g.data, recorded on
+    a later kernel build) before the folder's shared one."""
+    folder = os.path.dirname(trace)
+    words = os.path.basename(trace).split(".")[0].split("-")
+    for name in ["kallsyms-" + w for w in words] + ["kallsyms"]:
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            return path
+    return None
+
+
 def analyse(la, trace, env, extra=()):
     args = [la, "-q", "-k", "--format=json"] + list(extra)
-    kallsyms = os.path.join(os.path.dirname(trace), "kallsyms")
-    if trace.endswith(".data") and os.path.exists(kallsyms):
-        args += ["--kallsyms", kallsyms]
+    if trace.endswith(".data"):
+        kallsyms = kallsyms_of(trace)
+        if kallsyms:
+            args += ["--kallsyms", kallsyms]
     r = subprocess.run(args + [trace], capture_output=True, text=True, env=env)
     if r.returncode != 0:
         return r.returncode, r.stderr.strip().splitlines()[-1:] or [""]

@@ -7,7 +7,7 @@
  * Then lv_draw() on every screen, on a curses screen written to
  * /dev/null: the model is the same bytes after as before.
  *
- * usage: test-keys TRACE.dat
+ * usage: test-view-keys TRACE.dat
  */
 #include <curses.h>
 #include <stdlib.h>
@@ -311,7 +311,7 @@ int main(int argc, char **argv)
 	struct lt_error err;
 
 	if (argc != 2) {
-		fprintf(stderr, "usage: test-keys TRACE.dat\n");
+		fprintf(stderr, "usage: test-view-keys TRACE.dat\n");
 		return 2;
 	}
 	lt_options_init(&opts);
@@ -325,5 +325,5 @@ int main(int argc, char **argv)
 	test_help();
 	test_draw();
 	lt_report_free(rep);
-	return lt_test_done("test-keys");
+	return lt_test_done("view/keys");
 }

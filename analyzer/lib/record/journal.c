@@ -22,6 +22,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,29 @@ static int put_line(struct ltr_journal *j, const char *line, size_t len,
 	return -1;
 }
 
+/*
+ * The journal's directory, and its parent if that is missing: a minimal
+ * system (an initramfs, a container) may have no /run at all.
+ */
+static int make_dir(const char *dir)
+{
+	char parent[PATH_MAX];
+	char *slash;
+
+	if (mkdir(dir, 0700) == 0 || errno == EEXIST)
+		return 0;
+	if (errno != ENOENT || strlen(dir) >= sizeof(parent))
+		return -1;
+	strcpy(parent, dir);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		return -1;
+	*slash = '\0';
+	if (mkdir(parent, 0755) < 0 && errno != EEXIST)
+		return -1;
+	return mkdir(dir, 0700) == 0 || errno == EEXIST ? 0 : -1;
+}
+
 int ltr_journal_open(const char *program, struct ltr_journal **out,
 		     struct lt_error *err)
 {
@@ -99,7 +123,7 @@ int ltr_journal_open(const char *program, struct ltr_journal **out,
 		return -1;
 	}
 	j->fd = -1;
-	if (mkdir(dir, 0700) < 0 && errno != EEXIST) {
+	if (make_dir(dir) < 0) {
 		lt_error_set(err, ltr_errno_code(errno),
 			     "cannot make the journal directory %s: %s%s", dir,
 			     strerror(errno), errno == EACCES || errno == EPERM ?

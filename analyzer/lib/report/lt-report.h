@@ -144,4 +144,98 @@ int lt_report_merge_as(const struct lt_report *const *in,
 		       const char *const *names, size_t nr, bool warn,
 		       struct lt_report **out, struct lt_error *err);
 
+/* ---- the row-field table (report-fields.c) ------------------------------ */
+
+/*
+ * Each scalar statistic of a struct lt_report_row in one row of
+ * lt_row_fields[], as perf's sort_entry gives each column its name,
+ * compare and print in one row: the JSON writer and reader, CSV, merge,
+ * diff and --fail-on all take their fields from it, so that a new
+ * statistic is a member of the struct and a row of the table.  What only
+ * shows some of them (the text, HTML and diff text tables, the viewer)
+ * names them, and report.c computes them from the waits.
+ */
+
+/* What the member is, from its C type (the table's ROW() finds it). */
+enum lt_rf_type {
+	LT_RF_U64,		/* uint64_t: %PRIu64 */
+	LT_RF_INT,		/* int: %d */
+	LT_RF_DOUBLE,		/* double: %.3f */
+};
+
+/* What it counts: the units --fail-on takes for it. */
+enum lt_rf_unit {
+	LT_RF_WAITS,		/* a number of waits: no unit */
+	LT_RF_NS,		/* nanoseconds, a length or a timestamp: ns, us, ms, s */
+	LT_RF_TASK,		/* a task id */
+	LT_RF_POINTS,		/* percent: in percentage points, no unit */
+};
+
+/* How the rows of one cause merge into one (report-merge.c). */
+enum lt_rf_merge {
+	LT_RF_SUM,		/* added up, saturating */
+	LT_RF_MAX,		/* the greatest: the longest wait */
+	LT_RF_OF_MAX,		/* the longest wait's: of equal ones, the
+				   least of these, in the table's order */
+	LT_RF_AVG,		/* total_ns / count, made again */
+	LT_RF_QUANTILE,		/* at .q of the row's histogram, made again */
+	LT_RF_SHARE,		/* percent of the table's total, made again
+				   by whatever makes the table (a reader too) */
+};
+
+/* Where CSV puts it: its columns are only ever added at the end. */
+enum lt_rf_csv {
+	LT_RF_CSV_ROW,		/* with the row's, after kind, in table order */
+	LT_RF_CSV_END,		/* after kernel_thread: a column added since */
+};
+
+struct lt_row_field {
+	const char *key;	/* a row's JSON key and CSV column: the member's name */
+	enum lt_rf_csv csv;
+	enum lt_rf_type type;
+	size_t offset;		/* in struct lt_report_row */
+	enum lt_rf_unit unit;
+	enum lt_rf_merge merge;
+	double q;		/* LT_RF_QUANTILE: which, 0.5 the median */
+	bool nullable;		/* null (CSV: empty) when the row has no
+				   percentiles (lt_report_row.no_percentiles) */
+	const char *figure;	/* its name to diff and --fail-on; NULL: not compared */
+	const char *diff_key;	/* a diff side's JSON key (with a figure) */
+	bool change;		/* in a diff's "change": after - before, and
+				   relative to before (but a percent) */
+};
+
+/* In the order of a JSON row's members. */
+extern const struct lt_row_field lt_row_fields[];
+extern const size_t lt_nr_row_fields;
+
+#define lt_for_each_row_field(f) \
+	for ((f) = lt_row_fields; (f) < lt_row_fields + lt_nr_row_fields; (f)++)
+
+/* The field @f of @row, by its type. */
+static inline const void *lt_row_field_ptr(const struct lt_row_field *f,
+					   const struct lt_report_row *row)
+{
+	return (const char *)row + f->offset;
+}
+uint64_t lt_row_field_u64(const struct lt_row_field *f,
+			  const struct lt_report_row *row);
+void lt_row_field_set_u64(const struct lt_row_field *f,
+			  struct lt_report_row *row, uint64_t v);
+/* As a number (--fail-on's figures). */
+double lt_row_field_value(const struct lt_row_field *f,
+			  const struct lt_report_row *row);
+/* <0, 0, >0 as @a's field is less than, equal to, greater than @b's. */
+int lt_row_field_cmp(const struct lt_row_field *f, const struct lt_report_row *a,
+		     const struct lt_report_row *b);
+void lt_row_field_copy(const struct lt_row_field *f, struct lt_report_row *dst,
+		       const struct lt_report_row *src);
+/* Its value as JSON and CSV write it (never null: see .nullable). */
+void lt_row_field_put(FILE *out, const struct lt_row_field *f,
+		      const struct lt_report_row *row);
+/* The field whose figure is the @len bytes at @name; NULL: none. */
+const struct lt_row_field *lt_row_field_by_figure(const char *name, size_t len);
+/* "count, total, ... or share": the figures, in order, into @buf. */
+char *lt_row_field_figures(char *buf, size_t size);
+
 #endif /* LT_REPORT_H */

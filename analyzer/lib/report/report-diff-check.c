@@ -6,6 +6,7 @@
  *   TEST   := [ SCOPE ":" ] METRIC OP VALUE [ "~" GLOB ]
  *   SCOPE  := global | command | process | any        (default: global)
  *   METRIC := count | total | max | avg | p50 | p90 | p99 | share
+ *             (the figures of the field table, lt_row_fields)
  *   OP     := ">" | ">=" | "<" | "<="
  *   VALUE  := [ "+" | "-" ] NUMBER [ UNIT | "%" ]
  *   UNIT   := ns | us | ms | s                         (times only; needed
@@ -30,16 +31,11 @@
 #define MAX_CHECKS	32
 #define GLOB_MAX	256
 
-enum metric { M_COUNT, M_TOTAL, M_MAX, M_AVG, M_P50, M_P90, M_P99, M_SHARE, M_NR };
 enum op { OP_GT, OP_GE, OP_LT, OP_LE };
-
-static const char *const metric_names[M_NR] = {
-	"count", "total", "max", "avg", "p50", "p90", "p99", "share",
-};
 
 struct test {
 	unsigned int scopes;
-	enum metric metric;
+	const struct lt_row_field *metric;
 	enum op op;
 	bool change, relative;
 	double value;		/* ns, waits, points or percent, signed */
@@ -109,13 +105,14 @@ static int parse_scope_metric(struct parser *ps, struct test *t)
 		blanks(ps);
 		n = word(ps);
 	}
-	for (i = 0; i < M_NR; i++)
-		if (is(ps->p, n, metric_names[i]))
-			break;
-	if (i == M_NR)
-		return fail(ps, "expected a figure: count, total, max, avg, p50, "
-			    "p90, p99 or share");
-	t->metric = (enum metric)i;
+	t->metric = lt_row_field_by_figure(ps->p, n);
+	if (!t->metric) {
+		char what[256], figures[200];
+
+		snprintf(what, sizeof(what), "expected a figure: %s",
+			 lt_row_field_figures(figures, sizeof(figures)));
+		return fail(ps, what);
+	}
 	ps->p += n;
 	return 0;
 }
@@ -139,7 +136,7 @@ static int parse_value(struct parser *ps, struct test *t)
 	static const struct { const char *unit; double ns; } units[] = {
 		{ "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 },
 	};
-	bool time = t->metric != M_COUNT && t->metric != M_SHARE;
+	bool time = t->metric->unit == LT_RF_NS;
 	double sign = 1;
 	const char *start;
 	char num[64];
@@ -182,10 +179,17 @@ static int parse_value(struct parser *ps, struct test *t)
 		for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 			if (is(ps->p, n, units[i].unit))
 				break;
-		if (!time)
-			return fail(ps, t->metric == M_COUNT ?
-				    "a count takes no unit" :
-				    "share is in percentage points: no unit");
+		if (!time) {
+			char what[128];
+
+			if (t->metric->unit == LT_RF_POINTS)
+				snprintf(what, sizeof(what), "%s is in percentage "
+					 "points: no unit", t->metric->figure);
+			else
+				snprintf(what, sizeof(what), "a %s takes no unit",
+					 t->metric->figure);
+			return fail(ps, what);
+		}
 		if (i == sizeof(units) / sizeof(units[0]))
 			return fail(ps, "expected a unit: ns, us, ms or s");
 		t->value *= units[i].ns;
@@ -227,27 +231,13 @@ static int parse_glob(struct parser *ps, struct test *t)
 	return 0;
 }
 
-/* The figure on one side; NAN when it is not known. */
-static double figure(const struct lt_diff_side *s, enum metric m)
+/* The figure @f on one side; NAN when it is not known. */
+static double figure(const struct lt_report_row *s, const struct lt_row_field *f)
 {
-	switch (m) {
-	case M_COUNT:
-		return (double)s->count;
-	case M_TOTAL:
-		return (double)s->total_ns;
-	case M_MAX:
-		return (double)s->max_ns;
-	case M_AVG:
-		return (double)s->avg_ns;
-	case M_SHARE:
-		return s->share;
-	default:
-		break;
-	}
 	/* a side without the cause has no waits, so no percentile to lack */
-	if (s->no_percentiles && s->count)
+	if (f->nullable && s->no_percentiles && s->count)
 		return NAN;
-	return (double)(m == M_P50 ? s->p50_ns : m == M_P90 ? s->p90_ns : s->p99_ns);
+	return lt_row_field_value(f, s);
 }
 
 static bool crosses(const struct test *t, const struct lt_diff_row *r)

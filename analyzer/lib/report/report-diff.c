@@ -126,28 +126,32 @@ static int gather(const struct lt_report *r, unsigned int scopes, int side,
 	return 0;
 }
 
-static void side_of(const struct lt_report_row *r, struct lt_diff_side *s)
+/* A side's figures: the row's statistics, zeros if it is absent. */
+static void side_of(const struct lt_report_row *r, struct lt_report_row *s)
 {
+	const struct lt_row_field *f;
+
 	memset(s, 0, sizeof(*s));
 	if (!r)
 		return;
-	s->count = r->count;
-	s->total_ns = r->total_ns;
-	s->max_ns = r->max_ns;
-	s->avg_ns = r->avg_ns;
-	s->p50_ns = r->p50_ns;
-	s->p90_ns = r->p90_ns;
-	s->p99_ns = r->p99_ns;
-	s->share = r->percent;
+	lt_for_each_row_field(f)
+		lt_row_field_copy(f, s, r);
 	s->no_percentiles = r->no_percentiles;
 }
 
-static bool same_figures(const struct lt_diff_side *a, const struct lt_diff_side *b)
+/*
+ * The figures a diff compares, but the share: a cause's share changes
+ * with the other causes of its table, not a change of its own.
+ */
+static bool same_figures(const struct lt_report_row *a, const struct lt_report_row *b)
 {
-	return a->count == b->count && a->total_ns == b->total_ns &&
-	       a->max_ns == b->max_ns && a->p50_ns == b->p50_ns &&
-	       a->p90_ns == b->p90_ns && a->p99_ns == b->p99_ns &&
-	       a->no_percentiles == b->no_percentiles;
+	const struct lt_row_field *f;
+
+	lt_for_each_row_field(f)
+		if (f->figure && f->merge != LT_RF_SHARE &&
+		    lt_row_field_cmp(f, a, b))
+			return false;
+	return a->no_percentiles == b->no_percentiles;
 }
 
 /* after - before, as a signed number that cannot wrap */
@@ -163,22 +167,29 @@ static int cmp_i64_desc(int64_t a, int64_t b)
 	return (a < b) - (a > b);
 }
 
-/* Within a table: the greater rise of the total, of p99, of the count. */
-static int cmp_worse(const struct lt_diff_row *a, const struct lt_diff_row *b)
-{
-	int c = cmp_i64_desc(rise(a->before.total_ns, a->after.total_ns),
-			     rise(b->before.total_ns, b->after.total_ns));
+/*
+ * What "worse" is within a table: the greater rise of these figures, the
+ * first that differs (lt_diff_make() finds them in the field table).
+ */
+static const char *const worse_by[] = { "total", "p99", "count" };
+#define NR_WORSE	(sizeof(worse_by) / sizeof(worse_by[0]))
 
-	if (c)
-		return c;
-	c = cmp_i64_desc(rise(a->before.p99_ns, a->after.p99_ns),
-			 rise(b->before.p99_ns, b->after.p99_ns));
-	if (c)
-		return c;
-	c = cmp_i64_desc(rise(a->before.count, a->after.count),
-			 rise(b->before.count, b->after.count));
-	return c ? c : cmp_cause(a->reason, a->argument, a->kind,
-				 b->reason, b->argument, b->kind);
+static int cmp_worse(const struct lt_diff_row *a, const struct lt_diff_row *b,
+		     const struct lt_row_field *const *by)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < NR_WORSE; i++) {
+		c = cmp_i64_desc(rise(lt_row_field_u64(by[i], &a->before),
+				      lt_row_field_u64(by[i], &a->after)),
+				 rise(lt_row_field_u64(by[i], &b->before),
+				      lt_row_field_u64(by[i], &b->after)));
+		if (c)
+			return c;
+	}
+	return cmp_cause(a->reason, a->argument, a->kind,
+			 b->reason, b->argument, b->kind);
 }
 
 struct sort_item {
@@ -186,7 +197,7 @@ struct sort_item {
 	int64_t table_worst;
 };
 
-static int cmp_items(const void *pa, const void *pb)
+static int cmp_items(const void *pa, const void *pb, void *by)
 {
 	const struct sort_item *a = pa, *b = pb;
 	int c = (int)a->row.scope - (int)b->row.scope;
@@ -198,15 +209,24 @@ static int cmp_items(const void *pa, const void *pb)
 		return c;
 	c = cmp_table(a->row.scope, a->row.comm, a->row.pid, a->row.kernel_thread,
 		      b->row.scope, b->row.comm, b->row.pid, b->row.kernel_thread);
-	return c ? c : cmp_worse(&a->row, &b->row);
+	return c ? c : cmp_worse(&a->row, &b->row, by);
 }
 
 static int pair_up(struct lt_diff *d, struct entry *e, size_t n,
 		   struct lt_error *err)
 {
+	const struct lt_row_field *by[NR_WORSE];
 	struct sort_item *items;
 	size_t i, j, k = 0, t;
 
+	for (i = 0; i < NR_WORSE; i++) {
+		by[i] = lt_row_field_by_figure(worse_by[i], strlen(worse_by[i]));
+		if (!by[i] || by[i]->type != LT_RF_U64) {
+			lt_error_set(err, LT_E_INTERNAL, "diff: no figure %s",
+				     worse_by[i]);
+			return -1;
+		}
+	}
 	items = calloc(n ? n : 1, sizeof(*items));
 	if (!items) {
 		lt_error_set(err, LT_E_NOMEM, "out of memory comparing the reports");
@@ -261,7 +281,7 @@ static int pair_up(struct lt_diff *d, struct entry *e, size_t n,
 		for (t = i; t < j; t++)
 			items[t].table_worst = worst;
 	}
-	qsort(items, k, sizeof(*items), cmp_items);
+	qsort_r(items, k, sizeof(*items), cmp_items, by);
 	d->rows = calloc(k ? k : 1, sizeof(*d->rows));
 	if (!d->rows) {
 		free(items);

@@ -412,13 +412,69 @@ static int merge_row_chains(struct merger *m,
 	return ret;
 }
 
+/*
+ * Which of two rows had the longest wait: <0 @a's, >0 @b's.  Of equal
+ * ones (LT_RF_MAX), the least LT_RF_OF_MAX fields in the table's order:
+ * the earliest, then the lowest tid.
+ */
+static int cmp_longest(const struct lt_report_row *a, const struct lt_report_row *b)
+{
+	const struct lt_row_field *f;
+	int c;
+
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_MAX && (c = lt_row_field_cmp(f, b, a)))
+			return c;
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_OF_MAX && (c = lt_row_field_cmp(f, a, b)))
+			return c;
+	return 0;
+}
+
+/*
+ * The statistics of @src[0..n) into @dst, each by its merge rule (the
+ * field table's) but the percentiles' and the share: sums, the longest
+ * wait and its own, the average again.
+ */
+static void merge_fields(const struct lt_report_row *const *src, size_t n,
+			 struct lt_report_row *dst)
+{
+	const struct lt_report_row *best = src[0];
+	const struct lt_row_field *f;
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (cmp_longest(src[i], best) < 0)
+			best = src[i];
+	lt_for_each_row_field(f) {
+		switch (f->merge) {
+		case LT_RF_SUM:
+			for (i = 0; i < n; i++)
+				lt_row_field_set_u64(f, dst,
+					sat_add(lt_row_field_u64(f, dst),
+						lt_row_field_u64(f, src[i])));
+			break;
+		case LT_RF_MAX:
+		case LT_RF_OF_MAX:
+			lt_row_field_copy(f, dst, best);
+			break;
+		default:
+			break;
+		}
+	}
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_AVG)
+			lt_row_field_set_u64(f, dst, dst->count ?
+					     dst->total_ns / dst->count : 0);
+}
+
 /* Rows @src[0..n), all of one cause, into @dst. */
 static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 		     size_t n, struct lt_report_row *dst, bool stacks)
 {
 	struct lt_report_occurrence occ[LT_REPORT_WORST * 8], *all = occ;
 	size_t i, k, nocc = 0, with_hist = 0, with_count = 0;
-	const struct lt_report_row *best = NULL;
+	const struct lt_row_field *f;
 
 	memset(dst, 0, sizeof(*dst));
 	dst->reason = dup(m, src[0]->reason);
@@ -426,24 +482,12 @@ static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 	if (!dst->reason || !dst->argument)
 		return nomem(m);
 	dst->kind = src[0]->kind;
+	merge_fields(src, n, dst);
 	for (i = 0; i < n; i++) {
-		const struct lt_report_row *r = src[i];
-
-		dst->count = sat_add(dst->count, r->count);
-		dst->total_ns = sat_add(dst->total_ns, r->total_ns);
-		if (!best || r->max_ns > best->max_ns ||
-		    (r->max_ns == best->max_ns &&
-		     (r->max_at_ns < best->max_at_ns ||
-		      (r->max_at_ns == best->max_at_ns && r->max_tid < best->max_tid))))
-			best = r;
-		nocc += r->nr_worst;
-		with_count += r->count != 0;
-		with_hist += r->count && r->buckets;
+		nocc += src[i]->nr_worst;
+		with_count += src[i]->count != 0;
+		with_hist += src[i]->count && src[i]->buckets;
 	}
-	dst->max_ns = best->max_ns;
-	dst->max_at_ns = best->max_at_ns;
-	dst->max_tid = best->max_tid;
-	dst->avg_ns = dst->count ? dst->total_ns / dst->count : 0;
 
 	if (nocc > sizeof(occ) / sizeof(occ[0])) {
 		all = malloc(nocc * sizeof(*all));
@@ -462,16 +506,16 @@ static int merge_row(struct merger *m, const struct lt_report_row *const *src,
 	if (with_hist == with_count) {
 		if (merge_buckets(m, src, n, dst) < 0)
 			return -1;
-		dst->p50_ns = row_quantile(dst, 0.50);
-		dst->p90_ns = row_quantile(dst, 0.90);
-		dst->p99_ns = row_quantile(dst, 0.99);
+		lt_for_each_row_field(f)
+			if (f->merge == LT_RF_QUANTILE)
+				lt_row_field_set_u64(f, dst, row_quantile(dst, f->q));
 	} else if (with_count == 1) {
 		/* one row that had waits: its own percentiles hold */
 		for (i = 0; !src[i]->count; i++)
 			;
-		dst->p50_ns = src[i]->p50_ns;
-		dst->p90_ns = src[i]->p90_ns;
-		dst->p99_ns = src[i]->p99_ns;
+		lt_for_each_row_field(f)
+			if (f->merge == LT_RF_QUANTILE)
+				lt_row_field_copy(f, dst, src[i]);
 		dst->no_percentiles = src[i]->no_percentiles;
 	} else {
 		dst->no_percentiles = true;

@@ -85,6 +85,20 @@ static int get_int(struct reader *rd, const struct lt_json *o, const char *key,
 	return 0;
 }
 
+static int get_double(struct reader *rd, const struct lt_json *o,
+		      const char *key, const char *where, double *out)
+{
+	const struct lt_json *v = lt_json_get(o, key);
+	char w[256];
+
+	if (!v || v->type == LT_JSON_NULL)
+		return 0;
+	if (v->type != LT_JSON_NUMBER)
+		return bad(rd, at(w, sizeof(w), where, key, -1), "expected a number");
+	*out = v->num;
+	return 0;
+}
+
 static int get_bool(struct reader *rd, const struct lt_json *o, const char *key,
 		    const char *where, bool *out)
 {
@@ -443,10 +457,54 @@ static int read_row_chains(struct reader *rd, const struct lt_json *o,
 	return ret;
 }
 
+/*
+ * A row's statistics, as the field table has them: all as saved but the
+ * share, which read_rows() makes again.  Absent or null: 0.
+ */
+static int read_fields(struct reader *rd, const struct lt_json *o,
+		       const char *where, struct lt_report_row *r)
+{
+	const struct lt_row_field *f;
+	const struct lt_json *v;
+	int ret;
+
+	lt_for_each_row_field(f) {
+		void *p = (char *)r + f->offset;
+
+		if (f->merge == LT_RF_SHARE)
+			continue;
+		switch (f->type) {
+		case LT_RF_U64:
+			ret = get_u64(rd, o, f->key, where, p);
+			break;
+		case LT_RF_INT:
+			ret = get_int(rd, o, f->key, where, p);
+			break;
+		default:
+			ret = get_double(rd, o, f->key, where, p);
+			break;
+		}
+		if (ret < 0)
+			return -1;
+	}
+	/*
+	 * Percentiles null: merged from a row without a histogram, so not
+	 * known.  The first of them says, as the writer nulls all or none.
+	 */
+	lt_for_each_row_field(f) {
+		if (!f->nullable)
+			continue;
+		v = lt_json_get(o, f->key);
+		r->no_percentiles = v && v->type == LT_JSON_NULL;
+		break;
+	}
+	return 0;
+}
+
 static int read_row(struct reader *rd, const struct lt_json *o,
 		    const char *where, struct lt_report_row *r)
 {
-	const struct lt_json *a, *e, *v;
+	const struct lt_json *a, *e;
 	const char *kind = NULL;
 	uint64_t sum = 0;
 	bool failed;
@@ -458,20 +516,9 @@ static int read_row(struct reader *rd, const struct lt_json *o,
 	    get_str(rd, o, "reason", where, &r->reason, false) < 0 ||
 	    get_str(rd, o, "argument", where, &r->argument, false) < 0 ||
 	    get_str(rd, o, "kind", where, &kind, false) < 0 ||
-	    get_u64(rd, o, "count", where, &r->count) < 0 ||
-	    get_u64(rd, o, "total_ns", where, &r->total_ns) < 0 ||
-	    get_u64(rd, o, "max_ns", where, &r->max_ns) < 0 ||
-	    get_u64(rd, o, "avg_ns", where, &r->avg_ns) < 0 ||
-	    get_u64(rd, o, "p50_ns", where, &r->p50_ns) < 0 ||
-	    get_u64(rd, o, "p90_ns", where, &r->p90_ns) < 0 ||
-	    get_u64(rd, o, "p99_ns", where, &r->p99_ns) < 0 ||
-	    get_u64(rd, o, "max_at_ns", where, &r->max_at_ns) < 0 ||
-	    get_int(rd, o, "max_tid", where, &r->max_tid) < 0 ||
+	    read_fields(rd, o, where, r) < 0 ||
 	    read_hist(rd, o, where, r) < 0)
 		return -1;
-	/* null: merged from a row without a histogram, so not known */
-	v = lt_json_get(o, "p50_ns");
-	r->no_percentiles = v && v->type == LT_JSON_NULL;
 	/* the names the JSON writer gives */
 	for (k = 0; k < LT_CAUSE_NR && strcmp(kind, lt_cause_kind_name(k)); k++)
 		;

@@ -712,6 +712,7 @@ static int make_row(struct builder *b, const struct agg *a,
 		    struct lt_report_row *row)
 {
 	const struct lt_cause *c = &b->rp->causes[a->cause];
+	const struct lt_row_field *f;
 
 	row->reason = lt_replay_str(b->rp, c->reason);
 	row->argument = lt_replay_str(b->rp, c->argument);
@@ -720,9 +721,10 @@ static int make_row(struct builder *b, const struct agg *a,
 	row->total_ns = a->total_ns;
 	row->max_ns = a->max_ns;
 	row->avg_ns = a->count ? a->total_ns / a->count : 0;
-	row->p50_ns = lt_hist_quantile(&a->hist, 0.50);
-	row->p90_ns = lt_hist_quantile(&a->hist, 0.90);
-	row->p99_ns = lt_hist_quantile(&a->hist, 0.99);
+	/* the percentiles the field table has */
+	lt_for_each_row_field(f)
+		if (f->merge == LT_RF_QUANTILE)
+			lt_row_field_set_u64(f, row, lt_hist_quantile(&a->hist, f->q));
 	row->max_at_ns = a->max_at_ns;
 	row->max_tid = a->max_tid;
 	memcpy(row->worst, a->worst, sizeof(row->worst));

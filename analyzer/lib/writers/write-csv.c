@@ -26,6 +26,22 @@ void lt_csv_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* The row's statistics of the field table that CSV puts at @where. */
+static void csv_fields(FILE *out, const struct lt_report_row *r,
+		       enum lt_rf_csv where)
+{
+	const struct lt_row_field *f;
+
+	lt_for_each_row_field(f) {
+		if (f->csv != where)
+			continue;
+		fputc(',', out);
+		/* unknown (merged from a report without histograms): empty */
+		if (!(f->nullable && r->no_percentiles))
+			lt_row_field_put(out, f, r);
+	}
+}
+
 /* @kthread: 1 or 0 for a process's (or thread's) rows, -1 for the global */
 static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v,
 		     const char *scope, int pid, int tid, const char *comm,
@@ -49,21 +65,24 @@ static void csv_rows(FILE *out, const char *view, const struct lt_report_view *v
 		lt_csv_str(out, r->reason);
 		fputc(',', out);
 		lt_csv_str(out, r->argument);
-		fprintf(out, ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
-			lt_cause_kind_name(r->kind), r->count, r->total_ns, r->max_ns,
-			r->avg_ns);
-		/* unknown (merged from a report without histograms): empty */
-		if (r->no_percentiles)
-			fputs(",,,", out);
-		else
-			fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->p50_ns,
-				r->p90_ns, r->p99_ns);
-		fprintf(out, ",%" PRIu64 ",%.3f,", r->max_at_ns, r->percent);
+		fprintf(out, ",%s", lt_cause_kind_name(r->kind));
+		csv_fields(out, r, LT_RF_CSV_ROW);
+		fputc(',', out);
 		if (kthread >= 0)
 			fputc(kthread ? '1' : '0', out);
 		/* added at the end, as the schema promises columns are */
-		fprintf(out, ",%d\n", r->max_tid);
+		csv_fields(out, r, LT_RF_CSV_END);
+		fputc('\n', out);
 	}
+}
+
+static void csv_head(FILE *out, enum lt_rf_csv where)
+{
+	const struct lt_row_field *f;
+
+	lt_for_each_row_field(f)
+		if (f->csv == where)
+			fprintf(out, ",%s", f->key);
 }
 
 static void csv_view(FILE *out, const char *view, const struct lt_report_view *v)
@@ -89,9 +108,11 @@ int lt_report_write_csv(const struct lt_report *r, FILE *out)
 	char view[32];
 	size_t w;
 
-	fputs("view,start_ns,end_ns,scope,pid,tid,comm,reason,argument,kind,"
-	      "count,total_ns,max_ns,avg_ns,p50_ns,p90_ns,p99_ns,max_at_ns,"
-	      "percent,kernel_thread,max_tid\n", out);
+	fputs("view,start_ns,end_ns,scope,pid,tid,comm,reason,argument,kind", out);
+	csv_head(out, LT_RF_CSV_ROW);
+	fputs(",kernel_thread", out);
+	csv_head(out, LT_RF_CSV_END);
+	fputc('\n', out);
 	csv_view(out, "all", &r->whole);
 	for (w = 0; w < r->nr_windows; w++) {
 		snprintf(view, sizeof(view), "%zu", w);

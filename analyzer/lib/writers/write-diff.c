@@ -76,7 +76,7 @@ static char *fmt_rel_change(char *buf, size_t len, const struct lt_diff_row *r,
 	return buf;
 }
 
-static bool pct_unknown(const struct lt_diff_side *s)
+static bool pct_unknown(const struct lt_report_row *s)
 {
 	return s->no_percentiles && s->count;
 }
@@ -146,11 +146,11 @@ static void text_row(FILE *out, const struct lt_diff_row *r, int cause_w)
 		fmt_rel_change(c, sizeof(c), r, r->before.max_ns, r->after.max_ns));
 	put_pct(out, r, r->before.p50_ns, r->after.p50_ns);
 	put_pct(out, r, r->before.p99_ns, r->after.p99_ns);
-	if (r->after.share == r->before.share)
+	if (r->after.percent == r->before.percent)
 		snprintf(c, sizeof(c), "=");
 	else
-		snprintf(c, sizeof(c), "%+.1f", r->after.share - r->before.share);
-	fprintf(out, " %5.1f%% %6s\n", r->after.share, c);
+		snprintf(c, sizeof(c), "%+.1f", r->after.percent - r->before.percent);
+	fprintf(out, " %5.1f%% %6s\n", r->after.percent, c);
 }
 
 static void text_table_head(FILE *out, const struct lt_diff *d,
@@ -261,17 +261,23 @@ int lt_diff_write_text(const struct lt_diff *d, FILE *out)
 
 /* ---- JSON ------------------------------------------------------------- */
 
-static void json_side(FILE *out, const struct lt_diff_side *s)
+/* A side's figures, as the field table has them. */
+static void json_side(FILE *out, const struct lt_report_row *s)
 {
-	fprintf(out, "{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"max_ns\":%"
-		PRIu64 ",\"avg_ns\":%" PRIu64, s->count, s->total_ns, s->max_ns,
-		s->avg_ns);
-	if (pct_unknown(s))
-		fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
-	else
-		fprintf(out, ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
-			",\"p99_ns\":%" PRIu64, s->p50_ns, s->p90_ns, s->p99_ns);
-	fprintf(out, ",\"share\":%.3f}", s->share);
+	const struct lt_row_field *f;
+	const char *sep = "{";
+
+	lt_for_each_row_field(f) {
+		if (!f->figure)
+			continue;
+		fprintf(out, "%s\"%s\":", sep, f->diff_key);
+		sep = ",";
+		if (f->nullable && pct_unknown(s))
+			fputs("null", out);
+		else
+			lt_row_field_put(out, f, s);
+	}
+	fputc('}', out);
 }
 
 /* after - before, exact in JSON's integers (a string would do no better) */
@@ -295,26 +301,39 @@ static void json_rel(FILE *out, const char *key, uint64_t b, uint64_t a,
 		fprintf(out, ",\"%s\":%.3f", key, ((double)a - (double)b) / (double)b * 100);
 }
 
+/*
+ * The figures of the field table a change has: after - before (a
+ * percent's in points), then relative to before, in percent, as
+ * FIGURE_pct (not a percent's: its points say it).
+ */
 static void json_change(FILE *out, const struct lt_diff_row *r)
 {
 	bool pu = pct_unknown(&r->before) || pct_unknown(&r->after);
+	const struct lt_row_field *f;
+	const char *sep = "";
+	char key[64];
 
 	fputc('{', out);
-	json_delta(out, "count", r->before.count, r->after.count, false);
-	fputc(',', out);
-	json_delta(out, "total_ns", r->before.total_ns, r->after.total_ns, false);
-	fputc(',', out);
-	json_delta(out, "max_ns", r->before.max_ns, r->after.max_ns, false);
-	fputc(',', out);
-	json_delta(out, "p50_ns", r->before.p50_ns, r->after.p50_ns, pu);
-	fputc(',', out);
-	json_delta(out, "p99_ns", r->before.p99_ns, r->after.p99_ns, pu);
-	fprintf(out, ",\"share\":%.3f", r->after.share - r->before.share);
-	json_rel(out, "count_pct", r->before.count, r->after.count, false);
-	json_rel(out, "total_pct", r->before.total_ns, r->after.total_ns, false);
-	json_rel(out, "max_pct", r->before.max_ns, r->after.max_ns, false);
-	json_rel(out, "p50_pct", r->before.p50_ns, r->after.p50_ns, pu);
-	json_rel(out, "p99_pct", r->before.p99_ns, r->after.p99_ns, pu);
+	lt_for_each_row_field(f) {
+		if (!f->change)
+			continue;
+		fputs(sep, out);
+		sep = ",";
+		if (f->type == LT_RF_U64)
+			json_delta(out, f->diff_key, lt_row_field_u64(f, &r->before),
+				   lt_row_field_u64(f, &r->after), f->nullable && pu);
+		else
+			fprintf(out, "\"%s\":%.3f", f->diff_key,
+				lt_row_field_value(f, &r->after) -
+				lt_row_field_value(f, &r->before));
+	}
+	lt_for_each_row_field(f) {
+		if (!f->change || f->type != LT_RF_U64)
+			continue;
+		snprintf(key, sizeof(key), "%s_pct", f->figure);
+		json_rel(out, key, lt_row_field_u64(f, &r->before),
+			 lt_row_field_u64(f, &r->after), f->nullable && pu);
+	}
 	fputc('}', out);
 }
 

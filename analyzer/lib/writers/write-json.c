@@ -178,25 +178,23 @@ static void put_chains(FILE *out, const struct lt_report_row *row)
 
 static void put_row(FILE *out, const struct lt_report_row *row, bool stacks)
 {
+	const struct lt_row_field *f;
 	size_t i;
 
 	fputs("{\"reason\":", out);
 	put_str(out, row->reason);
 	fputs(",\"argument\":", out);
 	put_str(out, row->argument);
-	fprintf(out, ",\"kind\":\"%s\",\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
-		",\"max_ns\":%" PRIu64 ",\"avg_ns\":%" PRIu64,
-		lt_cause_kind_name(row->kind), row->count, row->total_ns, row->max_ns,
-		row->avg_ns);
-	/* merged from rows without histograms: not known, not 0 */
-	if (row->no_percentiles)
-		fputs(",\"p50_ns\":null,\"p90_ns\":null,\"p99_ns\":null", out);
-	else
-		fprintf(out, ",\"p50_ns\":%" PRIu64 ",\"p90_ns\":%" PRIu64
-			",\"p99_ns\":%" PRIu64, row->p50_ns, row->p90_ns,
-			row->p99_ns);
-	fprintf(out, ",\"max_at_ns\":%" PRIu64 ",\"max_tid\":%d,\"percent\":%.3f",
-		row->max_at_ns, row->max_tid, row->percent);
+	fprintf(out, ",\"kind\":\"%s\"", lt_cause_kind_name(row->kind));
+	/* the statistics, as the field table has them */
+	lt_for_each_row_field(f) {
+		fprintf(out, ",\"%s\":", f->key);
+		/* merged from rows without histograms: not known, not 0 */
+		if (f->nullable && row->no_percentiles)
+			fputs("null", out);
+		else
+			lt_row_field_put(out, f, row);
+	}
 	put_hist(out, row);
 	fputs(",\"worst\":[", out);
 	for (i = 0; i < row->nr_worst; i++)

@@ -313,7 +313,9 @@ static int deflate_out(struct pprof *pp, const uint8_t *p, size_t len,
 		step = len > (1u << 30) ? 1u << 30 : (uInt)len;
 		pp->z.next_in = (Bytef *)p;
 		pp->z.avail_in = step;
-		p += step;
+		/* the final flush has nothing: no arithmetic on a null pointer */
+		if (step)
+			p += step;
 		len -= step;
 		do {
 			pp->z.next_out = buf;
