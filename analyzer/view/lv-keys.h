@@ -29,6 +29,7 @@ enum {
 	LV_KEY_ESC,
 	LV_KEY_BACKSPACE,
 	LV_KEY_TAB,
+	LV_KEY_BTAB,		/* Shift-Tab */
 	LV_KEY_F0 = 0x1100,	/* LV_KEY_F(1) .. LV_KEY_F(12): F1 .. F12 */
 };
 #define LV_KEY_F(n)	(LV_KEY_F0 + (n))
