@@ -16,6 +16,8 @@ must show:
 - a flame graph whose root is the global table's charged total (every
   process's with the kernel threads box ticked), which a real click on a
   process zooms to;
+- a "waiting for" flame graph whose root is the rows with a waker tree,
+  and above the widest cause its wakers and theirs as the JSON has them;
 - sorting by a column, the process filter (also by "sync(22910)"),
   the timeline's zoom, the windows' columns (with --window), a
   screenshot that is not blank (its size and its number of colours,
@@ -281,6 +283,85 @@ def check_flame(b, name, rep, view):
     check(n > 0, "%s: the search highlights %d frames" % (name, n))
 
 
+def chain_label(n, ran):
+    """A waited_for or ran_instead node as the page names it."""
+    tid = " (%d)" % n["tid"] if n["tid"] is not None else ""
+    if ran or "what" not in n:
+        return n["comm"] + tid
+    if n["comm"] == n["what"]:
+        return n["what"]
+    return "%s%s: %s" % (n["comm"], tid, n["what"])
+
+
+def chain_nodes(nodes):
+    """A list of nodes as the report holds it: an "other" unfolded to its rest."""
+    out = []
+    for n in nodes:
+        out += n["rest"] if "rest" in n else [n]
+    return out
+
+
+def check_wfor(b, name, rep, view):
+    """The "waiting for" flame graph: the rows with a waker tree, their
+    nodes above them, each as the JSON report has it."""
+    kt = rep["options"]["kernel_threads"]
+    least = sum(p["total_ns"] for p in view["processes"]) // 5000
+    rows = [(p, r) for p in view["processes"] for r in p["reasons"]
+            if (r.get("waited_for") or r.get("ran_instead")) and r["total_ns"] >= least
+            and r["total_ns"]]
+    want = sum(r["total_ns"] for p, r in rows if kt or not p["kernel_thread"])
+    want_kt = sum(r["total_ns"] for p, r in rows if not kt or not p["kernel_thread"])
+    got = b.eval("""(() => {
+      const r = () => Number(document.getElementById('wfor-root').getAttribute('data-ns'));
+      const a = r(); document.getElementById('wfor-kt').click();
+      const b = r(); document.getElementById('wfor-kt').click();
+      return [a, b];
+    })()""")
+    check(got == [want, want_kt], "%s: the waiting-for graph's root is the rows with "
+          "wakers (%s ns; %s with the box; want %s, %s)" % (name, got[0], got[1], want, want_kt))
+    if not want:
+        return
+    # the widest cause of the widest process: its nodes, level by level
+    top = b.eval("""(() => {
+      const p = LT.wfor.root.list[0], c = p.list[0];
+      const tree = n => n.list.map(k => [k.name, k.kind, k.value, tree(k)]);
+      return [p.name, c.cause, c.value, tree(c)];
+    })()""")
+    proc = next((p for p, r in rows if "%s (%d)" % (p["comm"], p["pid"]) == top[0]), None)
+    row = None
+    for p, r in rows:
+        if p is proc and r["total_ns"] == top[2] and \
+           b.eval("LT.causeText(%d)" % top[1]) == ("%s (%s)" % (r["reason"], r["argument"])
+                                                   if r["argument"] else r["reason"]):
+            row = r
+    check(row is not None, "%s: the widest cause drawn (%s) is a row of %s" % (name, top[2], top[0]))
+    if row is None:
+        return
+    ran = not row.get("waited_for")
+
+    def want_tree(nodes):
+        out = []
+        for n in chain_nodes(nodes):
+            if n["ns"] < least or not n["ns"]:
+                continue
+            out.append([chain_label(n, ran), n["ns"],
+                        want_tree(n.get("waited_for", []))])
+        return sorted(out, key=lambda x: (-x[1], x[0]))
+
+    def drawn(nodes):
+        return [[n[0], n[2], drawn(n[3])] for n in nodes]
+
+    w = want_tree(row["ran_instead"] if ran else row["waited_for"])
+    check(drawn(top[3]) == w, "%s: above %s, its %d wakers and theirs as the report has "
+          "them" % (name, top[0], len(w)))
+    if drawn(top[3]) != w:
+        print("       got  %s\n       want %s" % (drawn(top[3])[:3], w[:3]))
+    kinds = b.eval("Array.from(new Set(Array.from(document.querySelectorAll("
+                   "'#wfor-chart g.fn')).map(g => g.getAttribute('class').split(' ')[1])))")
+    check("k-cause" in kinds and len(kinds) >= 4, "%s: the graph draws causes and wakers (%s)"
+          % (name, ", ".join(kinds)))
+
+
 def check_sort_filter(b, name, view):
     if len(view["global"]) > 1:
         got = b.eval("""(() => {
@@ -438,6 +519,7 @@ def check_case(b, la, tmp, name, trace, opts, saved=False):
                                      (i == 0 or opts[i - 1] != "-w")], tmp)
     check_tables(b, name, rep, rep, page, header, head, "--per-thread" in opts)
     check_flame(b, name, rep, rep)
+    check_wfor(b, name, rep, rep)
     check_sort_filter(b, name, rep)
     check_timeline(b, name, rep, data)
     check_windows(b, name, rep, data)
