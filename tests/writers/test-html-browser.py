@@ -18,6 +18,8 @@ must show:
   process zooms to;
 - a "waiting for" flame graph whose root is the rows with a waker tree,
   and above the widest cause its wakers and theirs as the JSON has them;
+  on a chains recording (tests/data/chains/pipe.dat), the pointer on a
+  wait whose waker has a lane marks that lane and names it;
 - sorting by a column, the process filter (also by "sync(22910)"),
   the timeline's zoom, the windows' columns (with --window), a
   screenshot that is not blank (its size and its number of colours,
@@ -41,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
 failures = []
+MARKED = []	# the reports whose timeline had a waker to mark
 
 # the only elements the report's markup has: anything else came from a name
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "header",
@@ -362,6 +365,49 @@ def check_wfor(b, name, rep, view):
           % (name, ", ".join(kinds)))
 
 
+def check_waker_mark(b, name, data):
+    """The pointer on a wait whose waker has a lane: that lane marked."""
+    lanes = data["timeline"]["lanes"] if data.get("timeline") else []
+    tids = {l[2]: i for i, l in enumerate(lanes)}
+    at = next(((li, si, s[4]) for li, l in enumerate(lanes) for si, s in enumerate(l[7])
+               if s[4] in tids and s[4] != l[2]), None)
+    if at is None:
+        return False
+    li, si, wtid = at
+    got = b.eval("""((li, si) => {
+      const r = document.querySelector(`#tl-chart rect.span[data-l="${li}"][data-s="${si}"]`);
+      if (!r) return null;
+      r.scrollIntoView({block: 'center'});
+      const b = r.getBoundingClientRect();
+      r.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+        clientX: b.x + b.width / 2, clientY: b.y + b.height / 2}));
+      const m = document.getElementById('tl-mark');
+      const w = m && m.querySelector('rect.waker-lane');
+      const res = [m ? Number(m.getAttribute('data-waker')) : null,
+                   w ? Number(w.getAttribute('data-tid')) : null,
+                   w ? w.getBoundingClientRect().y : null,
+                   document.getElementById('lt-tip').textContent];
+      r.dispatchEvent(new MouseEvent('mouseleave', {bubbles: false}));
+      document.getElementById('tl-chart').dispatchEvent(new MouseEvent('mouseleave'));
+      return res.concat([!!document.getElementById('tl-mark')]);
+    })(%d, %d)""" % (li, si))
+    if not got:
+        # the wait is out of the drawn range (zoomed): not drawn, not a failure
+        check(False, "%s: lane %d's wait %d is drawn" % (name, li, si))
+        return True
+    lane_y = b.eval("""((i) => {
+      const t = document.querySelectorAll('#tl-chart g.lane text.lane-name')[i];
+      return t.getBoundingClientRect().y; })(%d)""" % tids[wtid])
+    wname = data["names"][lanes[tids[wtid]][0]]
+    check(got[0] == tids[wtid] and got[1] == wtid and abs(got[2] - lane_y) < 20,
+          "%s: the pointer on %s's wait marks its waker's lane, %s (%d)"
+          % (name, data["names"][lanes[li][0]], wname, wtid))
+    check("woken by %s (thread %d)" % (wname, wtid) in got[3],
+          "%s: the tooltip says who woke it (%s)" % (name, got[3][:160]))
+    check(not got[4], "%s: the mark goes with the pointer" % name)
+    return True
+
+
 def check_sort_filter(b, name, view):
     if len(view["global"]) > 1:
         got = b.eval("""(() => {
@@ -522,6 +568,8 @@ def check_case(b, la, tmp, name, trace, opts, saved=False):
     check_wfor(b, name, rep, rep)
     check_sort_filter(b, name, rep)
     check_timeline(b, name, rep, data)
+    if not rep.get("saved_input"):
+        MARKED.append(name) if check_waker_mark(b, name, data) else None
     check_windows(b, name, rep, data)
     if "hostile" in name:
         check_hostile(b, name, page)
@@ -547,7 +595,8 @@ def main():
     checked = 0
     try:
         cases = [("hostile", hostile, [])]
-        cases += [(os.path.basename(t), t, []) for t in traces]
+        cases += [(("chains-" if "/chains/" in t else "") + os.path.basename(t), t, [])
+                  for t in traces]
         first = next((t for t in traces if t.endswith("local-golden.dat")), traces[0])
         cases += [("windows-" + os.path.basename(first), first, ["-w", "50ms"]),
                   ("kt-threads-" + os.path.basename(first), first, ["-k", "--per-thread", "-s", "total"])]
@@ -569,6 +618,8 @@ def main():
     finally:
         b.close()
     check(checked >= 3, "%d reports checked in the browser" % checked)
+    check(any(m.startswith("chains-") for m in MARKED),
+          "a waker marked on the timeline of a chains recording (%s)" % ", ".join(MARKED))
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1
