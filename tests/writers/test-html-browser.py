@@ -370,7 +370,7 @@ def check_waker_mark(b, name, data):
     lanes = data["timeline"]["lanes"] if data.get("timeline") else []
     tids = {l[2]: i for i, l in enumerate(lanes)}
     at = next(((li, si, s[4]) for li, l in enumerate(lanes) for si, s in enumerate(l[7])
-               if s[4] in tids and s[4] != l[2]), None)
+               if len(s) > 4 and s[4] in tids and s[4] != l[2]), None)
     if at is None:
         return False
     li, si, wtid = at

@@ -24,9 +24,10 @@
  *             total left to their parent's own width
  *   timeline null, or {threads, waits, slices, lanes: [[name, pid, tid,
  *             kernel_thread, count, total, [slice ns...],
- *             [[start delta, length, cause, worst, waker tid, waker
- *             kind]...]]]}: the waker's tid -1 where no task's, its kind
- *             a name ("task", "hardirq", ...; "" where not known)
+ *             [[start delta, length, cause, worst(, waker)]...]]]}:
+ *             the waker a task's tid, or -1 - the index of its kind's
+ *             name ("hardirq", "softirq", "timer", "unknown", "lost");
+ *             none where nothing is known (a wait for a CPU)
  *   windows  null, or {size, per, cols: [[start, end, total,
  *             [[cause, total, count, max]...]]]}
  *
@@ -297,12 +298,16 @@ static void put_timeline(struct lt_html *h)
 			const struct lt_report_cause *c = &tl->causes[s->cause];
 			int64_t d = (int64_t)(s->start_ns - at);
 
-			fprintf(out, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu32 ",%d,%d,%"
-				PRIu32 "]", j ? "," : "", d, s->end_ns - s->start_ns,
+			fprintf(out, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu32 ",%d",
+				j ? "," : "", d, s->end_ns - s->start_ns,
 				lt_html_cause_index(h, c->reason, c->argument,
-						    c->kind), s->worst,
-				s->waker_tid, lt_html_str(h, s->waker_kind ?
-							  s->waker_kind : ""));
+						    c->kind), s->worst);
+			if (s->waker_tid >= 0)
+				fprintf(out, ",%d", s->waker_tid);
+			else if (s->waker_kind && *s->waker_kind)
+				fprintf(out, ",%" PRId64, -1 - (int64_t)lt_html_str(h,
+							s->waker_kind));
+			fputc(']', out);
 			at = s->start_ns;
 		}
 		fputs("]]", out);

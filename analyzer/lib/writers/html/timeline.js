@@ -26,8 +26,11 @@ LT.tlLanes = function () {
 			count: l[4], total: l[5], slices: l[6],
 			spans: l[7].map(function (s) {
 				at += s[0];
+				/* the waker: a tid, or -1 - its kind's name */
 				return { start: at, len: s[1], cause: s[2], worst: s[3],
-					 wtid: s[4], wkind: LT.name(s[5]) };
+					 wtid: s.length > 4 && s[4] >= 0 ? s[4] : -1,
+					 wkind: s.length < 5 ? '' : s[4] >= 0 ? 'task' :
+						LT.name(-1 - s[4]) };
 			})
 		};
 	});
@@ -111,7 +114,7 @@ LT.tlWaker = function (s) {
 		return { lane: li, text: LT.tl.lanes[li].name + ' (thread ' + s.wtid + ')' };
 	if (s.wtid >= 0)
 		return { lane: -1, text: 'thread ' + s.wtid + ' (not on the timeline)' };
-	return { lane: -1, text: s.wkind === 'task' || !s.wkind ? 'not known' : s.wkind };
+	return { lane: -1, text: s.wkind || 'not known' };
 };
 
 /*
