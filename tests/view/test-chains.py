@@ -317,16 +317,28 @@ def check_pty():
     os.write(fd, b"/cw-main\r")
     seen = read_until(fd, seen, b"match 1 of")
     os.write(fd, b"\x1bOB" * i + b"\r")
-    seen = read_until(fd, seen, b"Waiting for (")
-    os.write(fd, kcbt + b"g")
+    # the whole details drawn (the status line last), then quiet
+    seen = read_until(fd, seen, b"g go to")
+    read_until(fd, b"", b"\0never", 0.5)
+    os.write(fd, kcbt)
+    # the tree's cursor line stands out (xterm: bold, reverse or colour)
+    apart = re.compile(rb"\x1b\[[0-9;]*m(?:\x1b\[[0-9;]*m)*> +[0-9.]+% +\S+ \S+ +" +
+                       re.escape(last[2].encode()))
+    seen, end = b"", time.time() + 10
+    while not apart.search(seen) and time.time() < end:
+        seen = read_until(fd, seen, b"\0never", 0.2)
+    check(apart.search(seen), "pty: Shift-Tab: the cursor on the last line, drawn apart",
+          repr(seen[-300:]))
+    os.write(fd, b"g")
     check(n is not None and n["comm"] != n["what"], "relay: the last waker is a task's", n)
     if n is not None and n["comm"] != n["what"]:
         who = "%s (%d)" % (n["comm"], n["tid"]) if n["tid"] is not None else n["comm"]
-        marker = who.encode()
+        # its own wait (a cause, or its waits for a CPU), or running
+        marker = (who + ", ").encode()
         seen = read_until(fd, b"", marker, 10)
-        check(marker in seen and (b", which was running" in seen or b", its wait: " in seen),
-              "pty: Shift-Tab to the last waker (%s), g goes to its process" % last[2],
-              repr(seen[-300:]))
+        check(marker + b"its wait: " + n["what"].encode() in seen or
+              marker + b"which was running" in seen,
+              "pty: g on the last waker (%s): its process" % last[2], repr(seen[-300:]))
     os.write(fd, b"q")
     end = time.time() + 20
     status = None
