@@ -80,6 +80,7 @@ static int map_key(int ch)
 	case KEY_BACKSPACE: case 127: case 8:
 				return LV_KEY_BACKSPACE;
 	case '\t':		return LV_KEY_TAB;
+	case KEY_BTAB:		return LV_KEY_BTAB;
 	case KEY_F(1): case KEY_F(2): case KEY_F(3): case KEY_F(4):
 	case KEY_F(5): case KEY_F(6): case KEY_F(7): case KEY_F(8):
 	case KEY_F(9): case KEY_F(10): case KEY_F(11): case KEY_F(12):
@@ -568,10 +569,10 @@ static int parse_args(int argc, char **argv, struct args *a)
 		CLI_STRING(0, "keys", &a->keys, "KEYS",
 			   "play these keys first: characters, and <Up>\n"
 			   "<Down> <Left> <Right> <PgUp> <PgDn> <Home> <End>\n"
-			   "<Enter> <Esc> <BS> <Tab> <Space> <lt> <F1>..<F12>\n"
-			   "<Size=COLSxLINES>, and the mouse at column X,\n"
-			   "line Y from 0: <Click=X,Y> <WheelUp=X,Y>\n"
-			   "<WheelDown=X,Y>"),
+			   "<Enter> <Esc> <BS> <Tab> <BTab> <Space> <lt>\n"
+			   "<F1>..<F12> <Size=COLSxLINES>, and the mouse at\n"
+			   "column X, line Y from 0: <Click=X,Y>\n"
+			   "<WheelUp=X,Y> <WheelDown=X,Y>"),
 		CLI_BOOL(0, "dump", &a->to_dump,
 			 "no terminal: play --keys, print the screen they\n"
 			 "lead to (COLUMNS x LINES, default 80x24), exit"),

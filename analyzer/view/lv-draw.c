@@ -349,7 +349,8 @@ static void main_screen(const struct lv_model *m)
 /*
  * A scrolling screen's text from the model's scroll position, lines
  * wider than the screen wrapped (lv-page.h), so that no stack frame or
- * reason path is cut.
+ * reason path is cut.  The line of the details' tree under its cursor
+ * stands out as the chosen process does.
  */
 static void text_screen(const struct lv_model *m)
 {
@@ -367,8 +368,13 @@ static void text_screen(const struct lv_model *m)
 		do {
 			px = x;
 			lv_page_piece(&pg, i, &s, &x, COLS, buf, sizeof(buf));
-			if (row++ >= m->scroll && y <= (int)height)
-				mvaddstr(y++, px, buf);
+			if (row++ < m->scroll || y > (int)height)
+				continue;
+			if (i == pg.mark)
+				attron(looks[LOOK_PROC]);
+			mvaddstr(y++, px, buf);
+			if (i == pg.mark)
+				attroff(looks[LOOK_PROC]);
 		} while (*s);
 	}
 	lv_page_free(&pg);

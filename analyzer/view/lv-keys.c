@@ -23,7 +23,8 @@ static const struct {
 	{ "Right", LV_KEY_RIGHT }, { "PgUp", LV_KEY_PGUP },
 	{ "PgDn", LV_KEY_PGDN }, { "Home", LV_KEY_HOME }, { "End", LV_KEY_END },
 	{ "Enter", LV_KEY_ENTER }, { "Esc", LV_KEY_ESC },
-	{ "BS", LV_KEY_BACKSPACE }, { "Tab", LV_KEY_TAB }, { "lt", '<' },
+	{ "BS", LV_KEY_BACKSPACE }, { "Tab", LV_KEY_TAB },
+	{ "BTab", LV_KEY_BTAB }, { "lt", '<' },
 	{ "Space", ' ' },
 };
 

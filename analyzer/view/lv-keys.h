@@ -29,6 +29,7 @@ enum {
 	LV_KEY_ESC,
 	LV_KEY_BACKSPACE,
 	LV_KEY_TAB,
+	LV_KEY_BTAB,		/* Shift-Tab */
 	LV_KEY_F0 = 0x1100,	/* LV_KEY_F(1) .. LV_KEY_F(12): F1 .. F12 */
 };
 #define LV_KEY_F(n)	(LV_KEY_F0 + (n))
@@ -78,11 +79,27 @@ enum {
 	  "scroll", "the end")						\
 	_(FOCUS,	LV_K(LV_KEY_TAB),					\
 	  NULL, "move the cursor to the other table",			\
-	  NULL, NULL)							\
+	  "", "in the details: the cursor (>) to the next line of "	\
+	  "\"Waiting for\" (a waker) or \"Ran instead\"")			\
+	_(FOCUS_BACK,	LV_K(LV_KEY_BTAB),					\
+	  NULL, "move the cursor to the other table",			\
+	  "waker", "in the details: the cursor to the line before")	\
 	_(DETAILS,	LV_K(LV_KEY_ENTER),					\
 	  "details", "details of the row: percentiles, the worst "	\
-	  "occurrences (when they ended), kernel stacks and reason paths", \
+	  "occurrences (when they ended), whom its waits waited for "	\
+	  "(the wakers, and what they did meanwhile: their own waits, "	\
+	  "folded, and theirs) or who ran instead, kernel stacks and "	\
+	  "reason paths",						\
 	  NULL, "back to the tables")					\
+	_(FOLD,		LV_K(' ', 'f'),						\
+	  NULL, NULL,							\
+	  "fold", "in the details: unfold the waker under the cursor "	\
+	  "(+) to what it waited for in turn, or fold it (-)")		\
+	_(WAKER,	LV_K('g'),						\
+	  NULL, NULL,							\
+	  "go to", "in the details: go to the process of the waker (or "	\
+	  "of the task that ran instead) under the cursor: its table, "	\
+	  "the cursor on the waker's own wait (Enter: its details)")	\
 	_(BACK,		LV_K(LV_KEY_ESC, LV_KEY_BACKSPACE),			\
 	  NULL, NULL,							\
 	  NULL, "back to the tables")					\

@@ -100,6 +100,87 @@ const struct lt_report_row *lv_model_row(const struct lv_model *m)
 	return t->sel < t->nr ? &t->rows[t->sel] : NULL;
 }
 
+/* Whether @n is folded or unfolded against its default. */
+static bool toggled(const struct lv_model *m, const struct lt_report_chain *n)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr_toggled; i++)
+		if (m->toggled[i] == n)
+			return true;
+	return false;
+}
+
+static void chain_walk(const struct lv_model *m, const struct lt_report_chain *v,
+		       size_t nr, unsigned int depth, bool ran,
+		       struct lv_chain_line *out, size_t max, size_t *k)
+{
+	struct lv_chain_line l;
+	uint64_t rest = 0;
+	size_t i;
+
+	for (i = 0; i < nr; i++) {
+		if (i >= LT_REPORT_CHAIN_SHOWN) {
+			rest += v[i].ns;
+			continue;
+		}
+		l.node = &v[i];
+		l.depth = depth;
+		l.ran = ran;
+		l.open = v[i].nr_children && (depth == 0) != toggled(m, &v[i]);
+		l.ns = v[i].ns;
+		l.others = 0;
+		if (out && *k < max)
+			out[*k] = l;
+		(*k)++;
+		if (l.open)
+			chain_walk(m, v[i].children, v[i].nr_children, depth + 1,
+				   ran, out, max, k);
+	}
+	if (nr <= LT_REPORT_CHAIN_SHOWN)
+		return;
+	memset(&l, 0, sizeof(l));
+	l.depth = depth;
+	l.ran = ran;
+	l.ns = rest;
+	l.others = nr - LT_REPORT_CHAIN_SHOWN;
+	if (out && *k < max)
+		out[*k] = l;
+	(*k)++;
+}
+
+size_t lv_model_chain_lines(const struct lv_model *m, struct lv_chain_line *v,
+			    size_t max)
+{
+	const struct lt_report_row *r = lv_model_row(m);
+	size_t k = 0;
+
+	if (!r)
+		return 0;
+	chain_walk(m, r->waited_for, r->nr_waited_for, 0, false, v, max, &k);
+	chain_walk(m, r->ran_instead, r->nr_ran_instead, 0, true, v, max, &k);
+	return k;
+}
+
+/* The tree's line under its cursor, in *@l: false when it has none. */
+static bool chain_line(const struct lv_model *m, struct lv_chain_line *l)
+{
+	struct lv_chain_line *v;
+	size_t n = lv_model_chain_lines(m, NULL, 0);
+	bool ok = false;
+
+	if (m->chain_sel >= n)
+		return false;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return false;
+	lv_model_chain_lines(m, v, n);
+	*l = v[m->chain_sel];
+	ok = true;
+	free(v);
+	return ok;
+}
+
 /* The cause under a table's cursor, by name: rows move when sorted. */
 struct cause {
 	const char *reason, *argument;	/* NULL: none */
@@ -269,8 +350,24 @@ static void fit(struct lv_model *m)
 		return;
 	}
 	height = (size_t)(m->lines - 2);
+	if (m->screen == LV_SCREEN_DETAIL) {
+		size_t n = lv_model_chain_lines(m, NULL, 0);
+
+		if (m->chain_sel >= n)
+			m->chain_sel = n ? n - 1 : 0;
+	}
 	lv_page_build(m, &pg);
 	rows = lv_page_rows(&pg, m->cols);
+	if (m->chain_show && pg.mark < pg.nr) {
+		/* the tree's cursor moved: its line in sight */
+		size_t at = lv_page_row_of(&pg, pg.mark, m->cols);
+
+		if (at < m->scroll)
+			m->scroll = at;
+		else if (at >= m->scroll + height)
+			m->scroll = at - height + 1;
+	}
+	m->chain_show = false;
 	lv_page_free(&pg);
 	if (m->scroll + height > rows)
 		m->scroll = rows > height ? rows - height : 0;
@@ -317,6 +414,7 @@ int lv_model_swap(struct lv_model *m, struct lt_report *rep)
 	lt_report_sort(rep, m->sort);
 	/* the old rows die with the old report: the causes are looked up now */
 	m->global.nr = m->local.nr = 0;
+	m->nr_toggled = 0;		/* its trees' nodes too */
 	if (rebuild_keeping(m, global, local) < 0)
 		return -1;
 	fit(m);
@@ -327,6 +425,7 @@ void lv_model_free(struct lv_model *m)
 {
 	free(m->procs);
 	free(m->same_name);
+	free(m->toggled);
 	memset(m, 0, sizeof(*m));
 }
 
@@ -704,6 +803,153 @@ static int window_key(struct lv_model *m, int by)
 	return rebuild(m);
 }
 
+/* Fold or unfold the tree's node under the cursor. */
+static int chain_fold(struct lv_model *m)
+{
+	struct lv_chain_line l;
+	size_t i;
+
+	if (!chain_line(m, &l) || !l.node || !l.node->nr_children) {
+		snprintf(m->msg, sizeof(m->msg), "nothing to fold: the cursor "
+			 "(Tab) on a line with + or -");
+		return 0;
+	}
+	m->chain_show = true;
+	for (i = 0; i < m->nr_toggled; i++)
+		if (m->toggled[i] == l.node) {
+			m->toggled[i] = m->toggled[--m->nr_toggled];
+			return 0;
+		}
+	if (m->nr_toggled == m->cap_toggled) {
+		size_t ncap = m->cap_toggled ? 2 * m->cap_toggled : 16;
+		const struct lt_report_chain **n;
+
+		n = realloc(m->toggled, ncap * sizeof(*n));
+		if (!n)
+			return -1;
+		m->toggled = n;
+		m->cap_toggled = ncap;
+	}
+	m->toggled[m->nr_toggled++] = l.node;
+	return 0;
+}
+
+/* Whether @p is task @tid's process: its pid, or one of its threads'. */
+static bool has_task(const struct lt_report_process *p, int tid)
+{
+	size_t i;
+
+	if (p->pid == tid)
+		return true;
+	for (i = 0; i < p->nr_threads; i++)
+		if (p->threads[i].tid == tid)
+			return true;
+	return false;
+}
+
+/* Whether process @p is the one a node names: by its tid, else its name. */
+static bool is_nodes(const struct lt_report_process *p,
+		     const struct lt_report_chain *n)
+{
+	return n->tid >= 0 ? has_task(p, n->tid) : !strcmp(p->comm, n->comm);
+}
+
+/*
+ * The process of the waker (or of the task that ran instead) under the
+ * tree's cursor: its table shown, the cursor on the waker's own wait --
+ * its cause, or its waits for a CPU -- where it has it.
+ */
+static int chain_go(struct lv_model *m)
+{
+	const struct lt_report_view *v = lv_model_view(m);
+	const struct lt_report_process *p;
+	const struct lt_report_chain *n;
+	struct lv_chain_line l;
+	char who[80], cause[1024];
+	size_t i;
+
+	if (!chain_line(m, &l) || !l.node) {
+		snprintf(m->msg, sizeof(m->msg), "no waker under the cursor: "
+			 "Tab moves it to one");
+		return 0;
+	}
+	n = l.node;
+	if (n->tid >= 0)
+		snprintf(who, sizeof(who), "%.48s (%d)", n->comm, n->tid);
+	else
+		snprintf(who, sizeof(who), "%.48s", n->comm);
+	if ((n->what && !strcmp(n->comm, n->what)) || n->tid == 0 ||
+	    (l.ran && !strcmp(n->comm, "unknown"))) {
+		snprintf(m->msg, sizeof(m->msg), "%s: no process of its own", who);
+		return 0;
+	}
+	for (i = 0; i < m->nr_procs; i++)
+		if (is_nodes(lv_model_proc_at(m, i), n))
+			break;
+	if (i == m->nr_procs) {
+		for (i = 0; i < v->nr_processes; i++)
+			if (is_nodes(&v->processes[i], n))
+				break;
+		snprintf(m->msg, sizeof(m->msg), i < v->nr_processes ?
+			 "%s: not in the bar (%s)" :
+			 "%s: no wait of its own in this range%s", who,
+			 i >= v->nr_processes ? "" : m->filter ? "s Space: all" :
+			 v->processes[i].kernel_thread ?
+			 "a kernel thread: latency-view -k shows them" :
+			 "past --max-processes");
+		return 0;
+	}
+	m->proc = i;
+	p = lv_model_proc_at(m, i);
+	m->pid = p->pid;
+	if (rebuild(m) < 0)
+		return -1;
+	m->screen = LV_SCREEN_MAIN;
+	m->focus = LV_FOCUS_PROCESS;
+	m->local.sel = 0;
+	for (i = 0; !l.ran && n->what && i < m->local.nr; i++) {
+		const struct lt_report_row *r = &m->local.rows[i];
+
+		if (n->blocked ?
+		    !strcmp(lt_format_cause(cause, sizeof(cause), r, 0), n->what) :
+		    !strcmp(n->what, "waiting for cpu") && r->kind == LT_CAUSE_SCHED) {
+			m->local.sel = i;
+			snprintf(m->msg, sizeof(m->msg), "%s, its wait: %.150s",
+				 who, n->what);
+			return 0;
+		}
+	}
+	if (n->blocked)		/* a wait charged to no row: user requested, ... */
+		snprintf(m->msg, sizeof(m->msg), "%s, its wait: %.100s: not in "
+			 "its table (not charged: i says why waits are not)",
+			 who, n->what);
+	else
+		snprintf(m->msg, sizeof(m->msg), "%s%s", who, l.ran ?
+			 ", which ran instead" : ", which was running or runnable");
+	return 0;
+}
+
+/* Tab, BTab, Space, g on the details: the tree's cursor and nodes. */
+static int chain_request(struct lv_model *m, enum lv_request req)
+{
+	size_t n = lv_model_chain_lines(m, NULL, 0);
+
+	if (req == LV_REQ_FOLD)
+		return chain_fold(m);
+	if (req == LV_REQ_WAKER)
+		return chain_go(m);
+	if (!n) {
+		snprintf(m->msg, sizeof(m->msg), "this row has no tree of wakers");
+		return 0;
+	}
+	m->chain_show = true;
+	if (req == LV_REQ_FOCUS)
+		m->chain_sel = m->chain_sel + 1 < n ? m->chain_sel + 1 : 0;
+	else
+		m->chain_sel = m->chain_sel ? m->chain_sel - 1 : n - 1;
+	return 0;
+}
+
 /* @req on the details, trace and help screens: scroll, or back. */
 static void text_request(struct lv_model *m, enum lv_request req)
 {
@@ -711,6 +957,11 @@ static void text_request(struct lv_model *m, enum lv_request req)
 	size_t page = m->text_page ? m->text_page : PAGE;
 
 	switch (req) {
+	case LV_REQ_FOCUS:
+	case LV_REQ_FOCUS_BACK:
+	case LV_REQ_FOLD:
+	case LV_REQ_WAKER:
+		break;		/* the details' (chain_request()), or nothing */
 	case LV_REQ_UP:
 		if (m->scroll)
 			m->scroll--;
@@ -786,6 +1037,7 @@ static int main_request(struct lv_model *m, enum lv_request req)
 	case LV_REQ_FIRST:	move(t, -(long)t->nr); return 0;
 	case LV_REQ_LAST:	move(t, (long)t->nr); return 0;
 	case LV_REQ_FOCUS:
+	case LV_REQ_FOCUS_BACK:
 		if (m->focus == LV_FOCUS_GLOBAL && m->nr_procs)
 			m->focus = LV_FOCUS_PROCESS;
 		else
@@ -795,7 +1047,15 @@ static int main_request(struct lv_model *m, enum lv_request req)
 		if (lv_model_row(m)) {
 			m->screen = LV_SCREEN_DETAIL;
 			m->scroll = 0;
+			m->chain_sel = 0;
+			m->nr_toggled = 0;
 		}
+		return 0;
+	case LV_REQ_FOLD:
+	case LV_REQ_WAKER:
+		snprintf(m->msg, sizeof(m->msg), "%s works in a row's details "
+			 "(Enter), on its tree of wakers",
+			 req == LV_REQ_FOLD ? "folding" : "going to a waker");
 		return 0;
 	case LV_REQ_FILTER:
 		m->want_letter = true;
@@ -833,6 +1093,10 @@ static int lv_request_main_or_text(struct lv_model *m, enum lv_request req)
 {
 	if (m->screen == LV_SCREEN_MAIN)
 		return main_request(m, req);
+	if (m->screen == LV_SCREEN_DETAIL &&
+	    (req == LV_REQ_FOCUS || req == LV_REQ_FOCUS_BACK ||
+	     req == LV_REQ_FOLD || req == LV_REQ_WAKER))
+		return chain_request(m, req);
 	text_request(m, req);
 	return 0;
 }

@@ -58,6 +58,16 @@ struct lv_model {
 	enum lv_focus focus;
 	enum lv_screen screen;
 	size_t scroll;			/* of the detail and help screens */
+	/*
+	 * The details' tree of wakers (lv_model_chain_lines()): the line
+	 * under its cursor, and the nodes folded or unfolded against their
+	 * default (the first level unfolded, the rest folded).
+	 */
+	size_t chain_sel;
+	const struct lt_report_chain **toggled;
+	size_t nr_toggled, cap_toggled;
+	bool chain_show;		/* its cursor moved: to be scrolled into
+					   sight (by fit()) */
 	size_t text_page;		/* their lines on screen, as last drawn */
 	bool want_letter;		/* 's' was typed: a letter follows */
 	bool prompt;			/* '/' was typed: a search is typed */
@@ -142,6 +152,28 @@ const struct lt_report_process *lv_model_proc_at(const struct lv_model *m,
 bool lv_model_name_shared(const struct lv_model *m, size_t i);
 /* The row under the focused table's cursor, or NULL. */
 const struct lt_report_row *lv_model_row(const struct lv_model *m);
+
+/*
+ * A line of the details' "Waiting for" (the row's waited_for, each
+ * unfolded node's children under it) or "Ran instead" (ran_instead): at
+ * most LT_REPORT_CHAIN_SHOWN nodes of a level, the rest summed in one
+ * "other" line, as latency-analyze's JSON has them.
+ */
+struct lv_chain_line {
+	const struct lt_report_chain *node;	/* NULL: "other" */
+	unsigned int depth;		/* 0: the row's own */
+	bool ran;			/* of ran_instead */
+	bool open;			/* its children shown */
+	uint64_t ns;			/* the node's, or the others' */
+	size_t others;			/* "other": how many it sums */
+};
+
+/*
+ * The lines of the tree of the row under the cursor, as shown (the
+ * first @max of them in @v, which may be NULL): how many it has.
+ */
+size_t lv_model_chain_lines(const struct lv_model *m, struct lv_chain_line *v,
+			    size_t max);
 const char *lv_model_sort_name(enum lt_sort sort);
 
 #endif /* LV_MODEL_H */

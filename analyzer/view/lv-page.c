@@ -158,12 +158,17 @@ void lv_page_piece(const struct lv_page *pg, size_t i, const char **s, int *x,
 
 size_t lv_page_rows(const struct lv_page *pg, int cols)
 {
+	return lv_page_row_of(pg, pg->nr, cols);
+}
+
+size_t lv_page_row_of(const struct lv_page *pg, size_t line, int cols)
+{
 	size_t rows = 0, i;
 	const char *s;
 	char buf[1024];
 	int x;
 
-	for (i = 0; i < pg->nr; i++) {
+	for (i = 0; i < line && i < pg->nr; i++) {
 		s = pg->line[i];
 		x = 0;
 		do {
@@ -172,6 +177,68 @@ size_t lv_page_rows(const struct lv_page *pg, int cols)
 		} while (*s);
 	}
 	return rows;
+}
+
+/* "cw-writer (4512): Sleeping (nanosleep)": a tree's node as a line says it. */
+static void node_name(char *buf, size_t len, const struct lv_chain_line *l)
+{
+	const struct lt_report_chain *n = l->node;
+	char tid[24] = "";
+
+	if (!n) {
+		snprintf(buf, len, "other (%zu more)", l->others);
+		return;
+	}
+	if (n->tid >= 0)
+		snprintf(tid, sizeof(tid), " (%d)", n->tid);
+	if (l->ran || !n->what)
+		snprintf(buf, len, "%s%s", n->comm, tid);
+	else if (!strcmp(n->comm, n->what))	/* no task's: an interrupt, ... */
+		snprintf(buf, len, "%s", n->what);
+	else
+		snprintf(buf, len, "%s%s: %s", n->comm, tid, n->what);
+}
+
+/*
+ * Whom the row's waits waited for, or who ran instead: a line a node,
+ * under its parent, its share of the row's time and how long; + marks a
+ * folded node, - an unfolded one, > the tree's cursor.
+ */
+static void chain_section(const struct lv_model *m, const struct lt_report_row *r,
+			  struct lv_page *pg)
+{
+	size_t n = lv_model_chain_lines(m, NULL, 0), i;
+	struct lv_chain_line *v;
+	char name[1200], a[32];
+	bool ran = false;
+
+	if (!n)
+		return;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return;		/* out of memory: a shorter screen */
+	lv_model_chain_lines(m, v, n);
+	for (i = 0; i < n; i++) {
+		if (!i || v[i].ran != ran) {
+			ran = v[i].ran;
+			add(pg, "%s", "");
+			add_hang(pg, 0, "%s", ran ?
+				 "Ran instead (on the CPU it was switched in on, "
+				 "while it was runnable; g: its process)" :
+				 "Waiting for (what each wait's waker did until "
+				 "the wakeup; Tab: the cursor, Space: fold, "
+				 "g: the waker's process)");
+		}
+		node_name(name, sizeof(name), &v[i]);
+		if (i == m->chain_sel)
+			pg->mark = pg->nr;
+		add(pg, "%c%6.1f%% %9s  %*s%c %s", i == m->chain_sel ? '>' : ' ',
+		    r->total_ns ? 100.0 * (double)v[i].ns / (double)r->total_ns : 0.0,
+		    dur(a, sizeof(a), v[i].ns), (int)(2 * v[i].depth), "",
+		    !v[i].node || !v[i].node->nr_children ? ' ' :
+		    v[i].open ? '-' : '+', name);
+	}
+	free(v);
 }
 
 static void detail_page(const struct lv_model *m, struct lv_page *pg)
@@ -211,6 +278,7 @@ static void detail_page(const struct lv_model *m, struct lv_page *pg)
 		    dur(a, sizeof(a), r->worst[k].dur_ns),
 		    lt_format_stamp(d, sizeof(d), r->worst[k].end_ns),
 		    r->worst[k].tid);
+	chain_section(m, r, pg);
 	add(pg, "%s", "");
 	/* a heading over nothing reads as a bug: say why there is none */
 	if (!r->nr_stacks) {
@@ -383,6 +451,7 @@ static void help_page(struct lv_page *pg)
 int lv_page_build(const struct lv_model *m, struct lv_page *pg)
 {
 	memset(pg, 0, sizeof(*pg));
+	pg->mark = (size_t)-1;
 	switch (m->screen) {
 	case LV_SCREEN_DETAIL:
 		detail_page(m, pg);
@@ -419,6 +488,12 @@ void lv_page_status(const struct lv_model *m, char *buf, size_t len)
 		info = lv_request_info((enum lv_request)r);
 		word = text ? info->text_status : info->status;
 		if (!word)
+			continue;
+		/* the tree's keys where there is a tree */
+		if (text && (r == LV_REQ_FOCUS || r == LV_REQ_FOCUS_BACK ||
+			     r == LV_REQ_FOLD || r == LV_REQ_WAKER) &&
+		    (m->screen != LV_SCREEN_DETAIL ||
+		     !lv_model_chain_lines(m, NULL, 0)))
 			continue;
 		used += (size_t)snprintf(buf + used, len - used, "%s%s%s",
 					 used && !join ? "  " : join ? "/" : "",

@@ -18,6 +18,8 @@ struct lv_page {
 	char **line;
 	int *hang;		/* -1: past the line's own indent, and then some */
 	size_t nr, cap;
+	size_t mark;		/* the details' line of the tree's cursor;
+				   past nr: none */
 };
 
 /* The text of @m's screen (details, trace or help) into @pg: 0 or -1 (no memory). */
@@ -34,6 +36,8 @@ void lv_page_piece(const struct lv_page *pg, size_t i, const char **s, int *x,
 		   int cols, char *buf, size_t size);
 /* Screen lines @pg takes at @cols columns, its long lines wrapped. */
 size_t lv_page_rows(const struct lv_page *pg, int cols);
+/* The screen line, of those, that line @i of @pg starts on. */
+size_t lv_page_row_of(const struct lv_page *pg, size_t i, int cols);
 
 /* "whole trace, 642.8 ms", "window 2 [0-9]: +60.00 s .. +90.00 s" */
 void lv_page_range(const struct lv_model *m, char *buf, size_t len);

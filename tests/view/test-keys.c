@@ -27,7 +27,7 @@ struct state {
 	enum lv_focus focus;
 	enum lt_sort sort;
 	long view;
-	size_t proc, gsel, lsel, scroll;
+	size_t proc, gsel, lsel, scroll, chain_sel, nr_toggled;
 	bool quit, prompt, want_letter, want_html;
 	char filter, msg[256];
 };
@@ -45,6 +45,8 @@ static struct state state(const struct lv_model *m)
 	s.gsel = m->global.sel;
 	s.lsel = m->local.sel;
 	s.scroll = m->scroll;
+	s.chain_sel = m->chain_sel;
+	s.nr_toggled = m->nr_toggled;
 	s.quit = m->quit;
 	s.prompt = m->prompt;
 	s.want_letter = m->want_letter;
@@ -61,11 +63,36 @@ static void fresh(struct lv_model *m)
 	lv_model_resize(m, 100, 30);
 }
 
+/*
+ * The details of the first global row whose first waker is a task's
+ * own wait with wakers of its own: the tree's keys have work there.
+ */
+static void chain_details(struct lv_model *m)
+{
+	const struct lt_report_row *row;
+	size_t i;
+
+	for (i = 0; i < m->global.nr; i++) {
+		row = &m->global.rows[i];
+		if (row->nr_waited_for && row->waited_for[0].blocked &&
+		    row->waited_for[0].nr_children &&
+		    row->waited_for[0].tid > 0)
+			break;
+	}
+	CHECK(i < m->global.nr);
+	m->global.sel = i < m->global.nr ? i : 0;
+	lv_model_request(m, LV_REQ_DETAILS);
+}
+
 /* Bring a fresh @m where request @r has something to do. */
 static void before(struct lv_model *m, enum lv_request r)
 {
 	fresh(m);
 	switch (r) {
+	case LV_REQ_FOLD:
+	case LV_REQ_WAKER:
+		chain_details(m);
+		break;
 	case LV_REQ_PREV_PROC:
 		lv_model_request(m, LV_REQ_NEXT_PROC);
 		break;
@@ -124,7 +151,36 @@ static void did(const struct lv_model *m, enum lv_request r, const struct state 
 		CHECK_U64(m->global.sel, v->nr_global - 1 > m->global.page ?
 			  v->nr_global - 1 - m->global.page : 0);
 		break;
-	case LV_REQ_FOCUS:	CHECK(m->focus == LV_FOCUS_PROCESS); break;
+	case LV_REQ_FOCUS:
+	case LV_REQ_FOCUS_BACK:	CHECK(m->focus == LV_FOCUS_PROCESS); break;
+	case LV_REQ_FOLD: {
+		/* the first waker, unfolded by default, folded: one line */
+		struct lv_chain_line l;
+
+		CHECK(m->screen == LV_SCREEN_DETAIL && m->nr_toggled == 1);
+		CHECK(lv_model_chain_lines(m, &l, 1) >= 1 && !l.open &&
+		      l.node == &lv_model_row(m)->waited_for[0]);
+		break;
+	}
+	case LV_REQ_WAKER: {
+		/* the first waker's process, the cursor on its own wait */
+		const struct lt_report_row *row = &m->global.rows[was->gsel];
+		const struct lt_report_chain *w = &row->waited_for[0];
+		const struct lt_report_process *p = lv_model_process(m);
+		char cause[1024];
+		size_t i;
+		bool has = p->pid == w->tid;
+
+		for (i = 0; p && i < p->nr_threads; i++)
+			has |= p->threads[i].tid == w->tid;
+		CHECK(m->screen == LV_SCREEN_MAIN && m->focus == LV_FOCUS_PROCESS);
+		CHECK(has);
+		CHECK(lv_model_row(m) != NULL);
+		if (lv_model_row(m))
+			CHECK_STR(lt_format_cause(cause, sizeof(cause),
+						  lv_model_row(m), 0), w->what);
+		break;
+	}
 	case LV_REQ_FILTER:	CHECK(m->want_letter); break;
 	case LV_REQ_SORT:	CHECK(m->sort == LT_SORT_TOTAL); break;
 	case LV_REQ_SEARCH:	CHECK(m->prompt); break;
@@ -274,6 +330,7 @@ static void test_draw(void)
 		{ 'i', LV_KEY_END, 0 }, { ']', ']', 'o', 0 }, { 's', 'b', 0 },
 		{ '/', 'x', 0 }, { '/', 'b', 'a', LV_KEY_ENTER, 'n', 'N', 0 },
 		{ '/', 'f', 's', LV_KEY_ENTER, 'n', 'n', 0 },
+		{ LV_KEY_ENTER, LV_KEY_TAB, ' ', LV_KEY_BTAB, 0 },
 	};
 	FILE *out = fopen("/dev/null", "w"), *in = fopen("/dev/null", "r");
 	struct lv_model m;

@@ -16,6 +16,10 @@ must show:
 - a flame graph whose root is the global table's charged total (every
   process's with the kernel threads box ticked), which a real click on a
   process zooms to;
+- a "waiting for" flame graph whose root is the rows with a waker tree,
+  and above the widest cause its wakers and theirs as the JSON has them;
+  on a chains recording (tests/data/chains/pipe.dat), the pointer on a
+  wait whose waker has a lane marks that lane and names it;
 - sorting by a column, the process filter (also by "sync(22910)"),
   the timeline's zoom, the windows' columns (with --window), a
   screenshot that is not blank (its size and its number of colours,
@@ -39,6 +43,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cdp  # noqa: E402
 
 failures = []
+MARKED = []	# the reports whose timeline had a waker to mark
 
 # the only elements the report's markup has: anything else came from a name
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "header",
@@ -281,6 +286,128 @@ def check_flame(b, name, rep, view):
     check(n > 0, "%s: the search highlights %d frames" % (name, n))
 
 
+def chain_label(n, ran):
+    """A waited_for or ran_instead node as the page names it."""
+    tid = " (%d)" % n["tid"] if n["tid"] is not None else ""
+    if ran or "what" not in n:
+        return n["comm"] + tid
+    if n["comm"] == n["what"]:
+        return n["what"]
+    return "%s%s: %s" % (n["comm"], tid, n["what"])
+
+
+def chain_nodes(nodes):
+    """A list of nodes as the report holds it: an "other" unfolded to its rest."""
+    out = []
+    for n in nodes:
+        out += n["rest"] if "rest" in n else [n]
+    return out
+
+
+def check_wfor(b, name, rep, view):
+    """The "waiting for" flame graph: the rows with a waker tree, their
+    nodes above them, each as the JSON report has it."""
+    kt = rep["options"]["kernel_threads"]
+    least = sum(p["total_ns"] for p in view["processes"]) // 5000
+    rows = [(p, r) for p in view["processes"] for r in p["reasons"]
+            if (r.get("waited_for") or r.get("ran_instead")) and r["total_ns"] >= least
+            and r["total_ns"]]
+    want = sum(r["total_ns"] for p, r in rows if kt or not p["kernel_thread"])
+    want_kt = sum(r["total_ns"] for p, r in rows if not kt or not p["kernel_thread"])
+    got = b.eval("""(() => {
+      const r = () => Number(document.getElementById('wfor-root').getAttribute('data-ns'));
+      const a = r(); document.getElementById('wfor-kt').click();
+      const b = r(); document.getElementById('wfor-kt').click();
+      return [a, b];
+    })()""")
+    check(got == [want, want_kt], "%s: the waiting-for graph's root is the rows with "
+          "wakers (%s ns; %s with the box; want %s, %s)" % (name, got[0], got[1], want, want_kt))
+    if not want:
+        return
+    # the widest cause of the widest process: its nodes, level by level
+    top = b.eval("""(() => {
+      const p = LT.wfor.root.list[0], c = p.list[0];
+      const tree = n => n.list.map(k => [k.name, k.kind, k.value, tree(k)]);
+      return [p.name, c.cause, c.value, tree(c)];
+    })()""")
+    proc = next((p for p, r in rows if "%s (%d)" % (p["comm"], p["pid"]) == top[0]), None)
+    row = None
+    for p, r in rows:
+        if p is proc and r["total_ns"] == top[2] and \
+           b.eval("LT.causeText(%d)" % top[1]) == ("%s (%s)" % (r["reason"], r["argument"])
+                                                   if r["argument"] else r["reason"]):
+            row = r
+    check(row is not None, "%s: the widest cause drawn (%s) is a row of %s" % (name, top[2], top[0]))
+    if row is None:
+        return
+    ran = not row.get("waited_for")
+
+    def want_tree(nodes):
+        out = []
+        for n in chain_nodes(nodes):
+            if n["ns"] < least or not n["ns"]:
+                continue
+            out.append([chain_label(n, ran), n["ns"],
+                        want_tree(n.get("waited_for", []))])
+        return sorted(out, key=lambda x: (-x[1], x[0]))
+
+    def drawn(nodes):
+        return [[n[0], n[2], drawn(n[3])] for n in nodes]
+
+    w = want_tree(row["ran_instead"] if ran else row["waited_for"])
+    check(drawn(top[3]) == w, "%s: above %s, its %d wakers and theirs as the report has "
+          "them" % (name, top[0], len(w)))
+    if drawn(top[3]) != w:
+        print("       got  %s\n       want %s" % (drawn(top[3])[:3], w[:3]))
+    kinds = b.eval("Array.from(new Set(Array.from(document.querySelectorAll("
+                   "'#wfor-chart g.fn')).map(g => g.getAttribute('class').split(' ')[1])))")
+    check("k-cause" in kinds and len(kinds) >= 4, "%s: the graph draws causes and wakers (%s)"
+          % (name, ", ".join(kinds)))
+
+
+def check_waker_mark(b, name, data):
+    """The pointer on a wait whose waker has a lane: that lane marked."""
+    lanes = data["timeline"]["lanes"] if data.get("timeline") else []
+    tids = {l[2]: i for i, l in enumerate(lanes)}
+    at = next(((li, si, s[4]) for li, l in enumerate(lanes) for si, s in enumerate(l[7])
+               if len(s) > 4 and s[4] in tids and s[4] != l[2]), None)
+    if at is None:
+        return False
+    li, si, wtid = at
+    got = b.eval("""((li, si) => {
+      const r = document.querySelector(`#tl-chart rect.span[data-l="${li}"][data-s="${si}"]`);
+      if (!r) return null;
+      r.scrollIntoView({block: 'center'});
+      const b = r.getBoundingClientRect();
+      r.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+        clientX: b.x + b.width / 2, clientY: b.y + b.height / 2}));
+      const m = document.getElementById('tl-mark');
+      const w = m && m.querySelector('rect.waker-lane');
+      const res = [m ? Number(m.getAttribute('data-waker')) : null,
+                   w ? Number(w.getAttribute('data-tid')) : null,
+                   w ? w.getBoundingClientRect().y : null,
+                   document.getElementById('lt-tip').textContent];
+      r.dispatchEvent(new MouseEvent('mouseleave', {bubbles: false}));
+      document.getElementById('tl-chart').dispatchEvent(new MouseEvent('mouseleave'));
+      return res.concat([!!document.getElementById('tl-mark')]);
+    })(%d, %d)""" % (li, si))
+    if not got:
+        # the wait is out of the drawn range (zoomed): not drawn, not a failure
+        check(False, "%s: lane %d's wait %d is drawn" % (name, li, si))
+        return True
+    lane_y = b.eval("""((i) => {
+      const t = document.querySelectorAll('#tl-chart g.lane text.lane-name')[i];
+      return t.getBoundingClientRect().y; })(%d)""" % tids[wtid])
+    wname = data["names"][lanes[tids[wtid]][0]]
+    check(got[0] == tids[wtid] and got[1] == wtid and abs(got[2] - lane_y) < 20,
+          "%s: the pointer on %s's wait marks its waker's lane, %s (%d)"
+          % (name, data["names"][lanes[li][0]], wname, wtid))
+    check("woken by %s (thread %d)" % (wname, wtid) in got[3],
+          "%s: the tooltip says who woke it (%s)" % (name, got[3][:160]))
+    check(not got[4], "%s: the mark goes with the pointer" % name)
+    return True
+
+
 def check_sort_filter(b, name, view):
     if len(view["global"]) > 1:
         got = b.eval("""(() => {
@@ -438,8 +565,11 @@ def check_case(b, la, tmp, name, trace, opts, saved=False):
                                      (i == 0 or opts[i - 1] != "-w")], tmp)
     check_tables(b, name, rep, rep, page, header, head, "--per-thread" in opts)
     check_flame(b, name, rep, rep)
+    check_wfor(b, name, rep, rep)
     check_sort_filter(b, name, rep)
     check_timeline(b, name, rep, data)
+    if not rep.get("saved_input"):
+        MARKED.append(name) if check_waker_mark(b, name, data) else None
     check_windows(b, name, rep, data)
     if "hostile" in name:
         check_hostile(b, name, page)
@@ -465,7 +595,8 @@ def main():
     checked = 0
     try:
         cases = [("hostile", hostile, [])]
-        cases += [(os.path.basename(t), t, []) for t in traces]
+        cases += [(("chains-" if "/chains/" in t else "") + os.path.basename(t), t, [])
+                  for t in traces]
         first = next((t for t in traces if t.endswith("local-golden.dat")), traces[0])
         cases += [("windows-" + os.path.basename(first), first, ["-w", "50ms"]),
                   ("kt-threads-" + os.path.basename(first), first, ["-k", "--per-thread", "-s", "total"])]
@@ -487,6 +618,8 @@ def main():
     finally:
         b.close()
     check(checked >= 3, "%d reports checked in the browser" % checked)
+    check(any(m.startswith("chains-") for m in MARKED),
+          "a waker marked on the timeline of a chains recording (%s)" % ", ".join(MARKED))
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

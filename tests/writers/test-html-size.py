@@ -15,7 +15,8 @@ kernel stacks, one ROUNDS rounds long (default 400: ~150,000 events,
 - the timeline keeps at most 20 threads x 1000 waits (plus the global
   table's worst occurrences), and its threads' totals are all their
   waits';
-- the flame graph has at most 5000 stacks;
+- the flame graph has at most 5000 stacks, the waiting-for graph at
+  most 5000 nodes a level and 12 levels;
 - --window with ten thousand windows draws at most 500 columns, and
   adds little.
 Needs no browser: the bounds are in the file.
@@ -138,6 +139,17 @@ def main():
               "%d rounds: each timeline thread's total is all its waits'" % n)
         stacks = sum(len(r[2]) for p in data["flame"]["procs"] for r in p[4])
         check(stacks <= 5000, "%d rounds: %d stacks in the flame graph" % (n, stacks))
+
+        def levels(nodes, d, out):
+            for nd in nodes:
+                out[d] = out.get(d, 0) + 1
+                levels(nd[3] if len(nd) > 3 else [], d + 1, out)
+            return out
+        per = levels([nd for p in data["wfor"]["procs"] for r in p[3] for nd in r[2]],
+                     0, {})
+        check(per and all(c <= 5000 for c in per.values()) and len(per) <= 12,
+              "%d rounds: the waiting-for graph has %d nodes, %d levels, at most "
+              "%d a level" % (n, sum(per.values()), len(per), max(per.values() or [0])))
         check(size < 2 << 20, "%d rounds: %d bytes, under 2 MB" % (n, size))
     check(sizes[1] <= sizes[0] * 1.10,
           "ten times the trace, %.1f%% more HTML (%d -> %d bytes)"

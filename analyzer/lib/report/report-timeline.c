@@ -281,6 +281,8 @@ static int take_wait(void *ctx, const struct lt_wait *w)
 	s.start_ns = w->start_ns;
 	s.end_ns = w->end_ns;
 	s.worst = lt_map_get(&b->worst, (uint32_t)w->tid, w->end_ns) != NULL;
+	s.waker_kind = w->waker_kind;
+	s.waker_tid = w->waker_tid;
 	/* most waits of a long trace are not kept: no cause to look up */
 	if (!s.worst && (!tl->max_waits ||
 			 (acc->longest.nr == tl->max_waits &&

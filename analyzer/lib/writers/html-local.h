@@ -28,11 +28,13 @@
  *   causes of most time and the rest as one.
  */
 #define LT_HTML_STACK_SHARE	5000
+/* Levels of a waited_for tree drawn (a walk stops at 8, a merge adds none). */
+#define LT_HTML_CHAIN_DEPTH	12
 #define LT_HTML_COLUMNS		500
 #define LT_HTML_COLUMN_CAUSES	12
 
 /* Schema of the data the page's script reads; its own, not a report's. */
-#define LT_HTML_DATA_VERSION	1
+#define LT_HTML_DATA_VERSION	2
 
 struct lt_html {
 	FILE *out;

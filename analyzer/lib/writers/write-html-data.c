@@ -15,9 +15,19 @@
  *             [[cause, total, [[ns, [kernel frame...], [user frame...]]]]]]]}
  *            frames outermost first; a cause's time past its stacks' is
  *            its own (no stack, or stacks under the bound)
+ *   wfor     {procs: [[name, pid, kernel_thread, [[cause, total,
+ *             [node...]]...]]]}: the rows' waited_for (ran_instead for a
+ *             wait for a CPU), a node [label, kind, ns, [node...]], kind
+ *             0 a wait of the waker's own, 1 running, 2 waiting for cpu,
+ *             3 an interrupt or a timer, 4 unknown, lost or other, 5 ran
+ *             instead; nodes under 1/LT_HTML_STACK_SHARE of the flame's
+ *             total left to their parent's own width
  *   timeline null, or {threads, waits, slices, lanes: [[name, pid, tid,
  *             kernel_thread, count, total, [slice ns...],
- *             [[start delta, length, cause, worst]...]]]}
+ *             [[start delta, length, cause, worst(, waker)]...]]]}:
+ *             the waker a task's tid, or -1 - the index of its kind's
+ *             name ("hardirq", "softirq", "timer", "unknown", "lost");
+ *             none where nothing is known (a wait for a CPU)
  *   windows  null, or {size, per, cols: [[start, end, total,
  *             [[cause, total, count, max]...]]]}
  *
@@ -153,6 +163,109 @@ static void put_flame(struct lt_html *h)
 	fputs("]}", out);
 }
 
+/* A node's kind, as the page's script knows it (the data's wfor). */
+static int chain_kind(const struct lt_report_chain *n, bool ran)
+{
+	if (ran)
+		return 5;
+	if (n->blocked)
+		return 0;
+	if (!strcmp(n->what, "running"))
+		return 1;
+	if (!strcmp(n->what, "waiting for cpu"))
+		return 2;
+	if (!strcmp(n->what, "hardirq") || !strcmp(n->what, "softirq") ||
+	    !strcmp(n->what, "timer"))
+		return 3;
+	return 4;
+}
+
+/* "cw-writer (4512): Sleeping (nanosleep)": a node as the viewer says it. */
+static uint32_t chain_label(struct lt_html *h, const struct lt_report_chain *n,
+			    bool ran)
+{
+	char buf[1200], tid[24] = "";
+
+	if (n->tid >= 0)
+		snprintf(tid, sizeof(tid), " (%d)", n->tid);
+	if (ran || !n->what)
+		snprintf(buf, sizeof(buf), "%s%s", n->comm, tid);
+	else if (!strcmp(n->comm, n->what))
+		snprintf(buf, sizeof(buf), "%s", n->what);
+	else
+		snprintf(buf, sizeof(buf), "%s%s: %s", n->comm, tid, n->what);
+	return lt_html_str(h, buf);
+}
+
+/* Nodes @v[0..nr) of at least @least ns, and theirs, as the data has them. */
+static void put_chain(struct lt_html *h, const struct lt_report_chain *v,
+		      size_t nr, bool ran, uint64_t least, unsigned int depth)
+{
+	bool first = true;
+	size_t i;
+
+	fputc('[', h->out);
+	for (i = 0; i < nr; i++) {
+		if (v[i].ns < least || !v[i].ns)
+			continue;
+		fprintf(h->out, "%s[%" PRIu32 ",%d,%" PRIu64, first ? "" : ",",
+			chain_label(h, &v[i], ran), chain_kind(&v[i], ran),
+			v[i].ns);
+		/* a walk stops at its depth: a bound all the same */
+		if (v[i].nr_children && depth < LT_HTML_CHAIN_DEPTH) {
+			fputc(',', h->out);
+			put_chain(h, v[i].children, v[i].nr_children, ran, least,
+				  depth + 1);
+		}
+		fputc(']', h->out);
+		first = false;
+	}
+	fputc(']', h->out);
+}
+
+/*
+ * Whom each process's rows waited for: the rows with a tree, each its
+ * nodes of at least 1/LT_HTML_STACK_SHARE of the flame graph's total.
+ */
+static void put_wfor(struct lt_html *h)
+{
+	const struct lt_report_view *v = h->v;
+	uint64_t least = flame_total(h) / LT_HTML_STACK_SHARE;
+	FILE *out = h->out;
+	bool pfirst = true;
+	size_t i, j;
+
+	fputs("\"wfor\":{\"procs\":[", out);
+	for (i = 0; i < v->nr_processes; i++) {
+		const struct lt_report_process *p = &v->processes[i];
+		bool first = true;
+
+		for (j = 0; j < p->nr_rows; j++) {
+			const struct lt_report_row *row = &p->rows[j];
+			bool ran = !row->nr_waited_for;
+
+			if ((!row->nr_waited_for && !row->nr_ran_instead) ||
+			    row->total_ns < least || !row->total_ns)
+				continue;
+			if (first)
+				fprintf(out, "%s\n[%" PRIu32 ",%d,%d,[",
+					pfirst ? "" : ",", lt_html_str(h, p->comm),
+					p->pid, p->kernel_thread);
+			fprintf(out, "%s[%" PRIu32 ",%" PRIu64 ",", first ? "" : ",",
+				row_cause(h, row), row->total_ns);
+			put_chain(h, ran ? row->ran_instead : row->waited_for,
+				  ran ? row->nr_ran_instead : row->nr_waited_for,
+				  ran, least, 0);
+			fputc(']', out);
+			first = false;
+			pfirst = false;
+		}
+		if (!first)
+			fputs("]]", out);
+	}
+	fputs("]}", out);
+}
+
 static void put_timeline(struct lt_html *h)
 {
 	const struct lt_report_timeline *tl = h->r->timeline;
@@ -185,10 +298,16 @@ static void put_timeline(struct lt_html *h)
 			const struct lt_report_cause *c = &tl->causes[s->cause];
 			int64_t d = (int64_t)(s->start_ns - at);
 
-			fprintf(out, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu32 ",%d]",
+			fprintf(out, "%s[%" PRId64 ",%" PRIu64 ",%" PRIu32 ",%d",
 				j ? "," : "", d, s->end_ns - s->start_ns,
 				lt_html_cause_index(h, c->reason, c->argument,
 						    c->kind), s->worst);
+			if (s->waker_tid >= 0)
+				fprintf(out, ",%d", s->waker_tid);
+			else if (s->waker_kind && *s->waker_kind)
+				fprintf(out, ",%" PRId64, -1 - (int64_t)lt_html_str(h,
+							s->waker_kind));
+			fputc(']', out);
 			at = s->start_ns;
 		}
 		fputs("]]", out);
@@ -353,6 +472,8 @@ int lt_html_write_data(struct lt_html *h)
 	put_focus(h);
 	fputs(",\n", h->out);
 	put_flame(h);
+	fputs(",\n", h->out);
+	put_wfor(h);
 	fputs(",\n", h->out);
 	put_timeline(h);
 	fputs(",\n", h->out);

@@ -4,7 +4,7 @@
  *
  * The document, top to bottom: the text report's header as it is (trace,
  * sources, what is missing and how to record it, losses, what was not
- * charged), the pictures (flame graph, timeline, windows: drawn by the
+ * charged), the pictures (flame graphs, timeline, windows: drawn by the
  * embedded script from the data write-html-data.c writes), the global
  * table, and a table per process.  The tables are plain HTML written
  * here, so they read and print without the script; the script only sorts
@@ -477,6 +477,22 @@ static void put_pictures(struct lt_html *h)
 	      "stack (the task's own frames below the kernel's, outermost "
 	      "first).  Click a frame to zoom, hover for its total.</p>\n"
 	      "</section>\n", out);
+	fputs("<section id=\"wfor\">\n<h2>Waiting for</h2>\n", out);
+	put_range_title(h);
+	fputs("<p class=\"controls\"><label>Search <input id=\"wfor-search\" "
+	      "type=\"search\" size=\"24\" placeholder=\"a task, cause or "
+	      "process\"></label> <button type=\"button\" id=\"wfor-reset\">"
+	      "Whole graph</button> <label><input type=\"checkbox\" "
+	      "id=\"wfor-kt\"> kernel threads</label> <span id=\"wfor-info\">"
+	      "</span></p>\n<div id=\"wfor-chart\" class=\"chart\"></div>\n"
+	      "<p class=\"note\">Whom the waits waited for: charged time by "
+	      "process and cause at the bottom, and above each cause the tasks "
+	      "that woke its waits, each split into what it did until the "
+	      "wakeup (running, waiting for a CPU, or a wait of its own, and "
+	      "above that whom it waited for in turn); above a wait for a CPU, "
+	      "who ran instead.  Blue: a waker's own wait; red: on a CPU; "
+	      "yellow: runnable; violet: an interrupt or a timer; grey: not "
+	      "known.</p>\n</section>\n", out);
 	fputs("<section id=\"timeline\">\n<h2>Timeline</h2>\n"
 	      "<p class=\"controls\"><button type=\"button\" id=\"tl-in\">"
 	      "Zoom in</button> <button type=\"button\" id=\"tl-out\">Zoom out"
@@ -493,7 +509,8 @@ static void put_pictures(struct lt_html *h)
 static void put_nav(struct lt_html *h)
 {
 	fputs("<nav><a href=\"#summary\">Trace</a> <a href=\"#flame\">Flame "
-	      "graph</a> <a href=\"#timeline\">Timeline</a> ", h->out);
+	      "graph</a> <a href=\"#wfor\">Waiting for</a> <a href=\"#timeline\">"
+	      "Timeline</a> ", h->out);
 	if (h->r->nr_windows)
 		fputs("<a href=\"#windows\">Windows</a> ", h->out);
 	fputs("<a href=\"#global\">Global table</a> <a href=\"#processes\">"

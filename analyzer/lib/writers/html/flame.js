@@ -7,6 +7,10 @@
  * charged total (kernel threads only when it counts them).  A click
  * zooms to a frame, the search colours what matches, the pointer says a
  * frame's total and share.
+ *
+ * A graph is an object: its elements' id prefix (ID-chart, ID-root,
+ * ID-info, ID-search, ID-reset, ID-kt), its tree(withKt) and its words;
+ * LT.flame is this one, LT.wfor (wfor.js) the "waiting for" graph.
  */
 'use strict';
 
@@ -100,8 +104,8 @@ LT.flameMatches = function (n, q) {
 	return q && n.name.toLowerCase().indexOf(q) >= 0;
 };
 
-LT.flameDraw = function () {
-	var f = LT.flame, box = document.getElementById('flame-chart');
+LT.flameDraw = function (f) {
+	var box = document.getElementById(f.id + '-chart');
 	var W = LT.width(box), R = LT.FLAME_ROW;
 	var H = (f.root.maxDepth + 1) * R + 4, svg, zoom = f.zoom;
 	var scale = zoom.value > 0 ? W / zoom.value : 0, drawn = [], a;
@@ -110,7 +114,7 @@ LT.flameDraw = function () {
 	LT.clear(box);
 	svg = LT.svg('svg', { width: W, height: H, viewBox: '0 0 ' + W + ' ' + H,
 			      class: 'flame', role: 'img',
-			      'aria-label': 'off-CPU flame graph' }, box);
+			      'aria-label': f.label }, box);
 
 	function frame(n, x, w, dim) {
 		var g = LT.svg('g', { class: 'fn k-' + n.kind + (dim ? ' dim' : ''),
@@ -120,10 +124,10 @@ LT.flameDraw = function () {
 		var hit = LT.flameMatches(n, q);
 
 		if (n === f.root)
-			g.id = 'flame-root';
+			g.id = f.id + '-root';
 		LT.svg('rect', { x: x.toFixed(2), y: y, width: Math.max(w - 0.5, 0.5).toFixed(2),
 				 height: R - 1, rx: 2,
-				 fill: hit ? '#e040fb' : LT.frameColour(n) }, g);
+				 fill: hit ? '#e040fb' : f.colour(n) }, g);
 		if (chars >= 3) {
 			LT.svg('text', { x: (x + 3).toFixed(2), y: y + R - 5 }, g)
 				.textContent = n.name.length <= chars ? n.name :
@@ -158,54 +162,55 @@ LT.flameDraw = function () {
 		return false;
 	})());
 	f.drawn = drawn;
-	document.getElementById('flame-info').textContent =
+	document.getElementById(f.id + '-info').textContent =
 		(zoom !== f.root ? 'zoomed to ' + zoom.name + ': ' + LT.dur(zoom.value) +
 		 ', ' + LT.pct(zoom.value, f.root.value) + ' of all. ' : '') +
 		(q ? 'matched: ' + LT.dur(matched) + ', ' +
 		 LT.pct(matched, zoom.value) + (zoom !== f.root ? ' of it' : '') : '');
 };
 
-LT.flameNodeAt = function (ev) {
+LT.flameNodeAt = function (f, ev) {
 	var g = ev.target.closest ? ev.target.closest('g.fn') : null;
 
-	return g ? LT.flame.drawn[Number(g.getAttribute('data-i'))] : null;
+	return g ? f.drawn[Number(g.getAttribute('data-i'))] : null;
 };
 
-LT.flameBuild = function () {
-	var kt = document.getElementById('flame-kt').checked;
+LT.flameBuild = function (f) {
+	var kt = document.getElementById(f.id + '-kt').checked;
 
-	LT.flame.root = LT.flameTree(kt);
-	LT.flame.zoom = LT.flame.root;
-	LT.flameDraw();
+	f.root = f.tree(kt);
+	f.zoom = f.root;
+	LT.flameDraw(f);
 };
 
-LT.initFlame = function () {
-	var box = document.getElementById('flame-chart');
-	var search = document.getElementById('flame-search');
+/* Graph @f drawn in its place, and its controls wired; false: no place. */
+LT.flameInit = function (f) {
+	var box = document.getElementById(f.id + '-chart');
+	var search = document.getElementById(f.id + '-search');
 
 	if (!box)
-		return;
-	LT.flame = { query: '' };
-	document.getElementById('flame-kt').checked = LT.data.flame.kt;
-	LT.flameBuild();
-	if (!LT.flame.root.value)
-		LT.el('p', { class: 'empty' }, 'No charged time to draw.', box);
+		return false;
+	f.query = '';
+	document.getElementById(f.id + '-kt').checked = LT.data.flame.kt;
+	LT.flameBuild(f);
+	if (!f.root.value)
+		LT.el('p', { class: 'empty' }, f.empty, box);
 	box.addEventListener('click', function (ev) {
-		var n = LT.flameNodeAt(ev);
+		var n = LT.flameNodeAt(f, ev);
 
 		if (!n)
 			return;
-		LT.flame.zoom = n;
-		LT.flameDraw();
+		f.zoom = n;
+		LT.flameDraw(f);
 	});
 	box.addEventListener('mousemove', function (ev) {
-		var n = LT.flameNodeAt(ev), f = LT.flame, lines;
+		var n = LT.flameNodeAt(f, ev), lines;
 
 		if (!n) {
 			LT.tip(ev, null);
 			return;
 		}
-		lines = [n.name, LT.KIND_NAMES[n.kind] + ': ' + LT.dur(n.value) +
+		lines = [n.name, f.kinds[n.kind] + ': ' + LT.dur(n.value) +
 			 ', ' + LT.pct(n.value, f.root.value) + ' of all'];
 		if (f.zoom !== f.root && n !== f.zoom)
 			lines.push(LT.pct(n.value, f.zoom.value) + ' of ' + f.zoom.name);
@@ -215,15 +220,25 @@ LT.initFlame = function () {
 		LT.tip(ev, null);
 	});
 	search.addEventListener('input', function () {
-		LT.flame.query = search.value.trim().toLowerCase();
-		LT.flameDraw();
+		f.query = search.value.trim().toLowerCase();
+		LT.flameDraw(f);
 	});
-	document.getElementById('flame-reset').addEventListener('click', function () {
-		LT.flame.zoom = LT.flame.root;
-		LT.flameDraw();
+	document.getElementById(f.id + '-reset').addEventListener('click', function () {
+		f.zoom = f.root;
+		LT.flameDraw(f);
 	});
-	document.getElementById('flame-kt').addEventListener('change', LT.flameBuild);
+	document.getElementById(f.id + '-kt').addEventListener('change', function () {
+		LT.flameBuild(f);
+	});
 	window.addEventListener('resize', function () {
-		LT.flameDraw();
+		LT.flameDraw(f);
 	});
+	return true;
+};
+
+LT.initFlame = function () {
+	LT.flame = { id: 'flame', label: 'off-CPU flame graph', tree: LT.flameTree,
+		     colour: LT.frameColour, kinds: LT.KIND_NAMES,
+		     empty: 'No charged time to draw.' };
+	LT.flameInit(LT.flame);
 };

@@ -9,7 +9,8 @@
 document.addEventListener('DOMContentLoaded', function () {
 	LT.load();
 	LT.initTables();
-	[['flame', LT.initFlame], ['timeline', LT.initTimeline],
+	[['flame', LT.initFlame], ['wfor', LT.initWfor],
+	 ['timeline', LT.initTimeline],
 	 ['windows', LT.initWindows]].forEach(function (p) {
 		try {
 			p[1]();

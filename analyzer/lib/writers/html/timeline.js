@@ -7,6 +7,8 @@
  * the bars is how much of each slice of time the thread spent waiting,
  * every wait counted, so what was left out still shows.
  * The wheel zooms about the pointer, a drag pans, the buttons too.
+ * The pointer on a wait marks its waker: the moment it was woken, and the
+ * waker's lane when the waker is on the timeline.
  */
 'use strict';
 
@@ -24,7 +26,11 @@ LT.tlLanes = function () {
 			count: l[4], total: l[5], slices: l[6],
 			spans: l[7].map(function (s) {
 				at += s[0];
-				return { start: at, len: s[1], cause: s[2], worst: s[3] };
+				/* the waker: a tid, or -1 - its kind's name */
+				return { start: at, len: s[1], cause: s[2], worst: s[3],
+					 wtid: s.length > 4 && s[4] >= 0 ? s[4] : -1,
+					 wkind: s.length < 5 ? '' : s[4] >= 0 ? 'task' :
+						LT.name(-1 - s[4]) };
 			})
 		};
 	});
@@ -96,6 +102,54 @@ LT.tlDraw = function () {
 	});
 	document.getElementById('tl-info').textContent =
 		LT.at(t0) + ' .. ' + LT.at(t1) + ' (' + LT.dur(t1 - t0) + ')';
+};
+
+/* Who woke wait @s, as the tooltip says it; its lane's index in *lane. */
+LT.tlWaker = function (s) {
+	var li = s.wtid >= 0 ? LT.tl.lanes.findIndex(function (l) {
+		return l.tid === s.wtid;
+	}) : -1;
+
+	if (li >= 0)
+		return { lane: li, text: LT.tl.lanes[li].name + ' (thread ' + s.wtid + ')' };
+	if (s.wtid >= 0)
+		return { lane: -1, text: 'thread ' + s.wtid + ' (not on the timeline)' };
+	return { lane: -1, text: s.wkind || 'not known' };
+};
+
+/*
+ * Wait @s of lane @li marked as woken: a line at its end across the
+ * lanes, and the waker's lane outlined with a dot at that moment.  null:
+ * the mark taken away.
+ */
+LT.tlMark = function (li, s) {
+	var box = document.getElementById('tl-chart');
+	var svg = box.querySelector('svg.timeline'), old = document.getElementById('tl-mark');
+	var t = LT.tl, plot, k, x, y, w, g, H;
+
+	if (old)
+		old.remove();
+	if (!svg || !s)
+		return;
+	plot = LT.width(box) - LT.TL_LABEL - 8;
+	k = plot / (t.t1 - t.t0);
+	x = LT.TL_LABEL + (s.start + s.len - t.t0) * k;
+	H = LT.TL_AXIS + t.lanes.length * LT.TL_LANE;
+	w = LT.tlWaker(s);
+	g = LT.svg('g', { id: 'tl-mark', 'data-waker': w.lane }, svg);
+	LT.svg('line', { x1: x.toFixed(2), x2: x.toFixed(2), y1: LT.TL_AXIS - 4,
+			 y2: H, class: 'wake-at' }, g);
+	if (w.lane < 0)
+		return;
+	y = LT.TL_AXIS + w.lane * LT.TL_LANE;
+	LT.svg('rect', { x: 1, y: y + 1, width: LT.TL_LABEL + plot - 2,
+			 height: LT.TL_LANE - 2, class: 'waker-lane',
+			 'data-tid': s.wtid }, g);
+	LT.svg('circle', { cx: x.toFixed(2), cy: y + LT.TL_LANE / 2, r: 4,
+			   class: 'waker-dot' }, g);
+	LT.svg('line', { x1: x.toFixed(2), x2: x.toFixed(2),
+			 y1: LT.TL_AXIS + li * LT.TL_LANE + LT.TL_LANE / 2,
+			 y2: y + LT.TL_LANE / 2, class: 'wake-link' }, g);
 };
 
 LT.tlZoom = function (factor, at) {
@@ -195,19 +249,23 @@ LT.initTimeline = function () {
 
 		if (drag || !r.classList || !r.classList.contains('span')) {
 			LT.tip(ev, null);
+			LT.tlMark(-1, null);
 			return;
 		}
 		l = LT.tl.lanes[Number(r.getAttribute('data-l'))];
 		s = l.spans[Number(r.getAttribute('data-s'))];
+		LT.tlMark(Number(r.getAttribute('data-l')), s);
 		LT.tip(ev, [l.name + ' (thread ' + l.tid + ', process ' + l.pid + ')',
 			    LT.causeText(s.cause) + (s.worst ? ' - a worst occurrence' : ''),
 			    LT.dur(s.len) + ' from ' + LT.at(s.start) + ' to ' +
 			    LT.at(s.start + s.len),
+			    'woken by ' + LT.tlWaker(s).text,
 			    'its thread: ' + l.count + ' waits, ' + LT.dur(l.total) +
 			    ' (' + l.spans.length + ' drawn)']);
 	});
 	box.addEventListener('mouseleave', function (ev) {
 		LT.tip(ev, null);
+		LT.tlMark(-1, null);
 	});
 	document.getElementById('tl-in').addEventListener('click', function () {
 		LT.tlZoom(0.5, (LT.tl.t0 + LT.tl.t1) / 2);
