@@ -210,6 +210,11 @@ for stacks in all switch; do
 	check "--top-level --stacks=$stacks: exit 0 ($rc$(head -n 1 "$tmp/err" | sed "s/^/: /"))" test "$rc" -eq 0
 	n=$(trace-cmd report -i "$tmp/top.dat" 2> /dev/null | grep -c ': *kernel_stack: ')
 	check "--top-level --stacks=$stacks: the trace has stacks ($n)" test "$n" -gt 0
+	if [ "$n" -eq 0 ]; then	# what the trace holds instead, to tell why
+		echo "    $(trace-cmd report -i "$tmp/top.dat" 2>&1 | grep -c '^ ') records; by event:"
+		trace-cmd report -i "$tmp/top.dat" 2>&1 | awk '$4 ~ /:$/ { n[$4]++ } END { for (e in n) print "     ", n[e], e }' | sort -rn | head
+		sed 's/^/    stderr: /' "$tmp/err" | head -5
+	fi
 	same_tracefs_state "$tmp/before" "$tmp/after" "--top-level --stacks=$stacks"
 done
 finish
