@@ -569,10 +569,15 @@ static void decode_fields(struct lt_decoder *d, const struct lt_decode_type *t,
 			decode_frames(d, t, rec, ev);
 			return;
 		}
-		/* only the switch-out stack of the task that just left this CPU */
-		if (cpu < 0 || cpu >= d->nr_cpus || ev->pid <= 0 ||
-		    (d->stack_pid[cpu] != ev->pid &&
-		     d->stack_pid[cpu] != LT_DECODE_PID_UNKNOWN)) {
+		/*
+		 * Only the switch-out stack of the task that just left this
+		 * CPU; or, where the event before is not known (a range's
+		 * first record), any, for the reader to tell by that event:
+		 * a wakeup's from the idle task has pid 0.
+		 */
+		if (cpu < 0 || cpu >= d->nr_cpus ||
+		    (d->stack_pid[cpu] != LT_DECODE_PID_UNKNOWN &&
+		     (ev->pid <= 0 || d->stack_pid[cpu] != ev->pid))) {
 			ev->kind = LT_EV_OTHER;
 			return;
 		}
