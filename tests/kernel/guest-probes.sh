@@ -7,6 +7,7 @@
 #
 #   a user's own kprobe event first (remove must leave it)
 #   dynamic_events -> dyn-before.txt
+#   latency-record doctor                  -> doctor.out (kprobes, no probes)
 #   latency-record probes install (twice: the second adds nothing)
 #   latency-record -S --stacks=all -- sh workload.sh -> record.dat (schedstats off
 #                                              before, on during, off after)
@@ -70,6 +71,9 @@ echo 'p:myprobes/user_openat do_sys_openat2' >> $T/kprobe_events ||
 	msg "cannot add the user's own kprobe (ignored)"
 cat $T/dynamic_events > $O/dyn-before.txt
 
+# kprobe events here, no probes yet: the hints must name probes install
+latency-record doctor > $O/doctor.out 2>&1
+echo $? > $O/doctor.rc
 latency-record probes install > $O/install.out 2> $O/install.err
 echo $? > $O/install.rc
 cat $T/dynamic_events > $O/dyn-installed.txt

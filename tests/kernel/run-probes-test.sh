@@ -9,6 +9,8 @@
 #   latency-record and guest-probes.sh as /init; the guest installs the
 #   probes, records the workload with latency-record and with trace-cmd
 #   record, removes the probes.  Here:
+#     - doctor, before the probes, names probes install as the fix (a
+#       kernel with kprobe events; safety/hints checks one without);
 #     - dynamic_events after remove = before install (a user's own kprobe
 #       event stays), and a second install added nothing;
 #     - both traces through check-probes.py: check-trace.py's checks of the
@@ -92,6 +94,17 @@ if grep -qE 'BUG:|WARNING:|Oops|Call Trace' "$O/dmesg.log"; then
 	grep -E -A5 'BUG:|WARNING:|Oops' "$O/dmesg.log"
 	fail "the guest kernel complained"
 fi
+# issue 49, item 9: where the kernel has kprobe events, the hints name
+# probes install (safety/hints checks a kernel without them)
+lt_log "doctor before the probes:"
+grep -E -A3 '^(kprobe|  latencytop:latency_reason_set)' "$O/doctor.out" | sed 's/^/    /'
+grep -q '^kprobe events .*fix: latency-record probes install' "$O/doctor.out" &&
+	ok "doctor, kprobe events and no probes: its fix is probes install" ||
+	fail "doctor does not say to run probes install where kprobe events exist"
+grep -A3 '^  latencytop:latency_reason_set ' "$O/doctor.out" |
+	grep -q '^ *fix: run "latency-record probes install"' &&
+	ok "doctor's latencytop events: their fix is probes install" ||
+	fail "doctor's latencytop events: their fix is not probes install"
 lt_log "probes install:"
 sed 's/^/    /' "$O/install.out" "$O/install.err"
 [ "$(cat "$O/install.rc")" = 0 ] && ok "probes install exits 0" ||
