@@ -215,6 +215,11 @@ int cli_opt_comm(const struct cli_cmd *cmd, const struct cli_opt *o,
 
 int cli_analysis_check(const char *prog, const struct lt_options *opts)
 {
+	if (opts->chains && opts->no_chains) {
+		fprintf(stderr, "%s: --chains shows the trees --no-chains does not "
+			"make: give one of them\n", prog);
+		return -1;
+	}
 	if (opts->to_ns < 0 ||
 	    opts->to_ns > (opts->from_ns > 0 ? opts->from_ns : 0))
 		return 0;
