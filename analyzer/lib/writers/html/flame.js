@@ -63,21 +63,24 @@ LT.flameTree = function (withKt) {
 		});
 		maxDepth = Math.max(maxDepth, 2);
 	});
-	/* widest first, each child's offset in time from its parent's */
-	(function place(n) {
-		var x = n.x0;
-
-		n.list = Array.from(n.kids.values()).sort(function (a, b) {
-			return b.value - a.value || (a.name < b.name ? -1 : 1);
-		});
-		n.list.forEach(function (k) {
-			k.x0 = x;
-			x += k.value;
-			place(k);
-		});
-	})(root);
+	LT.placeFlame(root);
 	root.maxDepth = maxDepth;
 	return root;
+};
+
+/* A graph's nodes laid out: widest first, each child's offset in time
+ * from its parent's (the off-CPU and the waiting-for graphs alike). */
+LT.placeFlame = function place(n) {
+	var x = n.x0;
+
+	n.list = Array.from(n.kids.values()).sort(function (a, b) {
+		return b.value - a.value || (a.name < b.name ? -1 : 1);
+	});
+	n.list.forEach(function (k) {
+		k.x0 = x;
+		x += k.value;
+		place(k);
+	});
 };
 
 LT.frameColour = function (n) {

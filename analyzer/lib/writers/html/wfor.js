@@ -49,18 +49,7 @@ LT.wforTree = function (withKt) {
 		});
 		maxDepth = Math.max(maxDepth, 2);
 	});
-	(function place(n) {
-		var x = n.x0;
-
-		n.list = Array.from(n.kids.values()).sort(function (a, b) {
-			return b.value - a.value || (a.name < b.name ? -1 : 1);
-		});
-		n.list.forEach(function (k) {
-			k.x0 = x;
-			x += k.value;
-			place(k);
-		});
-	})(root);
+	LT.placeFlame(root);
 	root.maxDepth = maxDepth;
 	return root;
 };
