@@ -374,9 +374,10 @@ struct lt_report_span {
 	uint32_t cause;			/* in lt_report_timeline.causes */
 	bool worst;			/* a worst occurrence of the whole
 					   range's global table */
-	/* what ended it: lt_wait's waker_kind (a static name) and tid */
+	/* what ended it: lt_wait's waker_kind (a static name), tid, comm */
 	const char *waker_kind;
 	int waker_tid;
+	char waker_comm[16];		/* "" for none */
 };
 
 /* A thread on the timeline. */

@@ -113,6 +113,8 @@ expect 0 "warning: --limit has no effect with --format=json" -- \
 	"$LA" --format=json -n 3 "$REAL/qemu-1cpu-sched_switch.dat"
 expect 0 "warning: --window has no effect with --format=folded" -- \
 	"$LA" --format=folded -w 100ms "$REAL/qemu-1cpu-sched_switch.dat"
+expect 0 "warning: --chains has no effect with --format=html: HTML always has the whole trees" -- \
+	"$LA" --format=html --chains -o /dev/null "$REAL/qemu-1cpu-sched_switch.dat"
 if "$LA" -q --format=folded --per-thread "$REAL/qemu-1cpu-sched_switch.dat" 2>&1 >/dev/null |
 	grep -q .; then
 	echo "FAIL: -q did not silence the --per-thread warning"

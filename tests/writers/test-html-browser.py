@@ -44,6 +44,7 @@ import cdp  # noqa: E402
 
 failures = []
 MARKED = []	# the reports whose timeline had a waker to mark
+OFFLANE = []	# ... and a waker with no lane of its own
 
 # the only elements the report's markup has: anything else came from a name
 ALLOWED_TAGS = {"html", "head", "meta", "title", "style", "body", "header",
@@ -408,6 +409,40 @@ def check_waker_mark(b, name, data):
     return True
 
 
+def check_waker_offlane(b, name, data):
+    """The pointer on a wait whose waker has no lane: the tooltip names it."""
+    lanes = data["timeline"]["lanes"] if data.get("timeline") else []
+    tids = {l[2] for l in lanes}
+    at = next(((li, si, s[4], data["names"][s[5]]) for li, l in enumerate(lanes)
+               for si, s in enumerate(l[7]) if len(s) > 5 and s[4] >= 0 and s[4] not in tids),
+              None)
+    if at is None:
+        return False
+    li, si, wtid, wname = at
+    got = b.eval("""((li, si) => {
+      const r = document.querySelector(`#tl-chart rect.span[data-l="${li}"][data-s="${si}"]`);
+      if (!r) return null;
+      r.scrollIntoView({block: 'center'});
+      const b = r.getBoundingClientRect();
+      r.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
+        clientX: b.x + b.width / 2, clientY: b.y + b.height / 2}));
+      const m = document.getElementById('tl-mark');
+      const res = [m ? Number(m.getAttribute('data-waker')) : null,
+                   document.getElementById('lt-tip').textContent];
+      r.dispatchEvent(new MouseEvent('mouseleave', {bubbles: false}));
+      document.getElementById('tl-chart').dispatchEvent(new MouseEvent('mouseleave'));
+      return res;
+    })(%d, %d)""" % (li, si))
+    if not got:
+        check(False, "%s: lane %d's wait %d is drawn" % (name, li, si))
+        return True
+    want = "woken by %s (thread %d), not on the timeline" % (wname, wtid)
+    check(got[0] == -1 and want in got[1],
+          "%s: a waker without a lane is named in the tooltip (%r in %r)"
+          % (name, want, got[1][:160]))
+    return True
+
+
 def check_sort_filter(b, name, view):
     if len(view["global"]) > 1:
         got = b.eval("""(() => {
@@ -570,6 +605,7 @@ def check_case(b, la, tmp, name, trace, opts, saved=False):
     check_timeline(b, name, rep, data)
     if not rep.get("saved_input"):
         MARKED.append(name) if check_waker_mark(b, name, data) else None
+        OFFLANE.append(name) if check_waker_offlane(b, name, data) else None
     check_windows(b, name, rep, data)
     if "hostile" in name:
         check_hostile(b, name, page)
@@ -620,6 +656,7 @@ def main():
     check(checked >= 3, "%d reports checked in the browser" % checked)
     check(any(m.startswith("chains-") for m in MARKED),
           "a waker marked on the timeline of a chains recording (%s)" % ", ".join(MARKED))
+    check(OFFLANE, "a waker without a lane named on some timeline (%s)" % ", ".join(OFFLANE))
     if failures:
         print("%d check(s) failed" % len(failures))
         return 1

@@ -101,6 +101,8 @@ struct lt_chain_tree {
 	 * Not for a pending tree, whose wstacks change after the walk.
 	 */
 	uint32_t *hash, hcap;
+	/* the node found last (0: none): a row's waits mostly repeat it */
+	uint32_t last;
 	bool no_hash;
 };
 
@@ -327,7 +329,8 @@ struct lt_chain_task {
 	struct lt_chain_waker early;	/* a waking while it still ran */
 	struct lt_chain_waker ended;	/* what ended its last wait... */
 	uint64_t ended_at;		/* ... at this time */
-	uint64_t seen_ts;		/* last record showing it running */
+	uint64_t seen_ts;		/* last record showing it running,
+					   but see lt_chain_cpu.fast_pid */
 	/*
 	 * The tree of its wait woken at pending_end, walked then: charged
 	 * at its switch-in, which may come long after (it needs no history
@@ -380,6 +383,14 @@ struct lt_chain_cpu {
 	/* the wakeup just before on this CPU, whose stack may follow */
 	uint32_t pend_task;
 	uint8_t pend_slot;		/* 0: none; CHAIN_SLOT_* */
+	/*
+	 * The task current here, in a running segment here (0: none), and
+	 * when a record last showed it: its chain.seen_ts, kept here while
+	 * it runs, so that most records need nothing of the task's
+	 */
+	int fast_pid;
+	uint32_t fast_task;
+	uint64_t seen_ts;
 };
 
 struct lt_replay_stats {

@@ -148,31 +148,79 @@ static struct lt_chain_seg *seg_open(struct lt_task *t)
 	       NULL;
 }
 
-/* A new segment of @t from @ts: NULL (rp->err set) on ENOMEM. */
-static struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
-				      uint64_t ts, enum lt_seg_kind kind)
+/* The CPU's current task is no longer running there as it was. */
+static inline void fast_end(struct lt_replay *rp, struct lt_chain_cpu *cc)
 {
-	struct lt_chain_task *c = &rp->tasks[ti].chain;
+	if (cc->fast_pid) {
+		rp->tasks[cc->fast_task].chain.seen_ts = cc->seen_ts;
+		cc->fast_pid = 0;
+	}
+}
+
+/* @ti is current on @cc, in a running segment there, seen at @ts. */
+static inline void fast_begin(struct lt_replay *rp, struct lt_chain_cpu *cc,
+			      uint32_t ti, uint64_t ts)
+{
+	cc->fast_pid = rp->tasks[ti].pid;
+	cc->fast_task = ti;
+	cc->seen_ts = ts;
+}
+
+/* When a record last showed @ti running. */
+static uint64_t task_seen(const struct lt_replay *rp, uint32_t ti)
+{
+	const struct lt_task *t = &rp->tasks[ti];
+	const struct lt_chain_cpu *cc;
+
+	if (t->chain_run_cpu >= 0 && t->chain_run_cpu < rp->nr_chain_cpu) {
+		cc = &rp->chain_cpu[t->chain_run_cpu];
+		if (cc->fast_pid && cc->fast_task == ti)
+			return cc->seen_ts;
+	}
+	return t->chain.seen_ts;
+}
+
+/* Room for one more of @c's segments: -1 (rp->err set) on ENOMEM. */
+static __attribute__((noinline)) int seg_grow(struct lt_replay *rp,
+					      struct lt_chain_task *c)
+{
+	uint32_t ncap = c->cap ? c->cap * 2 : 8;
+	struct lt_chain_seg *s = realloc(c->segs, (size_t)ncap * sizeof(*s));
+
+	if (!s)
+		return lt_rp_oom(rp, "task histories");
+	c->segs = s;
+	c->cap = ncap;
+	return 0;
+}
+
+/*
+ * A new segment of @t from @ts: NULL (rp->err set) on ENOMEM.  Two or
+ * three a scheduler event: inline, the growth apart.
+ */
+static inline struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
+					     uint64_t ts, enum lt_seg_kind kind)
+{
+	struct lt_task *t = &rp->tasks[ti];
+	struct lt_chain_task *c = &t->chain;
 	struct lt_chain_seg *s;
 
-	if (c->nr == c->cap) {
-		uint32_t ncap = c->cap ? c->cap * 2 : 8;
-
-		s = realloc(c->segs, (size_t)ncap * sizeof(*s));
-		if (!s)
-			return lt_rp_oom(rp, "task histories"), NULL;
-		c->segs = s;
-		c->cap = ncap;
-	}
+	if (__builtin_expect(c->nr == c->cap, 0) && seg_grow(rp, c) < 0)
+		return NULL;
+	s = &c->segs[c->nr];
 	/* time never goes back within a task's history */
-	if (c->nr > c->first && ts < c->segs[c->nr - 1].start)
-		ts = c->segs[c->nr - 1].start;
-	s = &c->segs[c->nr++];
-	memset(s, 0, sizeof(*s));
-	s->start = ts;
-	s->kind = kind;
-	s->cpu = -1;
-	rp->tasks[ti].chain_run_cpu = -1;
+	if (c->nr > c->first && ts < s[-1].start)
+		ts = s[-1].start;
+	c->nr++;
+	*s = (struct lt_chain_seg){ .start = ts, .kind = (uint8_t)kind,
+				    .cpu = -1 };
+	if (t->chain_run_cpu >= 0) {
+		struct lt_chain_cpu *cc = &rp->chain_cpu[t->chain_run_cpu];
+
+		if (cc->fast_pid && cc->fast_task == ti)
+			fast_end(rp, cc);
+		t->chain_run_cpu = -1;
+	}
 	rp->chain_segs++;
 	return s;
 }
@@ -236,24 +284,32 @@ static uint32_t cpu_current(const struct lt_chain_cpu *cc, bool *known)
 	return *known ? cc->segs[cc->nr - 1].task : LT_NO_TASK;
 }
 
-static int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc, uint64_t ts,
-		   uint32_t task)
+static __attribute__((noinline)) int cpu_grow(struct lt_replay *rp,
+					      struct lt_chain_cpu *cc)
+{
+	uint32_t ncap = cc->cap ? cc->cap * 2 : 64;
+	struct lt_chain_cpu_seg *s = realloc(cc->segs, (size_t)ncap * sizeof(*s));
+
+	if (!s)
+		return lt_rp_oom(rp, "CPU histories");
+	cc->segs = s;
+	cc->cap = ncap;
+	return 0;
+}
+
+static inline int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc,
+			  uint64_t ts, uint32_t task)
 {
 	struct lt_chain_cpu_seg *s;
 
-	if (cc->nr == cc->cap) {
-		uint32_t ncap = cc->cap ? cc->cap * 2 : 64;
-
-		s = realloc(cc->segs, (size_t)ncap * sizeof(*s));
-		if (!s)
-			return lt_rp_oom(rp, "CPU histories");
-		cc->segs = s;
-		cc->cap = ncap;
-	}
-	if (cc->nr > cc->first && ts < cc->segs[cc->nr - 1].start)
-		ts = cc->segs[cc->nr - 1].start;
-	cc->segs[cc->nr].start = ts;
-	cc->segs[cc->nr].task = task;
+	if (__builtin_expect(cc->nr == cc->cap, 0) && cpu_grow(rp, cc) < 0)
+		return -1;
+	fast_end(rp, cc);
+	s = &cc->segs[cc->nr];
+	if (cc->nr > cc->first && ts < s[-1].start)
+		ts = s[-1].start;
+	s->start = ts;
+	s->task = task;
 	cc->nr++;
 	rp->chain_segs++;
 	return 0;
@@ -337,8 +393,9 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 				t = &rp->tasks[cur];
 				o = seg_open(t);
 				if (o && o->kind == LT_SEG_RUNNING && o->cpu == cpu) {
-					uint64_t from = t->chain.seen_ts > o->start ?
-							t->chain.seen_ts : o->start;
+					uint64_t seen = task_seen(rp, cur);
+					uint64_t from = seen > o->start ? seen :
+							o->start;
 
 					if (!seg_begin(rp, cur, from, LT_SEG_UNKNOWN))
 						return -1;
@@ -351,13 +408,13 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	t = &rp->tasks[ti];
 	o = seg_open(t);
 	if (o && o->kind == LT_SEG_RUNNING && o->cpu == cpu) {
-		t->chain.seen_ts = ts;
+		fast_begin(rp, cc, ti, ts);
 		return 0;
 	}
 	if (o && o->kind == LT_SEG_RUNNING) {
 		/* running on another CPU: it left that one unseen */
-		uint64_t from = t->chain.seen_ts > o->start ? t->chain.seen_ts :
-				o->start;
+		uint64_t seen = task_seen(rp, ti);
+		uint64_t from = seen > o->start ? seen : o->start;
 
 		if (!seg_begin(rp, ti, from, LT_SEG_UNKNOWN))
 			return -1;
@@ -381,6 +438,7 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	rp->tasks[ti].chain_run_cpu = (int16_t)cpu;
 	t = &rp->tasks[ti];
 	t->chain.seen_ts = ts;
+	fast_begin(rp, cc, ti, ts);
 	memset(&t->chain.early, 0, sizeof(t->chain.early));
 	memset(&t->chain.waking, 0, sizeof(t->chain.waking));
 	return 0;
@@ -440,8 +498,8 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 		o = seg_open(t);
 	}
 	if (o && o->kind == LT_SEG_RUNNING) {
-		uint64_t from = t->chain.seen_ts > o->start ? t->chain.seen_ts :
-				o->start;
+		uint64_t seen = task_seen(rp, next);
+		uint64_t from = seen > o->start ? seen : o->start;
 
 		if (!seg_begin(rp, next, from, LT_SEG_UNKNOWN))
 			return -1;
@@ -453,6 +511,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	rp->tasks[next].chain_run_cpu = ev->cpu;
 	t = &rp->tasks[next];
 	t->chain.seen_ts = ev->ts;
+	fast_begin(rp, cc, next, ev->ts);
 	memset(&t->chain.early, 0, sizeof(t->chain.early));
 	return 0;
 }
@@ -807,13 +866,10 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 	/* the task current on the CPU (a switch: the one leaving it) */
 	pid = ev->kind == LT_EV_SWITCH ? ev->pid : ev->current;
 	if (pid > 0) {
-		bool known;
-
 		/* mostly the CPU's current task, running there: nothing new */
-		ti = cpu_current(cc, &known);
-		if (known && ti < rp->nr_tasks && rp->tasks[ti].pid == pid &&
-		    rp->tasks[ti].chain_run_cpu == ev->cpu) {
-			rp->tasks[ti].chain.seen_ts = ev->ts;
+		if (cc->fast_pid == pid) {
+			ti = cc->fast_task;
+			cc->seen_ts = ev->ts;
 		} else {
 			ti = lt_rp_task_get(rp, pid);
 			if (ti == LT_NO_TASK ||
@@ -859,6 +915,7 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 	memset(&tr->nodes[0], 0, sizeof(tr->nodes[0]));
 	tr->nodes[0].task = LT_NO_TASK;
 	tr->nr = 1;
+	tr->last = 0;
 	return 0;
 }
 
@@ -913,20 +970,14 @@ static int hash_grow(struct lt_replay *rp, struct lt_chain_tree *tr)
 	return 0;
 }
 
-/*
- * The child of @parent keyed (@task, @what, @wstack), made if need be
- * (past the caps: the parent's "other"); NOREC where children are not
- * kept (under an "other") or on ENOMEM (rp->err set, *@failed).
- */
-static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
-			   uint32_t parent, uint32_t task, uint32_t what,
-			   uint32_t wstack, bool *failed)
+/* tree_child()'s search, and the making of what is not found */
+static uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
+			    uint32_t parent, uint32_t task, uint32_t what,
+			    uint32_t wstack, bool *failed)
 {
 	struct lt_chain_node *n;
 	uint32_t c, prev = 0;
 
-	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
-		return NOREC;
 	if (tr->hash) {
 		uint32_t m = tr->hcap - 1;
 		uint32_t i = tree_hash(parent, task, what, wstack) & m;
@@ -951,8 +1002,8 @@ static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
 	if (what != LT_CHAIN_OTHER &&
 	    (tr->nodes[parent].nr_children >= CHAIN_MAX_CHILDREN - 1 ||
 	     tr->nr >= CHAIN_MAX_NODES))
-		return tree_child(rp, tr, parent, LT_NO_TASK, LT_CHAIN_OTHER, 0,
-				  failed);
+		return tree_lookup(rp, tr, parent, LT_NO_TASK, LT_CHAIN_OTHER, 0,
+				   failed);
 	if (tr->nr == tr->cap) {
 		uint32_t ncap = tr->cap * 2;
 
@@ -982,6 +1033,27 @@ static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
 		return NOREC;
 	}
 	tr->nodes[parent].nr_children++;
+	return c;
+}
+
+/*
+ * The child of @parent keyed (@task, @what, @wstack), made if need be
+ * (past the caps: the parent's "other"); NOREC where children are not
+ * kept (under an "other") or on ENOMEM (rp->err set, *@failed).
+ */
+static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
+			   uint32_t parent, uint32_t task, uint32_t what,
+			   uint32_t wstack, bool *failed)
+{
+	uint32_t c;
+
+	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
+		return NOREC;
+	if (tr->last && node_is(&tr->nodes[tr->last], parent, task, what, wstack))
+		return tr->last;
+	c = tree_lookup(rp, tr, parent, task, what, wstack, failed);
+	if (c != NOREC)
+		tr->last = c;
 	return c;
 }
 

@@ -283,6 +283,9 @@ static int take_wait(void *ctx, const struct lt_wait *w)
 	s.worst = lt_map_get(&b->worst, (uint32_t)w->tid, w->end_ns) != NULL;
 	s.waker_kind = w->waker_kind;
 	s.waker_tid = w->waker_tid;
+	/* the name, copied: the replay's tasks move as they grow */
+	snprintf(s.waker_comm, sizeof(s.waker_comm), "%s",
+		 w->waker_tid >= 0 && w->waker_comm ? w->waker_comm : "");
 	/* most waits of a long trace are not kept: no cause to look up */
 	if (!s.worst && (!tl->max_waits ||
 			 (acc->longest.nr == tl->max_waits &&

@@ -24,10 +24,11 @@
  *             total left to their parent's own width
  *   timeline null, or {threads, waits, slices, lanes: [[name, pid, tid,
  *             kernel_thread, count, total, [slice ns...],
- *             [[start delta, length, cause, worst(, waker)]...]]]}:
- *             the waker a task's tid, or -1 - the index of its kind's
- *             name ("hardirq", "softirq", "timer", "unknown", "lost");
- *             none where nothing is known (a wait for a CPU)
+ *             [[start delta, length, cause, worst(, waker(, name))]...]]]}:
+ *             the waker a task's tid (then its name's index), or -1 -
+ *             the index of its kind's name ("hardirq", "softirq",
+ *             "timer", "unknown", "lost"); none where nothing is known
+ *             (a wait for a CPU)
  *   windows  null, or {size, per, cols: [[start, end, total,
  *             [[cause, total, count, max]...]]]}
  *
@@ -303,7 +304,8 @@ static void put_timeline(struct lt_html *h)
 				lt_html_cause_index(h, c->reason, c->argument,
 						    c->kind), s->worst);
 			if (s->waker_tid >= 0)
-				fprintf(out, ",%d", s->waker_tid);
+				fprintf(out, ",%d,%" PRIu32, s->waker_tid,
+					lt_html_str(h, s->waker_comm));
 			else if (s->waker_kind && *s->waker_kind)
 				fprintf(out, ",%" PRId64, -1 - (int64_t)lt_html_str(h,
 							s->waker_kind));

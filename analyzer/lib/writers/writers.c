@@ -60,6 +60,8 @@ static const struct writer_row writers[] = {
 	    "one self-contained page: tables, flame graph, timeline",
 	    { [LT_WOPT_STACKS] = "the flame graph has the stacks",
 	      [LT_WOPT_LIMIT] = "HTML has every row (sort and filter them)",
+	      [LT_WOPT_CHAINS] = "HTML always has the whole trees (the "
+				 "\"waiting for\" graph)",
 	      [LT_WOPT_MAX_PROCESSES] = "HTML has every process (filter "
 					"them; --pid, --comm choose them)" },
 	    true },

@@ -26,9 +26,10 @@ LT.tlLanes = function () {
 			count: l[4], total: l[5], slices: l[6],
 			spans: l[7].map(function (s) {
 				at += s[0];
-				/* the waker: a tid, or -1 - its kind's name */
+				/* the waker: a tid and its name, or -1 - its kind's name */
 				return { start: at, len: s[1], cause: s[2], worst: s[3],
 					 wtid: s.length > 4 && s[4] >= 0 ? s[4] : -1,
+					 wname: s.length > 5 ? LT.name(s[5]) : '',
 					 wkind: s.length < 5 ? '' : s[4] >= 0 ? 'task' :
 						LT.name(-1 - s[4]) };
 			})
@@ -113,7 +114,8 @@ LT.tlWaker = function (s) {
 	if (li >= 0)
 		return { lane: li, text: LT.tl.lanes[li].name + ' (thread ' + s.wtid + ')' };
 	if (s.wtid >= 0)
-		return { lane: -1, text: 'thread ' + s.wtid + ' (not on the timeline)' };
+		return { lane: -1, text: (s.wname ? s.wname + ' (thread ' + s.wtid + ')' :
+					 'thread ' + s.wtid) + ', not on the timeline' };
 	return { lane: -1, text: s.wkind || 'not known' };
 };
 
