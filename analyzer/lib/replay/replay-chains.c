@@ -135,6 +135,8 @@ const char *lt_waker_kind_name(const struct lt_replay *rp,
 		return "timer";
 	case LT_WAKER_LOST:
 		return "lost";
+	case LT_WAKER_OTHER:
+		return "other";
 	default:
 		return "unknown";
 	}

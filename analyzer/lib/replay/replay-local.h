@@ -16,6 +16,7 @@
 #define MAX_FRAMES	(64u << 20)
 #define MAX_PATHS	(1u << 20)
 #define MAX_ROWS	(16u << 20)
+#define MAX_SUB_WAKERS	((LT_SUB_WAKERS + 1) * MAX_ROWS)	/* a sub-row's most */
 /*
  * Every window, empty or not, is a set of tables in the report: 100,000
  * of them came to ~60 MB and 14 MB of text, a million to 490 MB.
