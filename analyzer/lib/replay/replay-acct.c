@@ -465,8 +465,8 @@ static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
 			 uint32_t task, uint32_t stack, uint64_t count,
 			 uint64_t ns)
 {
+	uint32_t i, prev = UINT32_MAX, other = UINT32_MAX, n = 0;
 	struct lt_sub_waker *e;
-	uint32_t i, other = UINT32_MAX, n = 0;
 
 	if (kind == LT_WAKER_NONE)
 		kind = LT_WAKER_UNKNOWN;	/* as its tree says */
@@ -482,10 +482,17 @@ static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
 		}
 		stack = 0;
 	}
-	for (i = rp->subs[sub].wakers; i != UINT32_MAX; i = e->next) {
+	for (i = rp->subs[sub].wakers; i != UINT32_MAX; prev = i, i = e->next) {
 		e = &rp->sub_wakers[i];
-		if (e->kind == kind && e->task == task && e->stack == stack)
+		if (e->kind == kind && e->task == task && e->stack == stack) {
+			/* to the front: its next wait is likely the same's */
+			if (prev != UINT32_MAX) {
+				rp->sub_wakers[prev].next = e->next;
+				e->next = rp->subs[sub].wakers;
+				rp->subs[sub].wakers = i;
+			}
 			goto add;
+		}
 		if (e->kind == LT_WAKER_OTHER)
 			other = i;
 		else
@@ -520,6 +527,25 @@ add:
 	e->count += count;
 	e->total_ns += ns;
 	return 0;
+}
+
+/*
+ * A charged wait of sub-row @sub, of @ns, ended by @w: most often by the
+ * waker of its last (the first of its list), whose key it has as it is.
+ */
+static inline int sub_waker_charge(struct lt_replay *rp, uint32_t sub,
+				   const struct lt_chain_waker *w, uint64_t ns)
+{
+	uint32_t i = rp->subs[sub].wakers;
+	struct lt_sub_waker *e = i != UINT32_MAX ? &rp->sub_wakers[i] : NULL;
+
+	if (e && e->kind == w->kind && e->task == w->task &&
+	    e->stack == w->stack) {
+		e->count++;
+		e->total_ns += ns;
+		return 0;
+	}
+	return sub_waker_add(rp, sub, w->kind, w->task, w->stack, 1, ns);
 }
 
 /* Sub-row @from's wakers into sub-row @to's (@to's cap holds), @from's freed. */
@@ -985,19 +1011,18 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	}
 	if (lt_rp_note(rp, task, w, LT_DROP_NONE, true, true) < 0)
 		return -1;
-	if (lt_rp_chain_charge(rp, row, task, w) < 0)
-		return -1;
 	if (w->state == LT_STATE_RUNNABLE)
-		return 0;
+		return lt_rp_chain_charge(rp, row, task, w, NULL);
+	/* what ended it, as its tree and the waits export (the note) say */
+	if (!rp->opts.no_chains) {
+		waker = lt_rp_chain_waker(rp, task, w->end);
+		if (lt_rp_chain_charge(rp, row, task, w, &waker) < 0)
+			return -1;
+	}
 	sub = sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);
 	if (sub == UINT32_MAX)
 		return -1;
-	if (rp->opts.no_chains)
-		return 0;
-	/* what the waits export and the tree say ended it */
-	waker = lt_rp_chain_waker(rp, task, w->end);
-	return sub_waker_add(rp, sub, waker.kind, waker.task, waker.stack, 1,
-			     dur);
+	return rp->opts.no_chains ? 0 : sub_waker_charge(rp, sub, &waker, dur);
 }
 
 /* The wait a task went to sleep in, as snapshot at switch-out. */
