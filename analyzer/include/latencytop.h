@@ -267,6 +267,25 @@ struct lt_report_occurrence {
 	int tid;
 };
 
+/*
+ * What ended some of a stack's waits (issue 50): a task, an interrupt, a
+ * timer, or what the trace cannot say; how many and their time.
+ */
+struct lt_report_waker {
+	/*
+	 * "task", "hardirq", "softirq", "timer", "unknown", "lost" (as the
+	 * waits export's waker_kind), or "other": the waits of the wakers
+	 * past those kept (LT_REPORT_STACK_WAKERS, LT_SUB_WAKERS), summed
+	 */
+	const char *kind;
+	int tid;			/* a task's; -1 */
+	const char *comm;		/* a task's; NULL */
+	uint64_t count, total_ns;
+};
+
+/* At most this many wakers a stack names; the rest summed in "other". */
+#define LT_REPORT_STACK_WAKERS 8
+
 /* One distinct kernel stack (and reason path) under a row. */
 struct lt_report_stack {
 	const char *const *frames;	/* symbolised, innermost first */
@@ -287,6 +306,15 @@ struct lt_report_stack {
 	const uint64_t *addrs;
 	const uint32_t *user_binaries;
 	const uint64_t *user_offsets;
+	/*
+	 * Who ended its waits, the most time first, "other" last; they add
+	 * up to its count and total_ns.  Only in the thread rows of the
+	 * whole range of a report made from a trace with chains (not
+	 * --no-chains); NULL elsewhere: windows, process and global rows,
+	 * saved and merged reports.
+	 */
+	const struct lt_report_waker *wakers;
+	size_t nr_wakers;
 };
 
 /* A binary user frames are in (perf.data's mappings). */

@@ -5,10 +5,11 @@
 usage: test-pprof.py decode LATENCY_ANALYZE WORKDIR TRACE[=KALLSYMS]...
        test-pprof.py pprof  LATENCY_ANALYZE WORKDIR TRACE[=KALLSYMS]...
 
-Each trace is analysed twice, as JSON and as pprof, with the same options;
-then a saved JSON report of the first trace, a merge of the first two,
-the first with -k, and a saved report whose process name is not UTF-8
-(the JSON reader takes raw bytes) go the same way.
+Each trace is analysed three times, as JSON, as pprof and as the waits
+export (--format=waits), with the same options; then a saved JSON report
+of the first trace, a merge of the first two, the first with -k, the
+first with --no-chains, and a saved report whose process name is not
+UTF-8 (the JSON reader takes raw bytes) go the same way.
 
 decode: the profile is read by this file's own reader of the wire format
 (gzip, then protobuf: https://protobuf.dev/programming-guides/encoding/,
@@ -20,17 +21,28 @@ it; per cause, the samples' counts and times add up to the global
 table's row exactly; per thread to the thread rows (per process for a
 saved report); per stack (frames, leaf first, the user frames after the
 kernel's) to the process rows' stacks, the time without a stack on one
-frame "[cause]".
+frame "[cause]".  Wakers (issue 50): where the report is a trace's with
+chains, every sample but a wait for a CPU's has a waker label ("comm
+(tid)" with waker_tid, or the kind), and per thread and cause the
+samples' waits and time by waker are the waits export's charged waits
+by waker exactly; where a group sums some in "other wakers (past 8 per
+stack)", its total is, and each waker it names has no more than the
+export.  No waker label at all with --no-chains, from saved and merged
+reports.
 
 pprof: Google's own pprof, built from Debian's golang-github-google-pprof-dev
 with Debian's Go (offline, GO111MODULE=off) into WORKDIR once:
 `pprof -raw` gives the same samples, labels and stacks (the same sums per
-cause, thread and stack as the report), and `pprof -top -tagroot=cause
--cum` the report's total and each cause's total and count exactly.
+cause, thread, stack and waker as the report and the waits export), and
+`pprof -top -tagroot=cause -cum` the report's total and each cause's
+total and count exactly; `pprof -tags` each waker's time and waits, and
+`pprof -top -tagfocus=waker=...` (and waker_tid=...) the time of the
+biggest wakers and of each kind, as the waits export has them.
 Exit 77 (skipped, saying why) without go or the sources.
 """
 
 import collections
+import csv
 import gzip
 import json
 import os
@@ -282,6 +294,95 @@ def same(what, g, w):
     return True
 
 
+OTHER = 'other wakers (past 8 per stack)'
+SCHED = 'scheduler'
+FUTEX = 'Userspace lock/condition wait (futex)'
+# the stories of tests/data/chains (its README): thread, cause, its waker
+KNOWN = {'pipe.dat': ('cw-reader', 'Reading from a pipe', 'cw-writer'),
+         'mutex.dat': ('cw-waiter', FUTEX, 'cw-holder'),
+         'relay.dat': ('cw-relay-a', FUTEX, 'cw-relay-b'),
+         'relay.perf.data': ('cw-relay-a', FUTEX, 'cw-relay-b')}
+
+
+def waker_of(row):
+    """a waits export row's waker as the waker label names it; None: none"""
+    if row['waker_kind'] == 'task':
+        return '%s (%s)' % (row['waker_comm'], row['waker_tid'])
+    return row['waker_kind'] or None
+
+
+def check_wakers(what, samples, case):
+    """the waker labels against the waits export: each waker's [count,
+    ns] as the profile should total it (-tags), or None"""
+    n = len(FAILS)
+    if not case.get('waits'):
+        labelled = [lb for lb, _, _, _ in samples
+                    if 'waker' in lb or 'waker_tid' in lb]
+        check(not labelled, '%s: %d samples have a waker label, e.g. %r'
+              % (what, len(labelled), labelled[:1]))
+        return None
+    got = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    for lb, _, count, ns in samples:
+        w = lb.get('waker')
+        if not check(('waker' not in lb) == (lb.get('kind') == SCHED),
+                     '%s: a sample of kind %r %s a waker label: %r'
+                     % (what, lb.get('kind'), 'with' if w else 'without', lb)):
+            continue
+        m = re.match(r'^.* \((\d+)\)$', w or '')
+        check(lb.get('waker_tid') == (int(m.group(1)) if m else None),
+              '%s: waker %r with waker_tid %r' % (what, w, lb.get('waker_tid')))
+        if check('tid' in lb, '%s: a sample without a thread: %r' % (what, lb)):
+            add(got[(lb['tid'], lb.get('cause'), lb.get('argument', ''))],
+                w, count, ns)
+    want = collections.defaultdict(lambda: collections.defaultdict(lambda: [0, 0]))
+    with open(case['waits'], newline='') as f:
+        for row in csv.DictReader(f):
+            if row['dropped'] or (row['kernel_thread'] == '1' and not case['k']):
+                continue
+            add(want[(int(row['tid']), row['reason'], row['argument'])],
+                waker_of(row), 1, int(row['dur_ns']))
+    check(set(got) == set(want), '%s: threads and causes %r in the profile, '
+          '%r in the waits export' % (what, sorted(set(got) - set(want), key=repr)[:3],
+                                      sorted(set(want) - set(got), key=repr)[:3]))
+    totals = collections.defaultdict(lambda: [0, 0])
+    exact = summed = 0
+    for g in set(got) & set(want):
+        gw, ww = got[g], want[g]
+        if OTHER not in gw:
+            exact += 1
+            check(dict(gw) == dict(ww), '%s: %r by waker: profile %r, waits export %r'
+                  % (what, g, dict(gw), dict(ww)))
+            for w, (c, ns) in ww.items():
+                add(totals, w, c, ns)
+            continue
+        summed += 1
+        check([sum(v[0] for v in gw.values()), sum(v[1] for v in gw.values())] ==
+              [sum(v[0] for v in ww.values()), sum(v[1] for v in ww.values())],
+              '%s: %r: profile %r, waits export %r' % (what, g, dict(gw), dict(ww)))
+        for w, (c, ns) in gw.items():
+            if w != OTHER:
+                check(w in ww and c <= ww[w][0] and ns <= ww[w][1],
+                      '%s: %r: waker %r [%d, %d] in the profile, %r in the export'
+                      % (what, g, w, c, ns, ww.get(w)))
+            add(totals, w, c, ns)
+    known = KNOWN.get(case['name'])
+    if known:
+        thread, cause, waker = known
+        ws = collections.defaultdict(int)
+        for lb, _, _, ns in samples:
+            if lb.get('thread') == thread and lb.get('cause') == cause:
+                ws[re.sub(r' \(\d+\)$', '', lb.get('waker', ''))] += ns
+        check(list(ws) == [waker] and ws[waker] > 0,
+              '%s: %s\'s waits for %r: by %r, not all by %s'
+              % (what, thread, cause, dict(ws), waker))
+    if len(FAILS) == n:
+        print('ok   %s: wakers of %d threads\' causes as the waits export, %d '
+              'with "other"%s' % (what, exact + summed, summed,
+                                  '; %s woken by %s' % (known[0], known[2])
+                                  if known else ''))
+    return {w: v for w, v in totals.items() if w is not None}
+
+
 def compare(what, samples, r, saved):
     """True if the samples add up to @r per cause, process, thread, stack"""
     n = len(FAILS)
@@ -309,31 +410,39 @@ def compare(what, samples, r, saved):
 # ---- the cases -----------------------------------------------------------
 
 def make_cases(la, work, specs):
-    """(name, profile, JSON report, saved, kallsyms-free options)"""
+    """dicts: name, pb (the profile), report (JSON), saved (stacks per
+    process), k, waits (the waits export, where wakers are expected)"""
     cases = []
 
-    def analyse(name, inputs, opts, sub=None):
+    def analyse(name, inputs, opts, sub=None, waits=False):
         j = os.path.join(work, name + '.json')
         pb = os.path.join(work, name + '.pb.gz')
+        wt = os.path.join(work, name + '.waits.csv')
         head = [la] + ([sub] if sub else []) + ['-q']
-        p1 = run(head + ['--format=json', '-o', j] + opts + inputs)
-        p2 = run(head + ['--format=pprof', '-o', pb] + opts + inputs)
-        if p1.returncode or p2.returncode:
-            fail('%s: exit %d/%d: %s%s' % (name, p1.returncode, p2.returncode,
-                                            p1.stderr.decode(), p2.stderr.decode()))
+        ps = [run(head + ['--format=json', '-o', j] + opts + inputs),
+              run(head + ['--format=pprof', '-o', pb] + opts + inputs)]
+        if waits:
+            ps.append(run(head + ['--format=waits', '-o', wt] + opts + inputs))
+        if any(p.returncode for p in ps):
+            fail('%s: exit %s: %s' % (name, [p.returncode for p in ps],
+                                       ''.join(p.stderr.decode() for p in ps)))
             return None
         with open(j) as f:
-            return j, pb, json.load(f)
+            return {'json': j, 'pb': pb, 'report': json.load(f),
+                    'waits': wt if waits else None, 'k': '-k' in opts}
+
+    def case(name, a, saved):
+        cases.append(dict(a, name=name, saved=saved))
 
     first = []
     for spec in specs:
         trace, _, ks = spec.partition('=')
         opts = ['--kallsyms', ks] if ks else []
         name = os.path.basename(trace)
-        a = analyse(name, [trace], opts)
+        a = analyse(name, [trace], opts, waits=True)
         if a:
-            cases.append((name, a[1], a[2], False))
-            first.append((trace, opts, a[0]))
+            case(name, a, False)
+            first.append((trace, opts, a['json']))
     if len(first) < 2:
         return cases
     (t0, o0, j0), (t1, o1, j1) = first[0], first[1]
@@ -341,16 +450,20 @@ def make_cases(la, work, specs):
     # saved: a report read back, whose stacks are per process
     a = analyse(b0 + '.saved', [j0], [])
     if a:
-        cases.append((b0 + ' (saved)', a[1], a[2], True))
+        case(b0 + ' (saved)', a, True)
     # merged: two traces' reports as one (JSON reports: their stacks
     # per process, as a merge keeps them)
     a = analyse('merged', [j0, j1], [], 'merge')
     if a:
-        cases.append(('merge of %s and %s' % (b0, os.path.basename(t1)), a[1], a[2], True))
+        case('merge of %s and %s' % (b0, os.path.basename(t1)), a, True)
     # -k: kernel threads' waits too
-    a = analyse(b0 + '.k', [t0], o0 + ['-k'])
+    a = analyse(b0 + '.k', [t0], o0 + ['-k'], waits=True)
     if a:
-        cases.append((b0 + ' -k', a[1], a[2], False))
+        case(b0 + ' -k', a, False)
+    # --no-chains: no wakers
+    a = analyse(b0 + '.nc', [t0], o0 + ['--no-chains'])
+    if a:
+        case(b0 + ' --no-chains', a, False)
     # a process name that is not UTF-8, in a saved report
     with open(j0, 'rb') as f:
         text = f.read()
@@ -363,23 +476,24 @@ def make_cases(la, work, specs):
                     text[m.end():])
         a = analyse('not-utf8', [bad], [])
         if a:
-            cases.append(('a saved report naming a process "%s\\xff"' % m.group(1).decode(),
-                          a[1], a[2], True))
-            cases[-1] += (m.group(1).decode() + '\u00ff',)
+            case('a saved report naming a process "%s\\xff"' % m.group(1).decode(),
+                 a, True)
+            cases[-1]['comm'] = m.group(1).decode() + '\u00ff'
     return cases
 
 
 def check_decoded(cases, kernel_ids):
     for case in cases:
-        name, pb, r, saved = case[:4]
+        name, pb, r, saved = case['name'], case['pb'], case['report'], case['saved']
         n = len(FAILS)
         p = parse(pb)
         samples = decoded_samples(name, p)
         _, total, count, causes = compare(name, samples, r, saved)
-        if len(case) > 4:
+        check_wakers(name, samples, case)
+        if 'comm' in case:
             procs = {lb.get('process') for lb, _, _, _ in samples}
-            check(case[4] in procs, '%s: process %r not among %s'
-                        % (name, case[4], sorted(procs)[:5]))
+            check(case['comm'] in procs, '%s: process %r not among %s'
+                        % (name, case['comm'], sorted(procs)[:5]))
         want = kernel_ids.get(name)
         if want:
             kern = [m for m in p['mappings'].values()
@@ -427,9 +541,10 @@ def build_pprof(work):
 SAMPLE_RE = re.compile(r'^\s+(-?\d+)\s+(-?\d+): ([\d ]*)$')
 LOC_RE = re.compile(r'^\s*(\d+): 0x[0-9a-f]+ (?:M=\d+ )?(?:\[F\] )?(.*) :0 s=0$')
 # (pprof sorts the keys; a cause ends before a cgroup path, if any)
-STR_LABELS_RE = re.compile(r'^(?:argument:\[(.*)\] )?cause:\[(.*?)\] (?:cgroup:\[(/.*)\] )?kind:\[(.*)\] '
-                           r'process:\[(.*)\](?: thread:\[(.*)\])?(?: trace:\[(.*)\])?$')
-NUM_LABELS_RE = re.compile(r'^pid:\[(-?\d+)\](?: tid:\[(-?\d+)\])?$')
+STR_LABELS_RE = re.compile(r'^(?:argument:\[(.*)\] )?cause:\[(.*?)\] (?:cgroup:\[(/.*)\] )?kind:\[(.*?)\] '
+                           r'process:\[(.*?)\](?: thread:\[(.*?)\])?(?: trace:\[(.*?)\])?'
+                           r'(?: waker:\[(.*)\])?$')
+NUM_LABELS_RE = re.compile(r'^pid:\[(-?\d+)\](?: tid:\[(-?\d+)\])?(?: waker_tid:\[(-?\d+)\])?$')
 
 
 def pprof_raw(exe, pb, env):
@@ -451,7 +566,7 @@ def pprof_raw(exe, pb, env):
             ms, mn = STR_LABELS_RE.match(t), NUM_LABELS_RE.match(t)
             if ms:
                 for k, v in zip(('argument', 'cause', 'cgroup', 'kind', 'process',
-                                 'thread', 'trace'),
+                                 'thread', 'trace', 'waker'),
                                 ms.groups()):
                     if v is not None:
                         lb[k] = v
@@ -459,6 +574,8 @@ def pprof_raw(exe, pb, env):
                 lb['pid'] = int(mn.group(1))
                 if mn.group(2) is not None:
                     lb['tid'] = int(mn.group(2))
+                if mn.group(3) is not None:
+                    lb['waker_tid'] = int(mn.group(3))
             else:
                 fail('%s: pprof -raw labels %r' % (pb, t))
             i += 1
@@ -478,11 +595,12 @@ def pprof_raw(exe, pb, env):
 TOP_RE = re.compile(r'^\s*(\S+)\s+\S+\s+\S+\s+(\S+)\s+\S+\s+(.*)$')
 
 
-def pprof_top(exe, pb, env, index):
-    """the report's total and each cause's cum, from pprof -top"""
+def pprof_top(exe, pb, env, index, more=()):
+    """the total shown (of the samples a -tagfocus in @more keeps) and
+    each cause's cum, from pprof -top"""
     args = [exe, '-top', '-symbolize=none', '-tagroot=cause', '-cum',
             '-nodecount=1000000', '-nodefraction=0', '-edgefraction=0',
-            '-sample_index=' + index]
+            '-sample_index=' + index] + list(more)
     if index == 'off_cpu':
         args.append('-unit=ns')
     p = run(args + [pb], env=env)
@@ -494,9 +612,9 @@ def pprof_top(exe, pb, env, index):
     def num(v):
         return int(v[:-2]) if v.endswith('ns') else int(v)
     for line in out:
-        m = re.match(r'^Showing nodes accounting for \S+, [\d.]+% of (\S+) total', line)
+        m = re.match(r'^Showing nodes accounting for (\S+), [\d.]+% of (\S+) total', line)
         if m:
-            total = num(m.group(1))
+            total = num(m.group(2 if not more else 1))
         if line.split() == ['flat', 'flat%', 'sum%', 'cum', 'cum%']:
             body = True
             continue
@@ -506,16 +624,71 @@ def pprof_top(exe, pb, env, index):
     return total, rows
 
 
+def pprof_tags(exe, pb, env, index):
+    """pprof -tags's values of the waker label: {value: amount}"""
+    p = run([exe, '-tags', '-unit=ns' if index == 'off_cpu' else '-unit=minimum',
+             '-sample_index=' + index, pb], env=env)
+    if not check(p.returncode == 0, '%s: pprof -tags: %s' % (pb, p.stderr.decode())):
+        return {}
+    out, key = {}, None
+    for line in p.stdout.decode('utf-8').split('\n'):
+        m = re.match(r'^ (\S+): Total', line)
+        if m:
+            key = m.group(1)
+            continue
+        m = re.match(r'^\s+([\d.]+)(?:ns)? \(\s*[\d.]+%\): (.*)$', line)
+        if m and key == 'waker':
+            out[m.group(2)] = int(float(m.group(1)))
+    return out
+
+
+def go_regexp(s):
+    """@s matched whole by a Go regexp"""
+    return '^' + re.sub(r'([\\.+*?()|\[\]{}^$])', r'\\\1', s) + '$'
+
+
+def check_tags(exe, pb, env, name, wakers):
+    """pprof -tags and -tagfocus against each waker's [count, ns]"""
+    n = len(FAILS)
+    for index, col in (('off_cpu', 1), ('waits', 0)):
+        tags = pprof_tags(exe, pb, env, index)
+        want = {w: v[col] for w, v in wakers.items() if v[col]}
+        bad = sorted(w for w in set(tags) | set(want) if tags.get(w) != want.get(w))
+        check(not bad, '%s: pprof -tags -sample_index=%s: %d wakers differ, e.g. %r: '
+              'pprof %s, waits export %s' % (name, index, len(bad), bad[:1],
+                                             tags.get(bad[0]) if bad else None,
+                                             want.get(bad[0]) if bad else None))
+    # -tagfocus: the three biggest task wakers, each other kind
+    tasks = sorted((w for w in wakers if w.endswith(')') and w != OTHER and ',' not in w),
+                   key=lambda w: -wakers[w][1])[:3]
+    focus = [('waker=' + go_regexp(w), wakers[w][1]) for w in
+             tasks + sorted(w for w in wakers if not w.endswith(')') or w == OTHER)]
+    for w in tasks[:1]:
+        tid = re.match(r'^.* \((\d+)\)$', w).group(1)
+        focus.append(('waker_tid=' + tid, sum(v[1] for k, v in wakers.items()
+                                             if k.endswith(' (%s)' % tid))))
+    for f, ns in focus:
+        t, _ = pprof_top(exe, pb, env, 'off_cpu', ['-tagfocus=' + f])
+        check(t == ns, '%s: pprof -top -tagfocus=%s: %s ns, waits export %d'
+              % (name, f, t, ns))
+    if len(FAILS) == n:
+        print('ok   %s: pprof -tags: %d wakers, -tagfocus on %d: as the waits export'
+              % (name, len(wakers), len(focus)))
+
+
 def check_pprof(cases, work):
     exe = build_pprof(work)
     if not exe:
         return
     env = dict(os.environ, HOME=work, PPROF_TMPDIR=work)
     for case in cases:
-        name, pb, r, saved = case[:4]
+        name, pb, r, saved = case['name'], case['pb'], case['report'], case['saved']
         n = len(FAILS)
         samples = pprof_raw(exe, pb, env)
         _, total, count, causes = compare(name + ' (pprof -raw)', samples, r, saved)
+        wakers = check_wakers(name + ' (pprof -raw)', samples, case)
+        if wakers is not None:
+            check_tags(exe, pb, env, name, wakers)
         # -top: the pseudo-frame of each cause (-tagroot) holds its total
         by_reason = collections.defaultdict(lambda: [0, 0])
         for x in r['global']:

@@ -31,6 +31,9 @@
 	  .current = (cur) }
 #define OTHER(t, c, cur)						\
 	{ .kind = LT_EV_OTHER, .ts = (t) * US, .cpu = (c), .current = (cur) }
+#define RESTORE(t, p, r, ck)						\
+	{ .kind = LT_EV_REASON_RESTORE, .ts = (t) * US, .pid = (p),	\
+	  .str = r, .str_len = sizeof(r) - 1, .cookie = (ck) }
 #define LOST(t, c)							\
 	{ .kind = LT_EV_LOST, .ts = (t) * US, .cpu = (c), .value = 10 }
 #define END		{ .kind = LT_EV_OTHER, .ts = 0, .pid = -1 }
@@ -414,6 +417,230 @@ static void test_switch_in_end(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * The waits of @pid's rows of @reason that waker @kind ended (@wpid's,
+ * for LT_WAKER_TASK), as its sub-rows' wakers say (issue 50): their
+ * count into *@count, their time returned.  *@nr: how many entries
+ * those sub-rows have in all.
+ */
+static uint64_t sub_waker(const struct lt_replay *rp, int pid,
+			  const char *reason, uint8_t kind, int wpid,
+			  uint64_t *count, uint32_t *nr)
+{
+	uint64_t ns = 0;
+	uint32_t r, s, i;
+
+	*count = 0;
+	*nr = 0;
+	for (r = 0; r < rp->nr_rows; r++) {
+		const struct lt_row_acc *row = &rp->rows[r];
+
+		if (!row->count || rp->tasks[row->task].pid != pid ||
+		    strcmp(lt_replay_str(rp, rp->causes[row->cause].reason),
+			   reason))
+			continue;
+		for (s = row->first_sub; s != UINT32_MAX; s = rp->subs[s].next)
+			for (i = rp->subs[s].wakers; i != UINT32_MAX;
+			     i = rp->sub_wakers[i].next) {
+				const struct lt_sub_waker *e = &rp->sub_wakers[i];
+
+				++*nr;
+				if (e->kind != kind ||
+				    (kind == LT_WAKER_TASK &&
+				     rp->tasks[e->task].pid != wpid))
+					continue;
+				*count += e->count;
+				ns += e->total_ns;
+			}
+	}
+	return ns;
+}
+
+/* Each sub-row's waits by waker: the pipe's and the interrupts'. */
+static void test_sub_wakers(void)
+{
+	const struct lt_ev pipe[] = {
+		SW(0, 0, 0, RUNNABLE, 100),
+		SW(5, 1, 0, RUNNABLE, 200),
+		SW(10, 0, 100, SLEEP, 0),
+		SW(20, 1, 200, SLEEP, 0),
+		WAKING(60, 1, 200, 0),
+		WAKEUP(61, 1, 200, 0),
+		SW(65, 1, 0, RUNNABLE, 200),
+		WAKING(70, 1, 100, 200),
+		WAKEUP(71, 1, 100, 200),
+		SW(75, 0, 0, RUNNABLE, 100),
+		OTHER(80, 0, 100),
+		END
+	};
+	const struct lt_ev irqs[] = {
+		SW(0, 0, 0, RUNNABLE, 100),
+		SW(0, 1, 0, RUNNABLE, 101),
+		SW(0, 2, 0, RUNNABLE, 102),
+		SW(0, 3, 0, RUNNABLE, 300),
+		SW(10, 0, 100, BLOCKED, 0),
+		SW(10, 1, 101, SLEEP, 0),
+		SW(10, 2, 102, SLEEP, 0),
+		WAKING_IRQ(20, 3, 100, 300, LT_EV_IRQ_HARD),
+		WAKEUP(20, 3, 100, 300),
+		WAKING_IRQ(20, 3, 101, 300, LT_EV_IRQ_SOFT),
+		WAKEUP(20, 3, 101, 300),
+		WAKING(20, 2, 102, 0),
+		WAKEUP(20, 2, 102, 0),
+		SW(21, 0, 0, RUNNABLE, 100),
+		SW(21, 1, 0, RUNNABLE, 101),
+		SW(21, 2, 0, RUNNABLE, 102),
+		/* and one ended by its switch-in */
+		SW(30, 0, 100, BLOCKED, 0),
+		SW(45, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay rp;
+	uint64_t count;
+	uint32_t nr;
+
+	lt_test_case = "sub-rows' wakers";
+	run(&rp, pipe);
+	CHECK_U64(sub_waker(&rp, 100, UNKNOWN_REASON, LT_WAKER_TASK, 200,
+			    &count, &nr), 61 * US);
+	CHECK_U64(count, 1);
+	CHECK_U64(nr, 1);
+	/* the writer's: the idle task's CPU, a timer */
+	CHECK_U64(sub_waker(&rp, 200, UNKNOWN_REASON, LT_WAKER_TIMER, 0,
+			    &count, &nr), 41 * US);
+	CHECK_U64(nr, 1);
+	/* a wait for a CPU has no sub-row, no waker */
+	CHECK_U64(sub_waker(&rp, 100, SCHED, LT_WAKER_TASK, 0, &count, &nr), 0);
+	CHECK_U64(nr, 0);
+	lt_replay_free(&rp);
+
+	run(&rp, irqs);
+	CHECK_U64(sub_waker(&rp, 100, UNKNOWN_REASON, LT_WAKER_HARDIRQ, 0,
+			    &count, &nr), 10 * US);
+	CHECK_U64(nr, 2);
+	CHECK_U64(sub_waker(&rp, 100, UNKNOWN_REASON, LT_WAKER_UNKNOWN, 0,
+			    &count, &nr), 15 * US);
+	CHECK_U64(count, 1);
+	CHECK_U64(sub_waker(&rp, 101, UNKNOWN_REASON, LT_WAKER_SOFTIRQ, 0,
+			    &count, &nr), 10 * US);
+	CHECK_U64(sub_waker(&rp, 102, UNKNOWN_REASON, LT_WAKER_TIMER, 0,
+			    &count, &nr), 10 * US);
+	lt_replay_free(&rp);
+}
+
+/*
+ * Reader 100 woken ten times by ten tasks (201..210, each 6 us after it
+ * slept): the first LT_SUB_WAKERS each theirs, the last two "other".
+ */
+static void test_sub_wakers_cap(void)
+{
+	struct lt_ev script[64];
+	struct lt_replay rp;
+	uint64_t count, ns = 0, n = 0;
+	uint32_t nr, k, i = 0;
+
+	lt_test_case = "sub-rows' wakers past the cap";
+	script[i++] = (struct lt_ev)SW(0, 0, 0, RUNNABLE, 100);
+	script[i++] = (struct lt_ev)SW(0, 1, 0, RUNNABLE, 201);
+	for (k = 0; k < 10; k++) {
+		uint64_t t = 10 + 20 * k;
+
+		script[i++] = (struct lt_ev)SW(t, 0, 100, SLEEP, 0);
+		if (k)
+			script[i++] = (struct lt_ev)SW(t + 2, 1, 200 + k, SLEEP,
+						       201 + k);
+		script[i++] = (struct lt_ev)WAKING(t + 6, 1, 100, 201 + k);
+		script[i++] = (struct lt_ev)SW(t + 6, 0, 0, RUNNABLE, 100);
+	}
+	script[i++] = (struct lt_ev)END;
+	CHECK(i <= sizeof(script) / sizeof(script[0]));
+	run(&rp, script);
+	for (k = 0; k < 10; k++) {
+		ns = sub_waker(&rp, 100, UNKNOWN_REASON, LT_WAKER_TASK, 201 + k,
+			       &count, &nr);
+		CHECK_U64(ns, k < LT_SUB_WAKERS ? 6 * US : 0);
+		n += count;
+	}
+	CHECK_U64(n, LT_SUB_WAKERS);
+	CHECK_U64(sub_waker(&rp, 100, UNKNOWN_REASON, LT_WAKER_OTHER, 0,
+			    &count, &nr), 12 * US);
+	CHECK_U64(count, 2);
+	CHECK_U64(nr, LT_SUB_WAKERS + 1);
+	lt_replay_free(&rp);
+}
+
+/*
+ * 200 existed before the trace: its waits are provisional, then
+ * re-charged to "fsync" (a restore without its set), then committed;
+ * their wakers move with them: 300 ended the first (2000 us), a hard
+ * irq the second (1000 us).
+ */
+static void test_sub_wakers_recharged(void)
+{
+	const struct lt_ev script[] = {
+		SW(0, 0, 0, RUNNABLE, 300),
+		OTHER(0, 1, 200),
+		SW(100, 1, 200, BLOCKED, 0),
+		WAKING(2100, 0, 200, 300),
+		WAKEUP(2100, 0, 200, 300),
+		SW(2200, 1, 0, RUNNABLE, 200),
+		SW(2300, 1, 200, SLEEP, 0),
+		WAKING_IRQ(3300, 0, 200, 300, LT_EV_IRQ_HARD),
+		WAKEUP(3300, 0, 200, 300),
+		SW(3300, 1, 0, RUNNABLE, 200),
+		RESTORE(3400, 200, "fsync", 0x77),
+		END
+	};
+	struct lt_replay rp;
+	uint64_t count;
+	uint32_t nr;
+
+	lt_test_case = "sub-rows' wakers re-charged";
+	run(&rp, script);
+	CHECK_U64(sub_waker(&rp, 200, "fsync", LT_WAKER_TASK, 300, &count,
+			    &nr), 2000 * US);
+	CHECK_U64(count, 1);
+	CHECK_U64(nr, 2);
+	CHECK_U64(sub_waker(&rp, 200, "fsync", LT_WAKER_HARDIRQ, 0, &count,
+			    &nr), 1000 * US);
+	CHECK_U64(sub_waker(&rp, 200, UNKNOWN_REASON, LT_WAKER_TASK, 300,
+			    &count, &nr), 0);
+	CHECK_U64(nr, 0);
+	lt_replay_free(&rp);
+}
+
+/* --no-chains: no wakers kept. */
+static void test_sub_wakers_no_chains(void)
+{
+	const struct lt_ev script[] = {
+		SW(0, 0, 0, RUNNABLE, 100),
+		SW(0, 1, 0, RUNNABLE, 200),
+		SW(10, 0, 100, SLEEP, 0),
+		WAKING(20, 1, 100, 200),
+		SW(20, 0, 0, RUNNABLE, 100),
+		END
+	};
+	struct lt_replay_opts o;
+	struct lt_replay rp;
+	const struct lt_ev *ev;
+	uint32_t s, n = 0;
+
+	lt_test_case = "sub-rows' wakers with --no-chains";
+	memset(&o, 0, sizeof(o));
+	o.from_ns = -1;
+	o.to_ns = -1;
+	o.no_chains = true;
+	CHECK(lt_replay_init(&rp, &o) == 0);
+	for (ev = script; !(ev->kind == LT_EV_OTHER && ev->pid == -1); ev++)
+		CHECK(lt_replay_feed(&rp, ev) == 0);
+	CHECK(lt_replay_finish(&rp) == 0);
+	for (s = 0; s < rp.nr_subs; s++)
+		n += rp.subs[s].count && rp.subs[s].wakers == UINT32_MAX;
+	CHECK_U64(n, 1);
+	CHECK_U64(rp.nr_sub_wakers, 0);
+	lt_replay_free(&rp);
+}
+
 int main(void)
 {
 	test_pipe();
@@ -424,5 +651,9 @@ int main(void)
 	test_lost();
 	test_ran_instead();
 	test_switch_in_end();
+	test_sub_wakers();
+	test_sub_wakers_cap();
+	test_sub_wakers_recharged();
+	test_sub_wakers_no_chains();
 	return lt_test_done("replay/chains");
 }

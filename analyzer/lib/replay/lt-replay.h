@@ -9,9 +9,9 @@
  * It knows nothing of trace files: unit tests feed it scripts.
  *
  * Accumulators are rows keyed (task, window, cause) with a histogram,
- * and sub-rows keyed (row, reason path, kernel stack) for drill-down.
- * Memory grows with tasks x causes x distinct stacks, never with the
- * number of events.
+ * and sub-rows keyed (row, reason path, kernel stack) for drill-down,
+ * each with its waits per waker.  Memory grows with tasks x causes x
+ * distinct stacks, never with the number of events.
  */
 #ifndef LT_REPLAY_H
 #define LT_REPLAY_H
@@ -123,6 +123,7 @@ enum lt_waker_kind {
 	LT_WAKER_TIMER,
 	LT_WAKER_UNKNOWN,	/* ended by its switch-in, or not known */
 	LT_WAKER_LOST,		/* in a gap of lost events */
+	LT_WAKER_OTHER,		/* a sub-row's wakers past LT_SUB_WAKERS */
 };
 
 struct lt_chain_waker {
@@ -256,6 +257,26 @@ struct lt_sub_acc {
 	uint32_t row, path, stack;
 	uint32_t next;
 	uint64_t count, total_ns, max_ns, max_at_ns;
+	uint32_t wakers;	/* its first lt_sub_waker, UINT32_MAX: none */
+};
+
+/*
+ * What ended a sub-row's waits (issue 50: pprof's waker label), kept
+ * unless opts.no_chains: its waits and their time per waker, which add
+ * up to the sub-row's count and total.  Keyed (kind, task for a task,
+ * the waking's stack for a task or an interrupt: whether a timer's
+ * expiry did it is known only once the stack is resolved, and
+ * lt_waker_kind_name() says it then).  At most LT_SUB_WAKERS of them;
+ * the waits of the others are summed in one of kind LT_WAKER_OTHER.
+ */
+#define LT_SUB_WAKERS	8
+
+struct lt_sub_waker {
+	uint64_t count, total_ns;
+	uint32_t task;		/* LT_WAKER_TASK's, else LT_NO_TASK */
+	uint32_t stack;		/* the waking's, 0: none (or resolved) */
+	uint32_t next;		/* the sub-row's next, UINT32_MAX: none */
+	uint8_t kind;		/* enum lt_waker_kind, never NONE */
 };
 
 /* One entry of a task's reason stack. */
@@ -491,6 +512,9 @@ struct lt_replay {
 	struct lt_sub_acc *subs;
 	uint32_t nr_subs, cap_subs;
 	struct lt_map sub_map;
+	struct lt_sub_waker *sub_wakers;	/* the sub-rows' lists */
+	uint32_t nr_sub_wakers, cap_sub_wakers;
+	uint32_t free_sub_waker;	/* a list of those unused, UINT32_MAX: none */
 
 	int *cpu_cur;			/* per CPU: pid last seen running */
 	uint64_t *cpu_last_ts;		/* per CPU: its last record's time */

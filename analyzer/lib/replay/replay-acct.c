@@ -4,8 +4,9 @@
  *
  * Interned causes, reason paths and kernel stacks; rows keyed (task,
  * window, cause) with their histograms and worst waits; sub-rows keyed
- * (row, path, stack) for drill-down; and the provisional rows of tasks
- * that may turn out to have been inside a reason all along.
+ * (row, path, stack) for drill-down, with their waits per waker; and the
+ * provisional rows of tasks that may turn out to have been inside a
+ * reason all along (moved whole, sub-rows and wakers too, once known).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -406,9 +407,10 @@ static void worst_add(struct lt_row_acc *r, uint64_t dur, uint64_t end)
 		r->nr_worst++;
 }
 
-static int sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
-		   uint32_t stack, uint64_t count, uint64_t total,
-		   uint64_t max, uint64_t max_at)
+/* Sub-row (@row, @path, @stack) given @count waits more: its index. */
+static uint32_t sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
+			uint32_t stack, uint64_t count, uint64_t total,
+			uint64_t max, uint64_t max_at)
 {
 	struct lt_sub_acc *s;
 	uint32_t *slot, last = rp->rows[row].last_sub;
@@ -423,18 +425,19 @@ static int sub_add(struct lt_replay *rp, uint32_t row, uint32_t path,
 	slot = lt_map_put(&rp->sub_map, row, (uint64_t)path << 32 | stack,
 			  rp->nr_subs, &added);
 	if (!slot)
-		return lt_rp_oom(rp, "stack rows");
+		return lt_rp_oom(rp, "stack rows"), UINT32_MAX;
 	if (added) {
 		if (GROW(rp, rp->subs, rp->nr_subs, rp->cap_subs, MAX_ROWS,
 			 "stack rows") < 0) {
 			lt_map_del(&rp->sub_map, row, (uint64_t)path << 32 | stack);
-			return -1;
+			return UINT32_MAX;
 		}
 		s = &rp->subs[rp->nr_subs];
 		memset(s, 0, sizeof(*s));
 		s->row = row;
 		s->path = path;
 		s->stack = stack;
+		s->wakers = UINT32_MAX;
 		s->next = rp->rows[row].first_sub;
 		rp->rows[row].first_sub = rp->nr_subs++;
 	}
@@ -449,7 +452,132 @@ add:
 		s->max_ns = max;
 		s->max_at_ns = max_at;
 	}
+	return *slot;
+}
+
+/*
+ * @count waits of sub-row @sub, @ns in all, ended by waker (@kind,
+ * @task, @stack) (lt_sub_waker): into its list, or its "other" past
+ * LT_SUB_WAKERS.  A waking stack already resolved says now whether a
+ * timer did it, and is kept no longer.
+ */
+static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
+			 uint32_t task, uint32_t stack, uint64_t count,
+			 uint64_t ns)
+{
+	uint32_t i, prev = UINT32_MAX, other = UINT32_MAX, n = 0;
+	struct lt_sub_waker *e;
+
+	if (kind == LT_WAKER_NONE)
+		kind = LT_WAKER_UNKNOWN;	/* as its tree says */
+	if (kind != LT_WAKER_TASK)
+		task = LT_NO_TASK;
+	if (kind != LT_WAKER_TASK && kind != LT_WAKER_HARDIRQ &&
+	    kind != LT_WAKER_SOFTIRQ) {
+		stack = 0;
+	} else if (stack && stack < rp->nr_resolved) {
+		if (rp->stacks[stack].timer) {
+			kind = LT_WAKER_TIMER;
+			task = LT_NO_TASK;
+		}
+		stack = 0;
+	}
+	for (i = rp->subs[sub].wakers; i != UINT32_MAX; prev = i, i = e->next) {
+		e = &rp->sub_wakers[i];
+		if (e->kind == kind && e->task == task && e->stack == stack) {
+			/* to the front: its next wait is likely the same's */
+			if (prev != UINT32_MAX) {
+				rp->sub_wakers[prev].next = e->next;
+				e->next = rp->subs[sub].wakers;
+				rp->subs[sub].wakers = i;
+			}
+			goto add;
+		}
+		if (e->kind == LT_WAKER_OTHER)
+			other = i;
+		else
+			n++;
+	}
+	if (n >= LT_SUB_WAKERS && kind != LT_WAKER_OTHER) {
+		i = other;
+		if (i != UINT32_MAX)
+			goto add;
+		kind = LT_WAKER_OTHER;
+		task = LT_NO_TASK;
+		stack = 0;
+	}
+	if (rp->free_sub_waker != UINT32_MAX) {
+		i = rp->free_sub_waker;
+		rp->free_sub_waker = rp->sub_wakers[i].next;
+	} else {
+		if (GROW(rp, rp->sub_wakers, rp->nr_sub_wakers,
+			 rp->cap_sub_wakers, MAX_SUB_WAKERS, "wakers") < 0)
+			return -1;
+		i = rp->nr_sub_wakers++;
+	}
+	e = &rp->sub_wakers[i];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->task = task;
+	e->stack = stack;
+	e->next = rp->subs[sub].wakers;
+	rp->subs[sub].wakers = i;
+add:
+	e = &rp->sub_wakers[i];
+	e->count += count;
+	e->total_ns += ns;
 	return 0;
+}
+
+/*
+ * A charged wait of sub-row @sub, of @ns, ended by @w: most often by the
+ * waker of its last (the first of its list), whose key it has as it is.
+ */
+static inline int sub_waker_charge(struct lt_replay *rp, uint32_t sub,
+				   const struct lt_chain_waker *w, uint64_t ns)
+{
+	uint32_t i = rp->subs[sub].wakers;
+	struct lt_sub_waker *e = i != UINT32_MAX ? &rp->sub_wakers[i] : NULL;
+
+	if (e && e->kind == w->kind && e->task == w->task &&
+	    e->stack == w->stack) {
+		e->count++;
+		e->total_ns += ns;
+		return 0;
+	}
+	return sub_waker_add(rp, sub, w->kind, w->task, w->stack, 1, ns);
+}
+
+/* Sub-row @from's wakers into sub-row @to's (@to's cap holds), @from's freed. */
+static int sub_wakers_move(struct lt_replay *rp, uint32_t from, uint32_t to)
+{
+	uint32_t i = rp->subs[from].wakers;
+
+	rp->subs[from].wakers = UINT32_MAX;
+	while (i != UINT32_MAX) {
+		struct lt_sub_waker e = rp->sub_wakers[i];
+
+		rp->sub_wakers[i].next = rp->free_sub_waker;
+		rp->free_sub_waker = i;
+		if (sub_waker_add(rp, to, e.kind, e.task, e.stack, e.count,
+				  e.total_ns) < 0)
+			return -1;
+		i = e.next;
+	}
+	return 0;
+}
+
+/* Sub-row @sub's wakers freed: it is gone. */
+static void sub_wakers_free(struct lt_replay *rp, uint32_t sub)
+{
+	uint32_t i = rp->subs[sub].wakers, next;
+
+	for (; i != UINT32_MAX; i = next) {
+		next = rp->sub_wakers[i].next;
+		rp->sub_wakers[i].next = rp->free_sub_waker;
+		rp->free_sub_waker = i;
+	}
+	rp->subs[sub].wakers = UINT32_MAX;
 }
 
 /*
@@ -461,7 +589,7 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 		    uint32_t outer)
 {
 	struct lt_row_acc *f = &rp->rows[from], *t = &rp->rows[to];
-	uint32_t s, path;
+	uint32_t s, d, path;
 	unsigned int i;
 
 	if (lt_hist_merge(&t->hist, &f->hist) < 0)
@@ -482,8 +610,9 @@ static int row_move(struct lt_replay *rp, uint32_t from, uint32_t to,
 		path = outer ? path_prepend(rp, outer, sub.path) : sub.path;
 		if (path == UINT32_MAX)
 			return -1;
-		if (sub_add(rp, to, path, sub.stack, sub.count, sub.total_ns,
-			    sub.max_ns, sub.max_at_ns) < 0)
+		d = sub_add(rp, to, path, sub.stack, sub.count, sub.total_ns,
+			    sub.max_ns, sub.max_at_ns);
+		if (d == UINT32_MAX || sub_wakers_move(rp, s, d) < 0)
 			return -1;
 		/*
 		 * Emptied whole: the row may be charged again in the same
@@ -580,8 +709,10 @@ int lt_rp_drop_windows(struct lt_replay *rp, uint32_t first)
 	for (i = 0; i < rp->nr_subs; i++) {
 		uint32_t row = remap[rp->subs[i].row];
 
-		if (row == UINT32_MAX)
+		if (row == UINT32_MAX) {
+			sub_wakers_free(rp, i);
 			continue;
+		}
 		rp->subs[ns] = rp->subs[i];
 		rp->subs[ns++].row = row;
 	}
@@ -762,9 +893,10 @@ static int uncharged(struct lt_replay *rp, uint32_t task, uint32_t win,
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 {
 	struct lt_replay_stats *st = &rp->stats;
+	struct lt_chain_waker waker;
 	struct lt_row_cache *c;
 	uint64_t dur, win;
-	uint32_t cause, row;
+	uint32_t cause, row, sub;
 	struct lt_row_acc *r;
 	bool prov;
 
@@ -879,11 +1011,18 @@ int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w)
 	}
 	if (lt_rp_note(rp, task, w, LT_DROP_NONE, true, true) < 0)
 		return -1;
-	if (lt_rp_chain_charge(rp, row, task, w) < 0)
-		return -1;
 	if (w->state == LT_STATE_RUNNABLE)
-		return 0;
-	return sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);
+		return lt_rp_chain_charge(rp, row, task, w, NULL);
+	/* what ended it, as its tree and the waits export (the note) say */
+	if (!rp->opts.no_chains) {
+		waker = lt_rp_chain_waker(rp, task, w->end);
+		if (lt_rp_chain_charge(rp, row, task, w, &waker) < 0)
+			return -1;
+	}
+	sub = sub_add(rp, row, w->path, w->stack, 1, dur, dur, w->end);
+	if (sub == UINT32_MAX)
+		return -1;
+	return rp->opts.no_chains ? 0 : sub_waker_charge(rp, sub, &waker, dur);
 }
 
 /* The wait a task went to sleep in, as snapshot at switch-out. */

@@ -135,6 +135,8 @@ const char *lt_waker_kind_name(const struct lt_replay *rp,
 		return "timer";
 	case LT_WAKER_LOST:
 		return "lost";
+	case LT_WAKER_OTHER:
+		return "other";
 	default:
 		return "unknown";
 	}
@@ -1232,19 +1234,8 @@ static int move_children(struct lt_replay *rp, struct lt_chain_tree *dst,
 			 uint32_t dparent, const struct lt_chain_tree *src,
 			 uint32_t sparent);
 
-struct lt_chain_waker lt_rp_chain_waker(const struct lt_replay *rp,
-					uint32_t task, uint64_t end)
-{
-	const struct lt_chain_task *c = &rp->tasks[task].chain;
-	struct lt_chain_waker none = { .task = LT_NO_TASK };
-
-	if (rp->opts.no_chains || !c->ended.kind || c->ended_at != end)
-		return none;
-	return c->ended;
-}
-
 int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
-		       const struct wait *w)
+		       const struct wait *w, const struct lt_chain_waker *ended)
 {
 	struct lt_chain_task *c = &rp->tasks[task].chain;
 	struct walk wk = { .rp = rp };
@@ -1267,7 +1258,7 @@ int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 		c->pending.nr = 0;
 		return ret;
 	} else {
-		waker = lt_rp_chain_waker(rp, task, w->end);
+		waker = *ended;
 		if (!waker.kind)
 			waker.kind = LT_WAKER_UNKNOWN;
 		wk.path[wk.depth++] = task;

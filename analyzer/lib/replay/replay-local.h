@@ -16,6 +16,7 @@
 #define MAX_FRAMES	(64u << 20)
 #define MAX_PATHS	(1u << 20)
 #define MAX_ROWS	(16u << 20)
+#define MAX_SUB_WAKERS	((LT_SUB_WAKERS + 1) * MAX_ROWS)	/* a sub-row's most */
 /*
  * Every window, empty or not, is a set of tables in the report: 100,000
  * of them came to ~60 MB and 14 MB of text, a million to 490 MB.
@@ -132,12 +133,23 @@ uint32_t lt_rp_sleep_cause(const struct lt_replay *rp, const struct lt_task *t,
 /* Waited-for trees (replay-chains.c). */
 /* @ev, before the replay's handlers see it: 0, or -1 with rp->err set. */
 int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev);
-/* Wait @w of @task was charged to @row: its tree into the row's. */
+/*
+ * Wait @w of @task was charged to @row: its tree into the row's; @ended
+ * is what lt_rp_chain_waker() says ended it (not used for a CPU's).
+ */
 int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
-		       const struct wait *w);
+		       const struct wait *w, const struct lt_chain_waker *ended);
 /* What ended @task's wait that ended at @end (kind NONE: not known). */
-struct lt_chain_waker lt_rp_chain_waker(const struct lt_replay *rp,
-					uint32_t task, uint64_t end);
+static inline struct lt_chain_waker
+lt_rp_chain_waker(const struct lt_replay *rp, uint32_t task, uint64_t end)
+{
+	const struct lt_chain_task *c = &rp->tasks[task].chain;
+	struct lt_chain_waker none = { .task = LT_NO_TASK };
+
+	if (rp->opts.no_chains || !c->ended.kind || c->ended_at != end)
+		return none;
+	return c->ended;
+}
 /* Row @from's tree added to row @to's, @from's emptied. */
 int lt_rp_chain_move(struct lt_replay *rp, uint32_t from, uint32_t to);
 void lt_rp_chain_tree_free(struct lt_chain_tree *tr);

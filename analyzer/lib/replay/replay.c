@@ -869,6 +869,7 @@ int lt_replay_init(struct lt_replay *rp, const struct lt_replay_opts *opts)
 	lt_map_init(&rp->path_map);
 	lt_map_init(&rp->row_map);
 	lt_map_init(&rp->sub_map);
+	rp->free_sub_waker = UINT32_MAX;
 	/* id 0 of causes, stacks and paths means "none" */
 	if (lt_rp_cause(rp, LT_CAUSE_UNKNOWN, 0, 0) == UINT32_MAX)
 		return -1;
@@ -913,6 +914,7 @@ void lt_replay_free(struct lt_replay *rp)
 	free(rp->paths);
 	free(rp->rows);
 	free(rp->subs);
+	free(rp->sub_wakers);
 	free(rp->stats.lost_per_cpu);
 	free(rp->stats.cpu_data_end);
 	free(rp->cpu_cur);

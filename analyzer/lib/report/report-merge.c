@@ -207,6 +207,9 @@ static int merge_stacks(struct merger *m, const struct lt_report_row *const *src
 		st->addrs = NULL;
 		st->user_binaries = NULL;
 		st->user_offsets = NULL;
+		/* wakers: a fresh report's thread rows have them, no merge */
+		st->wakers = NULL;
+		st->nr_wakers = 0;
 		if ((all[i].path_depth && !st->path) ||
 		    (all[i].nr_frames && !st->frames) ||
 		    (all[i].nr_user_frames && !st->user_frames))

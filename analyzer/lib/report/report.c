@@ -6,7 +6,9 @@
  * range, or one window) folds those rows three ways at once: per thread,
  * per process (thread-group leader) and globally (kernel threads left out
  * unless asked), merging histograms, worst occurrences and drill-down
- * stacks on the way.
+ * stacks on the way; the whole range's thread rows, each stack's wakers
+ * too (their names resolved: a waking stack that was a timer's is one
+ * "timer").
  */
 #define _GNU_SOURCE	/* qsort_r() */
 #include <fnmatch.h>
@@ -61,6 +63,15 @@ struct agg_sub {
 	uint32_t path, stack;
 	uint32_t next;
 	uint64_t count, total_ns, max_ns, max_at_ns;
+	uint32_t first_waker;	/* its first agg_waker, UINT32_MAX: none */
+};
+
+/* An agg_sub's waits ended by one waker: (kind, task) as named. */
+struct agg_waker {
+	uint64_t count, total_ns;
+	uint32_t task;		/* a task's, else LT_NO_TASK */
+	uint32_t next;
+	uint8_t kind;		/* enum lt_waker_kind, resolved */
 };
 
 struct builder {
@@ -79,6 +90,12 @@ struct builder {
 	struct agg_sub *subs;
 	size_t nr_subs, cap_subs;
 	struct lt_map sub_map;
+	/* the stacks' wakers: the whole range's thread rows' */
+	bool wakers;
+	struct agg_waker *awakers;
+	size_t nr_awakers, cap_awakers;
+	struct lt_map awaker_map;	/* (agg_sub, kind), task -> agg_waker */
+	const char **task_comm;		/* per replay task: the report's copy */
 	const char **sym_cache;		/* per replay stack frame index */
 	struct lt_error *err;
 	/* the aggs' trees: node 0 unused */
@@ -414,6 +431,58 @@ static int make_chain(struct builder *b, uint32_t n,
 	return 0;
 }
 
+/*
+ * Sub-row @s's wakers into agg_sub @as's, named: a waking stack that was
+ * a timer's makes its waits the timer's, as in the waits export.
+ */
+static int agg_wakers_add(struct builder *b, uint32_t as,
+			  const struct lt_sub_acc *s)
+{
+	const struct lt_replay *rp = b->rp;
+	struct agg_waker *aw;
+	uint32_t i, *slot;
+	int added;
+
+	for (i = s->wakers; i != UINT32_MAX; i = rp->sub_wakers[i].next) {
+		const struct lt_sub_waker *e = &rp->sub_wakers[i];
+		struct lt_chain_waker w = { .task = e->task, .stack = e->stack,
+					    .kind = e->kind };
+		uint8_t kind = e->kind;
+		uint32_t task = e->task;
+
+		if (!strcmp(lt_waker_kind_name(rp, &w), "timer")) {
+			kind = LT_WAKER_TIMER;
+			task = LT_NO_TASK;
+		}
+		slot = lt_map_put(&b->awaker_map, (uint64_t)as << 8 | kind,
+				  task, (uint32_t)b->nr_awakers, &added);
+		if (!slot)
+			return -1;
+		if (added) {
+			if (b->nr_awakers == b->cap_awakers) {
+				size_t ncap = b->cap_awakers ?
+					      b->cap_awakers * 2 : 256;
+
+				aw = realloc(b->awakers, ncap * sizeof(*aw));
+				if (!aw)
+					return -1;
+				b->awakers = aw;
+				b->cap_awakers = ncap;
+			}
+			aw = &b->awakers[b->nr_awakers];
+			memset(aw, 0, sizeof(*aw));
+			aw->kind = kind;
+			aw->task = task;
+			aw->next = b->subs[as].first_waker;
+			b->subs[as].first_waker = (uint32_t)b->nr_awakers++;
+		}
+		aw = &b->awakers[*slot];
+		aw->count += e->count;
+		aw->total_ns += e->total_ns;
+	}
+	return 0;
+}
+
 static int agg_sub_add(struct builder *b, uint32_t agg,
 		       const struct lt_sub_acc *s)
 {
@@ -439,6 +508,7 @@ static int agg_sub_add(struct builder *b, uint32_t agg,
 		memset(as, 0, sizeof(*as));
 		as->path = s->path;
 		as->stack = s->stack;
+		as->first_waker = UINT32_MAX;
 		as->next = b->aggs[agg].first_sub;
 		b->aggs[agg].first_sub = (uint32_t)b->nr_subs++;
 	}
@@ -451,6 +521,8 @@ static int agg_sub_add(struct builder *b, uint32_t agg,
 		as->max_ns = s->max_ns;
 		as->max_at_ns = s->max_at_ns;
 	}
+	if (b->wakers && b->aggs[agg].level == LVL_THREAD)
+		return agg_wakers_add(b, *slot, s);
 	return 0;
 }
 
@@ -584,16 +656,164 @@ static int cmp_stack_names(const void *pa, const void *pb)
 				b->user_frames, b->nr_user_frames);
 }
 
+/* ---- the stacks' wakers ------------------------------------------------ */
+
+/* The report's copy of @task's name, made once. */
+static const char *task_comm(struct builder *b, uint32_t task)
+{
+	if (!b->task_comm) {
+		b->task_comm = calloc(b->rp->nr_tasks ? b->rp->nr_tasks : 1,
+				      sizeof(*b->task_comm));
+		if (!b->task_comm)
+			return NULL;
+	}
+	if (!b->task_comm[task])
+		b->task_comm[task] = lt_report_strdup(b->priv,
+					lt_replay_task_comm(b->rp, task));
+	return b->task_comm[task];
+}
+
+/* agg_sub @as's wakers into @st, in no order yet. */
+static int stack_wakers(struct builder *b, const struct agg_sub *as,
+			struct lt_report_stack *st)
+{
+	const struct lt_replay *rp = b->rp;
+	struct lt_report_waker *v;
+	size_t n = 0;
+	uint32_t i;
+
+	for (i = as->first_waker; i != UINT32_MAX; i = b->awakers[i].next)
+		n++;
+	if (!n)
+		return 0;
+	v = lt_report_alloc(b->priv, n, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = as->first_waker, n = 0; i != UINT32_MAX;
+	     i = b->awakers[i].next, n++) {
+		const struct agg_waker *aw = &b->awakers[i];
+		struct lt_chain_waker w = { .kind = aw->kind,
+					    .task = LT_NO_TASK };
+
+		v[n].kind = lt_waker_kind_name(rp, &w);
+		v[n].tid = -1;
+		if (aw->task != LT_NO_TASK && aw->task < rp->nr_tasks) {
+			v[n].tid = rp->tasks[aw->task].pid;
+			v[n].comm = task_comm(b, aw->task);
+			if (!v[n].comm)
+				return -1;
+		}
+		v[n].count = aw->count;
+		v[n].total_ns = aw->total_ns;
+	}
+	st->wakers = v;
+	st->nr_wakers = n;
+	return 0;
+}
+
+static bool same_waker(const struct lt_report_waker *a,
+		       const struct lt_report_waker *b)
+{
+	return a->tid == b->tid && !strcmp(a->kind, b->kind) &&
+	       (a->comm == b->comm ||
+		(a->comm && b->comm && !strcmp(a->comm, b->comm)));
+}
+
+/* @add's wakers added to @o's. */
+static int merge_wakers(struct builder *b, struct lt_report_stack *o,
+			const struct lt_report_stack *add)
+{
+	struct lt_report_waker *v;
+	size_t n, i, k;
+
+	if (!add->nr_wakers)
+		return 0;
+	v = lt_report_alloc(b->priv, o->nr_wakers + add->nr_wakers, sizeof(*v));
+	if (!v)
+		return -1;
+	if (o->nr_wakers)
+		memcpy(v, o->wakers, o->nr_wakers * sizeof(*v));
+	n = o->nr_wakers;
+	for (i = 0; i < add->nr_wakers; i++) {
+		const struct lt_report_waker *a = &add->wakers[i];
+
+		for (k = 0; k < n && !same_waker(&v[k], a); k++)
+			;
+		if (k == n) {
+			v[n++] = *a;
+			continue;
+		}
+		v[k].count += a->count;
+		v[k].total_ns += a->total_ns;
+	}
+	o->wakers = v;
+	o->nr_wakers = n;
+	return 0;
+}
+
+static bool is_other(const struct lt_report_waker *w)
+{
+	return !strcmp(w->kind, "other");
+}
+
+/* "other" last; the most time first, then the most waits, then names. */
+static int cmp_wakers(const void *pa, const void *pb)
+{
+	const struct lt_report_waker *a = pa, *b = pb;
+	int c;
+
+	if (is_other(a) != is_other(b))
+		return is_other(a) ? 1 : -1;
+	c = cmp_u64_desc(a->total_ns, b->total_ns);
+	if (!c)
+		c = cmp_u64_desc(a->count, b->count);
+	if (!c)
+		c = strcmp(a->kind, b->kind);
+	if (!c)
+		c = (a->tid > b->tid) - (a->tid < b->tid);
+	if (!c && a->comm && b->comm)
+		c = strcmp(a->comm, b->comm);
+	return c;
+}
+
+/*
+ * @st's wakers in order, at most LT_REPORT_STACK_WAKERS of them: the rest
+ * (and those the replay summed already) in one "other".
+ */
+static void order_wakers(struct lt_report_stack *st)
+{
+	/* the builder's own array, made in this file */
+	struct lt_report_waker *v = (struct lt_report_waker *)st->wakers;
+	struct lt_report_waker other = { "other", -1, NULL, 0, 0 };
+	size_t n = st->nr_wakers, keep, i;
+
+	if (n < 2)
+		return;
+	qsort(v, n, sizeof(*v), cmp_wakers);
+	for (keep = 0; keep < n && keep < LT_REPORT_STACK_WAKERS &&
+		       !is_other(&v[keep]); keep++)
+		;
+	if (keep == n)
+		return;
+	for (i = keep; i < n; i++) {
+		other.count += v[i].count;
+		other.total_ns += v[i].total_ns;
+	}
+	v[keep] = other;
+	st->nr_wakers = keep + 1;
+}
+
 /*
  * Stacks that differ only in return offsets read the same: one entry.
- * Returns the new count.
+ * The new count into *@n: 0, or -1 on ENOMEM.
  */
-static size_t merge_stacks(struct lt_report_stack *st, size_t n)
+static int merge_stacks(struct builder *b, struct lt_report_stack *st,
+			size_t *n)
 {
 	size_t i, out = 0;
 
-	qsort(st, n, sizeof(*st), cmp_stack_names);
-	for (i = 0; i < n; i++) {
+	qsort(st, *n, sizeof(*st), cmp_stack_names);
+	for (i = 0; i < *n; i++) {
 		struct lt_report_stack *o = &st[out - (out ? 1 : 0)];
 
 		if (out && !cmp_stack_names(o, &st[i])) {
@@ -603,11 +823,16 @@ static size_t merge_stacks(struct lt_report_stack *st, size_t n)
 			}
 			o->count += st[i].count;
 			o->total_ns += st[i].total_ns;
+			if (merge_wakers(b, o, &st[i]) < 0)
+				return -1;
 			continue;
 		}
 		st[out++] = st[i];
 	}
-	return out;
+	*n = out;
+	for (i = 0; i < out; i++)
+		order_wakers(&st[i]);
+	return 0;
 }
 
 /*
@@ -709,6 +934,8 @@ static int row_stacks(struct builder *b, const struct agg *a,
 		frames = lt_replay_stack_frames(b->rp, as->stack, &nr);
 		if (nr && stack_names(b, as->stack, frames, nr, st) < 0)
 			return -1;
+		if (stack_wakers(b, as, st) < 0)
+			return -1;
 		depth = lt_replay_path(b->rp, as->path, reasons, LT_REASON_DEPTH_MAX);
 		if (depth) {
 			names = lt_report_alloc(priv, depth, sizeof(*names));
@@ -720,7 +947,9 @@ static int row_stacks(struct builder *b, const struct agg *a,
 			st->path_depth = depth;
 		}
 	}
-	row->nr_stacks = merge_stacks(row->stacks, n);
+	if (merge_stacks(b, row->stacks, &n) < 0)
+		return -1;
+	row->nr_stacks = n;
 	qsort(row->stacks, row->nr_stacks, sizeof(*row->stacks), cmp_stacks);
 	return 0;
 }
@@ -886,9 +1115,11 @@ static void builder_reset(struct builder *b)
 	b->nr_aggs = 0;
 	b->nr_subs = 0;
 	b->nr_cnodes = 0;
+	b->nr_awakers = 0;
 	lt_map_free(&b->agg_map);
 	lt_map_free(&b->sub_map);
 	lt_map_free(&b->cnode_map);
+	lt_map_free(&b->awaker_map);
 }
 
 /* Fold @rows (replay row indexes) into one view. */
@@ -1166,6 +1397,7 @@ int lt_report_build_from(struct lt_report_priv *priv,
 	lt_map_init(&b.agg_map);
 	lt_map_init(&b.sub_map);
 	lt_map_init(&b.cnode_map);
+	lt_map_init(&b.awaker_map);
 	if (lt_strtab_init(&b.names) < 0)
 		goto nomem;
 	b.names_ok = true;
@@ -1188,8 +1420,11 @@ int lt_report_build_from(struct lt_report_priv *priv,
 		if (rp->rows[i].count)
 			all[nr++] = (uint32_t)i;
 
+	/* the wakers pprof labels its samples with: the whole range's */
+	b.wakers = true;
 	if (build_view(&b, all, nr, &r->whole) < 0)
 		goto out;
+	b.wakers = false;
 
 	if (r->options.window_ns && rp->nr_windows) {
 		/* counting sort of the rows by window, then one view each */
@@ -1229,6 +1464,8 @@ out:
 	free(b.aggs);
 	free(b.subs);
 	free(b.cnodes);
+	free(b.awakers);
+	free(b.task_comm);
 	if (b.names_ok)
 		lt_strtab_free(&b.names);
 	free(b.sym_cache);

@@ -6,15 +6,24 @@
  * reference; lt-pb.h writes its wire format.
  *
  * A sample is the charged waits of one thread, under one cause, with one
- * distinct stack: values [waits/count, off_cpu/nanoseconds] (the count
- * first, as profile.proto asks; off_cpu is the default type), labels
- * cause, argument (when there is one), kind, process, pid, thread, tid
- * (and trace, in a merged report; cgroup, the process's, where the trace
- * names one).  What a cause's waits have no stack
- * for (a wait for a CPU; a trace without stacks) is one more sample with
- * one frame, "[cause]", so that flame graphs show it.  The samples of a
- * cause add up to its row of the global table: kernel threads are left
- * out unless -k, as there.  Only the whole range is written.
+ * distinct stack, ended by one waker: values [waits/count,
+ * off_cpu/nanoseconds] (the count first, as profile.proto asks; off_cpu
+ * is the default type), labels cause, argument (when there is one),
+ * kind, process, pid, thread, tid (and trace, in a merged report;
+ * cgroup, the process's, where the trace names one), waker and, for a
+ * task, waker_tid.  waker is "comm (tid)" for a task, else what ended
+ * the waits: hardirq, softirq, timer, unknown (a wait its switch-in
+ * ended, say), lost (in a gap of lost events); "other wakers (past 8
+ * per stack)" sums the waits of those past the ones a stack keeps
+ * (lt_report_stack.wakers).  Each sample is those waits exactly, never a
+ * share of the stack's: -tagfocus waker=... gives the true time.  There
+ * is no waker where the report has none: with --no-chains, from a saved
+ * or merged report, for a wait for a CPU (who ran instead woke nobody).
+ * What a cause's waits have no stack for (a wait for a CPU; a trace
+ * without stacks) is one more sample with one frame, "[cause]", so that
+ * flame graphs show it.  The samples of a cause add up to its row of the
+ * global table: kernel threads are left out unless -k, as there.  Only
+ * the whole range is written.
  *
  * Frames are locations, leaf first: the kernel's, then the task's own
  * below them (perf.data's call chains).  Where the trace says where a
@@ -365,8 +374,28 @@ static int flush_pb(struct pprof *pp, struct lt_pb *pb, int flush)
 	return 0;
 }
 
+/* The waker label of @w: "comm (tid)", the kind, or the rest's. */
+static void waker_label(struct pprof *pp, const struct lt_report_waker *w)
+{
+	char name[256];
+	struct name v = { name, NO_ID };
+
+	if (w->comm)
+		snprintf(name, sizeof(name), "%s (%d)", w->comm, w->tid);
+	else if (!strcmp(w->kind, "other"))
+		snprintf(name, sizeof(name), "other wakers (past %d per stack)",
+			 LT_REPORT_STACK_WAKERS);
+	else
+		snprintf(name, sizeof(name), "%s", w->kind);
+	label_str(pp, "waker", &v);
+	if (w->comm)
+		label_num(pp, "waker_tid", w->tid);
+}
+
+/* @count waits of @st (NULL: none) for @ns, ended by @w (NULL: not known) */
 static int sample(struct pprof *pp, struct task *t, struct cause *c,
-		  const struct lt_report_stack *st, uint64_t count, uint64_t ns)
+		  const struct lt_report_stack *st,
+		  const struct lt_report_waker *w, uint64_t count, uint64_t ns)
 {
 	uint64_t values[2] = { count, ns };
 	size_t n = 0, m;
@@ -400,13 +429,38 @@ static int sample(struct pprof *pp, struct task *t, struct cause *c,
 		label_str(pp, "trace", &t->trace);
 	if (t->cgroup.s)
 		label_str(pp, "cgroup", &t->cgroup);
+	if (w)
+		waker_label(pp, w);
 	lt_pb_close(&pp->pb, m);
 	if (pp->failed || pp->pb.failed)
 		return -1;
 	return pp->pb.len >= FLUSH_BYTES ? flush_pb(pp, &pp->pb, Z_NO_FLUSH) : 0;
 }
 
-/* A row's samples: one per stack, one for the rest. */
+/* A stack's samples: one per waker, one for what none is known of. */
+static int stack_samples(struct pprof *pp, struct task *t, struct cause *c,
+			 const struct lt_report_stack *st)
+{
+	uint64_t count = 0, ns = 0;
+	size_t k;
+
+	for (k = 0; k < st->nr_wakers; k++) {
+		const struct lt_report_waker *w = &st->wakers[k];
+
+		if (sample(pp, t, c, st, w, w->count, w->total_ns) < 0)
+			return -1;
+		count += w->count;
+		ns += w->total_ns;
+	}
+	count = st->count > count ? st->count - count : 0;
+	ns = st->total_ns > ns ? st->total_ns - ns : 0;
+	if ((count || ns || !st->nr_wakers) &&
+	    sample(pp, t, c, st, NULL, count, ns) < 0)
+		return -1;
+	return 0;
+}
+
+/* A row's samples: its stacks', one for the rest. */
 static int row_samples(struct pprof *pp, struct task *t,
 		       const struct lt_report_row *row)
 {
@@ -419,14 +473,14 @@ static int row_samples(struct pprof *pp, struct task *t,
 	for (k = 0; k < row->nr_stacks; k++) {
 		const struct lt_report_stack *st = &row->stacks[k];
 
-		if (sample(pp, t, &c, st, st->count, st->total_ns) < 0)
+		if (stack_samples(pp, t, &c, st) < 0)
 			return -1;
 		count += st->count;
 		ns += st->total_ns;
 	}
 	count = row->count > count ? row->count - count : 0;
 	ns = row->total_ns > ns ? row->total_ns - ns : 0;
-	if ((count || ns) && sample(pp, t, &c, NULL, count, ns) < 0)
+	if ((count || ns) && sample(pp, t, &c, NULL, NULL, count, ns) < 0)
 		return -1;
 	return 0;
 }

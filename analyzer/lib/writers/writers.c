@@ -71,8 +71,8 @@ static const struct writer_row writers[] = {
 	    { [LT_WOPT_STACKS] = "pprof output is stacks",
 	      [LT_WOPT_PER_THREAD] = "pprof samples are per thread (labels)",
 	      [LT_WOPT_LIMIT] = "pprof output has every stack",
-	      [LT_WOPT_CHAINS] = "pprof output has no chains (--format=folded "
-				 "has)",
+	      [LT_WOPT_CHAINS] = "pprof labels samples with their wakers, "
+				 "not chains (--format=folded has them)",
 	      [LT_WOPT_WINDOW] = "pprof output covers the whole trace "
 				 "(--from and --to cut it)",
 	      [LT_WOPT_MAX_PROCESSES] = "pprof output has every process "
