@@ -98,6 +98,25 @@ static int note_cb(struct dl_phdr_info *info, size_t size, void *data)
 	return 0;
 }
 
+/* What lt_usym_name_all() named, in order. */
+struct names {
+	uint64_t frame[8];
+	char name[8][256];
+	unsigned int nr, stop_at;
+};
+
+static int keep_name(void *ctx, uint64_t frame, const char *name)
+{
+	struct names *n = ctx;
+
+	if (n->nr >= 8)
+		return -1;
+	n->frame[n->nr] = frame;
+	snprintf(n->name[n->nr], sizeof(n->name[0]), "%s", name);
+	n->nr++;
+	return n->stop_at && n->nr == n->stop_at;
+}
+
 int main(void)
 {
 	uint64_t fn = (uint64_t)(uintptr_t)&lt_usym_probe_fn, frame;
@@ -149,6 +168,59 @@ int main(void)
 		CHECK_U64(lt_usym_encode(u, 200, fn + 0x1000) >> LT_USYM_OFF_BITS,
 			  1);
 	CHECK_U64(lt_usym_stats(u)->binaries_missing, 1);
+
+	lt_test_case = "named at once, binary by binary";
+	{
+		uint64_t frames[4];
+		struct names got = { 0 };
+		char want[256];
+
+		frames[0] = 0;				/* [unknown] */
+		frames[1] = lt_usym_encode(u, 100 + 100, fn + 0x1000 < m.end ?
+					   fn + 0x1000 : fn);
+		frames[2] = (1ULL << LT_USYM_OFF_BITS) |
+			    (fn - m.start + m.off);	/* the probe, binary 1 */
+		frames[3] = frame;			/* libother.so, binary 2 */
+		if (frames[1] > frames[2]) {
+			uint64_t t = frames[1];
+
+			frames[1] = frames[2];
+			frames[2] = t;
+		}
+		CHECK(lt_usym_name_all(u, frames, 4, keep_name, &got) == 0);
+		CHECK_U64(got.nr, 4);
+		CHECK_STR(got.name[0], "[unknown]");
+		for (int i = 1; i < 4; i++) {
+			CHECK_U64(got.frame[i], frames[i]);
+			/* the same name as one at a time, the binary opened again */
+			CHECK_STR(got.name[i], lt_usym_name(u, frames[i], want,
+							    sizeof(want)));
+		}
+		CHECK_STR(got.name[3], path);
+		/* and again, after each binary was let go */
+		got.nr = 0;
+		CHECK(lt_usym_name_all(u, frames, 4, keep_name, &got) == 0);
+		CHECK_U64(got.nr, 4);
+		CHECK(strcmp(got.name[1], "lt_usym_probe_fn") == 0 ||
+		      strcmp(got.name[2], "lt_usym_probe_fn") == 0);
+		/* a binary opened again is not counted again */
+		CHECK_U64(lt_usym_stats(u)->binaries_missing, 1);
+		CHECK_U64(lt_usym_stats(u)->binaries, 2);
+		/* the callback stops it */
+		got.nr = 0;
+		got.stop_at = 2;
+		CHECK(lt_usym_name_all(u, frames, 4, keep_name, &got) == -1);
+		CHECK_U64(got.nr, 2);
+	}
+
+	lt_test_case = "no more mappings: frames encoded before are still named";
+	lt_usym_maps_done(u);
+	CHECK_U64(lt_usym_encode(u, 200, fn), 0);
+	CHECK_STR(lt_usym_name(u, frame, buf, sizeof(buf)), path);
+	/* and a process can map again */
+	CHECK(lt_usym_map(u, 200, m.start, m.end - m.start, m.off, m.path,
+			  strlen(m.path), bid.id, bid.len) == 0);
+	CHECK_U64(lt_usym_encode(u, 200, fn) >> LT_USYM_OFF_BITS, 1);
 	lt_usym_free(u);
 
 	lt_test_case = "another build-id: not the binary that ran";

@@ -33,6 +33,7 @@ struct binary {
 	unsigned char bid[BID_MAX];
 	uint8_t bid_len;
 	enum bin_state state;
+	bool counted;			/* in the stats already */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	GElf_Addr bias;
@@ -260,14 +261,33 @@ static void bin_open(struct lt_usym *u, struct binary *b)
 	if (bin_try(b, path))
 		goto found;
 missing:
-	u->stats.binaries_missing++;
+	if (!b->counted)
+		u->stats.binaries_missing++;
+	b->counted = true;
 	return;
 found:
 	b->state = BIN_OPEN;
 	if (dwfl_module_getsymtab(b->mod) <= 0) {
 		b->state = BIN_NO_SYMBOLS;
-		u->stats.binaries_no_symbols++;
+		if (!b->counted)
+			u->stats.binaries_no_symbols++;
 	}
+	b->counted = true;
+}
+
+/*
+ * Let go of the binary's files, maps and symbol tables (it is opened
+ * again if named again); one that could not be found stays so.
+ */
+static void bin_close(struct binary *b)
+{
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
+	b->dwfl = NULL;
+	b->mod = NULL;
+	b->nr_loads = 0;
+	if (b->state != BIN_MISSING)
+		b->state = BIN_UNOPENED;
 }
 
 /* ---- mappings ---------------------------------------------------------- */
@@ -374,6 +394,20 @@ int lt_usym_map(struct lt_usym *u, int pid, uint64_t start, uint64_t len,
 	u->total_maps += (uint64_t)k - old;
 	u->stats.maps++;
 	return 0;
+}
+
+void lt_usym_maps_done(struct lt_usym *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < u->nr_spaces; i++)
+		free(u->spaces[i].maps);
+	free(u->spaces);
+	u->spaces = NULL;
+	u->nr_spaces = u->cap_spaces = 0;
+	u->total_maps = 0;
+	lt_pidtab_free(&u->pids);
+	lt_pidtab_init(&u->pids);
 }
 
 void lt_usym_exec(struct lt_usym *u, int pid)
@@ -504,4 +538,24 @@ const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 	}
 	snprintf(buf, len, "%s+0x%" PRIx64, base_name(b->path), off);
 	return buf;
+}
+
+int lt_usym_name_all(struct lt_usym *u, const uint64_t *frames, size_t nr,
+		     lt_usym_name_fn fn, void *ctx)
+{
+	char buf[512];
+	uint64_t bi;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i++) {
+		ret = fn(ctx, frames[i], lt_usym_name(u, frames[i], buf,
+						      sizeof(buf)));
+		/* the binary's last frame: its files go before the next's */
+		bi = frames[i] >> LT_USYM_OFF_BITS;
+		if (bi && bi <= u->nr_bins &&
+		    (i + 1 == nr || frames[i + 1] >> LT_USYM_OFF_BITS != bi))
+			bin_close(&u->bins[bi - 1]);
+	}
+	return ret ? -1 : 0;
 }
