@@ -327,9 +327,13 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 			continue;
 		}
 		if (p->state == ST_END) {
-			/* the records handed out are done with: the chunks go */
+			/*
+			 * the records handed out are done with: the chunks
+			 * and the queue go (before the report is made)
+			 */
 			if (p->ck.on)
 				lt_perf_chunks_free(p);
+			lt_perf_queue_free(&p->q);
 			return 0;
 		}
 
