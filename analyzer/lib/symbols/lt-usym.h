@@ -76,10 +76,12 @@ const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 
 /*
  * Name @nr encoded frames at once, each as lt_usym_name() would, through
- * @fn (0 to go on, else stop: then -1).  A binary's files and symbol
- * tables are let go after its last frame of the run: with @frames sorted
- * (so grouped by binary), one binary is open at a time, and the memory is
- * the largest binary's, not that of all of them together.
+ * @fn (0 to go on, else stop: then -1), in their order.  A run of frames
+ * of one binary is named in one pass over its symbols (where
+ * dwfl_module_addrinfo() passes over them all, and reads every name, for
+ * each frame), and the binary's files and tables are let go after it:
+ * with @frames sorted (so grouped by binary), one binary is open at a
+ * time, and of it mostly its symbol table is read.
  */
 typedef int (*lt_usym_name_fn)(void *ctx, uint64_t frame, const char *name);
 int lt_usym_name_all(struct lt_usym *u, const uint64_t *frames, size_t nr,
