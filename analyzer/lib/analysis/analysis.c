@@ -6,9 +6,6 @@
  * together; each of them is usable (and tested) alone.
  */
 #include <inttypes.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,15 +321,6 @@ int lt_analyze(const char *path, const struct lt_options *opts,
 		replay_error(err, path, &core->rp->err);
 		goto fail;
 	}
-	/*
-	 * What only the reading needed is free now (the reader's queue and
-	 * chunks, the replay's histories: on a perf.data with call chains
-	 * twice what stays): its pages go back to the system before the
-	 * binaries are named and the report is built on top.
-	 */
-#ifdef __GLIBC__
-	malloc_trim(0);
-#endif
 	if (lt_analysis_report(core, priv, &dec, events, err) < 0)
 		goto fail;
 	/* the trace's id is the report's: known now */
