@@ -301,7 +301,7 @@ struct pwin {
 #define PERF_NO_SLOT		0xffffu
 
 struct pchunk {
-	unsigned char *at;	/* its bytes, in a slot; NULL: not in memory */
+	unsigned char *at;	/* its bytes, in a slot; NULL: let go */
 	uint32_t queued;	/* records starting in it, queued */
 	uint16_t slot;		/* PERF_NO_SLOT: none */
 };
@@ -309,7 +309,7 @@ struct pchunk {
 struct pchunks {
 	bool on;		/* the data is read so */
 	unsigned char *pages[PERF_SLOTS_MAX / 2];	/* two slots each */
-	uint64_t used[PERF_SLOTS_MAX / 64];	/* slots in use, a bit each */
+	uint64_t used[PERF_SLOTS_MAX / 64];	/* slots in use, a bit */
 	uint64_t slot_chunk[PERF_SLOTS_MAX];	/* the chunk in each */
 	unsigned int nr_used;	/* slots in use */
 	unsigned int keep;	/* ... at most, but for runs' next records */
@@ -322,8 +322,9 @@ struct pchunks {
 					   are in them, if in memory (0, 0:
 					   none, or no chunks at all) */
 	bool out_pending;	/* the record handed out last, of ... */
-	uint64_t out_off;	/* ... this offset, is counted off its chunk
-				   at the next call (its bytes stay till then) */
+	uint64_t out_off;	/* ... this offset, is counted off its
+				   chunk at the next call (its bytes stay
+				   till then) */
 };
 
 /* Where the byte at @off, of a chunk in [lo, hi), is; NULL: not in memory. */
@@ -404,7 +405,7 @@ struct lt_perf {
 	struct perf_queue q;
 	uint64_t q_file, q_zdata;	/* records queued of each space */
 	size_t queue_bytes;
-	unsigned int chunks_keep;	/* chunks in memory at most (pchunks) */
+	unsigned int chunks_keep;	/* chunks in memory (pchunks) */
 	enum perf_state state;
 	enum perf_state after;		/* ST_FLUSH goes on to this */
 	/* a sample's call chain: its kernel frames, and its user frames */

@@ -555,14 +555,14 @@ const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
  */
 struct want {
 	GElf_Addr addr;
-	size_t at;			/* its frame's index */
-	const char *name;		/* the closest symbol with a size */
+	size_t at;		/* its frame's index */
+	const char *name;	/* the closest symbol with a size */
 	GElf_Addr value;
 	GElf_Xword size;
 	int binding;
-	bool sizeless;			/* one without a size may name it */
-	bool locals;			/* the locals are looked at for it */
-	size_t sec;			/* the section holding it (secs_find()) */
+	bool sizeless;		/* one without a size may name it */
+	bool locals;		/* the locals are looked at for it */
+	size_t sec;		/* its section (secs_find()) */
 };
 
 static int cmp_want(const void *x, const void *y)
@@ -713,7 +713,7 @@ static void scan_symbols(Dwfl_Module *mod, const struct secs *secs, int lo,
 				last = mid;
 		}
 		if (!sym.st_size) {
-			/* dwfl's same_section(); shndx is -1 if not allocated */
+			/* same_section(); shndx -1: not allocated */
 			sec = shndx >= SHN_LORESERVE ? SIZE_MAX :
 			      secs_find(secs, value);
 			for (j = first; j < n; j++)
@@ -848,7 +848,8 @@ int lt_usym_name_all(struct lt_usym *u, const uint64_t *frames, size_t nr,
 			if (!name || !*name) {
 				snprintf(buf, sizeof(buf), "%s+0x%" PRIx64,
 					 base_name(b->path),
-					 (uint64_t)(frames[i] & LT_USYM_OFF_MASK));
+					 (uint64_t)(frames[i] &
+						    LT_USYM_OFF_MASK));
 				name = buf;
 			}
 			ret = fn(ctx, frames[i], name);
