@@ -34,6 +34,8 @@
 
 static const char *seed_dir;
 static unsigned int nr_seeds;
+/* a file's chunks in memory at most, for read_all() (0: the default) */
+static unsigned int read_keep;
 
 #define KERNEL_MARK	((uint64_t)-128)
 #define USER_MARK	((uint64_t)-512)
@@ -122,7 +124,8 @@ static int64_t field(const struct lt_perf *p, const struct lt_record *raw,
 static void read_all(const struct pb *b, bool stream, size_t queue,
 		     struct run *r)
 {
-	struct lt_perf_options o = { .queue_bytes = queue };
+	struct lt_perf_options o = { .queue_bytes = queue,
+				     .chunks_keep = read_keep };
 	struct lt_perf_record rec;
 	struct feeder fd = { 0 };
 	struct lt_error err;
@@ -634,6 +637,92 @@ static void test_random(void)
 	}
 }
 
+/*
+ * Rounds larger than the chunks kept (~1 MB each): records of 44 KB (a
+ * long call chain), three CPUs' runs a round, their times interleaved so
+ * that the merge takes from each in turn.  With 2 chunks kept, chunks
+ * are let go and read again, the runs' next records never; with plenty,
+ * none is read again.  The records and their order are the same.
+ */
+static void test_chunks(void)
+{
+	static struct trec recs[T_MAX_RECS];
+	static uint64_t chain[5500];
+	enum { ROUNDS = 5, CPUS = 3, RUN = 30 };
+	static const struct {
+		unsigned int keep;
+		const char *name;
+	} ways[] = {
+		{ 2, "chunks: 2 kept" },
+		{ 0, "chunks: the default kept" },
+		{ 64, "chunks: 64 kept" },
+	};
+	struct tfile f = { basic_attrs, 3, recs, 0, false, false };
+	unsigned int r, c, i, w, n = 0;
+	struct tlayout L;
+	struct run got;
+	struct pb b;
+
+	chain[0] = KERNEL_MARK;
+	for (i = 1; i < 3000; i++)
+		chain[i] = 0xffffffff81000000ULL + 16 * i;
+	chain[3000] = USER_MARK;
+	for (i = 3001; i < 5500; i++)
+		chain[i] = 0x400000 + 16 * i;
+	for (r = 0; r < ROUNDS; r++) {
+		for (c = 0; c < CPUS; c++)
+			for (i = 0; i < RUN; i++) {
+				struct trec *t = &recs[f.nr_recs++];
+
+				memset(t, 0, sizeof(*t));
+				t->kind = R_SAMPLE;
+				t->ts = 1000 + ((uint64_t)r * RUN + i) * 10 + c;
+				t->cpu = (int)c;
+				t->pid = t->tid = (int)++n;
+				t->a = t->tid;
+				t->b = 0;
+				t->chain = chain;
+				t->nr_chain = 5500;
+			}
+		recs[f.nr_recs++] = (struct trec){ .kind = R_ROUND, .attr = 2 };
+	}
+	tb_build(&f, &b, &L);
+	for (w = 0; w < sizeof(ways) / sizeof(ways[0]); w++) {
+		read_keep = ways[w].keep;
+		read_all(&b, false, 0, &got);
+		read_keep = 0;
+		lt_test_case = ways[w].name;
+		CHECK_U64(got.errors, 0);
+		if (got.first_err >= 0)
+			fprintf(stderr, "%s: %s\n", ways[w].name, got.msg);
+		check_order(&f, &got, ways[w].name);
+		lt_test_case = ways[w].name;
+		for (i = 0; i < got.n; i++)
+			if (got.g[i].nk != 2999 || got.g[i].nu != 2499 ||
+			    got.g[i].k0 != chain[1] || got.g[i].u0 != chain[3001])
+				break;
+		CHECK_MSG(i == got.n, "record %u: %u kernel frames from %#llx, "
+			  "%u user frames from %#llx", i,
+			  i < got.n ? got.g[i].nk : 0,
+			  (unsigned long long)(i < got.n ? got.g[i].k0 : 0),
+			  i < got.n ? got.g[i].nu : 0,
+			  (unsigned long long)(i < got.n ? got.g[i].u0 : 0));
+		CHECK_U64(got.stats.unordered, 0);
+		CHECK_U64(got.stats.forced_flushes, 0);
+		if (ways[w].keep == 2) {
+			CHECK(got.stats.chunks_reread > 0);
+			/* 2, or one per run whose next record is in memory */
+			CHECK(got.stats.chunks_peak <= CPUS + 1);
+		} else if (ways[w].keep == 64) {
+			CHECK_U64(got.stats.chunks_reread, 0);
+			/* two rounds of ~4 MB queued at once */
+			CHECK(got.stats.chunks_peak >= 6);
+		}
+		free(got.g);
+	}
+	free(b.p);
+}
+
 /* The analyzer's decoder takes the samples as it takes a trace.dat's. */
 static void test_decode(void)
 {
@@ -1123,5 +1212,6 @@ int main(int argc, char **argv)
 	test_decode();
 	test_backwards();
 	test_random();
+	test_chunks();
 	return lt_test_done("perf/reader");
 }

@@ -40,12 +40,112 @@ const char *lt_analysis_symbol(void *ctx, uint64_t addr)
 static const char *user_symbol(void *ctx, uint64_t frame)
 {
 	struct lt_analysis *a = ctx;
+	size_t lo = 0, hi = a->nr_named, mid;
+	const char *name;
 	char buf[512];
-	const char *name = a->in->ops->frame_name(a->in, frame, buf,
-						  sizeof(buf));
-	uint32_t id = lt_strtab_intern(&a->rp->strs, name, strlen(name));
+	uint32_t id;
 
+	/* named already, with the others of its binary (name_frames()) */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (a->named[mid] < frame)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < a->nr_named && a->named[lo] == frame &&
+	    a->named_ids[lo] != UINT32_MAX)
+		return lt_strtab_get(&a->rp->strs, a->named_ids[lo]);
+	name = a->in->ops->frame_name(a->in, frame, buf, sizeof(buf));
+	id = lt_strtab_intern(&a->rp->strs, name, strlen(name));
 	return id == UINT32_MAX ? "?" : lt_strtab_get(&a->rp->strs, id);
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+struct naming {
+	struct lt_analysis *a;
+	size_t next;
+};
+
+static int named_one(void *ctx, uint64_t frame, const char *name)
+{
+	struct naming *n = ctx;
+	struct lt_analysis *a = n->a;
+
+	if (n->next >= a->nr_named || a->named[n->next] != frame)
+		return -1;
+	a->named_ids[n->next++] = lt_strtab_intern(&a->rp->strs, name,
+						   strlen(name));
+	return 0;
+}
+
+/*
+ * The user frames of the stacks the report may show (its sub-rows'),
+ * named before the report is built and in one go, binary by binary: each
+ * binary's files are then let go before the next is opened, and before
+ * the report takes its memory.  Frames left out are named one by one.
+ */
+static int name_frames(struct lt_analysis *a, struct lt_error *err)
+{
+	const struct lt_replay *rp = a->rp;
+	uint8_t *used = NULL;
+	const uint64_t *frames;
+	struct naming n = { a, 0 };
+	size_t nr = 0, cap = 0, i, k;
+	uint32_t s, nf, f;
+	uint64_t *v;
+
+	if (!a->in->ops->frame_names || a->named || rp->nr_stacks <= 1)
+		return 0;
+	used = calloc(rp->nr_stacks, 1);
+	if (!used)
+		goto nomem;
+	for (i = 0; i < rp->nr_subs; i++)
+		if (rp->subs[i].stack < rp->nr_stacks)
+			used[rp->subs[i].stack] = 1;
+	for (s = 1; s < rp->nr_stacks; s++) {
+		if (!used[s])
+			continue;
+		frames = lt_replay_stack_frames(rp, s, &nf);
+		for (f = 0; f < nf && frames[f] != LT_FRAME_USER; f++)
+			;
+		for (f++; f < nf; f++) {
+			if (nr == cap) {
+				cap = cap ? 2 * cap : 1024;
+				v = realloc(a->named, cap * sizeof(*v));
+				if (!v)
+					goto nomem;
+				a->named = v;
+			}
+			a->named[nr++] = frames[f];
+		}
+	}
+	free(used);
+	used = NULL;
+	if (!nr)
+		return 0;
+	qsort(a->named, nr, sizeof(*a->named), cmp_u64);
+	for (i = 1, k = 1; i < nr; i++)
+		if (a->named[i] != a->named[k - 1])
+			a->named[k++] = a->named[i];
+	a->nr_named = k;
+	a->named_ids = malloc(k * sizeof(*a->named_ids));
+	if (!a->named_ids)
+		goto nomem;
+	memset(a->named_ids, 0xff, k * sizeof(*a->named_ids));
+	/* a name not kept (out of memory) is asked again, one by one */
+	a->in->ops->frame_names(a->in, a->named, k, named_one, &n);
+	return 0;
+nomem:
+	free(used);
+	lt_error_set(err, LT_E_NOMEM, "out of memory");
+	return -1;
 }
 
 static void user_place(void *ctx, uint64_t frame, uint32_t *binary,
@@ -452,6 +552,11 @@ void lt_analysis_free(struct lt_analysis *a)
 	lt_trans_free(&a->trans);
 	free(a->by_id);
 	a->by_id = NULL;
+	free(a->named);
+	free(a->named_ids);
+	a->named = NULL;
+	a->named_ids = NULL;
+	a->nr_named = 0;
 }
 
 /* ---- the report ---------------------------------------------------------- */
@@ -569,6 +674,9 @@ int lt_analysis_report(struct lt_analysis *a, struct lt_report_priv *priv,
 		       const struct lt_decoder *dec, uint64_t events,
 		       struct lt_error *err)
 {
+	/* first, while the report has taken no memory yet */
+	if (name_frames(a, err) < 0)
+		return -1;
 	fill_report(priv, a->in, a->rp, events);
 	priv->pub.damaged_records = dec->bad_records;
 	if (describe_sources(priv, a->in->ops->recipe, dec, a->by_id,

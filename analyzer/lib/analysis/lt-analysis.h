@@ -36,6 +36,10 @@ struct lt_analysis {
 	bool load_beside;		/* symbols may load on a thread of their own */
 	bool loading;			/* ... and are: join @loader */
 	pthread_t loader;
+	/* user frames named before the report, sorted by frame */
+	uint64_t *named;
+	uint32_t *named_ids;		/* their names: rp->strs ids */
+	size_t nr_named;
 };
 
 /*

@@ -657,6 +657,7 @@ static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
 	const struct lt_event_type *sw =
 		lt_trace_find_event(in->formats, "sched", "sched_switch");
 	struct pf_run r;
+	int ret;
 
 	memset(&r, 0, sizeof(r));
 	r.in = in;
@@ -671,8 +672,11 @@ static int pf_run(struct lt_input *in, const struct lt_input_run *cfg,
 	r.progress = progress;
 	r.ctx = ctx;
 	memset(res, 0, sizeof(*res));
-	return lt_pipe_stream(pf_make, &r, cfg->threads, pf_consume,
-			      progress ? pf_progress : NULL, &r, err);
+	ret = lt_pipe_stream(pf_make, &r, cfg->threads, pf_consume,
+			     progress ? pf_progress : NULL, &r, err);
+	/* every frame is encoded: the mappings go before the report */
+	lt_usym_maps_done(r.p->usym);
+	return ret;
 }
 
 /* ---- symbols -------------------------------------------------------------- */
@@ -787,6 +791,12 @@ static const char *pf_frame_name(struct lt_input *in, uint64_t frame,
 	return lt_usym_name(priv_of(in)->usym, frame, buf, len);
 }
 
+static int pf_frame_names(struct lt_input *in, const uint64_t *frames,
+			  size_t nr, lt_frame_name_fn fn, void *ctx)
+{
+	return lt_usym_name_all(priv_of(in)->usym, frames, nr, fn, ctx);
+}
+
 static void pf_frame_place(struct lt_input *in, uint64_t frame,
 			   uint32_t *binary, uint64_t *offset)
 {
@@ -853,6 +863,7 @@ const struct lt_input_ops lt_input_perf = {
 	.load_ksyms = pf_load_ksyms,
 	.ksym = pf_ksym,
 	.frame_name = pf_frame_name,
+	.frame_names = pf_frame_names,
 	.frame_place = pf_frame_place,
 	.binary = pf_binary,
 	.kernel_build_id = pf_kernel_build_id,

@@ -102,6 +102,9 @@ struct lt_input_recipe {
 
 struct lt_input;
 
+/* A frame's name, valid during the call: 0 to go on. */
+typedef int (*lt_frame_name_fn)(void *ctx, uint64_t frame, const char *name);
+
 struct lt_input_ops {
 	const char *name;	/* "trace.dat" */
 	const struct lt_input_recipe *recipe;
@@ -133,6 +136,14 @@ struct lt_input_ops {
 	 */
 	const char *(*frame_name)(struct lt_input *in, uint64_t frame,
 				  char *buf, size_t len);
+	/*
+	 * @nr such frames named at once, each as frame_name() would, through
+	 * @fn (0 to go on; else it stops, -1): sorted, they are named binary
+	 * by binary, each let go after its last (the memory is then one
+	 * binary's).  NULL: one at a time only.
+	 */
+	int (*frame_names)(struct lt_input *in, const uint64_t *frames,
+			   size_t nr, lt_frame_name_fn fn, void *ctx);
 	/*
 	 * Where such a frame is: *@binary (binary() index + 1, 0: in no
 	 * mapping) and *@offset in that file; the @i-th binary (from 0),

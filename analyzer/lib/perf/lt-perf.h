@@ -125,6 +125,12 @@ struct lt_perf_stats {
 	uint64_t bad_callchains;	/* callchains dropped as corrupt */
 	uint64_t queue_peak;		/* most records queued at once */
 	uint64_t queue_peak_bytes;	/* most memory the queue held */
+	/*
+	 * A file's data, read in chunks of ~1 MB: most in memory at once,
+	 * and how many were read again (let go with records still queued)
+	 */
+	uint64_t chunks_peak;
+	uint64_t chunks_reread;
 };
 
 enum lt_perf_kind {
@@ -233,6 +239,9 @@ struct lt_perf_record {
 struct lt_perf_options {
 	size_t queue_bytes;		/* the reorder queue's cap: records, and
 					   in pipe mode their bytes; 0 = 16 MB */
+	unsigned int chunks_keep;	/* a file's chunks of ~1 MB in memory
+					   at most, but for what the runs
+					   being merged need; 0 = 8 */
 };
 
 /* Whether @buf starts like a perf.data (either byte order, file or pipe). */

@@ -540,6 +540,10 @@ int lt_perf_open_fd(struct lt_perf **out, int fd, const char *name,
 	if (p->queue_bytes < PERF_QUEUE_MIN)
 		p->queue_bytes = PERF_QUEUE_MIN;
 	lt_perf_queue_init(&p->q, p->queue_bytes / 2 / sizeof(struct q_ent));
+	p->chunks_keep = opts && opts->chunks_keep ? opts->chunks_keep :
+			 PERF_CHUNKS_KEEP;
+	if (p->chunks_keep > PERF_SLOTS_MAX)
+		p->chunks_keep = PERF_SLOTS_MAX;
 	p->state = ST_READ;
 	if (open_bytes(p, err)) {
 		p->fd = -1;

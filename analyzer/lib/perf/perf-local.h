@@ -276,40 +276,65 @@ struct pwin {
  * CPU (faulted in ahead or not), and copying it into reused buffers with
  * pread() 0.06-0.08 s.  Chunk k holds the records that start in
  * [start + k * PERF_CHUNK, + PERF_CHUNK), whole: its bytes go on past
- * that by PERF_CHUNK_OVER, more than a record's 64 KB.  The chunks from
- * the oldest queued record's to the one being read are kept, each in a
- * slot, the lowest free; slots come two to a huge page, allocated when
- * first needed and kept until the data ends: the memory is the most
- * chunks kept at once (2 slots, one huge page, for a usual recording's
- * rounds; 37 for perf record -m 32M -g's), up to PERF_CHUNKS_MAX, past
- * which the map serves.
+ * that by PERF_CHUNK_OVER, more than a record's 64 KB.
+ *
+ * The chunks from the oldest queued record's to the one being read,
+ * [lo, hi), may hold queued records, and each counts its own: a chunk
+ * none of whose records is queued any more is let go at once.  At most
+ * @keep of them (PERF_CHUNKS_KEEP: 8 MB) are in memory, each in a slot
+ * (two slots to a huge page, allocated when first needed and kept until
+ * the data ends).  Past that, a chunk is let go though records of it are
+ * queued: of those in memory, the one read last that holds no run's next
+ * record (perf-order.c); and a record handed out of a chunk let go reads
+ * its chunk again.  So a round larger than the slots (perf record -m 32M
+ * -g's reach 37 MB) is read twice in part, not kept whole.  Slots are
+ * taken past @keep only while every chunk in memory holds a run's next
+ * record (many CPUs in a round), up to PERF_SLOTS_MAX, past which the
+ * map serves.
  */
 #define PERF_CHUNK_OVER		(64u << 10)
 #define PERF_CHUNK_STRIDE	(1u << 20)
 #define PERF_CHUNK		(PERF_CHUNK_STRIDE - PERF_CHUNK_OVER)
-#define PERF_CHUNKS_MAX		128	/* a power of two, a multiple of 64 */
+#define PERF_CHUNKS_KEEP	8
+#define PERF_SLOTS_MAX		128	/* a multiple of 64 */
 #define PERF_CHUNK_PIECE	(128u << 10)	/* read at a time */
+#define PERF_NO_SLOT		0xffffu
+
+struct pchunk {
+	unsigned char *at;	/* its bytes, in a slot; NULL: let go */
+	uint32_t queued;	/* records starting in it, queued */
+	uint16_t slot;		/* PERF_NO_SLOT: none */
+};
 
 struct pchunks {
 	bool on;		/* the data is read so */
-	unsigned char *pages[PERF_CHUNKS_MAX / 2];	/* two slots each */
-	uint64_t used[PERF_CHUNKS_MAX / 64];	/* slots in use, a bit each */
-	unsigned char *at[PERF_CHUNKS_MAX];	/* chunk k's slot: at[k % MAX] */
+	unsigned char *pages[PERF_SLOTS_MAX / 2];	/* two slots each */
+	uint64_t used[PERF_SLOTS_MAX / 64];	/* slots in use, a bit */
+	uint64_t slot_chunk[PERF_SLOTS_MAX];	/* the chunk in each */
+	unsigned int nr_used;	/* slots in use */
+	unsigned int keep;	/* ... at most, but for runs' next records */
+	struct pchunk *ch;	/* chunk k at ch[k & mask], k in [lo, hi) */
+	uint64_t mask;
 	uint64_t start;		/* file offset of chunk 0 */
 	uint64_t lo, hi;	/* chunks [lo, hi) are read, hi - 1 up to */
 	uint64_t filled;	/* ... this file offset */
 	uint64_t lo_off, hi_off;	/* records starting in [lo_off, hi_off)
-					   are in them (0, 0: none, or no
-					   chunks at all) */
+					   are in them, if in memory (0, 0:
+					   none, or no chunks at all) */
+	bool out_pending;	/* the record handed out last, of ... */
+	uint64_t out_off;	/* ... this offset, is counted off its
+				   chunk at the next call (its bytes stay
+				   till then) */
 };
 
-/* Where the byte at @off, of a chunk kept, is. */
+/* Where the byte at @off, of a chunk in [lo, hi), is; NULL: not in memory. */
 static inline const unsigned char *chunk_at(const struct pchunks *ck,
 					    uint64_t off)
 {
 	uint64_t rel = off - ck->start, k = rel / PERF_CHUNK;
+	const unsigned char *at = ck->ch[k & ck->mask].at;
 
-	return ck->at[k % PERF_CHUNKS_MAX] + (rel - k * PERF_CHUNK);
+	return at ? at + (rel - k * PERF_CHUNK) : NULL;
 }
 
 /* ---- the reader ------------------------------------------------------- */
@@ -380,6 +405,7 @@ struct lt_perf {
 	struct perf_queue q;
 	uint64_t q_file, q_zdata;	/* records queued of each space */
 	size_t queue_bytes;
+	unsigned int chunks_keep;	/* chunks in memory (pchunks) */
 	enum perf_state state;
 	enum perf_state after;		/* ST_FLUSH goes on to this */
 	/* a sample's call chain: its kernel frames, and its user frames */
@@ -436,8 +462,10 @@ static inline const unsigned char *perf_bytes(struct lt_perf *p,
 					      const char *what)
 {
 	/* the hot path: a record of a chunk read already */
-	if (perf_in_chunk(p, off, n))
-		return chunk_at(&p->ck, off);
+	const unsigned char *b;
+
+	if (perf_in_chunk(p, off, n) && (b = chunk_at(&p->ck, off)))
+		return b;
 	if ((off & PERF_ZFLAG) && off >= p->zwin.base &&
 	    n <= p->zwin.base + p->zwin.len - off)
 		return p->zwin.buf + (off - p->zwin.base);
@@ -449,8 +477,11 @@ static inline const unsigned char *perf_bytes(struct lt_perf *p,
  */
 static inline void perf_prefetch(const struct lt_perf *p, uint64_t off)
 {
-	if (off >= p->ck.lo_off && off < p->ck.hi_off)
-		__builtin_prefetch(chunk_at(&p->ck, off));
+	const unsigned char *b;
+
+	if (off >= p->ck.lo_off && off < p->ck.hi_off &&
+	    (b = chunk_at(&p->ck, off)))
+		__builtin_prefetch(b);
 }
 /*
  * @n bytes at @off passed over (AUXTRACE data); in a stream they are read
@@ -463,6 +494,14 @@ void lt_perf_release(struct lt_perf *p, uint64_t off);
 /* A file's data from @off on is read in chunks (not for a stream). */
 void lt_perf_chunks_init(struct lt_perf *p, uint64_t off);
 void lt_perf_chunks_free(struct lt_perf *p);
+/*
+ * A file record at @off was queued: its chunk counts it.  It was handed
+ * out (lt_perf_chunk_out()): counted off at the next call of the reader,
+ * when its bytes are done with; a chunk with none queued any more goes.
+ */
+void lt_perf_chunk_in(struct lt_perf *p, uint64_t off);
+void lt_perf_chunk_out(struct lt_perf *p, uint64_t off);
+void lt_perf_chunk_out_done(struct lt_perf *p);
 /* Whether a record at @off (of at least 8 bytes) may be read: not the end */
 int lt_perf_more(struct lt_perf *p, struct lt_error *err, uint64_t off);
 /* A string the reader keeps until it is closed; NULL out of memory. */

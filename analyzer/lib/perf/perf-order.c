@@ -53,12 +53,15 @@ int lt_perf_queue_init(struct perf_queue *q, uint64_t max_ents)
 	return 0;
 }
 
+/* Empty, as after lt_perf_queue_init(): its memory goes. */
 void lt_perf_queue_free(struct perf_queue *q)
 {
+	uint64_t max_ents = q->max_ents;
+
 	free(q->ents);
 	free(q->heap);
-	q->ents = NULL;
-	q->heap = NULL;
+	memset(q, 0, sizeof(*q));
+	q->max_ents = max_ents;
 }
 
 /*

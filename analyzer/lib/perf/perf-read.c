@@ -263,10 +263,12 @@ static int take(struct lt_perf *p, uint64_t off, uint32_t type,
 		p->stats.records--;
 		return start_forced(p, err);
 	}
-	if (off & PERF_ZFLAG)
+	if (off & PERF_ZFLAG) {
 		p->q_zdata++;
-	else
+	} else {
 		p->q_file++;
+		lt_perf_chunk_in(p, off);
+	}
 	if (p->q.nr > p->stats.queue_peak)
 		note_peak(p);
 	return 0;
@@ -303,6 +305,9 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 	uint16_t size;
 	int ret;
 
+	/* the record handed out last is done with */
+	if (p->ck.out_pending)
+		lt_perf_chunk_out_done(p);
 	for (;;) {
 		if (p->state == ST_FORCED && !over_cap(p, true))
 			p->state = ST_READ;
@@ -315,10 +320,12 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 				 */
 				if (p->q.nr_runs)
 					perf_prefetch(p, Q_OFF(p->q.heap[0].ref));
-				if (Q_OFF(ref) & PERF_ZFLAG)
+				if (Q_OFF(ref) & PERF_ZFLAG) {
 					p->q_zdata--;
-				else
+				} else {
 					p->q_file--;
+					lt_perf_chunk_out(p, Q_OFF(ref));
+				}
 				return hand_out(p, Q_OFF(ref),
 						p->attrs[Q_ATTR(ref)], rec, err);
 			}
@@ -327,9 +334,13 @@ int lt_perf_next(struct lt_perf *p, struct lt_perf_record *rec,
 			continue;
 		}
 		if (p->state == ST_END) {
-			/* the records handed out are done with: the chunks go */
+			/*
+			 * the records handed out are done with: the chunks
+			 * and the queue go (before the report is made)
+			 */
 			if (p->ck.on)
 				lt_perf_chunks_free(p);
+			lt_perf_queue_free(&p->q);
 			return 0;
 		}
 

@@ -213,6 +213,7 @@ void lt_perf_chunks_init(struct lt_perf *p, uint64_t off)
 	memset(ck, 0, sizeof(*ck));
 	ck->on = true;
 	ck->start = off;
+	ck->keep = p->chunks_keep ? p->chunks_keep : PERF_CHUNKS_KEEP;
 	/* what the kernel reads ahead for pread() */
 	posix_fadvise(p->fd, off, 0, POSIX_FADV_SEQUENTIAL);
 }
@@ -221,36 +222,141 @@ void lt_perf_chunks_free(struct lt_perf *p)
 {
 	unsigned int i;
 
-	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
+	for (i = 0; i < PERF_SLOTS_MAX / 2; i++)
 		lt_big_free(p->ck.pages[i], 2 * (size_t)PERF_CHUNK_STRIDE);
+	free(p->ck.ch);
 	memset(&p->ck, 0, sizeof(p->ck));
 }
 
-/* The lowest free slot, taken: its bytes, or NULL out of memory. */
-static unsigned char *slot_take(struct pchunks *ck)
+/* The lowest free slot, taken for chunk @k: its bytes, or NULL. */
+static unsigned char *slot_take(struct lt_perf *p, uint64_t k)
 {
+	struct pchunks *ck = &p->ck;
+	struct pchunk *c = &ck->ch[k & ck->mask];
 	unsigned int w, s;
 
+	if (ck->nr_used >= PERF_SLOTS_MAX)
+		return NULL;
 	for (w = 0; !~ck->used[w]; w++)
-		;	/* chunk_start() keeps fewer than all in use */
+		;
 	s = w * 64 + __builtin_ctzll(~ck->used[w]);
 	if (!ck->pages[s / 2] &&
 	    !(ck->pages[s / 2] = lt_big_alloc(2 * (size_t)PERF_CHUNK_STRIDE)))
 		return NULL;
 	ck->used[w] |= 1ULL << (s % 64);
-	return ck->pages[s / 2] + (s % 2) * (size_t)PERF_CHUNK_STRIDE;
+	ck->slot_chunk[s] = k;
+	if (++ck->nr_used > p->stats.chunks_peak)
+		p->stats.chunks_peak = ck->nr_used;
+	c->slot = (uint16_t)s;
+	c->at = ck->pages[s / 2] + (s % 2) * (size_t)PERF_CHUNK_STRIDE;
+	return c->at;
 }
 
-/* The slot at @at is free again. */
-static void slot_put(struct pchunks *ck, const unsigned char *at)
+/* Chunk @k's bytes are let go (it is read again if needed). */
+static void chunk_drop(struct pchunks *ck, uint64_t k)
 {
-	unsigned int i;
+	struct pchunk *c = &ck->ch[k & ck->mask];
 
-	for (i = 0; i < PERF_CHUNKS_MAX / 2; i++)
-		if (at == ck->pages[i] || at == ck->pages[i] + PERF_CHUNK_STRIDE)
-			break;
-	i = 2 * i + (at != ck->pages[i]);
-	ck->used[i / 64] &= ~(1ULL << (i % 64));
+	if (!c->at)
+		return;
+	ck->used[c->slot / 64] &= ~(1ULL << (c->slot % 64));
+	ck->nr_used--;
+	c->at = NULL;
+	c->slot = PERF_NO_SLOT;
+}
+
+/* Room for chunks up to @k in the ring: 0, or -1 out of memory. */
+static int chunks_room(struct pchunks *ck, uint64_t k)
+{
+	uint64_t size = ck->ch ? ck->mask + 1 : 0, nsize, i;
+	struct pchunk *ch;
+
+	if (k - ck->lo < size)
+		return 0;
+	for (nsize = size ? 2 * size : 64; k - ck->lo >= nsize; nsize *= 2)
+		;
+	ch = malloc(nsize * sizeof(*ch));
+	if (!ch)
+		return -1;
+	for (i = 0; i < nsize; i++)
+		ch[i] = (struct pchunk){ NULL, 0, PERF_NO_SLOT };
+	/* chunk numbers stay; their places move */
+	for (i = ck->lo; ck->ch && i < ck->hi; i++)
+		ch[i & (nsize - 1)] = ck->ch[i & ck->mask];
+	free(ck->ch);
+	ck->ch = ch;
+	ck->mask = nsize - 1;
+	return 0;
+}
+
+/* The chunk of @off, or UINT64_MAX outside [lo, hi). */
+static uint64_t chunk_of(const struct pchunks *ck, uint64_t off)
+{
+	uint64_t k;
+
+	if (!ck->on || off < ck->start || (off & PERF_ZFLAG))
+		return UINT64_MAX;
+	k = (off - ck->start) / PERF_CHUNK;
+	return k >= ck->lo && k < ck->hi ? k : UINT64_MAX;
+}
+
+/*
+ * Chunks in memory that hold the next record of a run being merged (a
+ * bit per slot in @heads): what the merge reads next.  Runs past the
+ * flush's limit wait for a later round.
+ */
+static void merge_heads(const struct lt_perf *p, uint64_t *heads)
+{
+	const struct perf_queue *q = &p->q;
+	const struct pchunk *c;
+	uint64_t k;
+	uint32_t i;
+
+	memset(heads, 0, PERF_SLOTS_MAX / 8);
+	for (i = 0; i < q->nr_runs; i++) {
+		if (q->heap[i].ts > q->limit)
+			continue;
+		k = chunk_of(&p->ck, Q_OFF(q->heap[i].ref));
+		if (k == UINT64_MAX)
+			continue;
+		c = &p->ck.ch[k & p->ck.mask];
+		if (c->at)
+			heads[c->slot / 64] |= 1ULL << (c->slot % 64);
+	}
+}
+
+/*
+ * A slot for chunk @k, another chunk let go if @keep are in use: the last
+ * in the file (needed last, as the runs go on), but the one being read
+ * (@reading) and, while merging (@merging), those holding a merged run's
+ * next record: in their place another slot is taken (up to
+ * PERF_SLOTS_MAX), so that the merge never reads a chunk twice at once.
+ * Its bytes, or NULL.
+ */
+static unsigned char *slot_for(struct lt_perf *p, uint64_t k, uint64_t reading,
+			       bool merging)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t heads[PERF_SLOTS_MAX / 64], best = UINT64_MAX, c;
+	unsigned int s;
+
+	if (ck->nr_used >= ck->keep) {
+		if (merging)
+			merge_heads(p, heads);
+		else
+			memset(heads, 0, sizeof(heads));
+		for (s = 0; s < PERF_SLOTS_MAX; s++) {
+			if (!(ck->used[s / 64] >> (s % 64) & 1) ||
+			    heads[s / 64] >> (s % 64) & 1)
+				continue;
+			c = ck->slot_chunk[s];
+			if (c != reading && (best == UINT64_MAX || c > best))
+				best = c;
+		}
+		if (best != UINT64_MAX)
+			chunk_drop(ck, best);
+	}
+	return slot_take(p, k);
 }
 
 /* The end of chunk @k's bytes: its records' and PERF_CHUNK_OVER more. */
@@ -260,6 +366,31 @@ static uint64_t chunk_end(const struct lt_perf *p, uint64_t k)
 
 	return p->size - base < PERF_CHUNK_STRIDE ? p->size :
 	       base + PERF_CHUNK_STRIDE;
+}
+
+/* @n bytes at @off of the file into @buf: 0, or -1 (@err). */
+static int read_at(struct lt_perf *p, struct lt_error *err, unsigned char *buf,
+		   size_t n, uint64_t off)
+{
+	ssize_t got;
+
+	while (n) {
+		got = pread(p->fd, buf, n, off);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			return lt_perf_fail(p, err, LT_E_IO, "cannot read: %s",
+					    strerror(errno));
+		if (!got)
+			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "data",
+					       off,
+					       "the file ends there, not after %llu bytes: it shrank while read",
+					       (unsigned long long)p->size);
+		buf += got;
+		n -= got;
+		off += got;
+	}
+	return 0;
 }
 
 /*
@@ -272,47 +403,45 @@ static int chunk_fill(struct lt_perf *p, struct lt_error *err, uint64_t want)
 	struct pchunks *ck = &p->ck;
 	uint64_t base = ck->start + (ck->hi - 1) * PERF_CHUNK;
 	uint64_t end = chunk_end(p, ck->hi - 1), to;
-	unsigned char *slot = (unsigned char *)chunk_at(ck, base);
-	ssize_t n;
+	unsigned char *slot = ck->ch[(ck->hi - 1) & ck->mask].at;
 
 	if (want > end)
 		want = end;
 	while (ck->filled < want) {
 		to = ck->filled + PERF_CHUNK_PIECE < end ?
 		     ck->filled + PERF_CHUNK_PIECE : end;
-		n = pread(p->fd, slot + (ck->filled - base), to - ck->filled,
-			  ck->filled);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return lt_perf_fail(p, err, LT_E_IO, "cannot read: %s",
-					    strerror(errno));
-		if (!n)
-			return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "data",
-					       ck->filled,
-					       "the file ends there, not after %llu bytes: it shrank while read",
-					       (unsigned long long)p->size);
-		ck->filled += n;
+		if (read_at(p, err, slot + (ck->filled - base), to - ck->filled,
+			    ck->filled))
+			return -1;
+		ck->filled = to;
 	}
 	return 0;
 }
 
 /*
  * Chunk @k started in a slot, the one before it read whole: 1, 0 when
- * the map must serve (too many kept, or no memory for more), -1 (@err).
+ * the map must serve (no memory for a slot, or its place in the ring),
+ * -1 (@err).
  */
 static int chunk_start(struct lt_perf *p, struct lt_error *err, uint64_t k)
 {
 	struct pchunks *ck = &p->ck;
-	unsigned char *at;
 
-	if (ck->hi > ck->lo && chunk_fill(p, err, chunk_end(p, ck->hi - 1)))
-		return -1;
+	/* (not in memory: read whole already, then let go) */
+	if (ck->hi > ck->lo && ck->ch[(ck->hi - 1) & ck->mask].at) {
+		if (chunk_fill(p, err, chunk_end(p, ck->hi - 1)))
+			return -1;
+		/* read past, and none of its records queued: not needed */
+		if (!ck->ch[(ck->hi - 1) & ck->mask].queued)
+			chunk_drop(ck, ck->hi - 1);
+	}
 	if (ck->lo == ck->hi)
 		ck->lo = ck->hi = k;	/* none kept: start here */
-	if (k - ck->lo >= PERF_CHUNKS_MAX || !(at = slot_take(ck)))
+	if (chunks_room(ck, k))
 		return 0;
-	ck->at[k % PERF_CHUNKS_MAX] = at;
+	ck->ch[k & ck->mask] = (struct pchunk){ NULL, 0, PERF_NO_SLOT };
+	if (!slot_for(p, k, UINT64_MAX, false))
+		return 0;
 	ck->hi = k + 1;
 	ck->filled = ck->start + k * PERF_CHUNK;
 	chunks_span(ck);
@@ -320,10 +449,29 @@ static int chunk_start(struct lt_perf *p, struct lt_error *err, uint64_t k)
 }
 
 /*
+ * Chunk @k, let go with records of it still queued, read again whole
+ * into a slot: 1, 0 when the map must serve, -1 (@err).
+ */
+static int chunk_reread(struct lt_perf *p, struct lt_error *err, uint64_t k)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t base = ck->start + k * PERF_CHUNK;
+	unsigned char *at = slot_for(p, k, ck->hi - 1, true);
+
+	if (!at)
+		return 0;
+	if (read_at(p, err, at, chunk_end(p, k) - base, base)) {
+		chunk_drop(ck, k);
+		return -1;
+	}
+	p->stats.chunks_reread++;
+	return 1;
+}
+
+/*
  * @n bytes at @off, a record (at most PERF_CHUNK_OVER bytes) of the data
- * section, in the file: from its chunk, read now if need be.  A chunk
- * dropped already, or one too far past the oldest kept, is read through
- * the map.
+ * section, in the file: from its chunk, read now (or again) if need be.
+ * A chunk before the oldest kept is read through the map.
  */
 static const unsigned char *chunk_bytes(struct lt_perf *p, struct lt_error *err,
 					uint64_t off, size_t n, const char *what)
@@ -337,6 +485,13 @@ static const unsigned char *chunk_bytes(struct lt_perf *p, struct lt_error *err,
 	while (k >= ck->hi) {
 		/* those between are read whole: records may be queued there */
 		ret = chunk_start(p, err, ck->lo == ck->hi ? k : ck->hi);
+		if (ret < 0)
+			return NULL;
+		if (!ret)
+			return map_bytes(p, err, off, n, what);
+	}
+	if (!ck->ch[k & ck->mask].at) {
+		ret = chunk_reread(p, err, k);
 		if (ret < 0)
 			return NULL;
 		if (!ret)
@@ -358,7 +513,42 @@ static void chunks_release(struct pchunks *ck, uint64_t off)
 	k = (off - ck->start) / PERF_CHUNK;
 	/* all of them: the next read starts where it is */
 	for (; ck->lo < k && ck->lo < ck->hi; ck->lo++)
-		slot_put(ck, ck->at[ck->lo % PERF_CHUNKS_MAX]);
+		chunk_drop(ck, ck->lo);
+	chunks_span(ck);
+}
+
+void lt_perf_chunk_in(struct lt_perf *p, uint64_t off)
+{
+	uint64_t k = chunk_of(&p->ck, off);
+
+	if (k != UINT64_MAX)
+		p->ck.ch[k & p->ck.mask].queued++;
+}
+
+void lt_perf_chunk_out(struct lt_perf *p, uint64_t off)
+{
+	p->ck.out_pending = p->ck.on && !(off & PERF_ZFLAG);
+	p->ck.out_off = off;
+}
+
+void lt_perf_chunk_out_done(struct lt_perf *p)
+{
+	struct pchunks *ck = &p->ck;
+	uint64_t k = chunk_of(ck, ck->out_off);
+	struct pchunk *c;
+
+	ck->out_pending = false;
+	if (k == UINT64_MAX)
+		return;
+	c = &ck->ch[k & ck->mask];
+	if (!c->queued || --c->queued || k + 1 >= ck->hi)
+		return;
+	/* its last queued record is out: the chunk is done with */
+	chunk_drop(ck, k);
+	while (ck->lo + 1 < ck->hi && !ck->ch[ck->lo & ck->mask].queued) {
+		chunk_drop(ck, ck->lo);
+		ck->lo++;
+	}
 	chunks_span(ck);
 }
 

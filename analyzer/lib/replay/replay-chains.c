@@ -1337,18 +1337,32 @@ void lt_rp_chain_tree_free(struct lt_chain_tree *tr)
 	memset(tr, 0, sizeof(*tr));
 }
 
-void lt_rp_chain_free(struct lt_replay *rp)
+void lt_rp_chain_histories_free(struct lt_replay *rp)
 {
 	uint32_t i;
 	int c;
 
 	for (i = 0; i < rp->nr_tasks; i++) {
-		free(rp->tasks[i].chain.segs);
-		lt_rp_chain_tree_free(&rp->tasks[i].chain.pending);
+		struct lt_chain_task *t = &rp->tasks[i].chain;
+
+		free(t->segs);
+		t->segs = NULL;
+		t->first = t->nr = t->cap = 0;
+		lt_rp_chain_tree_free(&t->pending);
 	}
-	for (i = 0; i < rp->nr_rows; i++)
-		lt_rp_chain_tree_free(&rp->rows[i].chain);
 	for (c = 0; c < rp->nr_chain_cpu; c++)
 		free(rp->chain_cpu[c].segs);
 	free(rp->chain_cpu);
+	rp->chain_cpu = NULL;
+	rp->nr_chain_cpu = 0;
+	rp->chain_segs = 0;
+}
+
+void lt_rp_chain_free(struct lt_replay *rp)
+{
+	uint32_t i;
+
+	lt_rp_chain_histories_free(rp);
+	for (i = 0; i < rp->nr_rows; i++)
+		lt_rp_chain_tree_free(&rp->rows[i].chain);
 }

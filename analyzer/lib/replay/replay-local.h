@@ -153,6 +153,11 @@ lt_rp_chain_waker(const struct lt_replay *rp, uint32_t task, uint64_t end)
 /* Row @from's tree added to row @to's, @from's emptied. */
 int lt_rp_chain_move(struct lt_replay *rp, uint32_t from, uint32_t to);
 void lt_rp_chain_tree_free(struct lt_chain_tree *tr);
+/*
+ * The histories (tasks' and CPUs' segments, pending trees) go: no wait
+ * is charged any more.  The rows' trees stay.
+ */
+void lt_rp_chain_histories_free(struct lt_replay *rp);
 void lt_rp_chain_free(struct lt_replay *rp);
 void lt_rp_sleep_wait(const struct lt_task *t, struct wait *w,
 		      enum lt_task_state state, uint64_t start, uint64_t end);

@@ -1068,6 +1068,8 @@ int lt_replay_finish(struct lt_replay *rp)
 		if (lt_rp_commit_task(rp, i) < 0)
 			return -1;
 	}
+	/* every wait is charged: what charging needed goes before the report */
+	lt_rp_chain_histories_free(rp);
 	if (lt_rp_windows_fit(rp) < 0)
 		return -1;
 	return lt_rp_resolve_stacks(rp);

@@ -51,6 +51,12 @@ int lt_usym_fork(struct lt_usym *u, int parent, int child);
 /* @addr of process @pid as an encoded frame (see above). */
 uint64_t lt_usym_encode(const struct lt_usym *u, int pid, uint64_t addr);
 
+/*
+ * No frame will be encoded any more: the processes' mappings go (the
+ * binaries stay, to name the frames encoded).
+ */
+void lt_usym_maps_done(struct lt_usym *u);
+
 /* An encoded frame's binary (index + 1, 0: none) and file offset. */
 static inline void lt_usym_place(uint64_t frame, uint32_t *binary,
 				 uint64_t *offset)
@@ -67,6 +73,19 @@ static inline void lt_usym_place(uint64_t frame, uint32_t *binary,
  */
 const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 			 size_t len);
+
+/*
+ * Name @nr encoded frames at once, each as lt_usym_name() would, through
+ * @fn (0 to go on, else stop: then -1), in their order.  A run of frames
+ * of one binary is named in one pass over its symbols (where
+ * dwfl_module_addrinfo() passes over them all, and reads every name, for
+ * each frame), and the binary's files and tables are let go after it:
+ * with @frames sorted (so grouped by binary), one binary is open at a
+ * time, and of it mostly its symbol table is read.
+ */
+typedef int (*lt_usym_name_fn)(void *ctx, uint64_t frame, const char *name);
+int lt_usym_name_all(struct lt_usym *u, const uint64_t *frames, size_t nr,
+		     lt_usym_name_fn fn, void *ctx);
 
 /* The number of binaries frames may name (those mapped so far). */
 unsigned int lt_usym_nr_binaries(const struct lt_usym *u);

@@ -33,6 +33,7 @@ struct binary {
 	unsigned char bid[BID_MAX];
 	uint8_t bid_len;
 	enum bin_state state;
+	bool counted;			/* in the stats already */
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	GElf_Addr bias;
@@ -260,14 +261,33 @@ static void bin_open(struct lt_usym *u, struct binary *b)
 	if (bin_try(b, path))
 		goto found;
 missing:
-	u->stats.binaries_missing++;
+	if (!b->counted)
+		u->stats.binaries_missing++;
+	b->counted = true;
 	return;
 found:
 	b->state = BIN_OPEN;
 	if (dwfl_module_getsymtab(b->mod) <= 0) {
 		b->state = BIN_NO_SYMBOLS;
-		u->stats.binaries_no_symbols++;
+		if (!b->counted)
+			u->stats.binaries_no_symbols++;
 	}
+	b->counted = true;
+}
+
+/*
+ * Let go of the binary's files, maps and symbol tables (it is opened
+ * again if named again); one that could not be found stays so.
+ */
+static void bin_close(struct binary *b)
+{
+	if (b->dwfl)
+		dwfl_end(b->dwfl);
+	b->dwfl = NULL;
+	b->mod = NULL;
+	b->nr_loads = 0;
+	if (b->state != BIN_MISSING)
+		b->state = BIN_UNOPENED;
 }
 
 /* ---- mappings ---------------------------------------------------------- */
@@ -376,6 +396,20 @@ int lt_usym_map(struct lt_usym *u, int pid, uint64_t start, uint64_t len,
 	return 0;
 }
 
+void lt_usym_maps_done(struct lt_usym *u)
+{
+	uint32_t i;
+
+	for (i = 0; i < u->nr_spaces; i++)
+		free(u->spaces[i].maps);
+	free(u->spaces);
+	u->spaces = NULL;
+	u->nr_spaces = u->cap_spaces = 0;
+	u->total_maps = 0;
+	lt_pidtab_free(&u->pids);
+	lt_pidtab_init(&u->pids);
+}
+
 void lt_usym_exec(struct lt_usym *u, int pid)
 {
 	struct space *s = space_of(u, pid, false);
@@ -468,16 +502,31 @@ static const char *base_name(const char *path)
 	return s && s[1] ? s + 1 : path;
 }
 
+/* Where file offset @off of @b is in its module: 0 when in no PT_LOAD. */
+static int bin_addr(const struct binary *b, uint64_t off, GElf_Addr *addr)
+{
+	const struct load *ld;
+	unsigned int i;
+
+	for (i = 0; i < b->nr_loads; i++) {
+		ld = &b->loads[i];
+		if (off < ld->off || off - ld->off >= ld->filesz)
+			continue;
+		*addr = ld->vaddr + (off - ld->off) + b->bias;
+		return 1;
+	}
+	return 0;
+}
+
 const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 			 size_t len)
 {
 	uint64_t bi = frame >> LT_USYM_OFF_BITS, off = frame & LT_USYM_OFF_MASK;
-	const struct load *ld;
 	struct binary *b;
 	GElf_Off delta;
+	GElf_Addr addr;
 	GElf_Sym sym;
 	const char *name;
-	unsigned int i;
 
 	if (!bi || bi > u->nr_bins) {
 		snprintf(buf, len, "[unknown]");
@@ -486,22 +535,328 @@ const char *lt_usym_name(struct lt_usym *u, uint64_t frame, char *buf,
 	b = &u->bins[bi - 1];
 	if (b->state == BIN_UNOPENED)
 		bin_open(u, b);
-	if (b->state == BIN_OPEN) {
-		for (i = 0; i < b->nr_loads; i++) {
-			ld = &b->loads[i];
-			if (off < ld->off || off - ld->off >= ld->filesz)
-				continue;
-			name = dwfl_module_addrinfo(b->mod, ld->vaddr +
-						    (off - ld->off) + b->bias,
-						    &delta, &sym, NULL, NULL,
-						    NULL);
-			if (name && *name) {
-				snprintf(buf, len, "%s", name);
-				return buf;
-			}
-			break;
+	if (b->state == BIN_OPEN && bin_addr(b, off, &addr)) {
+		name = dwfl_module_addrinfo(b->mod, addr, &delta, &sym, NULL,
+					    NULL, NULL);
+		if (name && *name) {
+			snprintf(buf, len, "%s", name);
+			return buf;
 		}
 	}
 	snprintf(buf, len, "%s+0x%" PRIx64, base_name(b->path), off);
 	return buf;
+}
+
+/* ---- many names at once ------------------------------------------------ */
+
+/*
+ * A frame of the binary being named, and the symbol chosen for it so far
+ * by dwfl_module_addrinfo()'s rules (elfutils, libdwfl/dwfl_module_addrsym.c).
+ */
+struct want {
+	GElf_Addr addr;
+	size_t at;		/* its frame's index */
+	const char *name;	/* the closest symbol with a size */
+	GElf_Addr value;
+	GElf_Xword size;
+	int binding;
+	bool sizeless;		/* one without a size may name it */
+	bool locals;		/* the locals are looked at for it */
+	size_t sec;		/* its section (secs_find()) */
+};
+
+static int cmp_want(const void *x, const void *y)
+{
+	const struct want *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/* GELF_ST_BIND as dwfl ranks it: higher is better. */
+static int binding_rank(const GElf_Sym *sym)
+{
+	switch (GELF_ST_BIND(sym->st_info)) {
+	case STB_GLOBAL:
+		return 3;
+	case STB_WEAK:
+		return 2;
+	case STB_LOCAL:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* A symbol with a size that holds @w's address: dwfl's try_sym_value(). */
+static void try_sized(struct want *w, const char *name, GElf_Addr value,
+		      const GElf_Sym *sym)
+{
+	int rank = binding_rank(sym);
+
+	if (!w->name || w->value < value || w->binding < rank ||
+	    (w->value == value &&
+	     ((w->size > sym->st_size && w->binding <= rank) ||
+	      (w->size >= sym->st_size && w->binding < rank)))) {
+		w->name = name;
+		w->value = value;
+		w->size = sym->st_size;
+		w->binding = rank;
+	}
+}
+
+/*
+ * The module's allocated sections (of its main file) by address, as
+ * dwfl's same_section() looks an address up for dwfl_module_addrinfo()
+ * (libdwfl/derelocate.c: cache_sections(), find_section()).
+ */
+struct sec {
+	GElf_Addr start, end;
+	size_t ndx;
+};
+
+struct secs {
+	struct sec *s;
+	size_t n;
+};
+
+static int cmp_sec(const void *x, const void *y)
+{
+	const struct sec *a = x, *b = y;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	return a->ndx < b->ndx ? -1 : a->ndx > b->ndx;
+}
+
+/* 0, or -1 out of memory (then every frame is left to dwfl). */
+static int secs_load(struct secs *t, Elf *elf, GElf_Addr bias)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	size_t cap = 0;
+	struct sec *ns;
+
+	t->s = NULL;
+	t->n = 0;
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || !(sh.sh_flags & SHF_ALLOC))
+			continue;
+		if (t->n == cap) {
+			cap = cap ? 2 * cap : 32;
+			ns = realloc(t->s, cap * sizeof(*ns));
+			if (!ns)
+				return -1;
+			t->s = ns;
+		}
+		t->s[t->n].start = sh.sh_addr + bias;
+		t->s[t->n].end = t->s[t->n].start + sh.sh_size;
+		t->s[t->n++].ndx = elf_ndxscn(scn);
+	}
+	qsort(t->s, t->n, sizeof(*t->s), cmp_sec);
+	return 0;
+}
+
+/* The section holding @addr (its end too, unless the next starts there). */
+static size_t secs_find(const struct secs *t, GElf_Addr addr)
+{
+	size_t l = 0, u = t->n, i;
+
+	while (l < u) {
+		i = (l + u) / 2;
+		if (addr < t->s[i].start) {
+			u = i;
+		} else if (addr > t->s[i].end) {
+			l = i + 1;
+		} else {
+			if (addr == t->s[i].end && i + 1 < t->n &&
+			    addr == t->s[i + 1].start)
+				i++;
+			return t->s[i].ndx;
+		}
+	}
+	return SHN_UNDEF;
+}
+
+/*
+ * Symbols [@lo, @hi) of @mod's table, in dwfl's order, offered to the
+ * frames of @w (@n, sorted by address) that are at or past them (in the
+ * locals, @locals: only to those that look there): one pass for all of
+ * them, where dwfl_module_addrinfo() passes over the whole table for each
+ * frame and reads every symbol's name.  Of those without a size, only
+ * whether one may name a frame is noted (see name_binary()).
+ */
+static void scan_symbols(Dwfl_Module *mod, const struct secs *secs, int lo,
+			 int hi, struct want *w, size_t n, bool locals)
+{
+	size_t first, last, mid, j, sec;
+	const char *name;
+	GElf_Addr value;
+	GElf_Word shndx;
+	GElf_Sym sym;
+	int i, type;
+
+	for (i = lo; i < hi; i++) {
+		name = dwfl_module_getsym_info(mod, i, &sym, &value, &shndx,
+					       NULL, NULL);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (!name || sym.st_shndx == SHN_UNDEF || type == STT_SECTION ||
+		    type == STT_FILE || type == STT_TLS)
+			continue;
+		/* the first frame at or past the symbol */
+		for (first = 0, last = n; first < last;) {
+			mid = first + (last - first) / 2;
+			if (w[mid].addr < value)
+				first = mid + 1;
+			else
+				last = mid;
+		}
+		if (!sym.st_size) {
+			/* same_section(); shndx -1: not allocated */
+			sec = shndx >= SHN_LORESERVE ? SIZE_MAX :
+			      secs_find(secs, value);
+			for (j = first; j < n; j++)
+				if ((!locals || w[j].locals) &&
+				    (sec == SIZE_MAX ? w[j].addr == value :
+				     sec == w[j].sec))
+					w[j].sizeless = true;
+			continue;
+		}
+		if (first == n || w[first].addr - value >= sym.st_size ||
+		    !name[0])
+			continue;
+		for (j = first; j < n && w[j].addr - value < sym.st_size; j++)
+			if (!locals || w[j].locals)
+				try_sized(&w[j], name, value, &sym);
+	}
+}
+
+/*
+ * Names for frames @w (@n) of binary @b, open: the symbol of each, by
+ * dwfl_module_addrinfo()'s rules.  For an address: of the globals with a
+ * size that hold it, the closest (the highest start), a better binding
+ * winning even over a closer one, in the table's order; failing that the
+ * same of the locals, if no global without a size starts there; failing
+ * that, one without a size in its section, chosen by where the others
+ * end.  The first two are found here in two passes over the table for
+ * all frames at once (each frame's symbol the one dwfl gives); a frame
+ * for which a symbol without a size may count, rare (asm labels in
+ * .text), is left to dwfl itself.
+ */
+static void name_binary(struct binary *b, struct want *w, size_t n)
+{
+	int syms = dwfl_module_getsymtab(b->mod);
+	int globals = dwfl_module_getsymtab_first_global(b->mod);
+	struct secs secs = { NULL, 0 };
+	GElf_Ehdr eh;
+	GElf_Addr bias;
+	GElf_Off delta;
+	GElf_Sym sym;
+	Elf *elf;
+	size_t j;
+
+	elf = dwfl_module_getelf(b->mod, &bias);
+	/* ppc64's function descriptors: dwfl tries two values a symbol */
+	if (syms > 0 && globals >= 0 && elf && gelf_getehdr(elf, &eh) &&
+	    eh.e_machine != EM_PPC64 && !secs_load(&secs, elf, bias)) {
+		qsort(w, n, sizeof(*w), cmp_want);
+		for (j = 0; j < n; j++)
+			w[j].sec = secs_find(&secs, w[j].addr);
+		scan_symbols(b->mod, &secs, globals ? globals : 1, syms, w, n,
+			     false);
+		for (j = 0; j < n; j++)
+			w[j].locals = !w[j].name && !w[j].sizeless &&
+				      globals > 1;
+		if (globals > 1)
+			scan_symbols(b->mod, &secs, 1, globals, w, n, true);
+	} else {
+		for (j = 0; j < n; j++)
+			w[j].sizeless = true;
+	}
+	free(secs.s);
+	/* no symbol holds the others: dwfl finds none either */
+	for (j = 0; j < n; j++)
+		if (!w[j].name && w[j].sizeless)
+			w[j].name = dwfl_module_addrinfo(b->mod, w[j].addr,
+							 &delta, &sym, NULL,
+							 NULL, NULL);
+}
+
+static int cmp_at(const void *x, const void *y)
+{
+	const struct want *a = x, *b = y;
+
+	return a->at < b->at ? -1 : a->at > b->at;
+}
+
+int lt_usym_name_all(struct lt_usym *u, const uint64_t *frames, size_t nr,
+		     lt_usym_name_fn fn, void *ctx)
+{
+	struct want *w = NULL, *nw;
+	size_t i, end, n, k, cap = 0;
+	struct binary *b;
+	char buf[512];
+	uint64_t bi;
+	int ret = 0;
+
+	for (i = 0; i < nr && !ret; i = end) {
+		bi = frames[i] >> LT_USYM_OFF_BITS;
+		for (end = i + 1; end < nr &&
+		     frames[end] >> LT_USYM_OFF_BITS == bi; end++)
+			;
+		if (!bi || bi > u->nr_bins) {
+			for (; i < end && !ret; i++)
+				ret = fn(ctx, frames[i], "[unknown]");
+			continue;
+		}
+		/* the run of frames of one binary, named at once */
+		b = &u->bins[bi - 1];
+		if (b->state == BIN_UNOPENED)
+			bin_open(u, b);
+		n = 0;
+		if (b->state == BIN_OPEN) {
+			if (end - i > cap) {
+				nw = realloc(w, (end - i) * sizeof(*w));
+				if (nw) {
+					w = nw;
+					cap = end - i;
+				}
+			}
+			for (k = i; k < end && end - i <= cap; k++) {
+				memset(&w[n], 0, sizeof(w[n]));
+				w[n].at = k;
+				if (bin_addr(b, frames[k] & LT_USYM_OFF_MASK,
+					     &w[n].addr))
+					n++;
+			}
+			if (end - i <= cap) {
+				name_binary(b, w, n);
+				qsort(w, n, sizeof(*w), cmp_at);
+			} else {
+				n = 0;	/* out of memory: one at a time */
+			}
+		}
+		for (k = 0; i < end && !ret; i++) {
+			const char *name = NULL;
+
+			if (k < n && w[k].at == i)
+				name = w[k++].name;
+			else if (!n && b->state == BIN_OPEN)
+				name = lt_usym_name(u, frames[i], buf,
+						    sizeof(buf));
+			if (!name || !*name) {
+				snprintf(buf, sizeof(buf), "%s+0x%" PRIx64,
+					 base_name(b->path),
+					 (uint64_t)(frames[i] &
+						    LT_USYM_OFF_MASK));
+				name = buf;
+			}
+			ret = fn(ctx, frames[i], name);
+		}
+		/* its files go before the next binary's are opened */
+		bin_close(b);
+	}
+	free(w);
+	return ret ? -1 : 0;
 }
