@@ -91,6 +91,9 @@ struct lt_chain_node {
 	uint32_t parent;
 };
 
+#define LT_CHAIN_MEMO_BITS	3
+#define LT_CHAIN_MEMO		(1u << LT_CHAIN_MEMO_BITS)
+
 /* nodes[0] is the row itself: its ns is the row's total */
 struct lt_chain_tree {
 	struct lt_chain_node *nodes;
@@ -101,8 +104,12 @@ struct lt_chain_tree {
 	 * Not for a pending tree, whose wstacks change after the walk.
 	 */
 	uint32_t *hash, hcap;
-	/* the node found last (0: none): a row's waits mostly repeat it */
-	uint32_t last;
+	/*
+	 * Nodes found lately (0: none): a row's waits mostly repeat a few
+	 * (its wakers, who ran instead).  With a hash, by a cheap hash of
+	 * their key; without, memo[0] only, the node found last.
+	 */
+	uint32_t memo[LT_CHAIN_MEMO];
 	bool no_hash;
 };
 

@@ -743,14 +743,38 @@ static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
 	}
 }
 
+/*
+ * The first of @nr elements of @size bytes from @base, each starting
+ * with its uint64_t start (never going back), whose start is past @cut.
+ */
+static uint32_t first_past(const void *base, uint32_t nr, size_t size,
+			   uint64_t cut)
+{
+	uint32_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		memcpy(&start, (const char *)base + (size_t)mid * size,
+		       sizeof(start));
+		if (start <= cut)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 		      uint64_t cut)
 {
 	uint32_t n = c->first;
 
 	/* a segment that ends at or before @cut is no longer needed */
-	while (n + 1 < c->nr && c->segs[n + 1].start <= cut)
-		n++;
+	if (n + 1 < c->nr && c->segs[n + 1].start <= cut)
+		n += first_past(&c->segs[n + 1], c->nr - n - 1, sizeof(*c->segs),
+				cut);
 	rp->chain_segs -= n - c->first;
 	c->first = n;
 	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
@@ -761,8 +785,9 @@ static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
 {
 	uint32_t n = cc->first;
 
-	while (n + 1 < cc->nr && cc->segs[n + 1].start <= cut)
-		n++;
+	if (n + 1 < cc->nr && cc->segs[n + 1].start <= cut)
+		n += first_past(&cc->segs[n + 1], cc->nr - n - 1,
+				sizeof(*cc->segs), cut);
 	rp->chain_segs -= n - cc->first;
 	cc->first = n;
 	compact((void **)&cc->segs, &cc->first, &cc->nr, &cc->cap,
@@ -917,7 +942,7 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 	memset(&tr->nodes[0], 0, sizeof(tr->nodes[0]));
 	tr->nodes[0].task = LT_NO_TASK;
 	tr->nr = 1;
-	tr->last = 0;
+	memset(tr->memo, 0, sizeof(tr->memo));
 	return 0;
 }
 
@@ -973,9 +998,10 @@ static int hash_grow(struct lt_replay *rp, struct lt_chain_tree *tr)
 }
 
 /* tree_child()'s search, and the making of what is not found */
-static uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
-			    uint32_t parent, uint32_t task, uint32_t what,
-			    uint32_t wstack, bool *failed)
+static __attribute__((noinline))
+uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
+		     uint32_t parent, uint32_t task, uint32_t what,
+		     uint32_t wstack, bool *failed)
 {
 	struct lt_chain_node *n;
 	uint32_t c, prev = 0;
@@ -1043,19 +1069,30 @@ static uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
  * (past the caps: the parent's "other"); NOREC where children are not
  * kept (under an "other") or on ENOMEM (rp->err set, *@failed).
  */
-static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
-			   uint32_t parent, uint32_t task, uint32_t what,
-			   uint32_t wstack, bool *failed)
+static inline uint32_t tree_child(struct lt_replay *rp,
+				  struct lt_chain_tree *tr, uint32_t parent,
+				  uint32_t task, uint32_t what, uint32_t wstack,
+				  bool *failed)
 {
-	uint32_t c;
+	uint32_t c, *m = &tr->memo[0];
 
 	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
 		return NOREC;
-	if (tr->last && node_is(&tr->nodes[tr->last], parent, task, what, wstack))
-		return tr->last;
+	/*
+	 * A row's keys are unique: a memo that names the key is right.  A
+	 * list's search moves what it finds to the front, which decides who
+	 * becomes "other" later: without a hash only the node found last
+	 * (at its list's front) is remembered.
+	 */
+	if (tr->hash)
+		m += ((task ^ what << 8 ^ parent << 16 ^ wstack << 4) *
+		      0x9e3779b1u) >> (32 - LT_CHAIN_MEMO_BITS);
+	c = *m;
+	if (c && node_is(&tr->nodes[c], parent, task, what, wstack))
+		return c;
 	c = tree_lookup(rp, tr, parent, task, what, wstack, failed);
 	if (c != NOREC)
-		tr->last = c;
+		*m = c;
 	return c;
 }
 
@@ -1067,8 +1104,8 @@ struct walk {
 	bool failed;
 };
 
-static uint32_t add(struct walk *wk, uint32_t parent, uint32_t task,
-		    uint32_t what, uint32_t wstack, uint64_t ns)
+static inline uint32_t add(struct walk *wk, uint32_t parent, uint32_t task,
+			   uint32_t what, uint32_t wstack, uint64_t ns)
 {
 	uint32_t c;
 
@@ -1181,6 +1218,7 @@ static void walk(struct walk *wk, uint32_t parent,
 /* Who was current on @cpu over [lo, hi], into the root's children. */
 static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 {
+	const struct lt_chain_cpu_seg *s, *e;
 	const struct lt_chain_cpu *cc;
 	uint32_t i, n, lo_i, hi_i;
 	uint64_t a, b, end;
@@ -1217,16 +1255,15 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 		end = i < n && cc->segs[i].start < hi ? cc->segs[i].start : hi;
 		add(wk, 0, LT_NO_TASK, LT_CHAIN_UNKNOWN, 0, end - lo);
 	}
-	for (; i < n && cc->segs[i].start < hi; i++) {
-		a = cc->segs[i].start > lo ? cc->segs[i].start : lo;
-		b = i + 1 < n && cc->segs[i + 1].start < hi ? cc->segs[i + 1].start :
-		    hi;
-		if (b <= a)
-			continue;
-		if (cc->segs[i].task == LT_NO_TASK)
-			add(wk, 0, LT_NO_TASK, LT_CHAIN_UNKNOWN, 0, b - a);
-		else
-			add(wk, 0, cc->segs[i].task, LT_CHAIN_RAN, 0, b - a);
+	for (s = &cc->segs[i], e = &cc->segs[n]; s < e && s->start < hi;) {
+		uint32_t task = s->task;
+
+		a = s->start > lo ? s->start : lo;
+		s++;
+		b = s < e && s->start < hi ? s->start : hi;
+		if (b > a)
+			add(wk, 0, task, task == LT_NO_TASK ? LT_CHAIN_UNKNOWN :
+			    LT_CHAIN_RAN, 0, b - a);
 	}
 }
 
@@ -1238,11 +1275,15 @@ int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 		       const struct wait *w, const struct lt_chain_waker *ended)
 {
 	struct lt_chain_task *c = &rp->tasks[task].chain;
-	struct walk wk = { .rp = rp };
 	struct lt_chain_waker waker;
+	struct walk wk;
 
 	if (rp->opts.no_chains)
 		return 0;
+	/* path[] left as it is: only path[0, depth) is read */
+	wk.rp = rp;
+	wk.depth = 0;
+	wk.failed = false;
 	wk.tr = &rp->rows[row].chain;
 	if (tree_root(rp, wk.tr) < 0)
 		return -1;
