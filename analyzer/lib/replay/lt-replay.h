@@ -541,6 +541,13 @@ struct lt_replay {
 	int nr_chain_cpu;
 	uint64_t chain_segs;		/* segments kept, tasks' and CPUs' */
 	uint64_t chain_trim_at;		/* trim when chain_segs reaches it */
+	/*
+	 * The task the chains looked up for this event's pid2 (a switch)
+	 * or pid (a wakeup), which the replay's handlers then need
+	 * (ev_pid 0: none)
+	 */
+	int ev_pid;
+	uint32_t ev_task;
 
 	uint32_t nr_windows;		/* highest window index + 1 */
 	uint64_t past_windows_ns;	/* the last end of a wait past the last

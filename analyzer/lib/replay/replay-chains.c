@@ -144,6 +144,24 @@ const char *lt_waker_kind_name(const struct lt_replay *rp,
 
 /* ---- histories -------------------------------------------------------- */
 
+/* lt_rp_task_get(), its common case inline: one a record or two */
+static inline uint32_t task_of(struct lt_replay *rp, int pid)
+{
+	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
+
+	return ti != LT_PIDTAB_NONE ? ti : lt_rp_task_get(rp, pid);
+}
+
+/* task_of() an event's pid that the replay's handler looks up next */
+static inline uint32_t ev_task(struct lt_replay *rp, int pid)
+{
+	uint32_t ti = task_of(rp, pid);
+
+	rp->ev_pid = pid;
+	rp->ev_task = ti;
+	return ti;
+}
+
 static struct lt_chain_seg *seg_open(struct lt_task *t)
 {
 	return t->chain.nr > t->chain.first ? &t->chain.segs[t->chain.nr - 1] :
@@ -472,7 +490,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 				       sizeof(rp->tasks[ti].chain.early));
 		}
 	}
-	next = ev->pid2 > 0 ? lt_rp_task_get(rp, ev->pid2) : LT_CHAIN_IDLE;
+	next = ev->pid2 > 0 ? ev_task(rp, ev->pid2) : LT_CHAIN_IDLE;
 	if (next == LT_NO_TASK)
 		return -1;
 	if (cpu_current(cc, &known) != next || !known)
@@ -521,7 +539,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 static int on_waking(struct lt_replay *rp, const struct lt_ev *ev,
 		     uint32_t cur)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_waker w;
 	struct lt_chain_seg *o;
 	struct lt_task *t;
@@ -550,7 +568,7 @@ static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
 		     uint32_t cur)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_seg *o;
 	struct lt_task *t;
 
@@ -586,7 +604,7 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
 
 static int on_wakeup_new(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_seg *o;
 
 	if (ti == LT_NO_TASK)
@@ -898,7 +916,7 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 			ti = cc->fast_task;
 			cc->seen_ts = ev->ts;
 		} else {
-			ti = lt_rp_task_get(rp, pid);
+			ti = task_of(rp, pid);
 			if (ti == LT_NO_TASK ||
 			    seen(rp, cc, ev->cpu, ti, ev->ts) < 0)
 				return -1;

@@ -173,5 +173,14 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
 void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len);
 uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags);
 uint32_t lt_rp_task_get(struct lt_replay *rp, int pid);
+/*
+ * lt_rp_task_get() of a pid of this event's that the chains looked up
+ * already (lt_replay_feed() clears ev_pid first): nothing between their
+ * look-up and the handler's makes another task of that pid.
+ */
+static inline uint32_t lt_rp_ev_task(struct lt_replay *rp, int pid)
+{
+	return pid == rp->ev_pid ? rp->ev_task : lt_rp_task_get(rp, pid);
+}
 
 #endif /* LT_REPLAY_LOCAL_H */
