@@ -374,7 +374,7 @@ static void pend(struct lt_replay *rp, const struct lt_ev *ev, uint32_t ti,
 }
 
 /* The blocked wait open for @ti ends at @ts, ended by @w. */
-static int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
+static inline int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
 		       const struct lt_chain_waker *w)
 {
 	struct lt_task *t = &rp->tasks[ti];
