@@ -83,12 +83,13 @@ enum {
 
 struct lt_chain_node {
 	uint64_t ns;
+	/* its key, these four in a row (compared at once) */
 	uint32_t task;		/* LT_NO_TASK: none (not a task's node) */
 	uint32_t what;		/* LT_CHAIN_*, else a cause id */
 	uint32_t wstack;	/* the waking's stack id (timer?), 0: none */
+	uint32_t parent;
 	uint32_t child, next;	/* first child, next sibling; 0: none */
 	uint32_t nr_children;
-	uint32_t parent;
 };
 
 #define LT_CHAIN_MEMO_BITS	3

@@ -46,6 +46,7 @@
  * grows with tasks x causes and with the event rate times the longest
  * open wait (1 s at most), never with the trace's length.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -374,8 +375,9 @@ static void pend(struct lt_replay *rp, const struct lt_ev *ev, uint32_t ti,
 }
 
 /* The blocked wait open for @ti ends at @ts, ended by @w. */
-static inline int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
-		       const struct lt_chain_waker *w)
+static inline __attribute__((always_inline))
+int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
+		const struct lt_chain_waker *w)
 {
 	struct lt_task *t = &rp->tasks[ti];
 	struct lt_chain_seg *o = seg_open(t);
@@ -947,10 +949,9 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 
 /* ---- trees --------------------------------------------------------------- */
 
-static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
+static __attribute__((noinline)) int tree_new_root(struct lt_replay *rp,
+						   struct lt_chain_tree *tr)
 {
-	if (tr->nr)
-		return 0;
 	if (!tr->cap) {
 		tr->nodes = malloc(8 * sizeof(*tr->nodes));
 		if (!tr->nodes)
@@ -962,6 +963,12 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 	tr->nr = 1;
 	memset(tr->memo, 0, sizeof(tr->memo));
 	return 0;
+}
+
+/* @tr's root, made if it has none: -1 (rp->err set) on ENOMEM. */
+static inline int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
+{
+	return tr->nr ? 0 : tree_new_root(rp, tr);
 }
 
 /* nodes a row's tree has before its children are found by a hash */
@@ -978,11 +985,23 @@ static uint32_t tree_hash(uint32_t parent, uint32_t task, uint32_t what,
 	return (uint32_t)(h ^ (h >> 29));
 }
 
-static bool node_is(const struct lt_chain_node *n, uint32_t parent,
-		    uint32_t task, uint32_t what, uint32_t wstack)
+/* A node's key as its fields lay it out, to compare in two words. */
+struct node_key {
+	uint32_t task, what, wstack, parent;
+};
+_Static_assert(offsetof(struct lt_chain_node, parent) -
+	       offsetof(struct lt_chain_node, task) ==
+	       offsetof(struct node_key, parent), "a node's key is in a row");
+
+static inline bool node_is(const struct lt_chain_node *n, uint32_t parent,
+			   uint32_t task, uint32_t what, uint32_t wstack)
 {
-	return n->parent == parent && n->task == task && n->what == what &&
-	       n->wstack == wstack;
+	struct node_key k = { task, what, wstack, parent };
+	uint64_t a[2], b[2];
+
+	memcpy(a, &n->task, sizeof(a));
+	memcpy(b, &k, sizeof(b));
+	return a[0] == b[0] && a[1] == b[1];
 }
 
 static void hash_put(struct lt_chain_tree *tr, uint32_t c)
