@@ -280,7 +280,8 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	return lo;
 }
 
-static struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
+static __attribute__((noinline))
+struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
 {
 	if (cpu < 0)
 		return NULL;
@@ -365,13 +366,11 @@ static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 static void pend(struct lt_replay *rp, const struct lt_ev *ev, uint32_t ti,
 		 int slot)
 {
-	struct lt_chain_cpu *cc = ev->cpu >= 0 && ev->cpu < rp->nr_chain_cpu ?
-				  &rp->chain_cpu[ev->cpu] : NULL;
+	/* lt_rp_chain_event() made the CPU's */
+	struct lt_chain_cpu *cc = &rp->chain_cpu[ev->cpu];
 
-	if (cc) {
-		cc->pend_task = ti;
-		cc->pend_slot = (uint8_t)slot;
-	}
+	cc->pend_task = ti;
+	cc->pend_slot = (uint8_t)slot;
 }
 
 /* The blocked wait open for @ti ends at @ts, ended by @w. */
@@ -389,7 +388,7 @@ int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
 	o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
 	t->chain.ended = *w;
 	t->chain.ended_at = ts;
-	memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+	t->chain.waking.kind = LT_WAKER_NONE;
 	return seg_begin(rp, ti, ts, LT_SEG_RUNNABLE) ? 0 : -1;
 }
 
@@ -461,8 +460,8 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	t = &rp->tasks[ti];
 	t->chain.seen_ts = ts;
 	fast_begin(rp, cc, ti, ts);
-	memset(&t->chain.early, 0, sizeof(t->chain.early));
-	memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+	t->chain.early.kind = LT_WAKER_NONE;
+	t->chain.waking.kind = LT_WAKER_NONE;
 	return 0;
 }
 
@@ -484,12 +483,10 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 			if (!seg_begin(rp, ti, ev->ts, runnable ? LT_SEG_RUNNABLE :
 				       LT_SEG_BLOCKED))
 				return -1;
-			memset(&rp->tasks[ti].chain.waking, 0,
-			       sizeof(rp->tasks[ti].chain.waking));
+			rp->tasks[ti].chain.waking.kind = LT_WAKER_NONE;
 			/* a waking that raced the switch-out names the waker */
 			if (runnable)
-				memset(&rp->tasks[ti].chain.early, 0,
-				       sizeof(rp->tasks[ti].chain.early));
+				rp->tasks[ti].chain.early.kind = LT_WAKER_NONE;
 		}
 	}
 	next = ev->pid2 > 0 ? ev_task(rp, ev->pid2) : LT_CHAIN_IDLE;
@@ -534,7 +531,7 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	t = &rp->tasks[next];
 	t->chain.seen_ts = ev->ts;
 	fast_begin(rp, cc, next, ev->ts);
-	memset(&t->chain.early, 0, sizeof(t->chain.early));
+	t->chain.early.kind = LT_WAKER_NONE;
 	return 0;
 }
 
@@ -600,7 +597,7 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
 		if (!seg_begin(rp, ti, ev->ts, LT_SEG_RUNNABLE))
 			return -1;
 	}
-	memset(&rp->tasks[ti].chain.early, 0, sizeof(rp->tasks[ti].chain.early));
+	rp->tasks[ti].chain.early.kind = LT_WAKER_NONE;
 	return 0;
 }
 
@@ -707,7 +704,7 @@ static int on_lost(struct lt_replay *rp, struct lt_chain_cpu *cc,
 			o->wkind = LT_WAKER_LOST;
 			o->wtask = LT_NO_TASK;
 			o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
-			memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+			t->chain.waking.kind = LT_WAKER_NONE;
 		}
 		if (!seg_begin(rp, i, start > o->start ? start : o->start,
 			       LT_SEG_LOST))
@@ -900,18 +897,28 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 
 	if (rp->opts.no_chains || ev->cpu < 0)
 		return 0;
-	cc = cpu_of(rp, ev->cpu);
-	if (!cc)
+	if (__builtin_expect(ev->cpu >= rp->nr_chain_cpu, 0) &&
+	    !cpu_of(rp, ev->cpu))
 		return -1;
-	if (ev->kind == LT_EV_STACK && ev->waking_stack)
-		return on_waking_stack(rp, ev);
-	cc->pend_slot = SLOT_NONE;
-	if (ev->kind == LT_EV_LOST)
-		return on_lost(rp, cc, ev);
-	if (ev->kind == LT_EV_STACK)
-		return 0;
+	cc = &rp->chain_cpu[ev->cpu];
 	/* the task current on the CPU (a switch: the one leaving it) */
-	pid = ev->kind == LT_EV_SWITCH ? ev->pid : ev->current;
+	switch (ev->kind) {
+	case LT_EV_STACK:
+		if (ev->waking_stack)
+			return on_waking_stack(rp, ev);
+		cc->pend_slot = SLOT_NONE;
+		return 0;
+	case LT_EV_LOST:
+		cc->pend_slot = SLOT_NONE;
+		return on_lost(rp, cc, ev);
+	case LT_EV_SWITCH:
+		pid = ev->pid;
+		break;
+	default:
+		pid = ev->current;
+		break;
+	}
+	cc->pend_slot = SLOT_NONE;
 	if (pid > 0) {
 		/* mostly the CPU's current task, running there: nothing new */
 		if (cc->fast_pid == pid) {
