@@ -353,8 +353,9 @@ struct lt_chain_seg {
 struct lt_chain_task {
 	struct lt_chain_seg *segs;	/* live: [first, nr) */
 	uint32_t first, nr, cap;
+	/* waking, early: kind NONE for none, their other fields stale */
 	struct lt_chain_waker waking;	/* the first waking since its
-					   switch-out (NONE: none) */
+					   switch-out */
 	struct lt_chain_waker early;	/* a waking while it still ran */
 	struct lt_chain_waker ended;	/* what ended its last wait... */
 	uint64_t ended_at;		/* ... at this time */
