@@ -139,6 +139,11 @@ struct lt_chain_waker {
 	uint32_t task;		/* LT_WAKER_TASK: the waker's task */
 	uint32_t stack;		/* the waking's kernel stack, 0: none */
 	uint8_t kind;		/* enum lt_waker_kind */
+	/*
+	 * TASK, in the replay: the waker's segment open at the waking, as
+	 * lt_chain_task.base counts (a hint, checked when used)
+	 */
+	uint32_t seg;
 };
 struct lt_replay;
 /* "task", "hardirq", ... (a TASK or IRQ waker whose stack was a timer's: "timer") */
@@ -353,6 +358,7 @@ struct lt_chain_seg {
 struct lt_chain_task {
 	struct lt_chain_seg *segs;	/* live: [first, nr) */
 	uint32_t first, nr, cap;
+	uint32_t base;			/* segs[0]'s number, counting all */
 	/* waking, early: kind NONE for none, their other fields stale */
 	struct lt_chain_waker waking;	/* the first waking since its
 					   switch-out */

@@ -280,6 +280,28 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	return lo;
 }
 
+/*
+ * seg_at(@c, @w->ts) for @c's waker @w: mostly the segment it had open
+ * at the waking, which it is if it is the last to start by then.
+ */
+static inline long seg_of_waker(const struct lt_chain_task *c,
+				const struct lt_chain_waker *w)
+{
+	uint32_t k = w->seg - c->base;
+	const struct lt_chain_seg *s;
+
+	if (k < c->first || k >= c->nr)
+		return seg_at(c, w->ts);
+	s = &c->segs[k];
+	if (s->start > w->ts || (k + 1 < c->nr && s[1].start <= w->ts))
+		return seg_at(c, w->ts);
+	/* as seg_at(): on its edge, the running one just before */
+	if (s->kind != LT_SEG_RUNNING && s->start == w->ts && k > c->first &&
+	    s[-1].kind == LT_SEG_RUNNING)
+		k--;
+	return k;
+}
+
 static __attribute__((noinline))
 struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
 {
@@ -340,8 +362,9 @@ static inline int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc,
 /* ---- what ended a wait -------------------------------------------------- */
 
 /* @cur: the task index of ev->current, looked up already */
-static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
-		    struct lt_chain_waker *w, uint32_t cur)
+static inline __attribute__((always_inline))
+int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
+	     struct lt_chain_waker *w, uint32_t cur)
 {
 	memset(w, 0, sizeof(*w));
 	w->ts = ev->ts;
@@ -358,6 +381,8 @@ static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 		w->task = cur;
 		if (w->task == LT_NO_TASK)
 			return -1;
+		/* seen already: its open segment is running now */
+		w->seg = rp->tasks[cur].chain.base + rp->tasks[cur].chain.nr - 1;
 	}
 	return 0;
 }
@@ -795,6 +820,8 @@ static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 	rp->chain_segs -= n - c->first;
 	c->first = n;
 	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
+	/* moved down by as many as first went back */
+	c->base += n - c->first;
 }
 
 static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
@@ -1120,7 +1147,9 @@ static inline uint32_t tree_child(struct lt_replay *rp,
 {
 	uint32_t c, *m = &tr->memo[0];
 
-	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
+	/* the root (most adds) is no "other" */
+	if (parent && (parent == NOREC ||
+		       tr->nodes[parent].what == LT_CHAIN_OTHER))
 		return NOREC;
 	/*
 	 * A row's keys are unique: a memo that names the key is right.  A
@@ -1201,7 +1230,7 @@ static void walk(struct walk *wk, uint32_t parent,
 		}
 	}
 	c = &rp->tasks[task].chain;
-	k = seg_at(c, w->ts);
+	k = seg_of_waker(c, w);
 	if (k < 0 || c->segs[k].kind != LT_SEG_RUNNING) {
 		add(wk, parent, LT_NO_TASK, LT_CHAIN_UNKNOWN, stack, hi - lo);
 		return;
@@ -1432,7 +1461,7 @@ void lt_rp_chain_histories_free(struct lt_replay *rp)
 
 		free(t->segs);
 		t->segs = NULL;
-		t->first = t->nr = t->cap = 0;
+		t->first = t->nr = t->cap = t->base = 0;
 		lt_rp_chain_tree_free(&t->pending);
 	}
 	for (c = 0; c < rp->nr_chain_cpu; c++)
