@@ -382,7 +382,8 @@ int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 		if (w->task == LT_NO_TASK)
 			return -1;
 		/* seen already: its open segment is running now */
-		w->seg = rp->tasks[cur].chain.base + rp->tasks[cur].chain.nr - 1;
+		w->seg = rp->tasks[cur].chain.base +
+			 rp->tasks[cur].chain.nr - 1;
 	}
 	return 0;
 }
@@ -815,8 +816,8 @@ static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 
 	/* a segment that ends at or before @cut is no longer needed */
 	if (n + 1 < c->nr && c->segs[n + 1].start <= cut)
-		n += first_past(&c->segs[n + 1], c->nr - n - 1, sizeof(*c->segs),
-				cut);
+		n += first_past(&c->segs[n + 1], c->nr - n - 1,
+				sizeof(*c->segs), cut);
 	rp->chain_segs -= n - c->first;
 	c->first = n;
 	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
