@@ -83,13 +83,17 @@ enum {
 
 struct lt_chain_node {
 	uint64_t ns;
+	/* its key, these four in a row (compared at once) */
 	uint32_t task;		/* LT_NO_TASK: none (not a task's node) */
 	uint32_t what;		/* LT_CHAIN_*, else a cause id */
 	uint32_t wstack;	/* the waking's stack id (timer?), 0: none */
+	uint32_t parent;
 	uint32_t child, next;	/* first child, next sibling; 0: none */
 	uint32_t nr_children;
-	uint32_t parent;
 };
+
+#define LT_CHAIN_MEMO_BITS	3
+#define LT_CHAIN_MEMO		(1u << LT_CHAIN_MEMO_BITS)
 
 /* nodes[0] is the row itself: its ns is the row's total */
 struct lt_chain_tree {
@@ -101,8 +105,12 @@ struct lt_chain_tree {
 	 * Not for a pending tree, whose wstacks change after the walk.
 	 */
 	uint32_t *hash, hcap;
-	/* the node found last (0: none): a row's waits mostly repeat it */
-	uint32_t last;
+	/*
+	 * Nodes found lately (0: none): a row's waits mostly repeat a few
+	 * (its wakers, who ran instead).  With a hash, by a cheap hash of
+	 * their key; without, memo[0] only, the node found last.
+	 */
+	uint32_t memo[LT_CHAIN_MEMO];
 	bool no_hash;
 };
 
@@ -131,6 +139,11 @@ struct lt_chain_waker {
 	uint32_t task;		/* LT_WAKER_TASK: the waker's task */
 	uint32_t stack;		/* the waking's kernel stack, 0: none */
 	uint8_t kind;		/* enum lt_waker_kind */
+	/*
+	 * TASK, in the replay: the waker's segment open at the waking, as
+	 * lt_chain_task.base counts (a hint, checked when used)
+	 */
+	uint32_t seg;
 };
 struct lt_replay;
 /* "task", "hardirq", ... (a TASK or IRQ waker whose stack was a timer's: "timer") */
@@ -345,8 +358,10 @@ struct lt_chain_seg {
 struct lt_chain_task {
 	struct lt_chain_seg *segs;	/* live: [first, nr) */
 	uint32_t first, nr, cap;
+	uint32_t base;			/* segs[0]'s number, counting all */
+	/* waking, early: kind NONE for none, their other fields stale */
 	struct lt_chain_waker waking;	/* the first waking since its
-					   switch-out (NONE: none) */
+					   switch-out */
 	struct lt_chain_waker early;	/* a waking while it still ran */
 	struct lt_chain_waker ended;	/* what ended its last wait... */
 	uint64_t ended_at;		/* ... at this time */
@@ -534,6 +549,13 @@ struct lt_replay {
 	int nr_chain_cpu;
 	uint64_t chain_segs;		/* segments kept, tasks' and CPUs' */
 	uint64_t chain_trim_at;		/* trim when chain_segs reaches it */
+	/*
+	 * The task the chains looked up for this event's pid2 (a switch)
+	 * or pid (a wakeup), which the replay's handlers then need
+	 * (ev_pid 0: none)
+	 */
+	int ev_pid;
+	uint32_t ev_task;
 
 	uint32_t nr_windows;		/* highest window index + 1 */
 	uint64_t past_windows_ns;	/* the last end of a wait past the last

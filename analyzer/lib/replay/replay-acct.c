@@ -791,29 +791,9 @@ int lt_rp_windows_fit(struct lt_replay *rp)
 	return -1;
 }
 
-static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w);
-
-uint32_t lt_rp_sleep_cause(const struct lt_replay *rp, const struct lt_task *t,
-			   enum lt_task_state state)
-{
-	struct wait w;
-
-	lt_rp_sleep_wait(t, &w, state, 0, 0);
-	return wait_cause(rp, &w);
-}
-
 static uint32_t wait_cause(const struct lt_replay *rp, const struct wait *w)
 {
-	if (w->state == LT_STATE_RUNNABLE)
-		return rp->cause_sched;
-	/* a stop is no latency of what the task was doing */
-	if (lt_rp_stopped(w->state))
-		return rp->cause_stopped[w->state == LT_STATE_TRACED];
-	if (w->cause)
-		return w->cause;
-	if (w->stack)
-		return STACK_CAUSE | w->stack;	/* resolved when finished */
-	return rp->cause_unknown;
+	return lt_rp_cause_of(rp, w->state, w->cause, w->stack);
 }
 
 int lt_rp_note(struct lt_replay *rp, uint32_t task, const struct wait *w,

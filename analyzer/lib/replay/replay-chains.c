@@ -46,6 +46,7 @@
  * grows with tasks x causes and with the event rate times the longest
  * open wait (1 s at most), never with the trace's length.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,6 +144,24 @@ const char *lt_waker_kind_name(const struct lt_replay *rp,
 }
 
 /* ---- histories -------------------------------------------------------- */
+
+/* lt_rp_task_get(), its common case inline: one a record or two */
+static inline uint32_t task_of(struct lt_replay *rp, int pid)
+{
+	uint32_t ti = lt_pidtab_get(&rp->pids, pid);
+
+	return ti != LT_PIDTAB_NONE ? ti : lt_rp_task_get(rp, pid);
+}
+
+/* task_of() an event's pid that the replay's handler looks up next */
+static inline uint32_t ev_task(struct lt_replay *rp, int pid)
+{
+	uint32_t ti = task_of(rp, pid);
+
+	rp->ev_pid = pid;
+	rp->ev_task = ti;
+	return ti;
+}
 
 static struct lt_chain_seg *seg_open(struct lt_task *t)
 {
@@ -261,7 +280,30 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	return lo;
 }
 
-static struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
+/*
+ * seg_at(@c, @w->ts) for @c's waker @w: mostly the segment it had open
+ * at the waking, which it is if it is the last to start by then.
+ */
+static inline long seg_of_waker(const struct lt_chain_task *c,
+				const struct lt_chain_waker *w)
+{
+	uint32_t k = w->seg - c->base;
+	const struct lt_chain_seg *s;
+
+	if (k < c->first || k >= c->nr)
+		return seg_at(c, w->ts);
+	s = &c->segs[k];
+	if (s->start > w->ts || (k + 1 < c->nr && s[1].start <= w->ts))
+		return seg_at(c, w->ts);
+	/* as seg_at(): on its edge, the running one just before */
+	if (s->kind != LT_SEG_RUNNING && s->start == w->ts && k > c->first &&
+	    s[-1].kind == LT_SEG_RUNNING)
+		k--;
+	return k;
+}
+
+static __attribute__((noinline))
+struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
 {
 	if (cpu < 0)
 		return NULL;
@@ -320,8 +362,9 @@ static inline int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc,
 /* ---- what ended a wait -------------------------------------------------- */
 
 /* @cur: the task index of ev->current, looked up already */
-static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
-		    struct lt_chain_waker *w, uint32_t cur)
+static inline __attribute__((always_inline))
+int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
+	     struct lt_chain_waker *w, uint32_t cur)
 {
 	memset(w, 0, sizeof(*w));
 	w->ts = ev->ts;
@@ -338,6 +381,9 @@ static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 		w->task = cur;
 		if (w->task == LT_NO_TASK)
 			return -1;
+		/* seen already: its open segment is running now */
+		w->seg = rp->tasks[cur].chain.base +
+			 rp->tasks[cur].chain.nr - 1;
 	}
 	return 0;
 }
@@ -346,18 +392,17 @@ static int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 static void pend(struct lt_replay *rp, const struct lt_ev *ev, uint32_t ti,
 		 int slot)
 {
-	struct lt_chain_cpu *cc = ev->cpu >= 0 && ev->cpu < rp->nr_chain_cpu ?
-				  &rp->chain_cpu[ev->cpu] : NULL;
+	/* lt_rp_chain_event() made the CPU's */
+	struct lt_chain_cpu *cc = &rp->chain_cpu[ev->cpu];
 
-	if (cc) {
-		cc->pend_task = ti;
-		cc->pend_slot = (uint8_t)slot;
-	}
+	cc->pend_task = ti;
+	cc->pend_slot = (uint8_t)slot;
 }
 
 /* The blocked wait open for @ti ends at @ts, ended by @w. */
-static int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
-		       const struct lt_chain_waker *w)
+static inline __attribute__((always_inline))
+int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
+		const struct lt_chain_waker *w)
 {
 	struct lt_task *t = &rp->tasks[ti];
 	struct lt_chain_seg *o = seg_open(t);
@@ -369,7 +414,7 @@ static int end_blocked(struct lt_replay *rp, uint32_t ti, uint64_t ts,
 	o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
 	t->chain.ended = *w;
 	t->chain.ended_at = ts;
-	memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+	t->chain.waking.kind = LT_WAKER_NONE;
 	return seg_begin(rp, ti, ts, LT_SEG_RUNNABLE) ? 0 : -1;
 }
 
@@ -441,8 +486,8 @@ static int seen(struct lt_replay *rp, struct lt_chain_cpu *cc, int cpu,
 	t = &rp->tasks[ti];
 	t->chain.seen_ts = ts;
 	fast_begin(rp, cc, ti, ts);
-	memset(&t->chain.early, 0, sizeof(t->chain.early));
-	memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+	t->chain.early.kind = LT_WAKER_NONE;
+	t->chain.waking.kind = LT_WAKER_NONE;
 	return 0;
 }
 
@@ -464,15 +509,13 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 			if (!seg_begin(rp, ti, ev->ts, runnable ? LT_SEG_RUNNABLE :
 				       LT_SEG_BLOCKED))
 				return -1;
-			memset(&rp->tasks[ti].chain.waking, 0,
-			       sizeof(rp->tasks[ti].chain.waking));
+			rp->tasks[ti].chain.waking.kind = LT_WAKER_NONE;
 			/* a waking that raced the switch-out names the waker */
 			if (runnable)
-				memset(&rp->tasks[ti].chain.early, 0,
-				       sizeof(rp->tasks[ti].chain.early));
+				rp->tasks[ti].chain.early.kind = LT_WAKER_NONE;
 		}
 	}
-	next = ev->pid2 > 0 ? lt_rp_task_get(rp, ev->pid2) : LT_CHAIN_IDLE;
+	next = ev->pid2 > 0 ? ev_task(rp, ev->pid2) : LT_CHAIN_IDLE;
 	if (next == LT_NO_TASK)
 		return -1;
 	if (cpu_current(cc, &known) != next || !known)
@@ -514,14 +557,14 @@ static int on_switch(struct lt_replay *rp, struct lt_chain_cpu *cc,
 	t = &rp->tasks[next];
 	t->chain.seen_ts = ev->ts;
 	fast_begin(rp, cc, next, ev->ts);
-	memset(&t->chain.early, 0, sizeof(t->chain.early));
+	t->chain.early.kind = LT_WAKER_NONE;
 	return 0;
 }
 
 static int on_waking(struct lt_replay *rp, const struct lt_ev *ev,
 		     uint32_t cur)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_waker w;
 	struct lt_chain_seg *o;
 	struct lt_task *t;
@@ -550,7 +593,7 @@ static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
 		     uint32_t cur)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_seg *o;
 	struct lt_task *t;
 
@@ -580,13 +623,13 @@ static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev,
 		if (!seg_begin(rp, ti, ev->ts, LT_SEG_RUNNABLE))
 			return -1;
 	}
-	memset(&rp->tasks[ti].chain.early, 0, sizeof(rp->tasks[ti].chain.early));
+	rp->tasks[ti].chain.early.kind = LT_WAKER_NONE;
 	return 0;
 }
 
 static int on_wakeup_new(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = ev_task(rp, ev->pid);
 	struct lt_chain_seg *o;
 
 	if (ti == LT_NO_TASK)
@@ -687,7 +730,7 @@ static int on_lost(struct lt_replay *rp, struct lt_chain_cpu *cc,
 			o->wkind = LT_WAKER_LOST;
 			o->wtask = LT_NO_TASK;
 			o->cause = lt_rp_sleep_cause(rp, t, t->sleep_state);
-			memset(&t->chain.waking, 0, sizeof(t->chain.waking));
+			t->chain.waking.kind = LT_WAKER_NONE;
 		}
 		if (!seg_begin(rp, i, start > o->start ? start : o->start,
 			       LT_SEG_LOST))
@@ -743,17 +786,43 @@ static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
 	}
 }
 
+/*
+ * The first of @nr elements of @size bytes from @base, each starting
+ * with its uint64_t start (never going back), whose start is past @cut.
+ */
+static uint32_t first_past(const void *base, uint32_t nr, size_t size,
+			   uint64_t cut)
+{
+	uint32_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint64_t start;
+
+		memcpy(&start, (const char *)base + (size_t)mid * size,
+		       sizeof(start));
+		if (start <= cut)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 		      uint64_t cut)
 {
 	uint32_t n = c->first;
 
 	/* a segment that ends at or before @cut is no longer needed */
-	while (n + 1 < c->nr && c->segs[n + 1].start <= cut)
-		n++;
+	if (n + 1 < c->nr && c->segs[n + 1].start <= cut)
+		n += first_past(&c->segs[n + 1], c->nr - n - 1,
+				sizeof(*c->segs), cut);
 	rp->chain_segs -= n - c->first;
 	c->first = n;
 	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
+	/* moved down by as many as first went back */
+	c->base += n - c->first;
 }
 
 static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
@@ -761,8 +830,9 @@ static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
 {
 	uint32_t n = cc->first;
 
-	while (n + 1 < cc->nr && cc->segs[n + 1].start <= cut)
-		n++;
+	if (n + 1 < cc->nr && cc->segs[n + 1].start <= cut)
+		n += first_past(&cc->segs[n + 1], cc->nr - n - 1,
+				sizeof(*cc->segs), cut);
 	rp->chain_segs -= n - cc->first;
 	cc->first = n;
 	compact((void **)&cc->segs, &cc->first, &cc->nr, &cc->cap,
@@ -855,25 +925,35 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 
 	if (rp->opts.no_chains || ev->cpu < 0)
 		return 0;
-	cc = cpu_of(rp, ev->cpu);
-	if (!cc)
+	if (__builtin_expect(ev->cpu >= rp->nr_chain_cpu, 0) &&
+	    !cpu_of(rp, ev->cpu))
 		return -1;
-	if (ev->kind == LT_EV_STACK && ev->waking_stack)
-		return on_waking_stack(rp, ev);
-	cc->pend_slot = SLOT_NONE;
-	if (ev->kind == LT_EV_LOST)
-		return on_lost(rp, cc, ev);
-	if (ev->kind == LT_EV_STACK)
-		return 0;
+	cc = &rp->chain_cpu[ev->cpu];
 	/* the task current on the CPU (a switch: the one leaving it) */
-	pid = ev->kind == LT_EV_SWITCH ? ev->pid : ev->current;
+	switch (ev->kind) {
+	case LT_EV_STACK:
+		if (ev->waking_stack)
+			return on_waking_stack(rp, ev);
+		cc->pend_slot = SLOT_NONE;
+		return 0;
+	case LT_EV_LOST:
+		cc->pend_slot = SLOT_NONE;
+		return on_lost(rp, cc, ev);
+	case LT_EV_SWITCH:
+		pid = ev->pid;
+		break;
+	default:
+		pid = ev->current;
+		break;
+	}
+	cc->pend_slot = SLOT_NONE;
 	if (pid > 0) {
 		/* mostly the CPU's current task, running there: nothing new */
 		if (cc->fast_pid == pid) {
 			ti = cc->fast_task;
 			cc->seen_ts = ev->ts;
 		} else {
-			ti = lt_rp_task_get(rp, pid);
+			ti = task_of(rp, pid);
 			if (ti == LT_NO_TASK ||
 			    seen(rp, cc, ev->cpu, ti, ev->ts) < 0)
 				return -1;
@@ -904,10 +984,9 @@ int lt_rp_chain_event(struct lt_replay *rp, const struct lt_ev *ev)
 
 /* ---- trees --------------------------------------------------------------- */
 
-static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
+static __attribute__((noinline)) int tree_new_root(struct lt_replay *rp,
+						   struct lt_chain_tree *tr)
 {
-	if (tr->nr)
-		return 0;
 	if (!tr->cap) {
 		tr->nodes = malloc(8 * sizeof(*tr->nodes));
 		if (!tr->nodes)
@@ -917,8 +996,14 @@ static int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
 	memset(&tr->nodes[0], 0, sizeof(tr->nodes[0]));
 	tr->nodes[0].task = LT_NO_TASK;
 	tr->nr = 1;
-	tr->last = 0;
+	memset(tr->memo, 0, sizeof(tr->memo));
 	return 0;
+}
+
+/* @tr's root, made if it has none: -1 (rp->err set) on ENOMEM. */
+static inline int tree_root(struct lt_replay *rp, struct lt_chain_tree *tr)
+{
+	return tr->nr ? 0 : tree_new_root(rp, tr);
 }
 
 /* nodes a row's tree has before its children are found by a hash */
@@ -935,11 +1020,23 @@ static uint32_t tree_hash(uint32_t parent, uint32_t task, uint32_t what,
 	return (uint32_t)(h ^ (h >> 29));
 }
 
-static bool node_is(const struct lt_chain_node *n, uint32_t parent,
-		    uint32_t task, uint32_t what, uint32_t wstack)
+/* A node's key as its fields lay it out, to compare in two words. */
+struct node_key {
+	uint32_t task, what, wstack, parent;
+};
+_Static_assert(offsetof(struct lt_chain_node, parent) -
+	       offsetof(struct lt_chain_node, task) ==
+	       offsetof(struct node_key, parent), "a node's key is in a row");
+
+static inline bool node_is(const struct lt_chain_node *n, uint32_t parent,
+			   uint32_t task, uint32_t what, uint32_t wstack)
 {
-	return n->parent == parent && n->task == task && n->what == what &&
-	       n->wstack == wstack;
+	struct node_key k = { task, what, wstack, parent };
+	uint64_t a[2], b[2];
+
+	memcpy(a, &n->task, sizeof(a));
+	memcpy(b, &k, sizeof(b));
+	return a[0] == b[0] && a[1] == b[1];
 }
 
 static void hash_put(struct lt_chain_tree *tr, uint32_t c)
@@ -973,9 +1070,10 @@ static int hash_grow(struct lt_replay *rp, struct lt_chain_tree *tr)
 }
 
 /* tree_child()'s search, and the making of what is not found */
-static uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
-			    uint32_t parent, uint32_t task, uint32_t what,
-			    uint32_t wstack, bool *failed)
+static __attribute__((noinline))
+uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
+		     uint32_t parent, uint32_t task, uint32_t what,
+		     uint32_t wstack, bool *failed)
 {
 	struct lt_chain_node *n;
 	uint32_t c, prev = 0;
@@ -1043,19 +1141,32 @@ static uint32_t tree_lookup(struct lt_replay *rp, struct lt_chain_tree *tr,
  * (past the caps: the parent's "other"); NOREC where children are not
  * kept (under an "other") or on ENOMEM (rp->err set, *@failed).
  */
-static uint32_t tree_child(struct lt_replay *rp, struct lt_chain_tree *tr,
-			   uint32_t parent, uint32_t task, uint32_t what,
-			   uint32_t wstack, bool *failed)
+static inline uint32_t tree_child(struct lt_replay *rp,
+				  struct lt_chain_tree *tr, uint32_t parent,
+				  uint32_t task, uint32_t what, uint32_t wstack,
+				  bool *failed)
 {
-	uint32_t c;
+	uint32_t c, *m = &tr->memo[0];
 
-	if (parent == NOREC || tr->nodes[parent].what == LT_CHAIN_OTHER)
+	/* the root (most adds) is no "other" */
+	if (parent && (parent == NOREC ||
+		       tr->nodes[parent].what == LT_CHAIN_OTHER))
 		return NOREC;
-	if (tr->last && node_is(&tr->nodes[tr->last], parent, task, what, wstack))
-		return tr->last;
+	/*
+	 * A row's keys are unique: a memo that names the key is right.  A
+	 * list's search moves what it finds to the front, which decides who
+	 * becomes "other" later: without a hash only the node found last
+	 * (at its list's front) is remembered.
+	 */
+	if (tr->hash)
+		m += ((task ^ what << 8 ^ parent << 16 ^ wstack << 4) *
+		      0x9e3779b1u) >> (32 - LT_CHAIN_MEMO_BITS);
+	c = *m;
+	if (c && node_is(&tr->nodes[c], parent, task, what, wstack))
+		return c;
 	c = tree_lookup(rp, tr, parent, task, what, wstack, failed);
 	if (c != NOREC)
-		tr->last = c;
+		*m = c;
 	return c;
 }
 
@@ -1067,8 +1178,8 @@ struct walk {
 	bool failed;
 };
 
-static uint32_t add(struct walk *wk, uint32_t parent, uint32_t task,
-		    uint32_t what, uint32_t wstack, uint64_t ns)
+static inline uint32_t add(struct walk *wk, uint32_t parent, uint32_t task,
+			   uint32_t what, uint32_t wstack, uint64_t ns)
 {
 	uint32_t c;
 
@@ -1120,7 +1231,7 @@ static void walk(struct walk *wk, uint32_t parent,
 		}
 	}
 	c = &rp->tasks[task].chain;
-	k = seg_at(c, w->ts);
+	k = seg_of_waker(c, w);
 	if (k < 0 || c->segs[k].kind != LT_SEG_RUNNING) {
 		add(wk, parent, LT_NO_TASK, LT_CHAIN_UNKNOWN, stack, hi - lo);
 		return;
@@ -1181,6 +1292,7 @@ static void walk(struct walk *wk, uint32_t parent,
 /* Who was current on @cpu over [lo, hi], into the root's children. */
 static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 {
+	const struct lt_chain_cpu_seg *s, *e;
 	const struct lt_chain_cpu *cc;
 	uint32_t i, n, lo_i, hi_i;
 	uint64_t a, b, end;
@@ -1217,16 +1329,15 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 		end = i < n && cc->segs[i].start < hi ? cc->segs[i].start : hi;
 		add(wk, 0, LT_NO_TASK, LT_CHAIN_UNKNOWN, 0, end - lo);
 	}
-	for (; i < n && cc->segs[i].start < hi; i++) {
-		a = cc->segs[i].start > lo ? cc->segs[i].start : lo;
-		b = i + 1 < n && cc->segs[i + 1].start < hi ? cc->segs[i + 1].start :
-		    hi;
-		if (b <= a)
-			continue;
-		if (cc->segs[i].task == LT_NO_TASK)
-			add(wk, 0, LT_NO_TASK, LT_CHAIN_UNKNOWN, 0, b - a);
-		else
-			add(wk, 0, cc->segs[i].task, LT_CHAIN_RAN, 0, b - a);
+	for (s = &cc->segs[i], e = &cc->segs[n]; s < e && s->start < hi;) {
+		uint32_t task = s->task;
+
+		a = s->start > lo ? s->start : lo;
+		s++;
+		b = s < e && s->start < hi ? s->start : hi;
+		if (b > a)
+			add(wk, 0, task, task == LT_NO_TASK ? LT_CHAIN_UNKNOWN :
+			    LT_CHAIN_RAN, 0, b - a);
 	}
 }
 
@@ -1238,11 +1349,15 @@ int lt_rp_chain_charge(struct lt_replay *rp, uint32_t row, uint32_t task,
 		       const struct wait *w, const struct lt_chain_waker *ended)
 {
 	struct lt_chain_task *c = &rp->tasks[task].chain;
-	struct walk wk = { .rp = rp };
 	struct lt_chain_waker waker;
+	struct walk wk;
 
 	if (rp->opts.no_chains)
 		return 0;
+	/* path[] left as it is: only path[0, depth) is read */
+	wk.rp = rp;
+	wk.depth = 0;
+	wk.failed = false;
 	wk.tr = &rp->rows[row].chain;
 	if (tree_root(rp, wk.tr) < 0)
 		return -1;
@@ -1347,7 +1462,7 @@ void lt_rp_chain_histories_free(struct lt_replay *rp)
 
 		free(t->segs);
 		t->segs = NULL;
-		t->first = t->nr = t->cap = 0;
+		t->first = t->nr = t->cap = t->base = 0;
 		lt_rp_chain_tree_free(&t->pending);
 	}
 	for (c = 0; c < rp->nr_chain_cpu; c++)

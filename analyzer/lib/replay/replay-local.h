@@ -126,9 +126,30 @@ int lt_rp_note_sleep(struct lt_replay *rp, uint32_t task, enum lt_wait_drop drop
 int lt_rp_charge(struct lt_replay *rp, uint32_t task, const struct wait *w);
 int lt_rp_charge_rq(struct lt_replay *rp, uint32_t task, uint64_t start,
 		    uint64_t end, bool lower_bound, int cpu);
+/* The cause a wait in @state, inside @cause or at @stack, is charged to. */
+static inline uint32_t lt_rp_cause_of(const struct lt_replay *rp,
+				      enum lt_task_state state, uint32_t cause,
+				      uint32_t stack)
+{
+	if (state == LT_STATE_RUNNABLE)
+		return rp->cause_sched;
+	/* a stop is no latency of what the task was doing */
+	if (lt_rp_stopped(state))
+		return rp->cause_stopped[state == LT_STATE_TRACED];
+	if (cause)
+		return cause;
+	if (stack)
+		return STACK_CAUSE | stack;	/* resolved when finished */
+	return rp->cause_unknown;
+}
+
 /* The cause a sleep wait of @t in @state is charged to (STACK_CAUSE...). */
-uint32_t lt_rp_sleep_cause(const struct lt_replay *rp, const struct lt_task *t,
-			   enum lt_task_state state);
+static inline uint32_t lt_rp_sleep_cause(const struct lt_replay *rp,
+					 const struct lt_task *t,
+					 enum lt_task_state state)
+{
+	return lt_rp_cause_of(rp, state, t->sleep_cause, t->sleep_stack);
+}
 
 /* Waited-for trees (replay-chains.c). */
 /* @ev, before the replay's handlers see it: 0, or -1 with rp->err set. */
@@ -173,5 +194,14 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
 void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len);
 uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags);
 uint32_t lt_rp_task_get(struct lt_replay *rp, int pid);
+/*
+ * lt_rp_task_get() of a pid of this event's that the chains looked up
+ * already (lt_replay_feed() clears ev_pid first): nothing between their
+ * look-up and the handler's makes another task of that pid.
+ */
+static inline uint32_t lt_rp_ev_task(struct lt_replay *rp, int pid)
+{
+	return pid == rp->ev_pid ? rp->ev_task : lt_rp_task_get(rp, pid);
+}
 
 #endif /* LT_REPLAY_LOCAL_H */

@@ -250,7 +250,7 @@ static int start_running(struct lt_replay *rp, uint32_t ti, int cpu,
 
 static int on_switch_in(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid2);
+	uint32_t ti = lt_rp_ev_task(rp, ev->pid2);
 
 	if (ti == LT_NO_TASK)
 		return -1;
@@ -314,7 +314,7 @@ static int seen_running(struct lt_replay *rp, const struct lt_ev *ev)
 
 static int on_wakeup(struct lt_replay *rp, const struct lt_ev *ev)
 {
-	uint32_t ti = lt_rp_task_get(rp, ev->pid);
+	uint32_t ti = lt_rp_ev_task(rp, ev->pid);
 	struct lt_task *t;
 	bool was_active, first, woken;
 
@@ -967,6 +967,7 @@ int lt_replay_feed(struct lt_replay *rp, const struct lt_ev *in)
 	if (ev->kind != LT_EV_LOST && ev->cpu >= 0 && cpu_slot(rp, ev->cpu) < 0)
 		return -1;
 	/* whom waits wait for: histories, before the waits they end */
+	rp->ev_pid = 0;
 	if (lt_rp_chain_event(rp, ev) < 0)
 		return -1;
 	if (ev->current > 0 && ev->cpu >= 0 && ev->kind != LT_EV_LOST &&
