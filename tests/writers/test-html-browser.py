@@ -366,16 +366,11 @@ def check_wfor(b, name, rep, view):
           % (name, ", ".join(kinds)))
 
 
-def check_waker_mark(b, name, data):
-    """The pointer on a wait whose waker has a lane: that lane marked."""
-    lanes = data["timeline"]["lanes"] if data.get("timeline") else []
-    tids = {l[2]: i for i, l in enumerate(lanes)}
-    at = next(((li, si, s[4]) for li, l in enumerate(lanes) for si, s in enumerate(l[7])
-               if len(s) > 4 and s[4] in tids and s[4] != l[2]), None)
-    if at is None:
-        return False
-    li, si, wtid = at
-    got = b.eval("""((li, si) => {
+def hover_span(b, li, si):
+    """The pointer over lane @li's wait @si, then away: [the mark's
+    data-waker, its waker lane's tid and y, the tooltip's text, whether a
+    mark is left after], or None when that wait is not drawn (zoomed)."""
+    return b.eval("""((li, si) => {
       const r = document.querySelector(`#tl-chart rect.span[data-l="${li}"][data-s="${si}"]`);
       if (!r) return null;
       r.scrollIntoView({block: 'center'});
@@ -392,6 +387,18 @@ def check_waker_mark(b, name, data):
       document.getElementById('tl-chart').dispatchEvent(new MouseEvent('mouseleave'));
       return res.concat([!!document.getElementById('tl-mark')]);
     })(%d, %d)""" % (li, si))
+
+
+def check_waker_mark(b, name, data):
+    """The pointer on a wait whose waker has a lane: that lane marked."""
+    lanes = data["timeline"]["lanes"] if data.get("timeline") else []
+    tids = {l[2]: i for i, l in enumerate(lanes)}
+    at = next(((li, si, s[4]) for li, l in enumerate(lanes) for si, s in enumerate(l[7])
+               if len(s) > 4 and s[4] in tids and s[4] != l[2]), None)
+    if at is None:
+        return False
+    li, si, wtid = at
+    got = hover_span(b, li, si)
     if not got:
         # the wait is out of the drawn range (zoomed): not drawn, not a failure
         check(False, "%s: lane %d's wait %d is drawn" % (name, li, si))
@@ -419,27 +426,14 @@ def check_waker_offlane(b, name, data):
     if at is None:
         return False
     li, si, wtid, wname = at
-    got = b.eval("""((li, si) => {
-      const r = document.querySelector(`#tl-chart rect.span[data-l="${li}"][data-s="${si}"]`);
-      if (!r) return null;
-      r.scrollIntoView({block: 'center'});
-      const b = r.getBoundingClientRect();
-      r.dispatchEvent(new MouseEvent('mousemove', {bubbles: true,
-        clientX: b.x + b.width / 2, clientY: b.y + b.height / 2}));
-      const m = document.getElementById('tl-mark');
-      const res = [m ? Number(m.getAttribute('data-waker')) : null,
-                   document.getElementById('lt-tip').textContent];
-      r.dispatchEvent(new MouseEvent('mouseleave', {bubbles: false}));
-      document.getElementById('tl-chart').dispatchEvent(new MouseEvent('mouseleave'));
-      return res;
-    })(%d, %d)""" % (li, si))
+    got = hover_span(b, li, si)
     if not got:
         check(False, "%s: lane %d's wait %d is drawn" % (name, li, si))
         return True
     want = "woken by %s (thread %d), not on the timeline" % (wname, wtid)
-    check(got[0] == -1 and want in got[1],
+    check(got[0] == -1 and want in got[3],
           "%s: a waker without a lane is named in the tooltip (%r in %r)"
-          % (name, want, got[1][:160]))
+          % (name, want, got[3][:160]))
     return True
 
 
