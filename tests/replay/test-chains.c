@@ -295,25 +295,28 @@ static void test_depth(void)
  * where 300 runs), 101 by a soft irq, 102 by the idle task, each after
  * 10 us asleep.
  */
+#define IRQ_WAKERS							\
+	SW(0, 0, 0, RUNNABLE, 100),					\
+	SW(0, 1, 0, RUNNABLE, 101),					\
+	SW(0, 2, 0, RUNNABLE, 102),					\
+	SW(0, 3, 0, RUNNABLE, 300),					\
+	SW(10, 0, 100, BLOCKED, 0),					\
+	SW(10, 1, 101, SLEEP, 0),					\
+	SW(10, 2, 102, SLEEP, 0),					\
+	WAKING_IRQ(20, 3, 100, 300, LT_EV_IRQ_HARD),			\
+	WAKEUP(20, 3, 100, 300),					\
+	WAKING_IRQ(20, 3, 101, 300, LT_EV_IRQ_SOFT),			\
+	WAKEUP(20, 3, 101, 300),					\
+	WAKING(20, 2, 102, 0),						\
+	WAKEUP(20, 2, 102, 0),						\
+	SW(21, 0, 0, RUNNABLE, 100),					\
+	SW(21, 1, 0, RUNNABLE, 101),					\
+	SW(21, 2, 0, RUNNABLE, 102)
+
 static void test_irq_wakers(void)
 {
 	const struct lt_ev script[] = {
-		SW(0, 0, 0, RUNNABLE, 100),
-		SW(0, 1, 0, RUNNABLE, 101),
-		SW(0, 2, 0, RUNNABLE, 102),
-		SW(0, 3, 0, RUNNABLE, 300),
-		SW(10, 0, 100, BLOCKED, 0),
-		SW(10, 1, 101, SLEEP, 0),
-		SW(10, 2, 102, SLEEP, 0),
-		WAKING_IRQ(20, 3, 100, 300, LT_EV_IRQ_HARD),
-		WAKEUP(20, 3, 100, 300),
-		WAKING_IRQ(20, 3, 101, 300, LT_EV_IRQ_SOFT),
-		WAKEUP(20, 3, 101, 300),
-		WAKING(20, 2, 102, 0),
-		WAKEUP(20, 2, 102, 0),
-		SW(21, 0, 0, RUNNABLE, 100),
-		SW(21, 1, 0, RUNNABLE, 101),
-		SW(21, 2, 0, RUNNABLE, 102),
+		IRQ_WAKERS,
 		END
 	};
 	const struct lt_chain_tree *tr;
@@ -474,22 +477,7 @@ static void test_sub_wakers(void)
 		END
 	};
 	const struct lt_ev irqs[] = {
-		SW(0, 0, 0, RUNNABLE, 100),
-		SW(0, 1, 0, RUNNABLE, 101),
-		SW(0, 2, 0, RUNNABLE, 102),
-		SW(0, 3, 0, RUNNABLE, 300),
-		SW(10, 0, 100, BLOCKED, 0),
-		SW(10, 1, 101, SLEEP, 0),
-		SW(10, 2, 102, SLEEP, 0),
-		WAKING_IRQ(20, 3, 100, 300, LT_EV_IRQ_HARD),
-		WAKEUP(20, 3, 100, 300),
-		WAKING_IRQ(20, 3, 101, 300, LT_EV_IRQ_SOFT),
-		WAKEUP(20, 3, 101, 300),
-		WAKING(20, 2, 102, 0),
-		WAKEUP(20, 2, 102, 0),
-		SW(21, 0, 0, RUNNABLE, 100),
-		SW(21, 1, 0, RUNNABLE, 101),
-		SW(21, 2, 0, RUNNABLE, 102),
+		IRQ_WAKERS,
 		/* and one ended by its switch-in */
 		SW(30, 0, 100, BLOCKED, 0),
 		SW(45, 0, 0, RUNNABLE, 100),
