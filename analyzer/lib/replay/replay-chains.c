@@ -247,6 +247,21 @@ static inline struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
 }
 
 /*
+ * Segment @k of @c, the last to start by @ts: if @ts is on its edge with a
+ * running one just before, that one (the waker was still running there).
+ */
+static inline long edge_running(const struct lt_chain_task *c, uint32_t k,
+				uint64_t ts)
+{
+	const struct lt_chain_seg *s = &c->segs[k];
+
+	if (s->kind != LT_SEG_RUNNING && s->start == ts && k > c->first &&
+	    s[-1].kind == LT_SEG_RUNNING)
+		return k - 1;
+	return k;
+}
+
+/*
  * The index of @t's segment that holds @ts: the last that starts at or
  * before it, or the running one just before it when @ts is on their edge;
  * -1 before what is kept.
@@ -273,11 +288,7 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	}
 	if (lo == c->first)
 		return -1;
-	lo--;
-	if (c->segs[lo].kind != LT_SEG_RUNNING && c->segs[lo].start == ts &&
-	    lo > c->first && c->segs[lo - 1].kind == LT_SEG_RUNNING)
-		lo--;
-	return lo;
+	return edge_running(c, lo - 1, ts);
 }
 
 /*
@@ -295,11 +306,7 @@ static inline long seg_of_waker(const struct lt_chain_task *c,
 	s = &c->segs[k];
 	if (s->start > w->ts || (k + 1 < c->nr && s[1].start <= w->ts))
 		return seg_at(c, w->ts);
-	/* as seg_at(): on its edge, the running one just before */
-	if (s->kind != LT_SEG_RUNNING && s->start == w->ts && k > c->first &&
-	    s[-1].kind == LT_SEG_RUNNING)
-		k--;
-	return k;
+	return edge_running(c, k, w->ts);
 }
 
 static __attribute__((noinline))
