@@ -117,7 +117,7 @@ msg "recording with latency-record"
 start=$(cat /proc/uptime)
 # --stacks=all: a stack after every event, as trace-cmd record -T takes
 # them below and in the module test, so that the workload runs under the
-# same tracing cost (lt-pipe-rd's share of pipe waits depends on it)
+# same tracing cost
 latency-record -S --stacks=all -o $O/record.dat --no-report -- sh /etc/lt/workload.sh \
 	> $O/lr-record.out 2> $O/lr-record.err
 echo $? > $O/lr-record.rc
