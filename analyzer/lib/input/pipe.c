@@ -483,11 +483,16 @@ struct par {
  * halted: the waker then pays a futex call and an interrupt to the other
  * vCPU, and the sleeper waits for the host to run it again.  Most waits
  * are short (a worker that is ahead waits for the merge to give a batch
- * back: 50-200 us), so where every thread has a CPU of its own, a waiter
- * first watches the wake-up count with the lock dropped, and the lock
- * spins a little before sleeping too.
+ * back), so where every thread has a CPU of its own, a waiter first
+ * watches the wake-up count with the lock dropped, and the lock spins a
+ * little before sleeping too.  The watch lasts 2 ms: with the wake-up
+ * chains the merge gives a batch back less often, and at 200 us nearly
+ * every wait of the worker timed out on big-v6 (about 800 a run), some
+ * for 1-10 ms, while the merge decoded its next batches itself: its
+ * median run took 0.435 s against 0.403 (big-zstd 0.514 against 0.480,
+ * 9 alternated runs; the fastest and the CPU time alike).
  */
-#define SPIN_NS		200000
+#define SPIN_NS		2000000
 
 static uint64_t now_ns(void)
 {
