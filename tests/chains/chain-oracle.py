@@ -72,7 +72,11 @@ and names the waker only: it never ends a wait); else the sched_wakeup at
 e.  A wait ended by its switch-in has no event: unknown.
 From E, in this order:
   timer     E's kernel stack (if recorded) shows a timer expiring: one of
-            TIMER_FRAMES among its first 6 frames;
+            TIMER_FRAMES among its first 6 frames, before any
+            REMOTE_FRAMES;
+  unknown   ... or a wakeup another CPU queued for E's CPU: one of
+            REMOTE_FRAMES first (sched_ttwu_pending runs the queue from
+            the IPI or the idle loop, so E's context is not the waker's);
   hardirq   E's common flags: hard irq (or NMI);
   softirq   E's common flags: soft irq;
   timer     E's current task is the idle task (pid 0);
@@ -168,6 +172,7 @@ TIMER_FRAMES = frozenset((
     "__run_timer_base", "process_timeout", "it_real_fn", "posix_timer_fn",
 ))
 TIMER_DEPTH = 6
+REMOTE_FRAMES = frozenset(("sched_ttwu_pending",))
 SCHED_PREFIXES = ("schedule", "__schedule", "io_schedule", "preempt_schedule",
                   "_cond_resched", "__cond_resched", "do_task_dead")
 HARDIRQ, SOFTIRQ, NMI = 0x08, 0x10, 0x40
@@ -425,8 +430,12 @@ def waker_of(ev, tasks_comm):
     w = {"kind": None, "tid": None, "comm": None, "ts_ns": ev.ts,
          "event": ev.name, "cpu": ev.cpu, "current": ev.pid}
     frames = after_tracepoint(ev.stack)[:TIMER_DEPTH] if ev.stack else []
-    if any(f.split(".")[0] in TIMER_FRAMES for f in frames):
+    first = next((f.split(".")[0] for f in frames
+                  if f.split(".")[0] in TIMER_FRAMES | REMOTE_FRAMES), None)
+    if first in TIMER_FRAMES:
         w["kind"] = "timer"
+    elif first in REMOTE_FRAMES:
+        w["kind"] = "unknown"
     elif ev.flags & (HARDIRQ | NMI):
         w["kind"] = "hardirq"
     elif ev.flags & SOFTIRQ:

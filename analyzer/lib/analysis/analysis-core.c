@@ -213,11 +213,17 @@ static int resolve(void *ctx, const uint64_t *frames, unsigned int nr,
 	}
 	out->cause = lt_trans_explain(&a->trans, names, nr, &out->kind,
 				      a->cause, sizeof(a->cause));
-	/* a wakeup's stack: a timer's expiry among its first frames */
-	out->timer = false;
+	/*
+	 * a wakeup's stack: a timer's expiry, or the run of wakeups another
+	 * CPU queued, among its first frames
+	 */
+	out->timer = out->remote = false;
 	for (i = lt_chain_after_tracepoint(names, nr), n = 0;
-	     i < nr && n < LT_CHAIN_TIMER_DEPTH && !out->timer; i++, n++)
+	     i < nr && n < LT_CHAIN_TIMER_DEPTH && !out->timer && !out->remote;
+	     i++, n++) {
 		out->timer = lt_chain_timer_frame(names[i]);
+		out->remote = lt_chain_remote_frame(names[i]);
+	}
 	return 0;
 }
 

@@ -71,7 +71,7 @@ static const struct want wanted[] = {
 	{ "sched", "sched_wakeup", false,
 	  "a wait ends at the next switch-in: no \"waiting for cpu\" row", "" },
 	{ "sched", "sched_waking", false,
-	  "wakeups are timed at sched_wakeup, a little late", "" },
+	  "wakeups are timed at sched_wakeup, a little late, and one another CPU queued names no waker", "" },
 	{ "sched", "sched_wakeup_new", false,
 	  "a new task's first wait for a CPU is not seen", "" },
 	{ "sched", "sched_process_fork", false,

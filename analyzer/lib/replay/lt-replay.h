@@ -47,6 +47,12 @@ struct lt_stack_info {
 	 * after the tracepoint's own, lt_chain_after_tracepoint())
 	 */
 	bool timer;
+	/*
+	 * A wakeup's stack: the CPU ran a wakeup another CPU queued for it
+	 * (lt_chain_remote_frame()'s among the same frames), so what the
+	 * event's context says is not who woke the task
+	 */
+	bool remote;
 };
 
 /*
@@ -118,6 +124,8 @@ struct lt_chain_tree {
 const char *lt_chain_what_name(uint32_t what);
 /* Whether @name is a frame of a timer's expiry (hrtimer_wakeup, ...). */
 bool lt_chain_timer_frame(const char *name);
+/* Whether @name runs wakeups another CPU queued (sched_ttwu_pending). */
+bool lt_chain_remote_frame(const char *name);
 /* The index of the first of @names after the tracepoint's own frames. */
 unsigned int lt_chain_after_tracepoint(const char *const *names,
 				       unsigned int nr);
@@ -146,7 +154,10 @@ struct lt_chain_waker {
 	uint32_t seg;
 };
 struct lt_replay;
-/* "task", "hardirq", ... (a TASK or IRQ waker whose stack was a timer's: "timer") */
+/*
+ * "task", "hardirq", ... (a waker whose stack was a timer's: "timer"; one
+ * that ran a wakeup another CPU queued: "unknown")
+ */
 const char *lt_waker_kind_name(const struct lt_replay *rp,
 			       const struct lt_chain_waker *w);
 
@@ -245,6 +256,7 @@ struct lt_stack {
 	uint32_t cause;		/* lt_cause id when unannotated */
 	bool kernel_thread;
 	bool timer;		/* a wakeup's stack: a timer did it */
+	bool remote;		/* ... a wakeup another CPU queued */
 };
 
 struct lt_worst {

@@ -234,6 +234,7 @@ static int resolve_stack(struct lt_replay *rp, uint32_t id)
 		return -1;
 	st->kernel_thread = info.kernel_thread;
 	st->timer = info.timer;
+	st->remote = info.remote;
 	st->cause = lt_rp_cause(rp, info.kind, reason, 0);
 	return st->cause == UINT32_MAX ? -1 : 0;
 }
@@ -459,7 +460,7 @@ add:
  * @count waits of sub-row @sub, @ns in all, ended by waker (@kind,
  * @task, @stack) (lt_sub_waker): into its list, or its "other" past
  * LT_SUB_WAKERS.  A waking stack already resolved says now whether a
- * timer did it, and is kept no longer.
+ * timer did it or another CPU queued it, and is kept no longer.
  */
 static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
 			 uint32_t task, uint32_t stack, uint64_t count,
@@ -473,10 +474,13 @@ static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
 	if (kind != LT_WAKER_TASK)
 		task = LT_NO_TASK;
 	if (kind != LT_WAKER_TASK && kind != LT_WAKER_HARDIRQ &&
-	    kind != LT_WAKER_SOFTIRQ) {
+	    kind != LT_WAKER_SOFTIRQ && kind != LT_WAKER_TIMER) {
 		stack = 0;
 	} else if (stack && stack < rp->nr_resolved) {
-		if (rp->stacks[stack].timer) {
+		if (rp->stacks[stack].remote) {
+			kind = LT_WAKER_UNKNOWN;
+			task = LT_NO_TASK;
+		} else if (rp->stacks[stack].timer) {
 			kind = LT_WAKER_TIMER;
 			task = LT_NO_TASK;
 		}

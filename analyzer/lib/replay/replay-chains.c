@@ -103,6 +103,17 @@ bool lt_chain_timer_frame(const char *name)
 	return false;
 }
 
+/*
+ * A wakeup to a task on another CPU is queued there (TTWU_QUEUE) and run
+ * by that CPU from the IPI, or from its idle loop: the sched_wakeup event
+ * is then that CPU's, in hard-irq or idle context, while the waker ran on
+ * the other CPU, which only sched_waking records.
+ */
+bool lt_chain_remote_frame(const char *name)
+{
+	return name_is(name, "sched_ttwu_pending");
+}
+
 unsigned int lt_chain_after_tracepoint(const char *const *names,
 				       unsigned int nr)
 {
@@ -121,6 +132,9 @@ unsigned int lt_chain_after_tracepoint(const char *const *names,
 const char *lt_waker_kind_name(const struct lt_replay *rp,
 			       const struct lt_chain_waker *w)
 {
+	if (w->stack && w->stack < rp->nr_resolved &&
+	    rp->stacks[w->stack].remote)
+		return "unknown";
 	if ((w->kind == LT_WAKER_TASK || w->kind == LT_WAKER_HARDIRQ ||
 	     w->kind == LT_WAKER_SOFTIRQ) && w->stack &&
 	    w->stack < rp->nr_resolved && rp->stacks[w->stack].timer)
@@ -692,7 +706,8 @@ static int on_waking_stack(struct lt_replay *rp, const struct lt_ev *ev)
 			for (k = tr->nodes[0].child; k; k = tr->nodes[k].next)
 				if (tr->nodes[k].task != LT_NO_TASK ||
 				    tr->nodes[k].what == LT_CHAIN_HARDIRQ ||
-				    tr->nodes[k].what == LT_CHAIN_SOFTIRQ)
+				    tr->nodes[k].what == LT_CHAIN_SOFTIRQ ||
+				    tr->nodes[k].what == LT_CHAIN_TIMER)
 					tr->nodes[k].wstack = id;
 		}
 		for (; i >= (long)t->chain.first; i--) {
@@ -1221,7 +1236,8 @@ static void walk(struct walk *wk, uint32_t parent,
 		add(wk, parent, LT_NO_TASK, LT_CHAIN_SOFTIRQ, stack, hi - lo);
 		return;
 	case LT_WAKER_TIMER:
-		add(wk, parent, LT_NO_TASK, LT_CHAIN_TIMER, 0, hi - lo);
+		/* its stack: the report's "unknown" if another CPU woke it */
+		add(wk, parent, LT_NO_TASK, LT_CHAIN_TIMER, stack, hi - lo);
 		return;
 	case LT_WAKER_LOST:
 		add(wk, parent, LT_NO_TASK, LT_CHAIN_LOST, 0, hi - lo);

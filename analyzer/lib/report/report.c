@@ -311,7 +311,8 @@ static uint32_t cnode_child(struct builder *b, uint32_t parent, bool by_tid,
 /*
  * The replay's tree @tr below @sn into the agg's below @dn: its keys
  * resolved (a stack's cause to the cause, a waking stack that was a
- * timer's to one timer node).
+ * timer's to one timer node, one that ran a wakeup another CPU queued to
+ * "unknown").
  */
 static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
 		      const struct lt_chain_tree *tr, uint32_t sn)
@@ -328,7 +329,12 @@ static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
 		int tid = -1;
 
 		if (n->wstack && n->wstack < rp->nr_resolved &&
-		    rp->stacks[n->wstack].timer) {
+		    rp->stacks[n->wstack].remote) {
+			name = "unknown";
+			task = LT_NO_TASK;
+			what = LT_CHAIN_UNKNOWN;
+		} else if (n->wstack && n->wstack < rp->nr_resolved &&
+			   rp->stacks[n->wstack].timer) {
 			name = "timer";
 			task = LT_NO_TASK;
 			what = LT_CHAIN_TIMER;
@@ -433,7 +439,8 @@ static int make_chain(struct builder *b, uint32_t n,
 
 /*
  * Sub-row @s's wakers into agg_sub @as's, named: a waking stack that was
- * a timer's makes its waits the timer's, as in the waits export.
+ * a timer's makes its waits the timer's, and one that ran a wakeup another
+ * CPU queued makes them unknown, as in the waits export.
  */
 static int agg_wakers_add(struct builder *b, uint32_t as,
 			  const struct lt_sub_acc *s)
@@ -447,11 +454,15 @@ static int agg_wakers_add(struct builder *b, uint32_t as,
 		const struct lt_sub_waker *e = &rp->sub_wakers[i];
 		struct lt_chain_waker w = { .task = e->task, .stack = e->stack,
 					    .kind = e->kind };
+		const char *name = lt_waker_kind_name(rp, &w);
 		uint8_t kind = e->kind;
 		uint32_t task = e->task;
 
-		if (!strcmp(lt_waker_kind_name(rp, &w), "timer")) {
+		if (!strcmp(name, "timer")) {
 			kind = LT_WAKER_TIMER;
+			task = LT_NO_TASK;
+		} else if (!strcmp(name, "unknown")) {
+			kind = LT_WAKER_UNKNOWN;
 			task = LT_NO_TASK;
 		}
 		slot = lt_map_put(&b->awaker_map, (uint64_t)as << 8 | kind,
