@@ -3,13 +3,14 @@
 """Whom the waits waited for (issue 48), as the text report shows it.
 
 - Under each row of a process section, a line per top waker (at most 3,
-  the rest summed in "N others"), its share of the row's time by what it
+  the rest summed in "N others", but a lone fourth is named), its share of the row's time by what it
   was doing, whole percents ("<1%" for less); a wait for a CPU's row, who
   ran instead.  Checked on a report whose tree is written here by hand,
   with its lines worked out by hand, and on the recorded traces of
   tests/data/chains against their own JSON, regrouped here.
 - --chains: the whole tree instead, a line a node, 4 columns deeper a
-  level, at most 8 nodes a level and the rest in "N others".
+  level, at most 8 nodes a level and the rest in "N others" (a lone
+  ninth named).
 - The global table has none of it.
 - --format=folded --chains: the waiter (process, cause, and its stack
   where the row has one), a "--" frame, then a line per root-to-leaf path
@@ -85,15 +86,21 @@ def is_task(n):
     return n["what"] not in ("hardirq", "softirq", "timer", "unknown", "lost", "other")
 
 
+def shown(n, cap):
+    """How many of n the text names: cap, or all when one is left over."""
+    return n if n == cap + 1 else cap
+
+
 def summary(row):
     """The lines a row's tree makes, worked out from its JSON here."""
     out, whole = [], row["total_ns"]
     if row.get("ran_instead"):
         v = unfold(row["ran_instead"])
+        k = shown(len(v), 3)
         parts = ["%s%s %s" % (n["comm"], "" if n["tid"] is None else " (%d)" % n["tid"],
-                              pct(n["ns"], whole)) for n in v[:3]]
-        if len(v) > 3:
-            parts.append("%d others %s" % (len(v) - 3, pct(sum(n["ns"] for n in v[3:]), whole)))
+                              pct(n["ns"], whole)) for n in v[:k]]
+        if len(v) > k:
+            parts.append("%d others %s" % (len(v) - k, pct(sum(n["ns"] for n in v[k:]), whole)))
         out.append("  ran instead: " + ", ".join(parts))
     groups = {}
     for i, n in enumerate(unfold(row.get("waited_for") or [])):
@@ -101,7 +108,8 @@ def summary(row):
         groups.setdefault(key, []).append(n)
     order = sorted(groups, key=lambda k: (-sum(n["ns"] for n in groups[k]),
                                           not k[0], k[1], -1 if k[2] is None else k[2]))
-    for k in order[:3]:
+    top = shown(len(order), 3)
+    for k in order[:top]:
         g = groups[k]
         if not k[0]:
             out.append("  <- %s: %s" % (k[1], pct(g[0]["ns"], whole)))
@@ -111,9 +119,9 @@ def summary(row):
         if len(g) > 4:
             parts.append("other " + pct(sum(n["ns"] for n in g[4:]), whole))
         out.append("  <- %s: %s" % (who, ", ".join(parts)))
-    if len(order) > 3:
-        out.append("  <- %d others: %s" % (len(order) - 3, pct(
-            sum(n["ns"] for k in order[3:] for n in groups[k]), whole)))
+    if len(order) > top:
+        out.append("  <- %d others: %s" % (len(order) - top, pct(
+            sum(n["ns"] for k in order[top:] for n in groups[k]), whole)))
     return out
 
 
@@ -126,15 +134,16 @@ def unfold(nodes):
 
 def tree_lines(nodes, whole, indent):
     out, v = [], unfold(nodes)
-    for n in v[:8]:
+    k = shown(len(v), 8)
+    for n in v[:k]:
         who = n["what"] if not is_task(n) else (
             n["comm"] if n["tid"] is None else "%s (%d)" % (n["comm"], n["tid"]))
         what = ": " + n["what"] if is_task(n) else ""
         out.append((indent, "<- %s%s" % (who, what), n["ns"] * 100.0 / whole))
         out.extend(tree_lines(n.get("waited_for") or [], whole, indent + 4))
-    if len(v) > 8:
-        out.append((indent, "<- %d others" % (len(v) - 8),
-                    sum(n["ns"] for n in v[8:]) * 100.0 / whole))
+    if len(v) > k:
+        out.append((indent, "<- %d others" % (len(v) - k),
+                    sum(n["ns"] for n in v[k:]) * 100.0 / whole))
     return out
 
 

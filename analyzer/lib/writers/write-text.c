@@ -205,6 +205,12 @@ static void put_stacks(FILE *out, const struct lt_report_row *row, int indent)
 #define WAKERS_SHOWN	3
 #define WHATS_SHOWN	4
 
+/* How many of @n to show, @cap at most: one left over is named, not "1 others". */
+static size_t shown_of(size_t n, size_t cap)
+{
+	return n == cap + 1 ? n : cap;
+}
+
 /* A line of text, cut where it would overflow its buffer. */
 struct line {
 	char buf[1024];
@@ -336,7 +342,7 @@ static void put_wakers(FILE *out, const struct lt_report *r,
 	struct waker_group *g;
 	struct line l = { .len = 0 };
 	uint64_t whole = row->total_ns, rest = 0;
-	size_t i, j, k, ng = 0, n = row->nr_waited_for;
+	size_t i, j, k, ng = 0, n = row->nr_waited_for, shown;
 
 	v = malloc(n * sizeof(*v));
 	g = malloc(n * sizeof(*g));
@@ -353,8 +359,9 @@ static void put_wakers(FILE *out, const struct lt_report *r,
 		g[ng++].nr = j - i;
 	}
 	qsort(g, ng, sizeof(*g), cmp_group);
+	shown = shown_of(ng, WAKERS_SHOWN);
 	for (i = 0; i < ng; i++) {
-		if (i >= WAKERS_SHOWN) {
+		if (i >= shown) {
 			rest += g[i].ns;
 			continue;
 		}
@@ -381,8 +388,8 @@ static void put_wakers(FILE *out, const struct lt_report *r,
 		}
 		line_put(out, r, &l);
 	}
-	if (ng > WAKERS_SHOWN) {
-		line_add(&l, "%*s<- %zu others: ", indent + 2, "", ng - WAKERS_SHOWN);
+	if (ng > shown) {
+		line_add(&l, "%*s<- %zu others: ", indent + 2, "", ng - shown);
 		line_pct(&l, rest, whole);
 		line_put(out, r, &l);
 	}
@@ -410,11 +417,11 @@ static void put_tree(FILE *out, const struct lt_report *r,
 		     int indent)
 {
 	struct line l = { .len = 0 };
+	size_t i, shown = shown_of(n, LT_REPORT_CHAIN_SHOWN);
 	uint64_t rest = 0;
-	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (i >= LT_REPORT_CHAIN_SHOWN) {
+		if (i >= shown) {
 			rest += v[i].ns;
 			continue;
 		}
@@ -427,9 +434,8 @@ static void put_tree(FILE *out, const struct lt_report *r,
 		put_tree(out, r, v[i].children, v[i].nr_children, whole,
 			 indent + 4);
 	}
-	if (n > LT_REPORT_CHAIN_SHOWN) {
-		line_add(&l, "%*s<- %zu others", indent, "",
-			 n - LT_REPORT_CHAIN_SHOWN);
+	if (n > shown) {
+		line_add(&l, "%*s<- %zu others", indent, "", n - shown);
 		line_time(&l, rest, whole);
 		line_put(out, r, &l);
 	}
@@ -444,7 +450,8 @@ static void put_ran_instead(FILE *out, const struct lt_report *r,
 {
 	const struct lt_report_chain *v = row->ran_instead;
 	size_t i, n = row->nr_ran_instead;
-	size_t shown = r->options.chains ? LT_REPORT_CHAIN_SHOWN : WAKERS_SHOWN;
+	size_t shown = shown_of(n, r->options.chains ? LT_REPORT_CHAIN_SHOWN :
+				     WAKERS_SHOWN);
 	struct line l = { .len = 0 };
 	uint64_t rest = 0;
 
