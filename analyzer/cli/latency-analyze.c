@@ -177,7 +177,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		CLI_BOOL(0, "chains", &an->opts.chains,
 			 "under each process's row, the whole tree of whom\n"
 			 "its waits waited for (text); the wakers' chains\n"
-			 "above each stack (folded)"),
+			 "above each cause (folded: its stack too where it\n"
+			 "had one)"),
 		CLI_BOOL(0, "no-chains", &an->opts.no_chains,
 			 "no trees of whom waits waited for (JSON's\n"
 			 "waited_for, ran_instead; the waits' wakers): less\n"
