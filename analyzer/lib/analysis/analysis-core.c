@@ -436,7 +436,7 @@ static int describe_sources(struct lt_report_priv *priv,
 	else if (!c[LT_SRC_WAKEUP] && !c[LT_SRC_WAKING] &&
 		 (opt = event_opts(priv, rc, wk, 1)))
 		missing(priv, d, by_id, LT_SRC_WAKEUP, "sched_wakeup",
-			"blocked time runs to the next switch-in and includes waiting for a CPU",
+			"blocked time runs to the next switch-in and includes waiting for a CPU, and no waker is named",
 			opt);
 	if (!c[LT_SRC_STAT_SLEEP] && !c[LT_SRC_STAT_BLOCKED] &&
 	    (opt = event_opts(priv, rc, stat, 2)))
