@@ -216,8 +216,10 @@ int cli_opt_comm(const struct cli_cmd *cmd, const struct cli_opt *o,
 int cli_analysis_check(const char *prog, const struct lt_options *opts)
 {
 	if (opts->chains && opts->no_chains) {
-		fprintf(stderr, "%s: --chains shows the trees --no-chains does not "
-			"make: give one of them\n", prog);
+		fprintf(stderr, "%s: --chains (print the trees of whom the waits "
+			"waited for) and --no-chains (do not build them) "
+			"contradict each other: give one of them\n", prog);
+		cli_try_help(prog);
 		return -1;
 	}
 	if (opts->to_ns < 0 ||

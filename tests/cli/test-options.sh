@@ -68,7 +68,7 @@ expect 1 "--from: invalid value '0x10'" -- "$LA" --from=0x10 x.dat
 expect 1 "--to: invalid value '1e3'" -- "$LA" --to=1e3 x.dat
 expect 1 "--sleep-cutoff: invalid value ' 5ms'" -- "$LA" --sleep-cutoff=' 5ms' x.dat
 expect 1 "--to must be later than --from" -- "$LA" --from 5 --to 2 x.dat
-expect 1 "--chains shows the trees --no-chains does not make" -- "$LA" --chains --no-chains x.dat
+expect 1 "and --no-chains \\(do not build them\\) contradict each other" -- "$LA" --chains --no-chains x.dat
 expect 1 "--limit: invalid value" -- "$LA" --limit=many x.dat
 expect 1 "--limit: invalid value '-3': expected a whole number" -- "$LA" -n -3 x.dat
 # once taken as 4294967293 and as 0 (no limit)
