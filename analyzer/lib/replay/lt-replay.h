@@ -155,6 +155,12 @@ struct lt_chain_waker {
 };
 struct lt_replay;
 /*
+ * What a wakeup's stack, once resolved, says of its waker: UNKNOWN (it ran
+ * a wakeup another CPU queued), TIMER (a timer expired), else NONE.
+ */
+enum lt_waker_kind lt_chain_stack_waker(const struct lt_replay *rp,
+					uint32_t stack);
+/*
  * "task", "hardirq", ... (a waker whose stack was a timer's: "timer"; one
  * that ran a wakeup another CPU queued: "unknown")
  */

@@ -477,11 +477,10 @@ static int sub_waker_add(struct lt_replay *rp, uint32_t sub, uint8_t kind,
 	    kind != LT_WAKER_SOFTIRQ && kind != LT_WAKER_TIMER) {
 		stack = 0;
 	} else if (stack && stack < rp->nr_resolved) {
-		if (rp->stacks[stack].remote) {
-			kind = LT_WAKER_UNKNOWN;
-			task = LT_NO_TASK;
-		} else if (rp->stacks[stack].timer) {
-			kind = LT_WAKER_TIMER;
+		enum lt_waker_kind said = lt_chain_stack_waker(rp, stack);
+
+		if (said) {
+			kind = said;
 			task = LT_NO_TASK;
 		}
 		stack = 0;

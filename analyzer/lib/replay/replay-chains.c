@@ -129,15 +129,26 @@ unsigned int lt_chain_after_tracepoint(const char *const *names,
 	return i;
 }
 
+enum lt_waker_kind lt_chain_stack_waker(const struct lt_replay *rp,
+					uint32_t stack)
+{
+	if (!stack || stack >= rp->nr_resolved)
+		return LT_WAKER_NONE;
+	if (rp->stacks[stack].remote)
+		return LT_WAKER_UNKNOWN;
+	return rp->stacks[stack].timer ? LT_WAKER_TIMER : LT_WAKER_NONE;
+}
+
 const char *lt_waker_kind_name(const struct lt_replay *rp,
 			       const struct lt_chain_waker *w)
 {
-	if (w->stack && w->stack < rp->nr_resolved &&
-	    rp->stacks[w->stack].remote)
+	enum lt_waker_kind said = lt_chain_stack_waker(rp, w->stack);
+
+	if (said == LT_WAKER_UNKNOWN)
 		return "unknown";
-	if ((w->kind == LT_WAKER_TASK || w->kind == LT_WAKER_HARDIRQ ||
-	     w->kind == LT_WAKER_SOFTIRQ) && w->stack &&
-	    w->stack < rp->nr_resolved && rp->stacks[w->stack].timer)
+	if (said == LT_WAKER_TIMER && (w->kind == LT_WAKER_TASK ||
+				       w->kind == LT_WAKER_HARDIRQ ||
+				       w->kind == LT_WAKER_SOFTIRQ))
 		return "timer";
 	switch (w->kind) {
 	case LT_WAKER_TASK:

@@ -328,16 +328,19 @@ static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
 		bool blocked = false;
 		int tid = -1;
 
-		if (n->wstack && n->wstack < rp->nr_resolved &&
-		    rp->stacks[n->wstack].remote) {
+		switch (lt_chain_stack_waker(rp, n->wstack)) {
+		case LT_WAKER_UNKNOWN:
 			name = "unknown";
 			task = LT_NO_TASK;
 			what = LT_CHAIN_UNKNOWN;
-		} else if (n->wstack && n->wstack < rp->nr_resolved &&
-			   rp->stacks[n->wstack].timer) {
+			break;
+		case LT_WAKER_TIMER:
 			name = "timer";
 			task = LT_NO_TASK;
 			what = LT_CHAIN_TIMER;
+			break;
+		default:
+			break;
 		}
 		if (ran) {
 			/* ran_instead: who, or "unknown", without a what */
