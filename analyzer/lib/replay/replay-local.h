@@ -7,6 +7,8 @@
 #ifndef LT_REPLAY_LOCAL_H
 #define LT_REPLAY_LOCAL_H
 
+#include <string.h>
+
 #include "lt-replay.h"
 
 /* Caps that hold on hostile input: past them, a clear LT_E_LIMIT error. */
@@ -191,7 +193,29 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
 			uint32_t reason);
 
 /* Tasks. */
-void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len);
+void lt_rp_set_comm_slow(struct lt_task *t, const char *s, size_t len);
+
+/*
+ * @s need not be NUL-terminated: comm arrays come straight from records.
+ * Called for most events, so the common case, an unchanged name given
+ * whole, is two compares inline: comm is kept zero-padded like the
+ * kernel's.
+ */
+_Static_assert(LT_COMM_LEN == 2 * sizeof(uint64_t), "comm: two words");
+
+static inline void lt_rp_set_comm(struct lt_task *t, const char *s,
+				  size_t len)
+{
+	uint64_t a[2], b[2];
+
+	if (s && len >= LT_COMM_LEN) {
+		memcpy(a, t->comm, sizeof(a));
+		memcpy(b, s, sizeof(b));
+		if (a[0] == b[0] && a[1] == b[1])
+			return;
+	}
+	lt_rp_set_comm_slow(t, s, len);
+}
 uint32_t lt_rp_task_new(struct lt_replay *rp, int pid, uint32_t flags);
 uint32_t lt_rp_task_get(struct lt_replay *rp, int pid);
 /*

@@ -10,19 +10,13 @@
 
 /* ---- tasks ---------------------------------------------------------- */
 
-/*
- * @s need not be NUL-terminated: comm arrays come straight from records.
- * Called for most events, so the common case, an unchanged name, is one
- * compare: comm is kept zero-padded like the kernel's.
- */
-void lt_rp_set_comm(struct lt_task *t, const char *s, size_t len)
+/* lt_rp_set_comm() of a name that is new, or not given whole. */
+void lt_rp_set_comm_slow(struct lt_task *t, const char *s, size_t len)
 {
 	size_t n = len < LT_COMM_LEN - 1 ? len : LT_COMM_LEN - 1;
 	const char *nul;
 
 	if (!s || !n)
-		return;
-	if (len >= LT_COMM_LEN && !memcmp(t->comm, s, LT_COMM_LEN))
 		return;
 	nul = memchr(s, '\0', n);
 	if (nul)
