@@ -104,6 +104,11 @@ struct builder {
 	struct lt_map cnode_map;
 	struct lt_strtab names;
 	bool names_ok;
+	/* names' ids, by what they name (see memo_id()) */
+	uint32_t *comm_ids;		/* per replay task */
+	uint32_t *cause_ids;		/* per replay cause */
+	uint32_t what_ids[LT_CHAIN_RAN - LT_CHAIN_RUNNING + 1];
+	uint32_t idle_id;
 };
 
 void *lt_report_pool_alloc(struct lt_report_pool *pool, size_t n, size_t size)
@@ -309,6 +314,64 @@ static uint32_t cnode_child(struct builder *b, uint32_t parent, bool by_tid,
 }
 
 /*
+ * A name's id, interned once into *@slot (its id + 1; 0: not yet): a
+ * report folds tens of thousands of nodes, of a few hundred names.
+ */
+static uint32_t memo_id(struct builder *b, uint32_t *slot, const char *s)
+{
+	uint32_t id;
+
+	if (*slot)
+		return *slot - 1;
+	id = name_id(b, s);
+	if (id != UINT32_MAX)
+		*slot = id + 1;
+	return id;
+}
+
+/* The id of replay task @task's comm, as memo_id(). */
+static uint32_t comm_id(struct builder *b, uint32_t task)
+{
+	if (!b->comm_ids) {
+		b->comm_ids = calloc(b->rp->nr_tasks ? b->rp->nr_tasks : 1,
+				     sizeof(*b->comm_ids));
+		if (!b->comm_ids)
+			return UINT32_MAX;
+	}
+	return memo_id(b, &b->comm_ids[task], lt_replay_task_comm(b->rp, task));
+}
+
+/* The id of a waker's own wait's cause @what, as the tables show it. */
+static uint32_t cause_id(struct builder *b, uint32_t what)
+{
+	const struct lt_replay *rp = b->rp;
+	uint32_t cause = lt_replay_cause(rp, what);
+	struct lt_report_row row;
+	char buf[512];
+
+	if (!b->cause_ids) {
+		b->cause_ids = calloc(rp->nr_causes ? rp->nr_causes : 1,
+				      sizeof(*b->cause_ids));
+		if (!b->cause_ids)
+			return UINT32_MAX;
+	}
+	if (b->cause_ids[cause])
+		return b->cause_ids[cause] - 1;
+	memset(&row, 0, sizeof(row));
+	row.reason = lt_replay_str(rp, rp->causes[cause].reason);
+	row.argument = lt_replay_str(rp, rp->causes[cause].argument);
+	return memo_id(b, &b->cause_ids[cause],
+		       lt_format_cause(buf, sizeof(buf), &row, 0));
+}
+
+/* The id of LT_CHAIN_* @what's name. */
+static uint32_t what_id(struct builder *b, uint32_t what)
+{
+	return memo_id(b, &b->what_ids[what - LT_CHAIN_RUNNING],
+		       lt_chain_what_name(what));
+}
+
+/*
  * The replay's tree @tr below @sn into the agg's below @dn: its keys
  * resolved (a stack's cause to the cause, a waking stack that was a
  * timer's to one timer node, one that ran a wakeup another CPU queued to
@@ -322,20 +385,18 @@ static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
 
 	for (c = tr->nodes[sn].child; c; c = tr->nodes[c].next) {
 		const struct lt_chain_node *n = &tr->nodes[c];
-		uint32_t what = n->what, task = n->task, id, cid, d;
-		const char *name = lt_chain_what_name(what), *comm = NULL;
-		char buf[512];
-		bool blocked = false;
+		uint32_t what = n->what, task = n->task, id = 0, cid = 0, d;
+		bool named = lt_chain_what_name(what), blocked = false;
 		int tid = -1;
 
 		switch (lt_chain_stack_waker(rp, n->wstack)) {
 		case LT_WAKER_UNKNOWN:
-			name = "unknown";
+			named = true;
 			task = LT_NO_TASK;
 			what = LT_CHAIN_UNKNOWN;
 			break;
 		case LT_WAKER_TIMER:
-			name = "timer";
+			named = true;
 			task = LT_NO_TASK;
 			what = LT_CHAIN_TIMER;
 			break;
@@ -344,32 +405,25 @@ static int fold_chain(struct builder *b, bool by_tid, bool ran, uint32_t dn,
 		}
 		if (ran) {
 			/* ran_instead: who, or "unknown", without a what */
-			name = NULL;
 			if (task == LT_NO_TASK)
-				comm = what == LT_CHAIN_OTHER ? "other" : "unknown";
-		} else if (!name) {
+				cid = what_id(b, what == LT_CHAIN_OTHER ?
+					      LT_CHAIN_OTHER : LT_CHAIN_UNKNOWN);
+		} else if (!named) {
 			/* the waker's own wait: its cause as the tables show it */
-			uint32_t cause = lt_replay_cause(rp, what);
-			struct lt_report_row row = {
-				.reason = lt_replay_str(rp, rp->causes[cause].reason),
-				.argument = lt_replay_str(rp, rp->causes[cause].argument),
-			};
-
-			name = lt_format_cause(buf, sizeof(buf), &row, 0);
+			id = cause_id(b, what);
 			blocked = true;
+		} else {
+			id = what_id(b, what);
 		}
 		if (task == LT_CHAIN_IDLE) {
 			tid = 0;
-			comm = "<idle>";
+			cid = memo_id(b, &b->idle_id, "<idle>");
 		} else if (task != LT_NO_TASK) {
 			tid = rp->tasks[task].pid;
-			comm = lt_replay_task_comm(rp, by_tid ? task :
-						   rp->tasks[task].leader);
+			cid = comm_id(b, by_tid ? task : rp->tasks[task].leader);
 		} else if (!ran) {
-			comm = name;
+			cid = id;
 		}
-		id = name ? name_id(b, name) : 0;
-		cid = name_id(b, comm);
 		if (id == UINT32_MAX || cid == UINT32_MAX)
 			return -1;
 		d = cnode_child(b, dn, by_tid, id, cid, tid, blocked);
@@ -1480,6 +1534,8 @@ out:
 	free(b.cnodes);
 	free(b.awakers);
 	free(b.task_comm);
+	free(b.comm_ids);
+	free(b.cause_ids);
 	if (b.names_ok)
 		lt_strtab_free(&b.names);
 	free(b.sym_cache);
