@@ -1337,6 +1337,18 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 	}
 	cc = &wk->rp->chain_cpu[cpu];
 	n = cc->nr;
+	/*
+	 * Mostly one task ran from the wakeup to the switch-in, the one it
+	 * switched out: the CPU's last segment but one holds all of it.
+	 */
+	if (n >= cc->first + 2 && cc->segs[n - 2].start <= lo &&
+	    cc->segs[n - 1].start >= hi) {
+		uint32_t task = cc->segs[n - 2].task;
+
+		add(wk, 0, task, task == LT_NO_TASK ? LT_CHAIN_UNKNOWN :
+		    LT_CHAIN_RAN, 0, hi - lo);
+		return;
+	}
 	/* the first that starts after lo; the one before it holds lo */
 	lo_i = cc->first;
 	hi_i = n;
