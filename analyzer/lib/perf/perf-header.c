@@ -360,8 +360,13 @@ static int read_file_header(struct lt_perf *p, struct lt_error *err,
 	if (!data_size)
 		return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "header", 48,
 				       "the data section's size is 0: perf record did not finish the file (it writes the sizes and features last)");
-	if (in_file(p, err, "data section", data_off, data_size))
-		return -1;
+	/* in_file()'s, saying why a cut one is lost whole */
+	if (data_off > p->size || data_size > p->size - data_off)
+		return lt_perf_fail(p, err, LT_E_TRUNCATED,
+				    "data section at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx): cut short, or a damaged header; perf writes the event formats after the data, so --partial cannot read it either",
+				    (unsigned long long)data_off,
+				    (unsigned long long)data_size,
+				    (unsigned long long)p->size);
 	p->info.data_offset = data_off;
 	p->info.data_size = data_size;
 	p->pos = data_off;
