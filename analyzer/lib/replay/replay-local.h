@@ -195,14 +195,14 @@ int lt_rp_recharge_task(struct lt_replay *rp, uint32_t task,
 /* Tasks. */
 void lt_rp_set_comm_slow(struct lt_task *t, const char *s, size_t len);
 
+_Static_assert(LT_COMM_LEN == 2 * sizeof(uint64_t), "comm: two words");
+
 /*
  * @s need not be NUL-terminated: comm arrays come straight from records.
  * Called for most events, so the common case, an unchanged name given
  * whole, is two compares inline: comm is kept zero-padded like the
  * kernel's.
  */
-_Static_assert(LT_COMM_LEN == 2 * sizeof(uint64_t), "comm: two words");
-
 static inline void lt_rp_set_comm(struct lt_task *t, const char *s,
 				  size_t len)
 {
