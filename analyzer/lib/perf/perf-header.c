@@ -226,16 +226,27 @@ int lt_perf_user_record(struct lt_perf *p, struct lt_error *err, uint32_t type,
 
 /* ---- file mode ---------------------------------------------------------- */
 
-/* [off, off + size) is in the file, else -1 with @err naming @what. */
-static int in_file(struct lt_perf *p, struct lt_error *err, const char *what,
-		   uint64_t off, uint64_t size)
+/*
+ * [off, off + size) is in the file, else -1 with @err naming @what, and
+ * @why after it ("" for nothing more).
+ */
+static int in_file_why(struct lt_perf *p, struct lt_error *err,
+		       const char *what, uint64_t off, uint64_t size,
+		       const char *why)
 {
 	if (off <= p->size && size <= p->size - off)
 		return 0;
 	return lt_perf_fail(p, err, LT_E_TRUNCATED,
-			    "%s at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx)",
+			    "%s at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx)%s",
 			    what, (unsigned long long)off,
-			    (unsigned long long)size, (unsigned long long)p->size);
+			    (unsigned long long)size, (unsigned long long)p->size,
+			    why);
+}
+
+static int in_file(struct lt_perf *p, struct lt_error *err, const char *what,
+		   uint64_t off, uint64_t size)
+{
+	return in_file_why(p, err, what, off, size, "");
 }
 
 static int read_attrs(struct lt_perf *p, struct lt_error *err,
@@ -360,13 +371,10 @@ static int read_file_header(struct lt_perf *p, struct lt_error *err,
 	if (!data_size)
 		return lt_perf_fail_at(p, err, LT_E_TRUNCATED, "header", 48,
 				       "the data section's size is 0: perf record did not finish the file (it writes the sizes and features last)");
-	/* in_file()'s, saying why a cut one is lost whole */
-	if (data_off > p->size || data_size > p->size - data_off)
-		return lt_perf_fail(p, err, LT_E_TRUNCATED,
-				    "data section at offset 0x%llx of %llu bytes runs past the end of the file (size 0x%llx): cut short, or a damaged header; perf writes the event formats after the data, so --partial cannot read it either",
-				    (unsigned long long)data_off,
-				    (unsigned long long)data_size,
-				    (unsigned long long)p->size);
+	/* a cut one is lost whole: say why */
+	if (in_file_why(p, err, "data section", data_off, data_size,
+			": cut short, or a damaged header; perf writes the event formats after the data, so --partial cannot read it either"))
+		return -1;
 	p->info.data_offset = data_off;
 	p->info.data_size = data_size;
 	p->pos = data_off;
