@@ -161,9 +161,12 @@ struct lt_replay;
 enum lt_waker_kind lt_chain_stack_waker(const struct lt_replay *rp,
 					uint32_t stack);
 /*
- * "task", "hardirq", ... (a waker whose stack was a timer's: "timer"; one
- * that ran a wakeup another CPU queued: "unknown")
+ * @w's kind as named: a waker whose stack was a timer's is TIMER, one
+ * that ran a wakeup another CPU queued UNKNOWN, as is one of no kind.
  */
+enum lt_waker_kind lt_chain_waker_kind(const struct lt_replay *rp,
+				       const struct lt_chain_waker *w);
+/* lt_chain_waker_kind()'s name: "task", "hardirq", "timer", ... */
 const char *lt_waker_kind_name(const struct lt_replay *rp,
 			       const struct lt_chain_waker *w);
 

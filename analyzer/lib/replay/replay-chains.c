@@ -139,18 +139,34 @@ enum lt_waker_kind lt_chain_stack_waker(const struct lt_replay *rp,
 	return rp->stacks[stack].timer ? LT_WAKER_TIMER : LT_WAKER_NONE;
 }
 
-const char *lt_waker_kind_name(const struct lt_replay *rp,
-			       const struct lt_chain_waker *w)
+enum lt_waker_kind lt_chain_waker_kind(const struct lt_replay *rp,
+				       const struct lt_chain_waker *w)
 {
 	enum lt_waker_kind said = lt_chain_stack_waker(rp, w->stack);
 
 	if (said == LT_WAKER_UNKNOWN)
-		return "unknown";
+		return LT_WAKER_UNKNOWN;
 	if (said == LT_WAKER_TIMER && (w->kind == LT_WAKER_TASK ||
 				       w->kind == LT_WAKER_HARDIRQ ||
 				       w->kind == LT_WAKER_SOFTIRQ))
-		return "timer";
+		return LT_WAKER_TIMER;
 	switch (w->kind) {
+	case LT_WAKER_TASK:
+	case LT_WAKER_HARDIRQ:
+	case LT_WAKER_SOFTIRQ:
+	case LT_WAKER_TIMER:
+	case LT_WAKER_LOST:
+	case LT_WAKER_OTHER:
+		return w->kind;
+	default:
+		return LT_WAKER_UNKNOWN;
+	}
+}
+
+const char *lt_waker_kind_name(const struct lt_replay *rp,
+			       const struct lt_chain_waker *w)
+{
+	switch (lt_chain_waker_kind(rp, w)) {
 	case LT_WAKER_TASK:
 		return "task";
 	case LT_WAKER_HARDIRQ:

@@ -511,17 +511,11 @@ static int agg_wakers_add(struct builder *b, uint32_t as,
 		const struct lt_sub_waker *e = &rp->sub_wakers[i];
 		struct lt_chain_waker w = { .task = e->task, .stack = e->stack,
 					    .kind = e->kind };
-		const char *name = lt_waker_kind_name(rp, &w);
-		uint8_t kind = e->kind;
+		uint8_t kind = lt_chain_waker_kind(rp, &w);
 		uint32_t task = e->task;
 
-		if (!strcmp(name, "timer")) {
-			kind = LT_WAKER_TIMER;
+		if (kind == LT_WAKER_TIMER || kind == LT_WAKER_UNKNOWN)
 			task = LT_NO_TASK;
-		} else if (!strcmp(name, "unknown")) {
-			kind = LT_WAKER_UNKNOWN;
-			task = LT_NO_TASK;
-		}
 		slot = lt_map_put(&b->awaker_map, (uint64_t)as << 8 | kind,
 				  task, (uint32_t)b->nr_awakers, &added);
 		if (!slot)
