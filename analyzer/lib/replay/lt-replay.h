@@ -148,8 +148,8 @@ struct lt_chain_waker {
 	uint32_t stack;		/* the waking's kernel stack, 0: none */
 	uint8_t kind;		/* enum lt_waker_kind */
 	/*
-	 * TASK, in the replay: the waker's segment open at the waking, as
-	 * lt_chain_task.base counts (a hint, checked when used)
+	 * TASK, in the replay: the number of the waker's segment open at
+	 * the waking (a hint, checked when used)
 	 */
 	uint32_t seg;
 };
@@ -377,9 +377,12 @@ struct lt_chain_seg {
 };
 
 struct lt_chain_task {
-	struct lt_chain_seg *segs;	/* live: [first, nr) */
+	/*
+	 * A ring of cap (a power of two, or 0): segment k, numbered on from
+	 * the first, at segs[k & (cap - 1)]; live: [first, nr)
+	 */
+	struct lt_chain_seg *segs;
 	uint32_t first, nr, cap;
-	uint32_t base;			/* segs[0]'s number, counting all */
 	/* waking, early: kind NONE for none, their other fields stale */
 	struct lt_chain_waker waking;	/* the first waking since its
 					   switch-out */
@@ -435,7 +438,7 @@ struct lt_chain_cpu_seg {
 };
 
 struct lt_chain_cpu {
-	struct lt_chain_cpu_seg *segs;	/* live: [first, nr) */
+	struct lt_chain_cpu_seg *segs;	/* a ring, as lt_chain_task's */
 	uint32_t first, nr, cap;
 	/* the wakeup just before on this CPU, whose stack may follow */
 	uint32_t pend_task;

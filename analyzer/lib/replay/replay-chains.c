@@ -204,9 +204,26 @@ static inline uint32_t ev_task(struct lt_replay *rp, int pid)
 	return ti;
 }
 
+/*
+ * Segment @k of @c: a history is a ring of cap (a power of two) numbered
+ * on from its first segment, so that cutting its oldest never moves the
+ * rest (moving them was ~10% of the replay's thread on big-v6).
+ */
+static inline struct lt_chain_seg *task_seg(const struct lt_chain_task *c,
+					    uint32_t k)
+{
+	return &c->segs[k & (c->cap - 1)];
+}
+
+static inline struct lt_chain_cpu_seg *cpu_seg(const struct lt_chain_cpu *cc,
+					       uint32_t k)
+{
+	return &cc->segs[k & (cc->cap - 1)];
+}
+
 static struct lt_chain_seg *seg_open(struct lt_task *t)
 {
-	return t->chain.nr > t->chain.first ? &t->chain.segs[t->chain.nr - 1] :
+	return t->chain.nr != t->chain.first ? task_seg(&t->chain, t->chain.nr - 1) :
 	       NULL;
 }
 
@@ -242,12 +259,40 @@ static uint64_t task_seen(const struct lt_replay *rp, uint32_t ti)
 	return t->chain.seen_ts;
 }
 
+/*
+ * A ring's @first to @nr of @size bytes each, in a new one of @ncap: NULL
+ * on ENOMEM (the old one left).  Each element keeps its number.
+ */
+static void *ring_resize(void *old, uint32_t first, uint32_t nr, uint32_t cap,
+			 uint32_t ncap, size_t size)
+{
+	char *p = malloc((size_t)ncap * size);
+	uint32_t k, o, n, run;
+
+	if (!p)
+		return NULL;
+	for (k = first; k != nr; k += run) {
+		o = k & (cap - 1);
+		n = k & (ncap - 1);
+		run = nr - k;
+		if (run > cap - o)
+			run = cap - o;
+		if (run > ncap - n)
+			run = ncap - n;
+		memcpy(p + (size_t)n * size, (const char *)old + (size_t)o * size,
+		       (size_t)run * size);
+	}
+	free(old);
+	return p;
+}
+
 /* Room for one more of @c's segments: -1 (rp->err set) on ENOMEM. */
 static __attribute__((noinline)) int seg_grow(struct lt_replay *rp,
 					      struct lt_chain_task *c)
 {
 	uint32_t ncap = c->cap ? c->cap * 2 : 8;
-	struct lt_chain_seg *s = realloc(c->segs, (size_t)ncap * sizeof(*s));
+	struct lt_chain_seg *s = ring_resize(c->segs, c->first, c->nr, c->cap,
+					     ncap, sizeof(*s));
 
 	if (!s)
 		return lt_rp_oom(rp, "task histories");
@@ -267,12 +312,13 @@ static inline struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
 	struct lt_chain_task *c = &t->chain;
 	struct lt_chain_seg *s;
 
-	if (__builtin_expect(c->nr == c->cap, 0) && seg_grow(rp, c) < 0)
+	if (__builtin_expect(c->nr - c->first == c->cap, 0) &&
+	    seg_grow(rp, c) < 0)
 		return NULL;
-	s = &c->segs[c->nr];
+	s = task_seg(c, c->nr);
 	/* time never goes back within a task's history */
-	if (c->nr > c->first && ts < s[-1].start)
-		ts = s[-1].start;
+	if (c->nr != c->first && ts < task_seg(c, c->nr - 1)->start)
+		ts = task_seg(c, c->nr - 1)->start;
 	c->nr++;
 	*s = (struct lt_chain_seg){ .start = ts, .kind = (uint8_t)kind,
 				    .cpu = -1 };
@@ -294,10 +340,10 @@ static inline struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
 static inline long edge_running(const struct lt_chain_task *c, uint32_t k,
 				uint64_t ts)
 {
-	const struct lt_chain_seg *s = &c->segs[k];
+	const struct lt_chain_seg *s = task_seg(c, k);
 
 	if (s->kind != LT_SEG_RUNNING && s->start == ts && k > c->first &&
-	    s[-1].kind == LT_SEG_RUNNING)
+	    task_seg(c, k - 1)->kind == LT_SEG_RUNNING)
 		return k - 1;
 	return k;
 }
@@ -312,9 +358,9 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	uint32_t lo = c->first, hi = c->nr, k;
 
 	/* mostly one of the last few: a waker is seen near its waking */
-	for (k = 0; k < 4 && hi > lo && c->segs[hi - 1].start > ts; k++)
+	for (k = 0; k < 4 && hi > lo && task_seg(c, hi - 1)->start > ts; k++)
 		hi--;
-	if (hi > lo && c->segs[hi - 1].start <= ts) {
+	if (hi > lo && task_seg(c, hi - 1)->start <= ts) {
 		lo = hi;
 		hi = c->nr;
 	}
@@ -322,7 +368,7 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
 
-		if (c->segs[mid].start <= ts)
+		if (task_seg(c, mid)->start <= ts)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -339,13 +385,14 @@ static long seg_at(const struct lt_chain_task *c, uint64_t ts)
 static inline long seg_of_waker(const struct lt_chain_task *c,
 				const struct lt_chain_waker *w)
 {
-	uint32_t k = w->seg - c->base;
+	uint32_t k = w->seg;
 	const struct lt_chain_seg *s;
 
 	if (k < c->first || k >= c->nr)
 		return seg_at(c, w->ts);
-	s = &c->segs[k];
-	if (s->start > w->ts || (k + 1 < c->nr && s[1].start <= w->ts))
+	s = task_seg(c, k);
+	if (s->start > w->ts ||
+	    (k + 1 < c->nr && task_seg(c, k + 1)->start <= w->ts))
 		return seg_at(c, w->ts);
 	return edge_running(c, k, w->ts);
 }
@@ -372,15 +419,16 @@ struct lt_chain_cpu *cpu_of(struct lt_replay *rp, int cpu)
 /* Who is current on @cc: LT_NO_TASK also when nothing is known yet. */
 static uint32_t cpu_current(const struct lt_chain_cpu *cc, bool *known)
 {
-	*known = cc->nr > cc->first;
-	return *known ? cc->segs[cc->nr - 1].task : LT_NO_TASK;
+	*known = cc->nr != cc->first;
+	return *known ? cpu_seg(cc, cc->nr - 1)->task : LT_NO_TASK;
 }
 
 static __attribute__((noinline)) int cpu_grow(struct lt_replay *rp,
 					      struct lt_chain_cpu *cc)
 {
 	uint32_t ncap = cc->cap ? cc->cap * 2 : 64;
-	struct lt_chain_cpu_seg *s = realloc(cc->segs, (size_t)ncap * sizeof(*s));
+	struct lt_chain_cpu_seg *s = ring_resize(cc->segs, cc->first, cc->nr,
+						 cc->cap, ncap, sizeof(*s));
 
 	if (!s)
 		return lt_rp_oom(rp, "CPU histories");
@@ -394,12 +442,13 @@ static inline int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc,
 {
 	struct lt_chain_cpu_seg *s;
 
-	if (__builtin_expect(cc->nr == cc->cap, 0) && cpu_grow(rp, cc) < 0)
+	if (__builtin_expect(cc->nr - cc->first == cc->cap, 0) &&
+	    cpu_grow(rp, cc) < 0)
 		return -1;
 	fast_end(rp, cc);
-	s = &cc->segs[cc->nr];
-	if (cc->nr > cc->first && ts < s[-1].start)
-		ts = s[-1].start;
+	s = cpu_seg(cc, cc->nr);
+	if (cc->nr != cc->first && ts < cpu_seg(cc, cc->nr - 1)->start)
+		ts = cpu_seg(cc, cc->nr - 1)->start;
 	s->start = ts;
 	s->task = task;
 	cc->nr++;
@@ -430,8 +479,7 @@ int waker_of(struct lt_replay *rp, const struct lt_ev *ev,
 		if (w->task == LT_NO_TASK)
 			return -1;
 		/* seen already: its open segment is running now */
-		w->seg = rp->tasks[cur].chain.base +
-			 rp->tasks[cur].chain.nr - 1;
+		w->seg = rp->tasks[cur].chain.nr - 1;
 	}
 	return 0;
 }
@@ -738,7 +786,7 @@ static int on_waking_stack(struct lt_replay *rp, const struct lt_ev *ev)
 					tr->nodes[k].wstack = id;
 		}
 		for (; i >= (long)t->chain.first; i--) {
-			struct lt_chain_seg *s = &t->chain.segs[i];
+			struct lt_chain_seg *s = task_seg(&t->chain, i);
 
 			if (s->kind == LT_SEG_BLOCKED &&
 			    s->wts == t->chain.ended.ts) {
@@ -811,81 +859,97 @@ static bool may_charge(const struct lt_replay *rp, enum lt_task_state state,
 }
 
 /*
- * Drop the first @n of @nr elements of *@vec (of @cap, @size each) once
- * they are half of it, and give memory back once a sixteenth is in use:
- * each element is moved O(1) times, and what is kept stays what is live.
+ * A ring of @live elements in @cap: given back down to a smaller one once
+ * a sixteenth is in use, only when far too large (pages given back come
+ * back zeroed).  Its new cap, or @cap.
  */
-static void compact(void **vec, uint32_t *first, uint32_t *nr, uint32_t *cap,
-		    size_t size)
+static uint32_t ring_fit(uint32_t live, uint32_t cap)
 {
-	uint32_t live = *nr - *first, ncap;
-	void *p;
+	uint32_t ncap;
 
-	if (*first < 64 || *first < live)
-		return;
-	memmove(*vec, (char *)*vec + (size_t)*first * size, (size_t)live * size);
-	*nr = live;
-	*first = 0;
-	/* only what is far too large: pages given back come back zeroed */
-	for (ncap = *cap; ncap > 4096 && ncap / 16 >= live; ncap /= 2)
+	for (ncap = cap; ncap > 4096 && ncap / 16 >= live; ncap /= 2)
 		;
-	if (ncap < *cap && (p = realloc(*vec, (size_t)ncap * size))) {
-		*vec = p;
-		*cap = ncap;
-	}
+	return ncap;
 }
 
 /*
- * The first of @nr elements of @size bytes from @base, each starting
- * with its uint64_t start (never going back), whose start is past @cut.
+ * At each trim a history's numbers are lowered by a multiple of its ring
+ * (no element moves), so that they stay small (a long in walk(), never
+ * wrapping).  A waker's segment number may then name another segment:
+ * seg_of_waker() checks it.  first stays above 0 if it was: walk()
+ * counts what was cut.
  */
-static uint32_t first_past(const void *base, uint32_t nr, size_t size,
-			   uint64_t cut)
+static uint32_t renumber(uint32_t first, uint32_t cap)
 {
-	uint32_t lo = 0, hi = nr;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint64_t start;
-
-		memcpy(&start, (const char *)base + (size_t)mid * size,
-		       sizeof(start));
-		if (start <= cut)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return first ? (first - 1) & ~(cap - 1) : 0;
 }
 
 static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
 		      uint64_t cut)
 {
-	uint32_t n = c->first;
+	uint32_t n = c->first, lo, hi, ncap, d;
+	struct lt_chain_seg *p;
 
-	/* a segment that ends at or before @cut is no longer needed */
-	if (n + 1 < c->nr && c->segs[n + 1].start <= cut)
-		n += first_past(&c->segs[n + 1], c->nr - n - 1,
-				sizeof(*c->segs), cut);
+	/*
+	 * A segment that ends at or before @cut is no longer needed: keep
+	 * from the last to start by it.
+	 */
+	if (n + 1 < c->nr && task_seg(c, n + 1)->start <= cut) {
+		lo = n + 1;
+		hi = c->nr;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (task_seg(c, mid)->start <= cut)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		n = lo - 1;
+	}
 	rp->chain_segs -= n - c->first;
 	c->first = n;
-	compact((void **)&c->segs, &c->first, &c->nr, &c->cap, sizeof(*c->segs));
-	/* moved down by as many as first went back */
-	c->base += n - c->first;
+	ncap = ring_fit(c->nr - c->first, c->cap);
+	if (ncap < c->cap && (p = ring_resize(c->segs, c->first, c->nr, c->cap,
+					      ncap, sizeof(*p)))) {
+		c->segs = p;
+		c->cap = ncap;
+	}
+	d = renumber(c->first, c->cap);
+	c->first -= d;
+	c->nr -= d;
 }
 
 static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
 		     uint64_t cut)
 {
-	uint32_t n = cc->first;
+	uint32_t n = cc->first, lo, hi, ncap, d;
+	struct lt_chain_cpu_seg *p;
 
-	if (n + 1 < cc->nr && cc->segs[n + 1].start <= cut)
-		n += first_past(&cc->segs[n + 1], cc->nr - n - 1,
-				sizeof(*cc->segs), cut);
+	if (n + 1 < cc->nr && cpu_seg(cc, n + 1)->start <= cut) {
+		lo = n + 1;
+		hi = cc->nr;
+		while (lo < hi) {
+			uint32_t mid = lo + (hi - lo) / 2;
+
+			if (cpu_seg(cc, mid)->start <= cut)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		n = lo - 1;
+	}
 	rp->chain_segs -= n - cc->first;
 	cc->first = n;
-	compact((void **)&cc->segs, &cc->first, &cc->nr, &cc->cap,
-		sizeof(*cc->segs));
+	ncap = ring_fit(cc->nr - cc->first, cc->cap);
+	if (ncap < cc->cap && (p = ring_resize(cc->segs, cc->first, cc->nr,
+					       cc->cap, ncap, sizeof(*p)))) {
+		cc->segs = p;
+		cc->cap = ncap;
+	}
+	d = renumber(cc->first, cc->cap);
+	cc->first -= d;
+	cc->nr -= d;
 }
 
 static void trim_all(struct lt_replay *rp, uint64_t cut, uint64_t cpu_cut)
@@ -894,7 +958,7 @@ static void trim_all(struct lt_replay *rp, uint64_t cut, uint64_t cpu_cut)
 	int c;
 
 	for (i = 0; i < rp->nr_tasks; i++)
-		if (rp->tasks[i].chain.nr)
+		if (rp->tasks[i].chain.cap)
 			trim_task(rp, &rp->tasks[i].chain, cut);
 	for (c = 0; c < rp->nr_chain_cpu; c++)
 		trim_cpu(rp, &rp->chain_cpu[c], cpu_cut);
@@ -1282,11 +1346,11 @@ static void walk(struct walk *wk, uint32_t parent,
 	}
 	c = &rp->tasks[task].chain;
 	k = seg_of_waker(c, w);
-	if (k < 0 || c->segs[k].kind != LT_SEG_RUNNING) {
+	if (k < 0 || task_seg(c, k)->kind != LT_SEG_RUNNING) {
 		add(wk, parent, LT_NO_TASK, LT_CHAIN_UNKNOWN, stack, hi - lo);
 		return;
 	}
-	a = c->segs[k].start > lo ? c->segs[k].start : lo;
+	a = task_seg(c, k)->start > lo ? task_seg(c, k)->start : lo;
 	add(wk, parent, task, LT_CHAIN_RUNNING, stack, hi > a ? hi - a : 0);
 	cur = a < hi ? a : hi;
 	for (k--; cur > lo; k--) {
@@ -1299,7 +1363,7 @@ static void walk(struct walk *wk, uint32_t parent,
 			add(wk, parent, LT_NO_TASK, LT_CHAIN_UNKNOWN, stack, cur - lo);
 			break;
 		}
-		s = &c->segs[k];
+		s = task_seg(c, k);
 		a = s->start > lo ? s->start : lo;
 		switch (s->kind) {
 		case LT_SEG_RUNNING:
@@ -1342,7 +1406,7 @@ static void walk(struct walk *wk, uint32_t parent,
 /* Who was current on @cpu over [lo, hi], into the root's children. */
 static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 {
-	const struct lt_chain_cpu_seg *s, *e;
+	const struct lt_chain_cpu_seg *s;
 	const struct lt_chain_cpu *cc;
 	uint32_t i, n, lo_i, hi_i;
 	uint64_t a, b, end;
@@ -1357,9 +1421,9 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 	 * Mostly one task ran from the wakeup to the switch-in, the one it
 	 * switched out: the CPU's last segment but one holds all of it.
 	 */
-	if (n >= cc->first + 2 && cc->segs[n - 2].start <= lo &&
-	    cc->segs[n - 1].start >= hi) {
-		uint32_t task = cc->segs[n - 2].task;
+	if (n - cc->first >= 2 && cpu_seg(cc, n - 2)->start <= lo &&
+	    cpu_seg(cc, n - 1)->start >= hi) {
+		uint32_t task = cpu_seg(cc, n - 2)->task;
 
 		add(wk, 0, task, task == LT_NO_TASK ? LT_CHAIN_UNKNOWN :
 		    LT_CHAIN_RAN, 0, hi - lo);
@@ -1369,16 +1433,16 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 	lo_i = cc->first;
 	hi_i = n;
 	/* mostly one of the last few: a wait for a CPU is short */
-	for (i = 0; i < 8 && hi_i > lo_i && cc->segs[hi_i - 1].start > lo; i++)
+	for (i = 0; i < 8 && hi_i > lo_i && cpu_seg(cc, hi_i - 1)->start > lo; i++)
 		hi_i--;
-	if (hi_i > lo_i && cc->segs[hi_i - 1].start <= lo)
+	if (hi_i > lo_i && cpu_seg(cc, hi_i - 1)->start <= lo)
 		lo_i = hi_i;
 	else
 		hi_i = n;
 	while (lo_i < hi_i) {
 		uint32_t mid = lo_i + (hi_i - lo_i) / 2;
 
-		if (cc->segs[mid].start <= lo)
+		if (cpu_seg(cc, mid)->start <= lo)
 			lo_i = mid + 1;
 		else
 			hi_i = mid;
@@ -1388,15 +1452,15 @@ static void ran_instead(struct walk *wk, int cpu, uint64_t lo, uint64_t hi)
 		i--;
 	} else {
 		/* before what is kept of the CPU */
-		end = i < n && cc->segs[i].start < hi ? cc->segs[i].start : hi;
+		end = i < n && cpu_seg(cc, i)->start < hi ? cpu_seg(cc, i)->start : hi;
 		add(wk, 0, LT_NO_TASK, LT_CHAIN_UNKNOWN, 0, end - lo);
 	}
-	for (s = &cc->segs[i], e = &cc->segs[n]; s < e && s->start < hi;) {
+	for (; i < n && (s = cpu_seg(cc, i))->start < hi;) {
 		uint32_t task = s->task;
 
 		a = s->start > lo ? s->start : lo;
-		s++;
-		b = s < e && s->start < hi ? s->start : hi;
+		i++;
+		b = i < n && cpu_seg(cc, i)->start < hi ? cpu_seg(cc, i)->start : hi;
 		if (b > a)
 			add(wk, 0, task, task == LT_NO_TASK ? LT_CHAIN_UNKNOWN :
 			    LT_CHAIN_RAN, 0, b - a);
@@ -1524,7 +1588,7 @@ void lt_rp_chain_histories_free(struct lt_replay *rp)
 
 		free(t->segs);
 		t->segs = NULL;
-		t->first = t->nr = t->cap = t->base = 0;
+		t->first = t->nr = t->cap = 0;
 		lt_rp_chain_tree_free(&t->pending);
 	}
 	for (c = 0; c < rp->nr_chain_cpu; c++)
