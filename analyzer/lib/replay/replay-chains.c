@@ -50,6 +50,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lt-bigmem.h"
 #include "replay-local.h"
 
 #define CHAIN_MAX_CHILDREN	256
@@ -261,12 +262,14 @@ static uint64_t task_seen(const struct lt_replay *rp, uint32_t ti)
 
 /*
  * A ring's @first to @nr of @size bytes each, in a new one of @ncap: NULL
- * on ENOMEM (the old one left).  Each element keeps its number.
+ * on ENOMEM (the old one left).  Each element keeps its number.  Large
+ * ones in huge pages: the histories' fresh memory, cleared by the kernel
+ * at each first touch, was a tenth of the replay's thread on big-v6.
  */
 static void *ring_resize(void *old, uint32_t first, uint32_t nr, uint32_t cap,
 			 uint32_t ncap, size_t size)
 {
-	char *p = malloc((size_t)ncap * size);
+	char *p = lt_big_malloc((size_t)ncap * size);
 	uint32_t k, o, n, run;
 
 	if (!p)
@@ -282,7 +285,7 @@ static void *ring_resize(void *old, uint32_t first, uint32_t nr, uint32_t cap,
 		memcpy(p + (size_t)n * size, (const char *)old + (size_t)o * size,
 		       (size_t)run * size);
 	}
-	free(old);
+	lt_big_free(old, (size_t)cap * size);
 	return p;
 }
 
@@ -310,16 +313,18 @@ static inline struct lt_chain_seg *seg_begin(struct lt_replay *rp, uint32_t ti,
 {
 	struct lt_task *t = &rp->tasks[ti];
 	struct lt_chain_task *c = &t->chain;
+	uint32_t nr = c->nr, m;
 	struct lt_chain_seg *s;
 
-	if (__builtin_expect(c->nr - c->first == c->cap, 0) &&
+	if (__builtin_expect(nr - c->first == c->cap, 0) &&
 	    seg_grow(rp, c) < 0)
 		return NULL;
-	s = task_seg(c, c->nr);
+	m = c->cap - 1;
+	s = &c->segs[nr & m];
 	/* time never goes back within a task's history */
-	if (c->nr != c->first && ts < task_seg(c, c->nr - 1)->start)
-		ts = task_seg(c, c->nr - 1)->start;
-	c->nr++;
+	if (nr != c->first && ts < c->segs[(nr - 1) & m].start)
+		ts = c->segs[(nr - 1) & m].start;
+	c->nr = nr + 1;
 	*s = (struct lt_chain_seg){ .start = ts, .kind = (uint8_t)kind,
 				    .cpu = -1 };
 	if (t->chain_run_cpu >= 0) {
@@ -440,18 +445,20 @@ static __attribute__((noinline)) int cpu_grow(struct lt_replay *rp,
 static inline int cpu_set(struct lt_replay *rp, struct lt_chain_cpu *cc,
 			  uint64_t ts, uint32_t task)
 {
+	uint32_t nr = cc->nr, m;
 	struct lt_chain_cpu_seg *s;
 
-	if (__builtin_expect(cc->nr - cc->first == cc->cap, 0) &&
+	if (__builtin_expect(nr - cc->first == cc->cap, 0) &&
 	    cpu_grow(rp, cc) < 0)
 		return -1;
 	fast_end(rp, cc);
-	s = cpu_seg(cc, cc->nr);
-	if (cc->nr != cc->first && ts < cpu_seg(cc, cc->nr - 1)->start)
-		ts = cpu_seg(cc, cc->nr - 1)->start;
+	m = cc->cap - 1;
+	s = &cc->segs[nr & m];
+	if (nr != cc->first && ts < cc->segs[(nr - 1) & m].start)
+		ts = cc->segs[(nr - 1) & m].start;
 	s->start = ts;
 	s->task = task;
-	cc->nr++;
+	cc->nr = nr + 1;
 	rp->chain_segs++;
 	return 0;
 }
@@ -1586,13 +1593,14 @@ void lt_rp_chain_histories_free(struct lt_replay *rp)
 	for (i = 0; i < rp->nr_tasks; i++) {
 		struct lt_chain_task *t = &rp->tasks[i].chain;
 
-		free(t->segs);
+		lt_big_free(t->segs, (size_t)t->cap * sizeof(*t->segs));
 		t->segs = NULL;
 		t->first = t->nr = t->cap = 0;
 		lt_rp_chain_tree_free(&t->pending);
 	}
 	for (c = 0; c < rp->nr_chain_cpu; c++)
-		free(rp->chain_cpu[c].segs);
+		lt_big_free(rp->chain_cpu[c].segs, (size_t)rp->chain_cpu[c].cap *
+			    sizeof(*rp->chain_cpu[c].segs));
 	free(rp->chain_cpu);
 	rp->chain_cpu = NULL;
 	rp->nr_chain_cpu = 0;
