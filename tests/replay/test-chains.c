@@ -400,6 +400,59 @@ static void test_ran_instead(void)
 	lt_replay_free(&rp);
 }
 
+/*
+ * A wait for a CPU that starts at a waking whose wakeup is not (yet) seen
+ * keeps its CPU's history through the trims that a busy other CPU causes:
+ * 100 sleeps at 10 on cpu 0, is woken at 20 (a waking only, as perf sched
+ * record takes), while 300 and 301 take turns there until 40 and 300 runs
+ * on; cpu 1 switches 40,000 times from 100 on (120,000 segments: trims);
+ * 100 is switched in at 40110.  Its wait for a CPU, 40090 us: 300 10 +
+ * 40070, 301 10, nothing unknown.
+ */
+static void test_ran_instead_trimmed(void)
+{
+	const unsigned int n = 40000;
+	const struct lt_ev head[] = {
+		SW(0, 0, 0, RUNNABLE, 100),
+		SW(0, 1, 0, RUNNABLE, 200),
+		SW(10, 0, 100, SLEEP, 300),
+		WAKING(20, 1, 100, 200),
+		SW(30, 0, 300, RUNNABLE, 301),
+		SW(40, 0, 301, RUNNABLE, 300),
+	};
+	const size_t nh = sizeof(head) / sizeof(head[0]);
+	const struct lt_ev tail[] = {
+		SW(100 + n + 10, 0, 300, RUNNABLE, 100),
+		END
+	};
+	struct lt_ev *script = calloc(nh + n + 2, sizeof(*script));
+	const struct lt_chain_tree *tr;
+	struct lt_replay rp;
+	unsigned int i;
+
+	lt_test_case = "ran_instead kept through trims";
+	CHECK(script != NULL);
+	if (!script)
+		return;
+	memcpy(script, head, sizeof(head));
+	for (i = 0; i < n; i++) {
+		int prev = i % 2 ? 201 : 200, next = i % 2 ? 200 : 201;
+		struct lt_ev sw = SW(100 + i, 1, prev, RUNNABLE, next);
+
+		script[nh + i] = sw;
+	}
+	memcpy(script + nh + n, tail, sizeof(tail));
+	run(&rp, script);
+	CHECK(rp.stats.chain_segs_peak > 0);
+	tr = tree_of(&rp, 100, SCHED);
+	CHECK_U64(tr ? tr->nodes[0].ns : 0, 40090 * US);
+	CHECK_U64(children(tr, 0), 2);
+	CHECK_U64(node(&rp, tr, 0, 300, LT_CHAIN_RAN, NULL), 40080 * US);
+	CHECK_U64(node(&rp, tr, 0, 301, LT_CHAIN_RAN, NULL), 10 * US);
+	lt_replay_free(&rp);
+	free(script);
+}
+
 /* A wait ended by its switch-in (no wakeup seen) has no waker: unknown. */
 static void test_switch_in_end(void)
 {
@@ -638,6 +691,7 @@ int main(void)
 	test_irq_wakers();
 	test_lost();
 	test_ran_instead();
+	test_ran_instead_trimmed();
 	test_switch_in_end();
 	test_sub_wakers();
 	test_sub_wakers_cap();

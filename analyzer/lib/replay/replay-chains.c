@@ -1014,6 +1014,13 @@ static int chain_trim(struct lt_replay *rp)
 		if (t->run == LT_RUN_RUNNABLE && (t->flags & LT_TASK_WOKEN) &&
 		    t->rq_start < cpu_cut)
 			cpu_cut = t->rq_start;
+		/*
+		 * Waking, its wakeup not seen yet (or not in the trace, as
+		 * perf sched record's): its wait for a CPU is from the waking
+		 */
+		if ((t->run == LT_RUN_SLEEPING || t->run == LT_RUN_UNKNOWN) &&
+		    (t->flags & LT_TASK_WAKING) && t->waking_ts < cpu_cut)
+			cpu_cut = t->waking_ts;
 	}
 	cut = cut > CHAIN_TRIM_SLACK ? cut - CHAIN_TRIM_SLACK : 0;
 	cpu_cut = cpu_cut > CHAIN_TRIM_SLACK ? cpu_cut - CHAIN_TRIM_SLACK : 0;
