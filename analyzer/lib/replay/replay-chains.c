@@ -50,7 +50,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lt-bigmem.h"
 #include "replay-local.h"
 
 #define CHAIN_MAX_CHILDREN	256
@@ -262,14 +261,15 @@ static uint64_t task_seen(const struct lt_replay *rp, uint32_t ti)
 
 /*
  * A ring's @first to @nr of @size bytes each, in a new one of @ncap: NULL
- * on ENOMEM (the old one left).  Each element keeps its number.  Large
- * ones in huge pages: the histories' fresh memory, cleared by the kernel
- * at each first touch, was a tenth of the replay's thread on big-v6.
+ * on ENOMEM (the old one left).  Each element keeps its number.  Not in
+ * huge pages (lt_big_alloc()): big-v6 ran 8 ms faster so, but a trace
+ * whose histories grow and shrink by turns (len10x) 20% slower, mapping
+ * and clearing 2 MiB at each turn.
  */
 static void *ring_resize(void *old, uint32_t first, uint32_t nr, uint32_t cap,
 			 uint32_t ncap, size_t size)
 {
-	char *p = lt_big_malloc((size_t)ncap * size);
+	char *p = malloc((size_t)ncap * size);
 	uint32_t k, o, n, run;
 
 	if (!p)
@@ -285,7 +285,7 @@ static void *ring_resize(void *old, uint32_t first, uint32_t nr, uint32_t cap,
 		memcpy(p + (size_t)n * size, (const char *)old + (size_t)o * size,
 		       (size_t)run * size);
 	}
-	lt_big_free(old, (size_t)cap * size);
+	free(old);
 	return p;
 }
 
@@ -1600,14 +1600,13 @@ void lt_rp_chain_histories_free(struct lt_replay *rp)
 	for (i = 0; i < rp->nr_tasks; i++) {
 		struct lt_chain_task *t = &rp->tasks[i].chain;
 
-		lt_big_free(t->segs, (size_t)t->cap * sizeof(*t->segs));
+		free(t->segs);
 		t->segs = NULL;
 		t->first = t->nr = t->cap = 0;
 		lt_rp_chain_tree_free(&t->pending);
 	}
 	for (c = 0; c < rp->nr_chain_cpu; c++)
-		lt_big_free(rp->chain_cpu[c].segs, (size_t)rp->chain_cpu[c].cap *
-			    sizeof(*rp->chain_cpu[c].segs));
+		free(rp->chain_cpu[c].segs);
 	free(rp->chain_cpu);
 	rp->chain_cpu = NULL;
 	rp->nr_chain_cpu = 0;

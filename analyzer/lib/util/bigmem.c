@@ -16,11 +16,6 @@ void *lt_big_alloc(size_t size)
 	return calloc(1, size ? size : 1);
 }
 
-void *lt_big_malloc(size_t size)
-{
-	return malloc(size ? size : 1);
-}
-
 void *lt_big_realloc(void *p, size_t old_size, size_t new_size)
 {
 	(void)old_size;
@@ -64,11 +59,6 @@ void *lt_big_alloc(size_t size)
 	madvise(start, len, MADV_HUGEPAGE);
 #endif
 	return start;
-}
-
-void *lt_big_malloc(size_t size)
-{
-	return size < BIG_MIN ? malloc(size ? size : 1) : lt_big_alloc(size);
 }
 
 void *lt_big_realloc(void *p, size_t old_size, size_t new_size)

@@ -32,11 +32,6 @@
  * of memory.
  */
 void *lt_big_alloc(size_t size);
-/*
- * As lt_big_alloc(), for a buffer that will be written before it is read:
- * below 512 KiB, malloc()'s (not zeroed).
- */
-void *lt_big_malloc(size_t size);
 /* To @new_size bytes, the contents kept (moved, maybe); NULL: unchanged. */
 void *lt_big_realloc(void *p, size_t old_size, size_t new_size);
 /* @p from lt_big_alloc() with its @size; NULL is ignored. */
