@@ -891,72 +891,72 @@ static uint32_t renumber(uint32_t first, uint32_t cap)
 	return first ? (first - 1) & ~(cap - 1) : 0;
 }
 
-static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
-		      uint64_t cut)
+/* Element @k's start (its first field) in a ring of @cap of @size bytes. */
+static uint64_t ring_start(const void *ring, uint32_t cap, size_t size,
+			   uint32_t k)
 {
-	uint32_t n = c->first, lo, hi, ncap, d;
-	struct lt_chain_seg *p;
+	uint64_t start;
 
-	/*
-	 * A segment that ends at or before @cut is no longer needed: keep
-	 * from the last to start by it.
-	 */
-	if (n + 1 < c->nr && task_seg(c, n + 1)->start <= cut) {
+	memcpy(&start, (const char *)ring + (size_t)(k & (cap - 1)) * size,
+	       sizeof(start));
+	return start;
+}
+_Static_assert(offsetof(struct lt_chain_seg, start) == 0 &&
+	       offsetof(struct lt_chain_cpu_seg, start) == 0,
+	       "a history's elements start with their start");
+
+/*
+ * Cut the ring *@ring (@first to @nr of *@cap, @size bytes each, their
+ * starts never going back) to what @cut may still need: an element that
+ * ends at or before it is not, so from the last to start by @cut on.
+ * Memory is given back where far too large, and the numbers lowered.
+ * How many went.
+ */
+static uint32_t ring_cut(void **ring, uint32_t *first, uint32_t *nr,
+			 uint32_t *cap, size_t size, uint64_t cut)
+{
+	uint32_t n = *first, lo, hi, ncap, d, gone;
+	void *p;
+
+	if (n + 1 < *nr && ring_start(*ring, *cap, size, n + 1) <= cut) {
 		lo = n + 1;
-		hi = c->nr;
+		hi = *nr;
 		while (lo < hi) {
 			uint32_t mid = lo + (hi - lo) / 2;
 
-			if (task_seg(c, mid)->start <= cut)
+			if (ring_start(*ring, *cap, size, mid) <= cut)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
 		n = lo - 1;
 	}
-	rp->chain_segs -= n - c->first;
-	c->first = n;
-	ncap = ring_fit(c->nr - c->first, c->cap);
-	if (ncap < c->cap && (p = ring_resize(c->segs, c->first, c->nr, c->cap,
-					      ncap, sizeof(*p)))) {
-		c->segs = p;
-		c->cap = ncap;
+	gone = n - *first;
+	*first = n;
+	ncap = ring_fit(*nr - *first, *cap);
+	if (ncap < *cap &&
+	    (p = ring_resize(*ring, *first, *nr, *cap, ncap, size))) {
+		*ring = p;
+		*cap = ncap;
 	}
-	d = renumber(c->first, c->cap);
-	c->first -= d;
-	c->nr -= d;
+	d = renumber(*first, *cap);
+	*first -= d;
+	*nr -= d;
+	return gone;
+}
+
+static void trim_task(struct lt_replay *rp, struct lt_chain_task *c,
+		      uint64_t cut)
+{
+	rp->chain_segs -= ring_cut((void **)&c->segs, &c->first, &c->nr,
+				   &c->cap, sizeof(*c->segs), cut);
 }
 
 static void trim_cpu(struct lt_replay *rp, struct lt_chain_cpu *cc,
 		     uint64_t cut)
 {
-	uint32_t n = cc->first, lo, hi, ncap, d;
-	struct lt_chain_cpu_seg *p;
-
-	if (n + 1 < cc->nr && cpu_seg(cc, n + 1)->start <= cut) {
-		lo = n + 1;
-		hi = cc->nr;
-		while (lo < hi) {
-			uint32_t mid = lo + (hi - lo) / 2;
-
-			if (cpu_seg(cc, mid)->start <= cut)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		n = lo - 1;
-	}
-	rp->chain_segs -= n - cc->first;
-	cc->first = n;
-	ncap = ring_fit(cc->nr - cc->first, cc->cap);
-	if (ncap < cc->cap && (p = ring_resize(cc->segs, cc->first, cc->nr,
-					       cc->cap, ncap, sizeof(*p)))) {
-		cc->segs = p;
-		cc->cap = ncap;
-	}
-	d = renumber(cc->first, cc->cap);
-	cc->first -= d;
-	cc->nr -= d;
+	rp->chain_segs -= ring_cut((void **)&cc->segs, &cc->first, &cc->nr,
+				   &cc->cap, sizeof(*cc->segs), cut);
 }
 
 static void trim_all(struct lt_replay *rp, uint64_t cut, uint64_t cpu_cut)
